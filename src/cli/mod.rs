@@ -1,0 +1,1 @@
+//! The command-line commands, each a small function over the library.

@@ -1,0 +1,239 @@
+//! Where bytes meet the filesystem: whole-file reads with errors that name the file, atomic
+//! writes (temp file in the target folder, flush, rename), and map folders (a WDT with its
+//! `Name_X_Y.adt` tiles beside it).
+//!
+//! Not for: decoding (see `format`); this module only finds files and hands bytes over.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::format::v18::{self, AlphaDepth, AlphaTarget};
+use crate::format::{FormatError, Generation};
+use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
+use crate::model::{AlphaEncoding, Tile, TileCoord};
+
+/// Anything that can go wrong opening, checking or saving.
+#[derive(Debug, thiserror::Error)]
+pub enum LoamError {
+    /// The filesystem refused.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder involved.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A file's bytes do not decode.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The request itself makes no sense (a wrong extension, an unsupported target).
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// Result of file operations.
+pub type Result<T> = std::result::Result<T, LoamError>;
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> LoamError + '_ {
+    move |source| LoamError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Reads a whole file.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).map_err(io_err(path))
+}
+
+/// Writes `bytes` to `path` without ever leaving a half-written file there: the bytes go to a
+/// temporary file in the same folder, are flushed to disk, and the temporary file is renamed
+/// over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| LoamError::Usage(format!("{} is not a file path", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.loam-tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+        f.write_all(bytes).map_err(io_err(&tmp))?;
+        f.sync_all().map_err(io_err(&tmp))?;
+        drop(f);
+        fs::rename(&tmp, path).map_err(io_err(path))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The file name of a tile of map `map`: `Map_X_Y.adt`.
+pub fn tile_file_name(map: &str, coord: TileCoord) -> String {
+    format!("{map}_{}_{}.adt", coord.x, coord.y)
+}
+
+/// Splits `Map_X_Y.adt` into the map name and the tile coordinate.
+pub fn parse_tile_file_name(file_name: &str) -> Option<(String, TileCoord)> {
+    let stem = file_name
+        .strip_suffix(".adt")
+        .or_else(|| file_name.strip_suffix(".ADT"))?;
+    let mut parts = stem.rsplitn(3, '_');
+    let y = parts.next()?.parse().ok()?;
+    let x = parts.next()?.parse().ok()?;
+    let name = parts.next()?;
+    Some((name.to_string(), TileCoord::new(x, y)?))
+}
+
+/// The generation a v18 tile's content needs: 3.3.5 when it uses anything 1.12 lacks.
+pub fn tile_generation(tile: &Tile) -> Generation {
+    let wotlk = tile.texture_flags.is_some()
+        || tile.flight_bounds.is_some()
+        || tile.chunks.iter().any(|c| {
+            c.vertex_colors.is_some()
+                || c.liquid.as_ref().is_some_and(|l| {
+                    l.attributes.is_some()
+                        || l.layers
+                            .iter()
+                            .any(|l| matches!(l.origin, crate::model::LiquidOrigin::Mh2o))
+                })
+                || c.layers.iter().any(|l| {
+                    l.alpha
+                        .as_ref()
+                        .and_then(|a| a.source())
+                        .is_some_and(|s| matches!(s.encoding, AlphaEncoding::Rle))
+                })
+        });
+    if wotlk {
+        Generation::V335
+    } else {
+        Generation::V112
+    }
+}
+
+/// What [`open_map`] found.
+#[derive(Debug)]
+pub struct OpenedMap {
+    /// The map with every tile that could be read.
+    pub map: Map,
+    /// The folder the files are in.
+    pub folder: PathBuf,
+    /// The generation of the files.
+    pub generation: Generation,
+    /// The WDT, when the map was opened from one (a lone ADT has none).
+    pub wdt: Option<PathBuf>,
+    /// Tiles MAIN lists whose ADT is not on disk.
+    pub missing_tiles: Vec<TileCoord>,
+}
+
+/// Opens a map from a `.wdt` (every tile MAIN lists, read from the folder around it) or from a
+/// lone `.adt` (a map holding only that tile, alpha depth judged from the file).
+pub fn open_map(path: &Path) -> Result<OpenedMap> {
+    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "wdt" => {
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let bytes = read_file(path)?;
+            let mut map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
+            let depth = if map.big_alpha() {
+                AlphaDepth::Big
+            } else {
+                AlphaDepth::Nibble
+            };
+            let mut missing = Vec::new();
+            let present = map.present_tiles();
+            let loaded: Vec<(TileCoord, Option<Result<Tile>>)> = {
+                use rayon::prelude::*;
+                present
+                    .par_iter()
+                    .map(|&coord| {
+                        let tile_path = folder.join(tile_file_name(&name, coord));
+                        if !tile_path.exists() {
+                            return (coord, None);
+                        }
+                        (coord, Some(read_tile(&tile_path, Some(coord), depth)))
+                    })
+                    .collect()
+            };
+            let mut generation = Generation::V112;
+            for (coord, tile) in loaded {
+                match tile {
+                    None => missing.push(coord),
+                    Some(t) => {
+                        let t = t?;
+                        generation = generation.max(tile_generation(&t));
+                        map.tiles.insert(coord, t);
+                    }
+                }
+            }
+            if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0 {
+                generation = Generation::V335;
+            }
+            Ok(OpenedMap {
+                map,
+                folder,
+                generation,
+                wdt: Some(path.to_path_buf()),
+                missing_tiles: missing,
+            })
+        }
+        "adt" => {
+            let parsed = parse_tile_file_name(&file_name);
+            let bytes = read_file(path)?;
+            let depth = v18::sniff_alpha_depth(&bytes);
+            let tile = v18::read_adt(&bytes, parsed.as_ref().map(|p| p.1), depth)
+                .map_err(|e| e.in_file(path))?;
+            let name = parsed.map(|p| p.0).unwrap_or_else(|| "Map".to_string());
+            let mut map = Map::new(&name);
+            if depth == AlphaDepth::Big {
+                map.flags |= MAP_FLAG_BIG_ALPHA;
+            }
+            map.tile_flags[tile.coord.index()] = TILE_PRESENT;
+            let generation = tile_generation(&tile);
+            map.tiles.insert(tile.coord, tile);
+            Ok(OpenedMap {
+                map,
+                folder,
+                generation,
+                wdt: None,
+                missing_tiles: Vec::new(),
+            })
+        }
+        _ => Err(LoamError::Usage(format!(
+            "{}: expected a .wdt or .adt file",
+            path.display()
+        ))),
+    }
+}
+
+/// Reads one ADT file.
+pub fn read_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> Result<Tile> {
+    let bytes = read_file(path)?;
+    Ok(v18::read_adt(&bytes, coord, depth).map_err(|e| e.in_file(path))?)
+}
+
+/// The alpha form a save of `map` writes.
+pub fn alpha_target(map: &Map) -> AlphaTarget {
+    AlphaTarget {
+        big: map.big_alpha(),
+    }
+}

@@ -1,0 +1,441 @@
+//! v18 ADT tiles: MVER, MHDR, MCIN, MTEX, MMDX, MMID, MWMO, MWID, MDDF, MODF, MH2O, 256 MCNK,
+//! MFBO, MTXF. Top-level chunks are read in file order; the writer emits them in Blizzard's
+//! order and rebuilds MHDR and MCIN, so unchanged tiles come out byte for byte.
+
+use super::mcnk::{self, AlphaDepth, AlphaTarget};
+use crate::format::chunk::{
+    ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, tags,
+};
+use crate::format::{mh2o, names, placement};
+use crate::model::coords::{self, TileCoord};
+use crate::model::liquid::ChunkLiquid;
+use crate::model::tile::{FlightBounds, Tile, TileQuirks, UnknownChunk};
+
+/// Bytes of the MHDR payload.
+const MHDR_BYTES: usize = 64;
+
+/// Decodes a v18 ADT. `coord` is the tile's place (from the file name); `None` derives it from
+/// the first chunk's stored position.
+pub fn read_adt(bytes: &[u8], coord: Option<TileCoord>, depth: AlphaDepth) -> Result<Tile> {
+    let mut chunks = ChunkIter::new(bytes, 0, tags::FILE);
+    let first = chunks.next().ok_or_else(|| {
+        FormatError::new(
+            tags::FILE,
+            0,
+            ErrorKind::Truncated {
+                needed: 12,
+                available: bytes.len(),
+            },
+        )
+    })??;
+    if first.tag != tags::MVER {
+        return Err(FormatError::new(
+            tags::FILE,
+            0,
+            ErrorKind::UnexpectedTag {
+                expected: tags::MVER,
+                found: first.tag,
+            },
+        ));
+    }
+    let version = first.reader().u32()?;
+    if version != super::VERSION {
+        return Err(first.error(0, ErrorKind::UnsupportedVersion(version)));
+    }
+
+    let mut found: Vec<RawChunk> = Vec::with_capacity(300);
+    let mut mcnks: Vec<RawChunk> = Vec::with_capacity(256);
+    let mut unknown = Vec::new();
+    let mut last = tags::MVER;
+    for c in chunks {
+        let c = c?;
+        match c.tag {
+            tags::MCNK => mcnks.push(c),
+            tags::MHDR
+            | tags::MCIN
+            | tags::MTEX
+            | tags::MMDX
+            | tags::MMID
+            | tags::MWMO
+            | tags::MWID
+            | tags::MDDF
+            | tags::MODF
+            | tags::MH2O
+            | tags::MFBO
+            | tags::MTXF => {
+                if found.iter().any(|f| f.tag == c.tag) {
+                    return Err(c.error(0, ErrorKind::Invalid(format!("second {} chunk", c.tag))));
+                }
+                found.push(c);
+            }
+            _ => unknown.push(UnknownChunk {
+                tag: c.tag.0,
+                payload: c.payload.to_vec(),
+                after: last.0,
+            }),
+        }
+        last = c.tag;
+    }
+    let get = |t: Tag| found.iter().find(|c| c.tag == t);
+    let need =
+        |t: Tag| get(t).ok_or_else(|| FormatError::new(t, bytes.len(), ErrorKind::Missing(t)));
+
+    let mhdr = need(tags::MHDR)?;
+    let mut hr = mhdr.reader();
+    let flags = hr.u32()?;
+    let mut header_tail = [0u32; 4];
+    hr.seek(48).map_err(|_| {
+        mhdr.error(
+            0,
+            ErrorKind::BadSize {
+                size: mhdr.size as u64,
+                why: "MHDR needs 64 bytes",
+            },
+        )
+    })?;
+    for t in header_tail.iter_mut() {
+        *t = hr.u32()?;
+    }
+    need(tags::MCIN)?;
+
+    let mut quirks = TileQuirks {
+        header_tail,
+        ..TileQuirks::default()
+    };
+    let (textures, raw) = read_names(need(tags::MTEX)?);
+    quirks.raw_name_blocks[0] = raw;
+    let (doodad_names, raw, offsets) = read_indexed_names(need(tags::MMDX)?, need(tags::MMID)?)?;
+    quirks.raw_name_blocks[1] = raw;
+    quirks.doodad_name_offsets = offsets;
+    let (wmo_names, raw, offsets) = read_indexed_names(need(tags::MWMO)?, need(tags::MWID)?)?;
+    quirks.raw_name_blocks[2] = raw;
+    quirks.wmo_name_offsets = offsets;
+
+    let mddf = need(tags::MDDF)?;
+    if mddf.payload.len() % placement::DOODAD_RECORD != 0 {
+        return Err(mddf.error(
+            0,
+            ErrorKind::BadSize {
+                size: mddf.size as u64,
+                why: "not a multiple of 36",
+            },
+        ));
+    }
+    let mut r = mddf.reader();
+    let doodads = (0..mddf.payload.len() / placement::DOODAD_RECORD)
+        .map(|_| placement::read_doodad(&mut r))
+        .collect::<Result<Vec<_>>>()?;
+    let modf = need(tags::MODF)?;
+    if modf.payload.len() % placement::WMO_RECORD != 0 {
+        return Err(modf.error(
+            0,
+            ErrorKind::BadSize {
+                size: modf.size as u64,
+                why: "not a multiple of 64",
+            },
+        ));
+    }
+    let mut r = modf.reader();
+    let wmos = (0..modf.payload.len() / placement::WMO_RECORD)
+        .map(|_| placement::read_wmo(&mut r))
+        .collect::<Result<Vec<_>>>()?;
+
+    if mcnks.len() != 256 {
+        return Err(FormatError::new(
+            tags::MCNK,
+            mcnks.last().map_or(bytes.len(), |c| c.offset),
+            ErrorKind::Invalid(format!("a tile has 256 MCNK chunks, found {}", mcnks.len())),
+        ));
+    }
+    let coord = match coord {
+        Some(c) => c,
+        None => tile_from_first_chunk(&mcnks[0])?,
+    };
+    let mut chunks = Vec::with_capacity(256);
+    for (i, raw) in mcnks.iter().enumerate() {
+        chunks.push(mcnk::read(raw, coord, i % 16, i / 16, depth)?);
+    }
+
+    if let Some(c) = get(tags::MH2O) {
+        for (chunk, liquid) in chunks.iter_mut().zip(mh2o::read(c)?) {
+            if let Some(l) = liquid {
+                let target = chunk.liquid.get_or_insert_with(ChunkLiquid::default);
+                target.layers.extend(l.layers);
+                target.attributes = l.attributes;
+            }
+        }
+    }
+
+    let flight_bounds = match get(tags::MFBO) {
+        Some(c) => {
+            let mut r = c.reader();
+            let mut max = [0i16; 9];
+            let mut min = [0i16; 9];
+            for v in max.iter_mut().chain(min.iter_mut()) {
+                *v = r.i16()?;
+            }
+            Some(FlightBounds { max, min })
+        }
+        None => None,
+    };
+    let texture_flags = match get(tags::MTXF) {
+        Some(c) => {
+            let mut r = c.reader();
+            Some(
+                (0..c.payload.len() / 4)
+                    .map(|_| r.u32())
+                    .collect::<Result<Vec<_>>>()?,
+            )
+        }
+        None => None,
+    };
+
+    Ok(Tile {
+        coord,
+        flags,
+        textures,
+        texture_flags,
+        doodad_names,
+        wmo_names,
+        doodads,
+        wmos,
+        chunks,
+        flight_bounds,
+        unknown_chunks: unknown,
+        quirks,
+    })
+}
+
+/// Judges a lone ADT's alpha depth from its chunks: any RLE layer, or alpha layers that take
+/// 4096 bytes each, mean 8-bit maps. Unreadable input answers [`AlphaDepth::Nibble`]; the real
+/// read reports the problem.
+pub fn sniff_alpha_depth(bytes: &[u8]) -> AlphaDepth {
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    for c in ChunkIter::new(bytes, 0, tags::FILE) {
+        let Ok(c) = c else { break };
+        if c.tag != tags::MCNK {
+            continue;
+        }
+        let h = c.payload_offset();
+        let (Some(n_layers), Some(ofs_layer), Some(size_alpha)) =
+            (word(h + 12), word(h + 0x1C), word(h + 0x28))
+        else {
+            continue;
+        };
+        let mut alpha_layers = 0;
+        for k in 0..n_layers.min(4) as usize {
+            let flags = word(c.offset + ofs_layer as usize + 8 + k * 16 + 4).unwrap_or(0);
+            if flags & crate::model::chunk::LAYER_ALPHA_COMPRESSED != 0 {
+                return AlphaDepth::Big;
+            }
+            if k > 0 && flags & crate::model::chunk::LAYER_USE_ALPHA != 0 {
+                alpha_layers += 1;
+            }
+        }
+        if alpha_layers > 0 {
+            let room = size_alpha.saturating_sub(8) as usize / alpha_layers;
+            return if room >= crate::format::mcal::BYTE_BYTES {
+                AlphaDepth::Big
+            } else {
+                AlphaDepth::Nibble
+            };
+        }
+    }
+    AlphaDepth::Nibble
+}
+
+/// The tile a chunk's stored position lies in.
+fn tile_from_first_chunk(mcnk: &RawChunk) -> Result<TileCoord> {
+    let mut r = mcnk.reader();
+    r.seek(0x68)?;
+    let [x, y, _] = r.vec3()?;
+    // Step half a chunk inside the corner so rounding cannot put it in the neighbour.
+    let half = coords::CHUNK_SIZE / 2.0;
+    TileCoord::containing(x as f64 - half, y as f64 - half).ok_or_else(|| {
+        mcnk.error(
+            0x68,
+            ErrorKind::Invalid(format!("chunk position ({x}, {y}) is off the map")),
+        )
+    })
+}
+
+/// A string list and, when its bytes are not the plain list, the bytes.
+fn read_names(c: &RawChunk) -> (Vec<String>, Option<Vec<u8>>) {
+    let (list, canonical) = names::split(c.payload);
+    (list, (!canonical).then(|| c.payload.to_vec()))
+}
+
+/// Names as MMID/MWID index them, plus the raw block and offsets when they are not the plain
+/// list of each string in order.
+#[allow(clippy::type_complexity)]
+fn read_indexed_names(
+    block: &RawChunk,
+    index: &RawChunk,
+) -> Result<(Vec<String>, Option<Vec<u8>>, Option<Vec<u32>>)> {
+    let (list, canonical) = names::split(block.payload);
+    let mut r = index.reader();
+    let offsets = (0..index.payload.len() / 4)
+        .map(|_| r.u32())
+        .collect::<Result<Vec<_>>>()?;
+    if canonical && offsets == names::offsets(&list) && index.payload.len() % 4 == 0 {
+        return Ok((list, None, None));
+    }
+    let resolved = offsets
+        .iter()
+        .enumerate()
+        .map(|(i, &o)| {
+            let tail = block.payload.get(o as usize..).ok_or_else(|| {
+                index.error(
+                    i * 4,
+                    ErrorKind::OffsetOutOfRange {
+                        offset: o as u64,
+                        limit: block.payload.len() as u64,
+                    },
+                )
+            })?;
+            let end = tail.iter().position(|&b| b == 0).unwrap_or(tail.len());
+            Ok(String::from_utf8_lossy(&tail[..end]).into_owned())
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok((resolved, Some(block.payload.to_vec()), Some(offsets)))
+}
+
+/// The bytes of a name list and its offsets, reusing the file's own when they still name the
+/// same strings.
+fn indexed_names_bytes(
+    names_list: &[String],
+    raw: &Option<Vec<u8>>,
+    offsets: &Option<Vec<u32>>,
+) -> (Vec<u8>, Vec<u32>) {
+    if let (Some(block), Some(ofs)) = (raw, offsets) {
+        let resolved: Vec<String> = ofs
+            .iter()
+            .map(|&o| {
+                let tail = block.get(o as usize..).unwrap_or(&[]);
+                let end = tail.iter().position(|&b| b == 0).unwrap_or(tail.len());
+                String::from_utf8_lossy(&tail[..end]).into_owned()
+            })
+            .collect();
+        if resolved == names_list {
+            return (block.clone(), ofs.clone());
+        }
+    }
+    (names::join(names_list), names::offsets(names_list))
+}
+
+/// Encodes a tile as a v18 ADT.
+pub fn write_adt(tile: &Tile, alpha: AlphaTarget) -> Vec<u8> {
+    let mut w = Writer::with_capacity(1 << 20);
+    let unknown_after = |w: &mut Writer, after: Tag| {
+        for u in tile.unknown_chunks.iter().filter(|u| u.after == after.0) {
+            w.chunk(Tag(u.tag), &u.payload);
+        }
+    };
+    w.chunk(tags::MVER, &super::VERSION.to_le_bytes());
+    unknown_after(&mut w, tags::MVER);
+    let mhdr = w.begin(tags::MHDR);
+    let mhdr_data = mhdr.payload_offset();
+    w.zeros(MHDR_BYTES);
+    w.end(mhdr);
+    unknown_after(&mut w, tags::MHDR);
+    let mut offsets = [0u32; 11]; // mcin mtex mmdx mmid mwmo mwid mddf modf mfbo mh2o mtxf
+    let mark = |w: &Writer, slot: usize, offsets: &mut [u32; 11]| {
+        offsets[slot] = (w.len() - mhdr_data) as u32
+    };
+
+    mark(&w, 0, &mut offsets);
+    let mcin = w.begin(tags::MCIN);
+    let mcin_data = mcin.payload_offset();
+    w.zeros(256 * 16);
+    w.end(mcin);
+    unknown_after(&mut w, tags::MCIN);
+
+    mark(&w, 1, &mut offsets);
+    match &tile.quirks.raw_name_blocks[0] {
+        Some(raw) if names::split(raw).0 == tile.textures => w.chunk(tags::MTEX, raw),
+        _ => w.chunk(tags::MTEX, &names::join(&tile.textures)),
+    }
+    unknown_after(&mut w, tags::MTEX);
+    let (block, ofs) = indexed_names_bytes(
+        &tile.doodad_names,
+        &tile.quirks.raw_name_blocks[1],
+        &tile.quirks.doodad_name_offsets,
+    );
+    mark(&w, 2, &mut offsets);
+    w.chunk(tags::MMDX, &block);
+    unknown_after(&mut w, tags::MMDX);
+    mark(&w, 3, &mut offsets);
+    let c = w.begin(tags::MMID);
+    ofs.iter().for_each(|&o| w.u32(o));
+    w.end(c);
+    unknown_after(&mut w, tags::MMID);
+    let (block, ofs) = indexed_names_bytes(
+        &tile.wmo_names,
+        &tile.quirks.raw_name_blocks[2],
+        &tile.quirks.wmo_name_offsets,
+    );
+    mark(&w, 4, &mut offsets);
+    w.chunk(tags::MWMO, &block);
+    unknown_after(&mut w, tags::MWMO);
+    mark(&w, 5, &mut offsets);
+    let c = w.begin(tags::MWID);
+    ofs.iter().for_each(|&o| w.u32(o));
+    w.end(c);
+    unknown_after(&mut w, tags::MWID);
+    mark(&w, 6, &mut offsets);
+    let c = w.begin(tags::MDDF);
+    tile.doodads
+        .iter()
+        .for_each(|d| placement::write_doodad(&mut w, d));
+    w.end(c);
+    unknown_after(&mut w, tags::MDDF);
+    mark(&w, 7, &mut offsets);
+    let c = w.begin(tags::MODF);
+    tile.wmos
+        .iter()
+        .for_each(|p| placement::write_wmo(&mut w, p));
+    w.end(c);
+    unknown_after(&mut w, tags::MODF);
+
+    let liquids: Vec<Option<&ChunkLiquid>> =
+        tile.chunks.iter().map(|c| c.liquid.as_ref()).collect();
+    if mh2o::any(&liquids) {
+        mark(&w, 9, &mut offsets);
+        w.chunk(tags::MH2O, &mh2o::write(&liquids));
+        unknown_after(&mut w, tags::MH2O);
+    }
+
+    for (i, chunk) in tile.chunks.iter().enumerate() {
+        let at = w.len();
+        mcnk::write(&mut w, chunk, tile.coord, i % 16, i / 16, alpha);
+        w.patch_u32(mcin_data + i * 16, at as u32);
+        w.patch_u32(mcin_data + i * 16 + 4, (w.len() - at) as u32);
+    }
+    unknown_after(&mut w, tags::MCNK);
+
+    if let Some(fb) = &tile.flight_bounds {
+        mark(&w, 8, &mut offsets);
+        let c = w.begin(tags::MFBO);
+        fb.max.iter().chain(&fb.min).for_each(|&v| w.i16(v));
+        w.end(c);
+        unknown_after(&mut w, tags::MFBO);
+    }
+    if let Some(tf) = &tile.texture_flags {
+        mark(&w, 10, &mut offsets);
+        let c = w.begin(tags::MTXF);
+        tf.iter().for_each(|&f| w.u32(f));
+        w.end(c);
+        unknown_after(&mut w, tags::MTXF);
+    }
+
+    let mut head = Writer::with_capacity(MHDR_BYTES);
+    head.u32(tile.flags);
+    offsets.iter().for_each(|&o| head.u32(o));
+    tile.quirks.header_tail.iter().for_each(|&t| head.u32(t));
+    w.patch_bytes(mhdr_data, head.as_bytes());
+    w.into_bytes()
+}

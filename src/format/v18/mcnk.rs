@@ -1,0 +1,755 @@
+//! The v18 MCNK: a 128-byte header whose offsets (relative to the MCNK tag) locate MCVT, MCCV,
+//! MCNR, MCLY, MCRF, MCSH, MCAL, MCLQ and MCSE. Sub-chunks are found by those offsets, never by
+//! walking sizes: MCNR is followed by 13 bytes it does not count, and the MCAL and MCLQ size
+//! fields of real files are unreliable (the header's sizeAlpha and sizeLiquid are used).
+
+use crate::format::chunk::{
+    ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
+};
+use crate::format::{mcal, mclq};
+use crate::model::alpha::{AlphaEncoding, AlphaMap, AlphaSource};
+use crate::model::chunk::*;
+use crate::model::coords::{self, TileCoord, VERTICES_PER_CHUNK};
+use crate::model::liquid::{ChunkLiquid, LiquidLayer, LiquidOrigin};
+
+/// Bytes of the MCNK header.
+pub const HEADER_BYTES: usize = 128;
+/// Bytes MCNR's size field counts (145 × 3).
+const NORMAL_BYTES: usize = VERTICES_PER_CHUNK * 3;
+/// Bytes after MCNR that its size does not count.
+const NORMAL_PADDING: usize = 13;
+/// The MCSE record size of 3.3.5 files.
+pub const SOUND_RECORD_335: usize = 28;
+/// Bytes of an MCLY record.
+const LAYER_BYTES: usize = 16;
+
+/// How a reader decides between 4-bit and 8-bit alpha maps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlphaDepth {
+    /// 4-bit maps (WDT without MPHD 0x4/0x80).
+    Nibble,
+    /// 8-bit maps, RLE where MCLY says so (WDT with MPHD 0x4 or 0x80).
+    Big,
+    /// No WDT: judge each layer by the room it takes in MCAL and by MCLY 0x200.
+    Infer,
+}
+
+/// The header fields the reader needs.
+struct Header {
+    flags: u32,
+    n_layers: u32,
+    n_doodad_refs: u32,
+    ofs_height: u32,
+    ofs_normal: u32,
+    ofs_layer: u32,
+    ofs_refs: u32,
+    ofs_alpha: u32,
+    size_alpha: u32,
+    ofs_shadow: u32,
+    area_id: u32,
+    n_wmo_refs: u32,
+    holes: u16,
+    unknown_0x3e: u16,
+    low_quality_texture_map: [u8; 16],
+    no_effect_doodad: [u8; 8],
+    ofs_sound: u32,
+    n_sound: u32,
+    ofs_liquid: u32,
+    size_liquid: u32,
+    position: [f32; 3],
+    ofs_mccv: u32,
+    ofs_mclv: u32,
+    unused: u32,
+}
+
+fn read_header(r: &mut Reader) -> Result<Header> {
+    let flags = r.u32()?;
+    let _index_x = r.u32()?;
+    let _index_y = r.u32()?;
+    let n_layers = r.u32()?;
+    let n_doodad_refs = r.u32()?;
+    let ofs_height = r.u32()?;
+    let ofs_normal = r.u32()?;
+    let ofs_layer = r.u32()?;
+    let ofs_refs = r.u32()?;
+    let ofs_alpha = r.u32()?;
+    let size_alpha = r.u32()?;
+    let ofs_shadow = r.u32()?;
+    let _size_shadow = r.u32()?;
+    let area_id = r.u32()?;
+    let n_wmo_refs = r.u32()?;
+    let holes = r.u16()?;
+    let unknown_0x3e = r.u16()?;
+    let low_quality_texture_map = r.array()?;
+    let no_effect_doodad = r.array()?;
+    let ofs_sound = r.u32()?;
+    let n_sound = r.u32()?;
+    let ofs_liquid = r.u32()?;
+    let size_liquid = r.u32()?;
+    let position = r.vec3()?;
+    let ofs_mccv = r.u32()?;
+    let ofs_mclv = r.u32()?;
+    let unused = r.u32()?;
+    Ok(Header {
+        flags,
+        n_layers,
+        n_doodad_refs,
+        ofs_height,
+        ofs_normal,
+        ofs_layer,
+        ofs_refs,
+        ofs_alpha,
+        size_alpha,
+        ofs_shadow,
+        area_id,
+        n_wmo_refs,
+        holes,
+        unknown_0x3e,
+        low_quality_texture_map,
+        no_effect_doodad,
+        ofs_sound,
+        n_sound,
+        ofs_liquid,
+        size_liquid,
+        position,
+        ofs_mccv,
+        ofs_mclv,
+        unused,
+    })
+}
+
+/// Finds sub-chunk `tag` at header offset `ofs` (relative to the MCNK tag).
+fn sub<'a>(mcnk: &RawChunk<'a>, ofs: u32, tag: Tag) -> Result<RawChunk<'a>> {
+    let rel = (ofs as usize).checked_sub(8).ok_or_else(|| {
+        mcnk.error(
+            0,
+            ErrorKind::Invalid(format!(
+                "{tag} offset {ofs} points into the MCNK chunk header"
+            )),
+        )
+    })?;
+    let found = chunk_at(mcnk.payload, rel, mcnk.payload_offset(), tags::MCNK)?;
+    if found.tag != tag {
+        return Err(FormatError::new(
+            tags::MCNK,
+            found.offset,
+            ErrorKind::UnexpectedTag {
+                expected: tag,
+                found: found.tag,
+            },
+        ));
+    }
+    Ok(found)
+}
+
+/// The bytes `len` long at header offset `ofs` + 8 (a sub-chunk payload whose own size field is
+/// not trusted).
+fn span<'a>(mcnk: &RawChunk<'a>, ofs: u32, len: usize, tag: Tag) -> Result<(&'a [u8], usize)> {
+    let start = ofs as usize; // payload of the sub-chunk = tag offset + 8, relative to payload start = ofs
+    match mcnk.payload.get(start..start.saturating_add(len)) {
+        Some(b) => Ok((b, mcnk.payload_offset() + start)),
+        None => Err(mcnk.error(
+            start.min(mcnk.payload.len()),
+            ErrorKind::Invalid(format!(
+                "{tag} data ({len} bytes at MCNK offset {}) runs past the chunk",
+                ofs + 8
+            )),
+        )),
+    }
+}
+
+/// Decodes one MCNK: chunk (`x`, `y`) of tile `tile`.
+pub fn read(
+    mcnk: &RawChunk,
+    tile: TileCoord,
+    x: usize,
+    y: usize,
+    depth: AlphaDepth,
+) -> Result<Chunk> {
+    let mut r = mcnk.reader();
+    if mcnk.payload.len() < HEADER_BYTES {
+        return Err(r.error(ErrorKind::Truncated {
+            needed: HEADER_BYTES,
+            available: mcnk.payload.len(),
+        }));
+    }
+    let h = read_header(&mut r)?;
+    let mut quirks = ChunkQuirks::default();
+
+    // Heights.
+    let mcvt = sub(mcnk, h.ofs_height, tags::MCVT)?;
+    if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
+        return Err(mcvt.error(
+            0,
+            ErrorKind::BadSize {
+                size: mcvt.size as u64,
+                why: "MCVT needs 145 floats",
+            },
+        ));
+    }
+    let base = h.position[2];
+    let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
+    let mut exact = true;
+    for (out, b) in heights.iter_mut().zip(mcvt.payload.chunks_exact(4)) {
+        let rel = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        *out = base + rel;
+        exact &= (*out - base).to_bits() == rel.to_bits();
+    }
+    if !exact {
+        let mut rel = Box::new([0f32; VERTICES_PER_CHUNK]);
+        for (out, b) in rel.iter_mut().zip(mcvt.payload.chunks_exact(4)) {
+            *out = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        quirks.relative_heights = Some(rel);
+    }
+
+    // Normals and the 13 bytes after them.
+    let mcnr = sub(mcnk, h.ofs_normal, tags::MCNR)?;
+    if mcnr.payload.len() < NORMAL_BYTES {
+        return Err(mcnr.error(
+            0,
+            ErrorKind::BadSize {
+                size: mcnr.size as u64,
+                why: "MCNR needs 145 normals",
+            },
+        ));
+    }
+    let mut normals = Box::new([[0i8; 3]; VERTICES_PER_CHUNK]);
+    for (out, b) in normals.iter_mut().zip(mcnr.payload.chunks_exact(3)) {
+        *out = [b[0] as i8, b[1] as i8, b[2] as i8];
+    }
+    if mcnr.payload.len() == NORMAL_BYTES {
+        let pad_at = h.ofs_normal as usize + NORMAL_BYTES; // relative to payload: ofs - 8 + 8 + 435
+        if let Some(p) = mcnk.payload.get(pad_at..pad_at + NORMAL_PADDING) {
+            let mut pad = [0u8; NORMAL_PADDING];
+            pad.copy_from_slice(p);
+            quirks.normal_padding = Some(pad);
+        }
+    }
+
+    // Vertex colours.
+    let vertex_colors = if h.ofs_mccv != 0 {
+        let mccv = sub(mcnk, h.ofs_mccv, tags::MCCV)?;
+        if mccv.payload.len() < VERTICES_PER_CHUNK * 4 {
+            return Err(mccv.error(
+                0,
+                ErrorKind::BadSize {
+                    size: mccv.size as u64,
+                    why: "MCCV needs 145 colours",
+                },
+            ));
+        }
+        let mut c = Box::new([[0u8; 4]; VERTICES_PER_CHUNK]);
+        for (out, b) in c.iter_mut().zip(mccv.payload.chunks_exact(4)) {
+            *out = [b[2], b[1], b[0], b[3]]; // stored BGRA
+        }
+        Some(c)
+    } else {
+        None
+    };
+
+    // Layers and their alpha maps.
+    let mcly = sub(mcnk, h.ofs_layer, tags::MCLY)?;
+    let n_layers = h.n_layers as usize;
+    if n_layers > 4 || mcly.payload.len() < n_layers * LAYER_BYTES {
+        return Err(mcly.error(
+            0,
+            ErrorKind::Invalid(format!(
+                "{n_layers} layers in {} bytes (at most 4 layers of 16 bytes)",
+                mcly.size
+            )),
+        ));
+    }
+    let mut records = Vec::with_capacity(n_layers);
+    let mut lr = mcly.reader();
+    for _ in 0..n_layers {
+        records.push((lr.u32()?, lr.u32()?, lr.u32()?, lr.u32()?));
+    }
+    let alpha_len = (h.size_alpha as usize).saturating_sub(8);
+    let (alpha_block, alpha_at) =
+        if records.iter().any(|r| r.1 & LAYER_USE_ALPHA != 0) || h.size_alpha > 8 {
+            let mcal = sub_tag_only(mcnk, h.ofs_alpha, tags::MCAL)?;
+            if mcal.1 as usize != alpha_len {
+                quirks.alpha_size_field = Some(mcal.1);
+            }
+            span(mcnk, h.ofs_alpha, alpha_len, tags::MCAL)?
+        } else {
+            let mcal = sub_tag_only(mcnk, h.ofs_alpha, tags::MCAL)?;
+            if mcal.1 as usize != alpha_len {
+                quirks.alpha_size_field = Some(mcal.1);
+            }
+            (&[][..], mcnk.payload_offset() + h.ofs_alpha as usize)
+        };
+    let mut layers = Vec::with_capacity(n_layers);
+    for (k, &(texture, flags, offset, effect_id)) in records.iter().enumerate() {
+        let alpha = if k > 0 && flags & LAYER_USE_ALPHA != 0 {
+            let end = records[k + 1..]
+                .iter()
+                .find(|r| r.1 & LAYER_USE_ALPHA != 0)
+                .map_or(alpha_block.len(), |r| r.2 as usize);
+            let start = offset as usize;
+            let room = alpha_block.get(start..end.max(start)).ok_or_else(|| {
+                FormatError::new(
+                    tags::MCAL,
+                    alpha_at,
+                    ErrorKind::OffsetOutOfRange {
+                        offset: offset as u64,
+                        limit: alpha_block.len() as u64,
+                    },
+                )
+            })?;
+            Some(read_alpha(room, alpha_at + start, flags, h.flags, depth)?)
+        } else {
+            None
+        };
+        layers.push(Layer {
+            texture,
+            flags,
+            effect_id,
+            alpha,
+        });
+    }
+
+    // Object references.
+    let mcrf = sub(mcnk, h.ofs_refs, tags::MCRF)?;
+    let mut rr = mcrf.reader();
+    let doodad_refs = (0..h.n_doodad_refs)
+        .map(|_| rr.u32())
+        .collect::<Result<Vec<_>>>()?;
+    let wmo_refs = (0..h.n_wmo_refs)
+        .map(|_| rr.u32())
+        .collect::<Result<Vec<_>>>()?;
+
+    // Shadow.
+    let shadow = if h.flags & FLAG_HAS_SHADOW != 0 {
+        let mcsh = sub(mcnk, h.ofs_shadow, tags::MCSH)?;
+        if mcsh.payload.len() < 512 {
+            return Err(mcsh.error(
+                0,
+                ErrorKind::BadSize {
+                    size: mcsh.size as u64,
+                    why: "MCSH needs 512 bytes",
+                },
+            ));
+        }
+        let mut rows = Box::new([0u64; 64]);
+        for (row, b) in rows.iter_mut().zip(mcsh.payload.chunks_exact(8)) {
+            *row = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        }
+        Some(ShadowMap { rows })
+    } else {
+        None
+    };
+
+    // Old-style liquid.
+    let mut liquid = None;
+    if h.ofs_liquid != 0 && h.size_liquid >= 8 {
+        let (tag, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
+        let _ = tag;
+        let len = h.size_liquid as usize - 8;
+        if size_field as usize != len {
+            quirks.liquid_size_field = Some(size_field);
+        }
+        let (bytes, at) = span(mcnk, h.ofs_liquid, len, tags::MCLQ)?;
+        if len == 0 {
+            quirks.empty_liquid_chunk = true;
+        } else {
+            let layers = mclq::read(&mut Reader::new(bytes, at, tags::MCLQ), h.flags)?;
+            if layers.is_empty() {
+                quirks.empty_liquid_chunk = true;
+            } else {
+                liquid = Some(ChunkLiquid {
+                    layers,
+                    attributes: None,
+                });
+            }
+        }
+    }
+
+    // Sound emitters.
+    let mut sound_emitters = Vec::new();
+    if h.ofs_sound != 0 {
+        let mcse = sub(mcnk, h.ofs_sound, tags::MCSE)?;
+        if h.n_sound > 0 {
+            let record = mcse.payload.len() / h.n_sound as usize;
+            if record == 0 || record * h.n_sound as usize != mcse.payload.len() {
+                return Err(mcse.error(
+                    0,
+                    ErrorKind::Invalid(format!(
+                        "{} sound emitters do not fill {} bytes",
+                        h.n_sound, mcse.size
+                    )),
+                ));
+            }
+            if record != SOUND_RECORD_335 {
+                quirks.sound_record_size = Some(record);
+            }
+            sound_emitters = mcse
+                .payload
+                .chunks_exact(record)
+                .map(|b| SoundEmitter { record: b.to_vec() })
+                .collect();
+        }
+    }
+
+    let computed_xy = coords::chunk_header_xy(tile, x, y);
+    let stored_xy = [h.position[0], h.position[1]];
+    Ok(Chunk {
+        flags: h.flags,
+        heights,
+        base_height: base,
+        normals,
+        layers,
+        shadow,
+        vertex_colors,
+        holes: h.holes,
+        area_id: h.area_id,
+        low_quality_texture_map: h.low_quality_texture_map,
+        no_effect_doodad: h.no_effect_doodad,
+        doodad_refs,
+        wmo_refs,
+        liquid,
+        sound_emitters,
+        extras: ChunkHeaderExtras {
+            unknown_0x3e: h.unknown_0x3e,
+            ofs_mclv: h.ofs_mclv,
+            unused_0x7c: h.unused,
+            position_xy: (stored_xy.map(f32::to_bits) != computed_xy.map(f32::to_bits))
+                .then_some(stored_xy),
+        },
+        quirks,
+    })
+}
+
+/// Checks the tag at header offset `ofs` and returns it with its size field, without requiring
+/// the size to fit (MCAL and MCLQ sizes lie).
+fn sub_tag_only(mcnk: &RawChunk, ofs: u32, tag: Tag) -> Result<(Tag, u32)> {
+    let rel = (ofs as usize).checked_sub(8).ok_or_else(|| {
+        mcnk.error(
+            0,
+            ErrorKind::Invalid(format!(
+                "{tag} offset {ofs} points into the MCNK chunk header"
+            )),
+        )
+    })?;
+    let head = mcnk
+        .payload
+        .get(rel..rel.saturating_add(8))
+        .ok_or_else(|| {
+            mcnk.error(
+                rel.min(mcnk.payload.len()),
+                ErrorKind::Truncated {
+                    needed: 8,
+                    available: mcnk.payload.len().saturating_sub(rel),
+                },
+            )
+        })?;
+    let found = Tag::from_disk([head[0], head[1], head[2], head[3]]);
+    if found != tag {
+        return Err(FormatError::new(
+            tags::MCNK,
+            mcnk.payload_offset() + rel,
+            ErrorKind::UnexpectedTag {
+                expected: tag,
+                found,
+            },
+        ));
+    }
+    Ok((
+        found,
+        u32::from_le_bytes([head[4], head[5], head[6], head[7]]),
+    ))
+}
+
+/// Decodes one layer's alpha map from the bytes `room` it may use.
+fn read_alpha(
+    room: &[u8],
+    at: usize,
+    layer_flags: u32,
+    chunk_flags: u32,
+    depth: AlphaDepth,
+) -> Result<AlphaMap> {
+    let encoding = if layer_flags & LAYER_ALPHA_COMPRESSED != 0 {
+        AlphaEncoding::Rle
+    } else {
+        let big = match depth {
+            AlphaDepth::Big => true,
+            AlphaDepth::Nibble => false,
+            AlphaDepth::Infer => room.len() >= mcal::BYTE_BYTES,
+        };
+        match (big, chunk_flags & FLAG_DO_NOT_FIX_ALPHA != 0) {
+            (true, _) => AlphaEncoding::Byte,
+            (false, true) => AlphaEncoding::Nibble,
+            (false, false) => AlphaEncoding::NibbleFixed,
+        }
+    };
+    let need = |n: usize| -> Result<&[u8]> {
+        room.get(..n).ok_or_else(|| {
+            FormatError::new(
+                tags::MCAL,
+                at,
+                ErrorKind::Truncated {
+                    needed: n,
+                    available: room.len(),
+                },
+            )
+        })
+    };
+    Ok(match encoding {
+        AlphaEncoding::Rle => {
+            let (texels, _) = mcal::decode_rle(room).map_err(|rel| {
+                FormatError::new(
+                    tags::MCAL,
+                    at + rel,
+                    ErrorKind::Invalid("RLE alpha map ends before 4096 texels".into()),
+                )
+            })?;
+            AlphaMap::with_source(
+                texels,
+                Some(AlphaSource {
+                    encoding,
+                    bytes: room.into(),
+                }),
+            )
+        }
+        AlphaEncoding::Byte => {
+            let b = need(mcal::BYTE_BYTES)?;
+            let mut texels = Box::new([0u8; mcal::BYTE_BYTES]);
+            texels.copy_from_slice(b);
+            AlphaMap::from_texels(texels)
+        }
+        AlphaEncoding::Nibble | AlphaEncoding::NibbleFixed => {
+            let b: &[u8; mcal::NIBBLE_BYTES] = need(mcal::NIBBLE_BYTES)?
+                .try_into()
+                .expect("length checked");
+            let fixed = encoding == AlphaEncoding::NibbleFixed;
+            let texels = mcal::decode_nibble(b, fixed);
+            // The fixed form ignores its last row and column; keep the bytes if they hold
+            // something the encoder would not write back.
+            let source =
+                (fixed && mcal::encode_nibble(&texels)[..] != b[..]).then(|| AlphaSource {
+                    encoding,
+                    bytes: b[..].into(),
+                });
+            AlphaMap::with_source(texels, source)
+        }
+    })
+}
+
+/// How the writer stores alpha maps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlphaTarget {
+    /// 8-bit maps (the WDT has MPHD 0x4 or 0x80).
+    pub big: bool,
+}
+
+/// Encodes one MCNK (tag and all) for chunk (`x`, `y`) of tile `tile`.
+pub fn write(
+    w: &mut Writer,
+    chunk: &Chunk,
+    tile: TileCoord,
+    x: usize,
+    y: usize,
+    alpha: AlphaTarget,
+) {
+    let mcnk = w.begin(tags::MCNK);
+    let start = mcnk.offset();
+    let header_at = mcnk.payload_offset();
+    w.zeros(HEADER_BYTES);
+    let rel = |w: &Writer| (w.len() - start) as u32;
+
+    let ofs_height = rel(w);
+    let c = w.begin(tags::MCVT);
+    for (i, &h) in chunk.heights.iter().enumerate() {
+        let v = match &chunk.quirks.relative_heights {
+            Some(r) if chunk.base_height + r[i] == h => r[i],
+            _ => h - chunk.base_height,
+        };
+        w.f32(v);
+    }
+    w.end(c);
+
+    let mut ofs_mccv = 0;
+    if let Some(colors) = &chunk.vertex_colors {
+        ofs_mccv = rel(w);
+        let c = w.begin(tags::MCCV);
+        for &[r, g, b, a] in colors.iter() {
+            w.bytes(&[b, g, r, a]);
+        }
+        w.end(c);
+    }
+
+    let ofs_normal = rel(w);
+    let c = w.begin(tags::MCNR);
+    for n in chunk.normals.iter() {
+        w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
+    }
+    w.end(c);
+    w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
+
+    // Alpha maps first, so MCLY can name their offsets.
+    let mut alpha_block = Vec::new();
+    let mut layer_records = Vec::with_capacity(chunk.layers.len());
+    for (k, layer) in chunk.layers.iter().enumerate() {
+        let mut flags = layer.flags;
+        let mut offset = 0;
+        match (&layer.alpha, k) {
+            (Some(map), k) if k > 0 => {
+                offset = alpha_block.len() as u32;
+                let compressed = alpha.big && flags & LAYER_ALPHA_COMPRESSED != 0;
+                let encoding = match (
+                    alpha.big,
+                    compressed,
+                    chunk.flags & FLAG_DO_NOT_FIX_ALPHA != 0,
+                ) {
+                    (true, true, _) => AlphaEncoding::Rle,
+                    (true, false, _) => AlphaEncoding::Byte,
+                    (false, _, true) => AlphaEncoding::Nibble,
+                    (false, _, false) => AlphaEncoding::NibbleFixed,
+                };
+                flags |= LAYER_USE_ALPHA;
+                if !compressed {
+                    flags &= !LAYER_ALPHA_COMPRESSED;
+                }
+                encode_alpha(&mut alpha_block, map, encoding);
+            }
+            _ => flags &= !(LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED),
+        }
+        layer_records.push((layer.texture, flags, offset, layer.effect_id));
+    }
+
+    let ofs_layer = rel(w);
+    let c = w.begin(tags::MCLY);
+    for &(t, f, o, e) in &layer_records {
+        w.u32(t);
+        w.u32(f);
+        w.u32(o);
+        w.u32(e);
+    }
+    w.end(c);
+
+    let ofs_refs = rel(w);
+    let c = w.begin(tags::MCRF);
+    for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
+        w.u32(r);
+    }
+    w.end(c);
+
+    let ofs_shadow = rel(w);
+    let mut size_shadow = 0;
+    if let Some(shadow) = &chunk.shadow {
+        let c = w.begin(tags::MCSH);
+        for row in shadow.rows.iter() {
+            w.u64(*row);
+        }
+        w.end(c);
+        size_shadow = 512;
+    }
+
+    let ofs_alpha = rel(w);
+    let c = w.begin(tags::MCAL);
+    w.bytes(&alpha_block);
+    match chunk.quirks.alpha_size_field {
+        Some(size) => w.end_with_size(c, size),
+        None => w.end(c),
+    }
+    let size_alpha = alpha_block.len() as u32 + 8;
+
+    let mclq_layers: Vec<&LiquidLayer> = chunk
+        .liquid
+        .iter()
+        .flat_map(|l| &l.layers)
+        .filter(|l| matches!(l.origin, LiquidOrigin::Mclq(_)))
+        .collect();
+    let mut liquid_flags = 0;
+    let (mut ofs_liquid, mut size_liquid) = (0, 0);
+    if !mclq_layers.is_empty() || chunk.quirks.empty_liquid_chunk {
+        ofs_liquid = rel(w);
+        let c = w.begin(tags::MCLQ);
+        // One instance per liquid flag, in flag order; a second layer of the same kind is dropped
+        // (the format cannot hold it).
+        for (flag, ty) in mclq::FLAG_ORDER {
+            if let Some(layer) = mclq_layers
+                .iter()
+                .find(|l| mclq::flag_for_type(l.liquid_type) == flag)
+            {
+                let _ = ty;
+                mclq::write(w, layer);
+                liquid_flags |= flag;
+            }
+        }
+        size_liquid = (w.len() - c.payload_offset()) as u32 + 8;
+        match chunk.quirks.liquid_size_field {
+            Some(size) => w.end_with_size(c, size),
+            None => w.end(c),
+        }
+    }
+
+    let ofs_sound = rel(w);
+    let c = w.begin(tags::MCSE);
+    for e in &chunk.sound_emitters {
+        w.bytes(&e.record);
+    }
+    w.end(c);
+    w.end(mcnk);
+
+    // The header, now that every offset is known.
+    let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_HAS_VERTEX_COLORS);
+    if chunk.shadow.is_some() {
+        flags |= FLAG_HAS_SHADOW;
+    }
+    if chunk.vertex_colors.is_some() {
+        flags |= FLAG_HAS_VERTEX_COLORS;
+    }
+    if !mclq_layers.is_empty() {
+        flags = flags & !FLAG_LIQUID_ANY | liquid_flags;
+    }
+    let [px, py] = chunk
+        .extras
+        .position_xy
+        .unwrap_or_else(|| coords::chunk_header_xy(tile, x, y));
+    let mut hw = Writer::with_capacity(HEADER_BYTES);
+    hw.u32(flags);
+    hw.u32(x as u32);
+    hw.u32(y as u32);
+    hw.u32(chunk.layers.len() as u32);
+    hw.u32(chunk.doodad_refs.len() as u32);
+    hw.u32(ofs_height);
+    hw.u32(ofs_normal);
+    hw.u32(ofs_layer);
+    hw.u32(ofs_refs);
+    hw.u32(ofs_alpha);
+    hw.u32(size_alpha);
+    hw.u32(ofs_shadow);
+    hw.u32(size_shadow);
+    hw.u32(chunk.area_id);
+    hw.u32(chunk.wmo_refs.len() as u32);
+    hw.u16(chunk.holes);
+    hw.u16(chunk.extras.unknown_0x3e);
+    hw.bytes(&chunk.low_quality_texture_map);
+    hw.bytes(&chunk.no_effect_doodad);
+    hw.u32(ofs_sound);
+    hw.u32(chunk.sound_emitters.len() as u32);
+    hw.u32(ofs_liquid);
+    hw.u32(size_liquid);
+    hw.vec3([px, py, chunk.base_height]);
+    hw.u32(ofs_mccv);
+    hw.u32(chunk.extras.ofs_mclv);
+    hw.u32(chunk.extras.unused_0x7c);
+    w.patch_bytes(header_at, hw.as_bytes());
+}
+
+/// Appends one alpha map in `encoding`, reusing the bytes it was read from when they still apply.
+fn encode_alpha(out: &mut Vec<u8>, map: &AlphaMap, encoding: AlphaEncoding) {
+    if let Some(src) = map.source().filter(|s| s.encoding == encoding) {
+        out.extend_from_slice(&src.bytes);
+        return;
+    }
+    match encoding {
+        AlphaEncoding::Rle => out.extend_from_slice(&mcal::encode_rle(map.texels())),
+        AlphaEncoding::Byte => out.extend_from_slice(&map.texels()[..]),
+        AlphaEncoding::Nibble | AlphaEncoding::NibbleFixed => {
+            out.extend_from_slice(&mcal::encode_nibble(map.texels())[..])
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! The one place that converts between world, tile, chunk, vertex and placement-record coordinates.
+//!
+//! World space follows the ADT documents: +x points north, +y points west, +z up, origin in the
+//! middle of the 64×64 tile grid. A tile file `Map_X_Y.adt` has `X` growing westward-to-eastward
+//! (against world y) and `Y` growing north-to-south (against world x). Placement records (MDDF,
+//! MODF) store positions as `(ORIGIN - y, z, ORIGIN - x)`; nothing outside this module needs to
+//! know that.
+
+/// Edge length of one ADT tile in yards (1600 feet).
+pub const TILE_SIZE: f64 = 1600.0 / 3.0;
+/// Edge length of one map chunk (MCNK) in yards: a tile holds 16×16 chunks.
+pub const CHUNK_SIZE: f64 = TILE_SIZE / 16.0;
+/// Distance between two outer vertices of a chunk: a chunk holds 8×8 quads.
+pub const UNIT_SIZE: f64 = CHUNK_SIZE / 8.0;
+/// Distance from the world origin to the map's north-west corner along both axes.
+pub const MAP_ORIGIN: f64 = 32.0 * TILE_SIZE;
+/// Tiles along one side of a map.
+pub const TILES_PER_SIDE: usize = 64;
+/// Chunks along one side of a tile.
+pub const CHUNKS_PER_SIDE: usize = 16;
+/// Height samples per chunk: 9×9 outer plus 8×8 inner vertices.
+pub const VERTICES_PER_CHUNK: usize = 145;
+
+/// Position of a tile in the map's 64×64 grid, as in the file name `Map_X_Y.adt`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileCoord {
+    /// Column, 0..64, the first number of the file name; grows as world y falls (eastward).
+    pub x: u8,
+    /// Row, 0..64, the second number of the file name; grows as world x falls (southward).
+    pub y: u8,
+}
+
+impl TileCoord {
+    /// A tile coordinate, or `None` outside the 64×64 grid.
+    pub fn new(x: usize, y: usize) -> Option<TileCoord> {
+        (x < TILES_PER_SIDE && y < TILES_PER_SIDE).then_some(TileCoord {
+            x: x as u8,
+            y: y as u8,
+        })
+    }
+
+    /// Index into a 4096-entry table ordered row by row (MAIN's order).
+    pub fn index(self) -> usize {
+        self.y as usize * TILES_PER_SIDE + self.x as usize
+    }
+
+    /// The coordinate of MAIN entry `index`.
+    pub fn from_index(index: usize) -> Option<TileCoord> {
+        TileCoord::new(index % TILES_PER_SIDE, index / TILES_PER_SIDE)
+    }
+
+    /// World (x, y) of the tile's north-west corner, the largest x and y it covers.
+    pub fn north_west(self) -> [f64; 2] {
+        [
+            MAP_ORIGIN - self.y as f64 * TILE_SIZE,
+            MAP_ORIGIN - self.x as f64 * TILE_SIZE,
+        ]
+    }
+
+    /// The tile under a world position, if it lies on the map.
+    pub fn containing(world_x: f64, world_y: f64) -> Option<TileCoord> {
+        let col = ((MAP_ORIGIN - world_y) / TILE_SIZE).floor();
+        let row = ((MAP_ORIGIN - world_x) / TILE_SIZE).floor();
+        if col < 0.0 || row < 0.0 {
+            return None;
+        }
+        TileCoord::new(col as usize, row as usize)
+    }
+}
+
+/// World (x, y) of the north-west corner of chunk (`chunk_x`, `chunk_y`) of a tile.
+pub fn chunk_north_west(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f64; 2] {
+    let [x, y] = tile.north_west();
+    [
+        x - chunk_y as f64 * CHUNK_SIZE,
+        y - chunk_x as f64 * CHUNK_SIZE,
+    ]
+}
+
+/// The chunk header's stored position (x, y) for a chunk: the f32 values Blizzard's tools write.
+pub fn chunk_header_xy(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f32; 2] {
+    let [x, y] = chunk_north_west(tile, chunk_x, chunk_y);
+    [x as f32, y as f32]
+}
+
+/// Where vertex `index` (0..145, MCVT order: rows of 9 outer then 8 inner) sits in a chunk, in
+/// quad units from the chunk's north-west corner: (south, east), each 0.0..=8.0.
+pub fn vertex_grid_position(index: usize) -> [f32; 2] {
+    let row = index / 17;
+    let rem = index % 17;
+    if rem < 9 {
+        [row as f32, rem as f32]
+    } else {
+        [row as f32 + 0.5, (rem - 9) as f32 + 0.5]
+    }
+}
+
+/// MCVT index of outer vertex (`row`, `col`), each 0..=8.
+pub fn outer_vertex(row: usize, col: usize) -> usize {
+    row * 17 + col
+}
+
+/// MCVT index of inner vertex (`row`, `col`), each 0..8.
+pub fn inner_vertex(row: usize, col: usize) -> usize {
+    row * 17 + 9 + col
+}
+
+/// World (x, y) of vertex `index` of a chunk.
+pub fn vertex_world_xy(tile: TileCoord, chunk_x: usize, chunk_y: usize, index: usize) -> [f64; 2] {
+    let [x, y] = chunk_north_west(tile, chunk_x, chunk_y);
+    let [south, east] = vertex_grid_position(index);
+    [x - south as f64 * UNIT_SIZE, y - east as f64 * UNIT_SIZE]
+}
+
+/// World position of a placement record's stored `(a, b, c)` position.
+pub fn placement_to_world(record: [f32; 3]) -> [f64; 3] {
+    [
+        MAP_ORIGIN - record[2] as f64,
+        MAP_ORIGIN - record[0] as f64,
+        record[1] as f64,
+    ]
+}
+
+/// A placement record's stored position for a world position.
+pub fn world_to_placement(world: [f64; 3]) -> [f32; 3] {
+    [
+        (MAP_ORIGIN - world[1]) as f32,
+        world[2] as f32,
+        (MAP_ORIGIN - world[0]) as f32,
+    ]
+}
+
+/// World-space bounding box (min, max) of a placement record's stored extents (min, max).
+pub fn placement_box_to_world(min: [f32; 3], max: [f32; 3]) -> ([f64; 3], [f64; 3]) {
+    let a = placement_to_world(min);
+    let b = placement_to_world(max);
+    (
+        [a[0].min(b[0]), a[1].min(b[1]), a[2].min(b[2])],
+        [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])],
+    )
+}
+
+/// A placement record's stored extents (min, max) for a world-space box (min, max).
+pub fn world_box_to_placement(min: [f64; 3], max: [f64; 3]) -> ([f32; 3], [f32; 3]) {
+    let a = world_to_placement(min);
+    let b = world_to_placement(max);
+    (
+        [a[0].min(b[0]), a[1].min(b[1]), a[2].min(b[2])],
+        [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])],
+    )
+}
+
+/// Texel (row, col) of a 64×64 chunk map (alpha, shadow) that a point at (south, east) quad
+/// units from the chunk's corner falls in.
+pub fn texel_of_grid_position(south: f32, east: f32) -> (usize, usize) {
+    let to = |v: f32| ((v * 8.0).floor().clamp(0.0, 63.0)) as usize;
+    (to(south), to(east))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tile_corner_matches_a_real_chunk_header() {
+        // continent4229.adt is Azeroth_42_29; its first MCNK stores (1600.0, -5333.334).
+        let t = TileCoord::new(42, 29).unwrap();
+        assert_eq!(chunk_header_xy(t, 0, 0), [1600.0, -5333.334]);
+        assert_eq!(chunk_header_xy(t, 1, 0), [1600.0, -5366.666]);
+    }
+
+    #[test]
+    fn containing_inverts_north_west() {
+        for (x, y) in [(0, 0), (42, 29), (63, 63), (31, 32)] {
+            let t = TileCoord::new(x, y).unwrap();
+            let [wx, wy] = t.north_west();
+            assert_eq!(TileCoord::containing(wx - 1.0, wy - 1.0), Some(t));
+        }
+        assert_eq!(TileCoord::containing(MAP_ORIGIN + 1.0, 0.0), None);
+    }
+
+    #[test]
+    fn placement_positions_round_trip_bit_exactly() {
+        for rec in [
+            [1.5f32, 20.25, 17000.1],
+            [0.001, -3.0, 34133.0],
+            [9000.123, 55.5, 12.75],
+        ] {
+            let back = world_to_placement(placement_to_world(rec));
+            assert_eq!(back.map(f32::to_bits), rec.map(f32::to_bits));
+        }
+    }
+
+    #[test]
+    fn vertex_layout_is_outer_then_inner() {
+        assert_eq!(vertex_grid_position(0), [0.0, 0.0]);
+        assert_eq!(vertex_grid_position(8), [0.0, 8.0]);
+        assert_eq!(vertex_grid_position(9), [0.5, 0.5]);
+        assert_eq!(vertex_grid_position(144), [8.0, 8.0]);
+        assert_eq!(outer_vertex(8, 8), 144);
+        assert_eq!(inner_vertex(7, 7), 135);
+    }
+}
