@@ -4,6 +4,7 @@
 //! (bytes ⇄ model per generation), `disk` (files and map folders) and `cli` (the commands).
 
 pub mod cli;
+pub mod convert;
 pub mod disk;
 pub mod format;
 pub mod model;

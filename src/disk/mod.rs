@@ -237,3 +237,66 @@ pub fn alpha_target(map: &Map) -> AlphaTarget {
         big: map.big_alpha(),
     }
 }
+
+/// One file a save produces: its name in the target folder and its bytes.
+#[derive(Debug, Clone)]
+pub struct EncodedFile {
+    /// File name ("Azeroth_32_48.adt").
+    pub name: String,
+    /// The bytes to write.
+    pub bytes: Vec<u8>,
+}
+
+/// Encodes `map` as the files of generation `generation`: the WDT when `with_wdt`, and every
+/// loaded tile in `tiles` (all loaded tiles when `None`), encoded in parallel. The map must
+/// already fit the target (see `convert::prepare_map`).
+pub fn encode_map(
+    map: &Map,
+    generation: Generation,
+    with_wdt: bool,
+    tiles: Option<&[TileCoord]>,
+) -> Result<Vec<EncodedFile>> {
+    use rayon::prelude::*;
+    if !generation.writable() {
+        return Err(LoamError::Usage(format!(
+            "loam cannot write {generation} files yet"
+        )));
+    }
+    let alpha = alpha_target(map);
+    let chosen: Vec<&Tile> = match tiles {
+        Some(list) => list.iter().filter_map(|c| map.tiles.get(c)).collect(),
+        None => map.tiles.values().collect(),
+    };
+    let mut files: Vec<EncodedFile> = chosen
+        .par_iter()
+        .map(|t| EncodedFile {
+            name: tile_file_name(&map.name, t.coord),
+            bytes: v18::write_adt(t, alpha),
+        })
+        .collect();
+    if with_wdt {
+        files.insert(
+            0,
+            EncodedFile {
+                name: format!("{}.wdt", map.name),
+                bytes: v18::write_wdt(map),
+            },
+        );
+    }
+    Ok(files)
+}
+
+/// Writes encoded files into `folder` (created if absent), each atomically; `progress` is called
+/// after each file with the number written so far.
+pub fn write_files(
+    folder: &Path,
+    files: &[EncodedFile],
+    mut progress: impl FnMut(usize),
+) -> Result<()> {
+    fs::create_dir_all(folder).map_err(io_err(folder))?;
+    for (i, f) in files.iter().enumerate() {
+        write_atomic(&folder.join(&f.name), &f.bytes)?;
+        progress(i + 1);
+    }
+    Ok(())
+}
