@@ -132,6 +132,8 @@ pub struct OpenedMap {
     pub wdt: Option<PathBuf>,
     /// Tiles MAIN lists whose ADT is not on disk.
     pub missing_tiles: Vec<TileCoord>,
+    /// The file a lone ADT was read from, so that a save keeps its name.
+    pub lone_tile_file: Option<String>,
 }
 
 /// Opens a map from a `.wdt` (every tile MAIN lists, read from the folder around it) or from a
@@ -194,6 +196,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 generation,
                 wdt: Some(path.to_path_buf()),
                 missing_tiles: missing,
+                lone_tile_file: None,
             })
         }
         "adt" => {
@@ -202,7 +205,14 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             let depth = v18::sniff_alpha_depth(&bytes);
             let tile = v18::read_adt(&bytes, parsed.as_ref().map(|p| p.1), depth)
                 .map_err(|e| e.in_file(path))?;
-            let name = parsed.map(|p| p.0).unwrap_or_else(|| "Map".to_string());
+            // A tile named otherwise than `Map_X_Y.adt` keeps its file name as the map name.
+            let name = match parsed {
+                Some(p) => p.0,
+                None => path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            };
             let mut map = Map::new(&name);
             if depth == AlphaDepth::Big {
                 map.flags |= MAP_FLAG_BIG_ALPHA;
@@ -216,6 +226,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 generation,
                 wdt: None,
                 missing_tiles: Vec::new(),
+                lone_tile_file: Some(file_name),
             })
         }
         _ => Err(LoamError::Usage(format!(
