@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use loam::format::v18;
 use loam::format::FormatError;
+use loam::format::v18;
 use proptest::prelude::*;
 
 /// Offsets of every top-level chunk header, and of every MCNK's sub-chunk headers found by the
@@ -18,7 +18,9 @@ fn interesting_offsets(bytes: &[u8]) -> Vec<usize> {
         out.push(at + 4);
         let size = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize;
         if &bytes[at..at + 4] == b"KNCM" && out.len() < 400 {
-            for field in [0x0C, 0x14, 0x18, 0x1C, 0x20, 0x24, 0x28, 0x2C, 0x58, 0x5C, 0x60, 0x64, 0x74] {
+            for field in [
+                0x0C, 0x14, 0x18, 0x1C, 0x20, 0x24, 0x28, 0x2C, 0x58, 0x5C, 0x60, 0x64, 0x74,
+            ] {
                 out.push(at + 8 + field);
             }
         }
@@ -28,9 +30,16 @@ fn interesting_offsets(bytes: &[u8]) -> Vec<usize> {
 }
 
 fn check_error(e: &FormatError, len: usize) {
-    assert!(e.offset as usize <= len, "offset {} past the end {len}: {e}", e.offset);
+    assert!(
+        e.offset as usize <= len,
+        "offset {} past the end {len}: {e}",
+        e.offset
+    );
     let shown = e.to_string();
-    assert!(shown.contains("chunk ") && shown.contains("byte "), "{shown}");
+    assert!(
+        shown.contains("chunk ") && shown.contains("byte "),
+        "{shown}"
+    );
 }
 
 fn decode(bytes: &[u8]) {
@@ -44,12 +53,17 @@ fn decode(bytes: &[u8]) {
 fn truncated_adts_fail_cleanly() {
     for rel in ADTS {
         let bytes = std::fs::read(corpus_file(rel)).unwrap();
-        let mut cuts: Vec<usize> = interesting_offsets(&bytes).into_iter().step_by(3).take(120).collect();
+        let mut cuts: Vec<usize> = interesting_offsets(&bytes)
+            .into_iter()
+            .step_by(3)
+            .take(120)
+            .collect();
         cuts.extend((0..60).map(|i| i * bytes.len() / 60));
         for cut in cuts {
             let cut = cut.min(bytes.len() - 1);
             let depth = v18::sniff_alpha_depth(&bytes[..cut]);
-            let err = v18::read_adt(&bytes[..cut], None, depth).expect_err("a cut tile cannot be whole");
+            let err =
+                v18::read_adt(&bytes[..cut], None, depth).expect_err("a cut tile cannot be whole");
             check_error(&err, cut);
         }
     }
@@ -78,12 +92,20 @@ fn garbage_tags_are_reported_with_their_offset() {
     let mut bytes = std::fs::read(corpus_file("blizzardry/Azeroth_38_46.adt")).unwrap();
     bytes[12..16].copy_from_slice(b"ZZZZ"); // MHDR's tag
     let err = v18::read_adt(&bytes, None, v18::AlphaDepth::Nibble).unwrap_err();
-    assert_eq!(err.kind, loam::format::ErrorKind::Missing(loam::format::chunk::tags::MHDR), "{err}");
+    assert_eq!(
+        err.kind,
+        loam::format::ErrorKind::Missing(loam::format::chunk::tags::MHDR),
+        "{err}"
+    );
 
     let mut bytes = std::fs::read(corpus_file("blizzardry/Azeroth_38_46.adt")).unwrap();
     bytes[8..12].copy_from_slice(&17u32.to_le_bytes());
     let err = v18::read_adt(&bytes, None, v18::AlphaDepth::Nibble).unwrap_err();
-    assert_eq!((err.offset, err.kind.clone()), (8, loam::format::ErrorKind::UnsupportedVersion(17)), "{err}");
+    assert_eq!(
+        (err.offset, err.kind.clone()),
+        (8, loam::format::ErrorKind::UnsupportedVersion(17)),
+        "{err}"
+    );
 }
 
 #[test]
@@ -95,7 +117,19 @@ fn wdts_cut_or_corrupted_never_panic() {
                 check_error(&e, cut);
             }
         }
-        for at in [0, 4, 8, 12, 16, 20, 52, 56, 60, original.len() - 8, original.len() - 4] {
+        for at in [
+            0,
+            4,
+            8,
+            12,
+            16,
+            20,
+            52,
+            56,
+            60,
+            original.len() - 8,
+            original.len() - 4,
+        ] {
             let mut bytes = original.clone();
             bytes[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
             if let Err(e) = v18::read_wdt(&bytes, "X") {
