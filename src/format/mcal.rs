@@ -37,15 +37,27 @@ pub fn fix_last_row_and_column(texels: &mut [u8; ALPHA_TEXELS]) {
 
 /// The nearest 4-bit step of an 8-bit texel.
 pub fn to_nibble(texel: u8) -> u8 {
-    ((texel as u16 + 8) / 17) as u8
+    NIBBLE_OF[texel as usize]
 }
+
+/// [`to_nibble`] for every byte: a table lookup instead of a division per texel, which made
+/// 4-bit encoding the slowest part of saving a tile.
+const NIBBLE_OF: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut t = 0;
+    while t < 256 {
+        table[t] = ((t + 8) / 17) as u8;
+        t += 1;
+    }
+    table
+};
 
 /// 4-bit bytes of a map (row and column 63 are written as they are, which for a map read in the
 /// fixed form repeats 62).
 pub fn encode_nibble(texels: &[u8; ALPHA_TEXELS]) -> Box<[u8; NIBBLE_BYTES]> {
     let mut out = Box::new([0u8; NIBBLE_BYTES]);
     for (b, pair) in out.iter_mut().zip(texels.chunks_exact(2)) {
-        *b = to_nibble(pair[0]) | to_nibble(pair[1]) << 4;
+        *b = NIBBLE_OF[pair[0] as usize] | NIBBLE_OF[pair[1] as usize] << 4;
     }
     out
 }
