@@ -66,9 +66,10 @@ pub fn encode_nibble(texels: &[u8; ALPHA_TEXELS]) -> Box<[u8; NIBBLE_BYTES]> {
 /// 4096th texel are clipped (some Blizzard maps overrun); input that ends early is an error
 /// carrying the relative offset where it ran out.
 ///
-/// Runs average a few bytes, so calling memset/memcpy per run costs more than the copying
-/// itself: runs are written in whole 16-byte blocks into a buffer with slack past the end, and
-/// the texels are cut from it at the end.
+/// Runs average six bytes, so calling memset/memcpy per run costs more than the copying itself:
+/// runs are written as whole 16-byte blocks into a buffer with slack past the end, and the texels
+/// are cut from it at the end. (Measured against a branch-free blend of both run kinds, which was
+/// 60% slower.)
 pub fn decode_rle(bytes: &[u8]) -> Result<(Box<[u8; ALPHA_TEXELS]>, usize), usize> {
     const BLOCK: usize = 16;
     const SLACK: usize = 128; // ≥ the longest run (127) rounded up to whole blocks
