@@ -6,5 +6,6 @@
 pub mod cli;
 pub mod convert;
 pub mod disk;
+pub mod edit;
 pub mod format;
 pub mod model;

@@ -1,6 +1,7 @@
 //! The command-line commands, each a small function over the library; `main.rs` only parses
 //! arguments and calls [`run`].
 
+pub mod apply;
 pub mod check;
 pub mod convert;
 pub mod info;
@@ -49,6 +50,18 @@ pub enum Command {
         /// Folder that receives files of the same names.
         dst: PathBuf,
     },
+    /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
+    Apply {
+        /// A .wdt (with its tiles) or one .adt.
+        map: PathBuf,
+        /// The operations file.
+        ops: PathBuf,
+        /// Target generation: 1.12 or 3.3.5.
+        #[arg(long, value_parser = parse_generation)]
+        to: Generation,
+        /// Folder that receives the saved files.
+        out: PathBuf,
+    },
 }
 
 fn parse_generation(s: &str) -> Result<Generation, String> {
@@ -61,6 +74,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Info { path, json }) => info::run(&path, json),
         Some(Command::Check { paths }) => check::run(&paths),
         Some(Command::Convert { to, src, dst }) => convert::run(&src, &dst, to),
+        Some(Command::Apply { map, ops, to, out }) => apply::run(&map, &ops, to, &out),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

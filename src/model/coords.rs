@@ -68,6 +68,23 @@ impl TileCoord {
     }
 }
 
+/// World (x, y) of a point on the map's vertex lattice: `gx` outer-vertex steps east (with the
+/// tile file's X) and `gy` steps south of the map's north-west corner; inner vertices sit at
+/// half steps, alpha texels at eighths.
+pub fn lattice_to_world(gx: f64, gy: f64) -> [f64; 2] {
+    [MAP_ORIGIN - gy * UNIT_SIZE, MAP_ORIGIN - gx * UNIT_SIZE]
+}
+
+/// The lattice position (gx, gy) of a world (x, y).
+pub fn world_to_lattice(x: f64, y: f64) -> [f64; 2] {
+    [(MAP_ORIGIN - y) / UNIT_SIZE, (MAP_ORIGIN - x) / UNIT_SIZE]
+}
+
+/// Lattice steps from a distance in yards.
+pub fn yards_to_steps(yards: f64) -> f64 {
+    yards / UNIT_SIZE
+}
+
 /// World (x, y) of the north-west corner of chunk (`chunk_x`, `chunk_y`) of a tile.
 pub fn chunk_north_west(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f64; 2] {
     let [x, y] = tile.north_west();
