@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::format::v18::{self, AlphaDepth, AlphaTarget};
-use crate::format::{FormatError, Generation};
+use crate::format::{FormatError, Generation, alpha};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
 use crate::model::{AlphaEncoding, Tile, TileCoord};
 
@@ -153,6 +153,16 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let bytes = read_file(path)?;
+            if alpha::is_monolithic(&bytes) {
+                let map = alpha::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
+                return Ok(OpenedMap {
+                    map,
+                    folder,
+                    generation: Generation::Alpha053,
+                    wdt: Some(path.to_path_buf()),
+                    missing_tiles: Vec::new(),
+                });
+            }
             let mut map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
             let depth = if map.big_alpha() {
                 AlphaDepth::Big

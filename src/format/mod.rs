@@ -3,6 +3,7 @@
 //! Not for: deciding what a target generation keeps or drops (see `convert`), or touching the
 //! filesystem beyond reading whole files (see `disk`).
 
+pub mod alpha;
 pub mod chunk;
 pub mod mcal;
 pub mod mclq;
@@ -54,7 +55,10 @@ impl Generation {
 
     /// True when loam can write this generation.
     pub fn writable(self) -> bool {
-        matches!(self, Generation::V112 | Generation::V335)
+        matches!(
+            self,
+            Generation::Alpha053 | Generation::V112 | Generation::V335
+        )
     }
 }
 

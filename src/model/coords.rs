@@ -79,8 +79,16 @@ pub fn chunk_north_west(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f64
 
 /// The chunk header's stored position (x, y) for a chunk: the f32 values Blizzard's tools write.
 pub fn chunk_header_xy(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f32; 2] {
-    let [x, y] = chunk_north_west(tile, chunk_x, chunk_y);
-    [x as f32, y as f32]
+    // Blizzard's tools compute in f32 as origin − (chunks from the map edge) × chunk size;
+    // rounding the exact f64 value instead misses some of the stored values by one ulp.
+    let tile32 = 1600.0f32 / 3.0;
+    let origin32 = 32.0 * tile32;
+    let chunk32 = tile32 / 16.0;
+    let from_edge = |t: u8, c: usize| (t as usize * CHUNKS_PER_SIDE + c) as f32;
+    [
+        origin32 - from_edge(tile.y, chunk_y) * chunk32,
+        origin32 - from_edge(tile.x, chunk_x) * chunk32,
+    ]
 }
 
 /// Where vertex `index` (0..145, MCVT order: rows of 9 outer then 8 inner) sits in a chunk, in
@@ -103,6 +111,18 @@ pub fn outer_vertex(row: usize, col: usize) -> usize {
 /// MCVT index of inner vertex (`row`, `col`), each 0..8.
 pub fn inner_vertex(row: usize, col: usize) -> usize {
     row * 17 + 9 + col
+}
+
+/// Model (MCVT, interleaved) index of the `k`-th vertex (0..145) of the non-interleaved order
+/// that the 0.5.x and 0.6.0 files use: the 81 outer vertices row by row, then the 64 inner ones
+/// row by row.
+pub fn outer_then_inner_vertex(k: usize) -> usize {
+    if k < 81 {
+        outer_vertex(k / 9, k % 9)
+    } else {
+        let k = k - 81;
+        inner_vertex((k / 8) % 8, k % 8)
+    }
 }
 
 /// World (x, y) of vertex `index` of a chunk.
@@ -189,6 +209,18 @@ mod tests {
             let back = world_to_placement(placement_to_world(rec));
             assert_eq!(back.map(f32::to_bits), rec.map(f32::to_bits));
         }
+    }
+
+    #[test]
+    fn outer_then_inner_order_is_a_permutation() {
+        let mut seen = [false; VERTICES_PER_CHUNK];
+        for k in 0..VERTICES_PER_CHUNK {
+            seen[outer_then_inner_vertex(k)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(outer_then_inner_vertex(9), outer_vertex(1, 0));
+        assert_eq!(outer_then_inner_vertex(81), inner_vertex(0, 0));
+        assert_eq!(outer_then_inner_vertex(144), inner_vertex(7, 7));
     }
 
     #[test]

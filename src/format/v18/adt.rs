@@ -236,8 +236,7 @@ pub fn sniff_alpha_depth(bytes: &[u8]) -> AlphaDepth {
                 alpha_layers += 1;
             }
         }
-        if alpha_layers > 0 {
-            let room = size_alpha.saturating_sub(8) as usize / alpha_layers;
+        if let Some(room) = (size_alpha.saturating_sub(8) as usize).checked_div(alpha_layers) {
             return if room >= crate::format::mcal::BYTE_BYTES {
                 AlphaDepth::Big
             } else {
