@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::format::v18::{self, AlphaDepth, AlphaTarget};
-use crate::format::{FormatError, Generation, alpha};
+use crate::format::{FormatError, Generation, alpha, v060};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
 use crate::model::{AlphaEncoding, Tile, TileCoord};
 
@@ -171,7 +171,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             };
             let mut missing = Vec::new();
             let present = map.present_tiles();
-            let loaded: Vec<(TileCoord, Option<Result<Tile>>)> = {
+            let loaded: Vec<(TileCoord, Option<Result<SplitTile>>)> = {
                 use rayon::prelude::*;
                 present
                     .par_iter()
@@ -180,16 +180,18 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                         if !tile_path.exists() {
                             return (coord, None);
                         }
-                        (coord, Some(read_tile(&tile_path, Some(coord), depth)))
+                        (coord, Some(read_split_tile(&tile_path, Some(coord), depth)))
                     })
                     .collect()
             };
             let mut generation = Generation::V112;
+            let mut any_060 = false;
             for (coord, tile) in loaded {
                 match tile {
                     None => missing.push(coord),
                     Some(t) => {
-                        let t = t?;
+                        let (t, is_060) = t?;
+                        any_060 |= is_060;
                         generation = generation.max(tile_generation(&t));
                         map.tiles.insert(coord, t);
                     }
@@ -197,6 +199,8 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             }
             if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0 {
                 generation = Generation::V335;
+            } else if any_060 {
+                generation = Generation::V060;
             }
             Ok(OpenedMap {
                 map,
@@ -209,16 +213,26 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
         "adt" => {
             let parsed = parse_tile_file_name(&file_name);
             let bytes = read_file(path)?;
+            let coord = parsed.as_ref().map(|p| p.1);
             let depth = v18::sniff_alpha_depth(&bytes);
-            let tile = v18::read_adt(&bytes, parsed.as_ref().map(|p| p.1), depth)
-                .map_err(|e| e.in_file(path))?;
+            let is_060 = v060::looks_like_060(&bytes);
+            let tile = if is_060 {
+                v060::read_adt(&bytes, coord)
+            } else {
+                v18::read_adt(&bytes, coord, depth)
+            }
+            .map_err(|e| e.in_file(path))?;
             let name = parsed.map(|p| p.0).unwrap_or_else(|| "Map".to_string());
             let mut map = Map::new(&name);
             if depth == AlphaDepth::Big {
                 map.flags |= MAP_FLAG_BIG_ALPHA;
             }
             map.tile_flags[tile.coord.index()] = TILE_PRESENT;
-            let generation = tile_generation(&tile);
+            let generation = if is_060 {
+                Generation::V060
+            } else {
+                tile_generation(&tile)
+            };
             map.tiles.insert(tile.coord, tile);
             Ok(OpenedMap {
                 map,
@@ -235,7 +249,22 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
     }
 }
 
-/// Reads one ADT file.
+/// A tile of a split map and whether it was a 0.6.0 ADT.
+type SplitTile = (Tile, bool);
+
+/// Reads one ADT of a split map, telling 0.6.0 from v18 by its content
+/// ([`v060::looks_like_060`]); the flag says which it was.
+fn read_split_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> Result<SplitTile> {
+    let bytes = read_file(path)?;
+    if v060::looks_like_060(&bytes) {
+        let tile = v060::read_adt(&bytes, coord).map_err(|e| e.in_file(path))?;
+        return Ok((tile, true));
+    }
+    let tile = v18::read_adt(&bytes, coord, depth).map_err(|e| e.in_file(path))?;
+    Ok((tile, false))
+}
+
+/// Reads one v18 ADT file.
 pub fn read_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> Result<Tile> {
     let bytes = read_file(path)?;
     Ok(v18::read_adt(&bytes, coord, depth).map_err(|e| e.in_file(path))?)

@@ -10,6 +10,7 @@ pub mod mclq;
 pub mod mh2o;
 pub mod names;
 pub mod placement;
+pub mod v060;
 pub mod v18;
 
 pub use chunk::{ErrorKind, FormatError, Tag};
@@ -57,7 +58,7 @@ impl Generation {
     pub fn writable(self) -> bool {
         matches!(
             self,
-            Generation::Alpha053 | Generation::V112 | Generation::V335
+            Generation::Alpha053 | Generation::V060 | Generation::V112 | Generation::V335
         )
     }
 }
