@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::format::v18::{self, AlphaDepth, AlphaTarget};
-use crate::format::{FormatError, Generation, alpha, v060};
+use crate::format::{FormatError, Generation, alpha, proto055, v060};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
 use crate::model::{AlphaEncoding, Tile, TileCoord};
 
@@ -154,14 +154,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 .unwrap_or_default();
             let bytes = read_file(path)?;
             if alpha::is_monolithic(&bytes) {
-                let map = alpha::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
-                return Ok(OpenedMap {
-                    map,
-                    folder,
-                    generation: Generation::Alpha053,
-                    wdt: Some(path.to_path_buf()),
-                    missing_tiles: Vec::new(),
-                });
+                return open_monolithic(path, &bytes, &name, folder);
             }
             let mut map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
             let depth = if map.big_alpha() {
@@ -247,6 +240,46 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             path.display()
         ))),
     }
+}
+
+/// Opens a 0.5.x monolithic WDT: its embedded tiles, plus the 0.5.5 prototype ADTs beside it
+/// for tiles its MAIN marks as stored outside. A map with any prototype ADT is 0.5.5; one
+/// without cannot be told from 0.5.3 (same file) and opens as 0.5.3.
+fn open_monolithic(path: &Path, bytes: &[u8], name: &str, folder: PathBuf) -> Result<OpenedMap> {
+    let mut map = alpha::read_wdt(bytes, name).map_err(|e| e.in_file(path))?;
+    let mut names = map.map_wide_names.take().unwrap_or_default();
+    let mut generation = Generation::Alpha053;
+    let mut missing = Vec::new();
+    for coord in map.present_tiles() {
+        if map.tiles.contains_key(&coord) {
+            continue;
+        }
+        let tile_path = folder.join(tile_file_name(name, coord));
+        if !tile_path.exists() {
+            missing.push(coord);
+            continue;
+        }
+        let tile_bytes = read_file(&tile_path)?;
+        if !proto055::is_prototype_adt(&tile_bytes) {
+            return Err(LoamError::Usage(format!(
+                "{}: a 0.5.x WDT lists this tile outside, but the file is not a 0.5.5 \
+                 prototype ADT (it does not start with MHDR)",
+                tile_path.display()
+            )));
+        }
+        let tile = proto055::read_adt(&tile_bytes, coord, &mut names)
+            .map_err(|e| e.in_file(&tile_path))?;
+        map.tiles.insert(coord, tile);
+        generation = Generation::Alpha055;
+    }
+    map.map_wide_names = Some(names);
+    Ok(OpenedMap {
+        map,
+        folder,
+        generation,
+        wdt: Some(path.to_path_buf()),
+        missing_tiles: missing,
+    })
 }
 
 /// A tile of a split map and whether it was a 0.6.0 ADT.

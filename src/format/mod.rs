@@ -10,6 +10,7 @@ pub mod mclq;
 pub mod mh2o;
 pub mod names;
 pub mod placement;
+pub mod proto055;
 pub mod v060;
 pub mod v18;
 
@@ -56,9 +57,15 @@ impl Generation {
 
     /// True when loam can write this generation.
     pub fn writable(self) -> bool {
+        // All of them: 0.5.5 writes the monolithic WDT of 0.5.3, or that WDT plus prototype
+        // ADTs (`format::proto055`).
         matches!(
             self,
-            Generation::Alpha053 | Generation::V060 | Generation::V112 | Generation::V335
+            Generation::Alpha053
+                | Generation::Alpha055
+                | Generation::V060
+                | Generation::V112
+                | Generation::V335
         )
     }
 }

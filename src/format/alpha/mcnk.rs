@@ -429,6 +429,7 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
 mod tests {
     use super::*;
     use crate::format::chunk::chunk_at;
+    use proptest::prelude::*;
 
     fn sample() -> Chunk {
         let mut c = Chunk::flat(10.0);
@@ -505,5 +506,66 @@ mod tests {
             8
         );
         assert_eq!(read(&raw).unwrap().heights, sample().heights);
+    }
+
+    fn wrap(payload: &[u8]) -> Vec<u8> {
+        let mut bytes = b"KNCM".to_vec();
+        bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(payload);
+        bytes
+    }
+
+    proptest! {
+        #[test]
+        fn decoder_never_panics_on_random_bytes(
+            payload in proptest::collection::vec(any::<u8>(), 0..3000),
+        ) {
+            let bytes = wrap(&payload);
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            let _ = read(&raw);
+        }
+
+        #[test]
+        fn decoder_never_panics_on_mutated_chunks(
+            edits in proptest::collection::vec((any::<usize>(), any::<u32>()), 1..6),
+            liquid in any::<bool>(),
+        ) {
+            let mut c = sample();
+            if liquid {
+                c.flags |= FLAG_LIQUID_OCEAN;
+                c.liquid = Some(ChunkLiquid {
+                    layers: vec![LiquidLayer {
+                        liquid_type: crate::model::liquid::liquid_type::OCEAN,
+                        vertex_format: 0,
+                        min_height: 1.0,
+                        max_height: 2.0,
+                        x: 0,
+                        y: 0,
+                        width: 8,
+                        height: 8,
+                        exists: u64::MAX,
+                        exists_omitted: false,
+                        exists_padding: 0,
+                        heights: None,
+                        depths: None,
+                        uvs: None,
+                        origin: crate::model::liquid::LiquidOrigin::Mh2o,
+                    }],
+                    attributes: None,
+                });
+            }
+            let mut w = Writer::default();
+            write(&mut w, &c, 0, 0, 0);
+            let mut bytes = w.into_bytes();
+            for (at, v) in edits {
+                // Keep the chunk header; damage anything after it.
+                let at = 8 + at % (bytes.len() - 12);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            if let Err(e) = read(&raw) {
+                prop_assert!(e.offset <= bytes.len() as u64);
+            }
+        }
     }
 }

@@ -59,7 +59,8 @@ pub fn is_monolithic(bytes: &[u8]) -> bool {
         && size == Some(MAIN_BYTES as u32)
 }
 
-/// Decodes a monolithic WDT with all its tiles. `name` is the map's name.
+/// Decodes a monolithic WDT with all its embedded tiles. `name` is the map's name. Tiles whose
+/// MAIN entry says they live in a 0.5.5 prototype ADT are marked present but not loaded.
 pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
     let mver = expect_chunk(bytes, 0, 0, tags::MVER)?;
     let version = mver.reader().u32()?;
@@ -141,15 +142,19 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
         let entry_at = main.payload_offset() + index * MAIN_ENTRY_BYTES;
         let offset = mr.u32()? as usize;
         let size = mr.u32()?;
-        let _runtime_flags = mr.u32()?;
+        let flags = mr.u32()?;
         let _pad = mr.u32()?;
-        // Both readers in use skip an entry with a zero offset ([gp]) or a zero size ([ac]).
-        if offset == 0 || size == 0 {
-            continue;
-        }
         let coord = TileCoord::from_index(index).ok_or_else(|| {
             FormatError::new(tags::MAIN, entry_at, ErrorKind::Invalid("bad tile".into()))
         })?;
+        // Both readers in use skip an entry with a zero offset ([gp]) or a zero size ([ac]).
+        if offset == 0 || size == 0 {
+            if offset == 0 && size == 0 && flags & EXTERNAL_TILE_FLAG != 0 {
+                // In a 0.5.5 prototype ADT beside the WDT; `disk` loads it.
+                map.tile_flags[index] = TILE_PRESENT;
+            }
+            continue;
+        }
         let tile = read_tile(bytes, offset, coord, &mut global)?;
         map.tile_flags[index] = TILE_PRESENT;
         map.tiles.insert(coord, tile);
@@ -185,17 +190,46 @@ fn read_tile(
     tile::read_block(bytes, offsets, coord, global)
 }
 
+/// Disputed (and invented here): how a 0.5.5 WDT says that a tile lives in a prototype ADT
+/// beside it. Nothing documents the 0.5.5 client's test; loam writes such an entry with a zero
+/// offset and size (so [ac] and [gp], which cannot read prototype ADTs, skip it) and this value
+/// in the MAIN flags word, which the 0.5.3 client only sets at run time.
+pub const EXTERNAL_TILE_FLAG: u32 = 0x1;
+
 /// Encodes a map as a monolithic WDT holding every loaded tile.
 pub fn write_wdt(map: &Map) -> Vec<u8> {
+    let tiles = tiles_in_main_order(map);
+    let (names_out, global_wmo_index) = save_names(map, &tiles);
+    write_container(map, &tiles, &names_out, global_wmo_index, true)
+}
+
+/// The loaded tiles in MAIN order (row by row).
+pub(crate) fn tiles_in_main_order(map: &Map) -> Vec<&crate::model::Tile> {
     let mut tiles: Vec<&crate::model::Tile> = map.tiles.values().collect();
     tiles.sort_by_key(|t| t.coord.index());
-    let (names_out, global_wmo_index) = SaveNames::build(
+    tiles
+}
+
+/// The map-wide name lists a save of `tiles` writes, and the global WMO's MONM index.
+pub(crate) fn save_names(map: &Map, tiles: &[&crate::model::Tile]) -> (SaveNames, Option<u32>) {
+    SaveNames::build(
         map.map_wide_names.as_ref(),
         tiles.iter().copied(),
         map.global_wmo.as_ref().map(|g| g.name.as_str()),
-    );
+    )
+}
 
-    let mut w = Writer::with_capacity(MAIN_BYTES + (tiles.len() << 20));
+/// Writes the WDT: header chunks, then either every tile block (`embed`) or none, with MAIN
+/// entries flagged [`EXTERNAL_TILE_FLAG`] for tiles stored in prototype ADTs.
+pub(crate) fn write_container(
+    map: &Map,
+    tiles: &[&crate::model::Tile],
+    names_out: &SaveNames,
+    global_wmo_index: Option<u32>,
+    embed: bool,
+) -> Vec<u8> {
+    let block_guess = if embed { tiles.len() << 20 } else { 0 };
+    let mut w = Writer::with_capacity(MAIN_BYTES + block_guess);
     w.chunk(tags::MVER, &VERSION.to_le_bytes());
     let mphd = w.begin(tags::MPHD);
     let mphd_data = mphd.payload_offset();
@@ -226,12 +260,17 @@ pub fn write_wdt(map: &Map) -> Vec<u8> {
     w.patch_bytes(mphd_data, head.as_bytes());
 
     for tile in tiles {
+        let entry = main_data + tile.coord.index() * MAIN_ENTRY_BYTES;
+        if !embed {
+            w.patch_u32(entry + 8, EXTERNAL_TILE_FLAG);
+            continue;
+        }
         let mhdr_at = w.len();
         let mhdr = w.begin(tags::MHDR);
         let base = mhdr.payload_offset();
         w.zeros(MHDR_BYTES);
         w.end(mhdr);
-        let at = tile::write_block(&mut w, tile, &names_out, MONOLITHIC);
+        let at = tile::write_block(&mut w, tile, names_out, MONOLITHIC);
         let chunk_size = |tag_at: usize| -> u32 {
             let b = w.as_bytes();
             u32::from_le_bytes([b[tag_at + 4], b[tag_at + 5], b[tag_at + 6], b[tag_at + 7]])
@@ -246,9 +285,81 @@ pub fn write_wdt(map: &Map) -> Vec<u8> {
         h.u32((at.modf - base) as u32);
         h.u32(chunk_size(at.modf));
         w.patch_bytes(base, h.as_bytes());
-        let entry = main_data + tile.coord.index() * MAIN_ENTRY_BYTES;
         w.patch_u32(entry, mhdr_at as u32);
         w.patch_u32(entry + 4, (at.first_mcnk - mhdr_at) as u32);
     }
     w.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::chunk::Chunk;
+    use crate::model::tile::Tile;
+    use proptest::prelude::*;
+
+    fn small_map() -> Map {
+        let coord = TileCoord::new(1, 2).unwrap();
+        let mut map = Map::new("S");
+        map.tile_flags[coord.index()] = TILE_PRESENT;
+        map.tiles.insert(
+            coord,
+            Tile {
+                coord,
+                flags: 0,
+                textures: vec!["t.blp".into()],
+                texture_flags: None,
+                doodad_names: vec![],
+                wmo_names: vec![],
+                doodads: vec![],
+                wmos: vec![],
+                chunks: (0..256).map(|_| Chunk::flat(1.0)).collect(),
+                flight_bounds: None,
+                unknown_chunks: vec![],
+                quirks: Default::default(),
+            },
+        );
+        map
+    }
+
+    #[test]
+    fn name_counts_are_stored_plus_one() {
+        assert_eq!(stored_name_count(0), 0);
+        assert_eq!(stored_name_count(1), 2);
+    }
+
+    #[test]
+    fn sniff_tells_monolithic_from_split() {
+        let bytes = write_wdt(&small_map());
+        assert!(is_monolithic(&bytes));
+        assert!(!is_monolithic(&crate::format::v18::write_wdt(&small_map())));
+        assert!(!is_monolithic(&bytes[..100]));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn decoder_never_panics_on_random_bytes(
+            bytes in proptest::collection::vec(any::<u8>(), 0..4096),
+        ) {
+            let _ = read_wdt(&bytes, "R");
+            let _ = is_monolithic(&bytes);
+        }
+
+        #[test]
+        fn decoder_never_panics_on_mutated_headers(
+            edits in proptest::collection::vec((0usize..(MAIN_BYTES + 4096), any::<u32>()), 1..6),
+        ) {
+            // Damage MVER/MPHD/MAIN/MDNM/MONM and the tile's MHDR/MCIN, where offsets live.
+            let mut bytes = write_wdt(&small_map());
+            for (at, v) in edits {
+                let at = at.min(bytes.len() - 4);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            if let Err(e) = read_wdt(&bytes, "R") {
+                prop_assert!(e.offset <= bytes.len() as u64);
+            }
+        }
+    }
 }

@@ -554,6 +554,7 @@ pub fn looks_like_060(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn heights_are_stored_outer_first_and_relative() {
@@ -575,5 +576,34 @@ mod tests {
         let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
         let back = read(&raw, t, 1, 2, AlphaDepth::Nibble).unwrap();
         assert_eq!(back.heights, c.heights);
+    }
+
+    proptest! {
+        #[test]
+        fn decoder_never_panics_on_random_or_mutated_bytes(
+            payload in proptest::collection::vec(any::<u8>(), 0..3000),
+            edits in proptest::collection::vec((any::<usize>(), any::<u32>()), 1..6),
+        ) {
+            let t = TileCoord::new(1, 1).unwrap();
+            let mut bytes = b"KNCM".to_vec();
+            bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(&payload);
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            let _ = read(&raw, t, 0, 0, AlphaDepth::Nibble);
+            let _ = looks_like_060(&bytes);
+
+            let mut w = Writer::default();
+            write(&mut w, &Chunk::flat(3.0), t, 0, 0, AlphaTarget { big: false });
+            let mut bytes = w.into_bytes();
+            for (at, v) in edits {
+                let at = 8 + at % (bytes.len() - 12);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            if let Err(e) = read(&raw, t, 0, 0, AlphaDepth::Nibble) {
+                prop_assert!(e.offset <= bytes.len() as u64);
+            }
+            let _ = looks_like_060(&bytes);
+        }
     }
 }
