@@ -237,3 +237,84 @@ fn damaged_0_5_3_files_give_errors_naming_chunk_and_offset() {
     assert_eq!(err.offset, first_mcnk as u64);
     assert!(matches!(err.kind, ErrorKind::UnexpectedTag { .. }), "{err}");
 }
+
+#[test]
+fn a_wmo_only_map_keeps_its_map_wide_modf() {
+    use loam::model::coords::{placement_box_to_world, placement_to_world};
+    use loam::model::{GlobalWmo, WmoPlacement};
+    let (bounds_min, bounds_max) =
+        placement_box_to_world([17000.0, -50.0, 17000.0], [17100.0, 60.0, 17100.0]);
+    let mut map = Map::new("Dungeon");
+    map.global_wmo = Some(GlobalWmo {
+        name: "World\\wmo\\Dungeon\\Razorfen.wmo".into(),
+        placement: WmoPlacement {
+            name_index: 0,
+            unique_id: 7,
+            position: placement_to_world([17066.5, 10.25, 17066.75]),
+            rotation: [0.0, 180.0, 0.0],
+            bounds_min,
+            bounds_max,
+            flags: 0,
+            doodad_set: 1,
+            name_set: 0,
+            scale: 0,
+        },
+    });
+    let bytes = alpha::write_wdt(&map);
+    let mphd = 20;
+    assert_eq!(
+        u32_at(&bytes, mphd + 8),
+        2,
+        "one WMO name stored as 2 ([gp]: WMO-only)"
+    );
+    let monm_at = u32_at(&bytes, mphd + 12) as usize;
+    let modf_at = monm_at + 8 + u32_at(&bytes, monm_at + 4) as usize;
+    assert_eq!(
+        &bytes[modf_at..modf_at + 4],
+        b"FDOM",
+        "MODF right after MONM"
+    );
+    assert_eq!(u32_at(&bytes, modf_at + 4), 64);
+    assert_eq!(modf_at + 72, bytes.len(), "no tiles");
+    let back = alpha::read_wdt(&bytes, "Dungeon").unwrap();
+    assert_eq!(back.global_wmo, map.global_wmo);
+    assert!(back.tiles.is_empty());
+    assert_same_bytes("WMO-only rewrite", &bytes, &alpha::write_wdt(&back));
+}
+
+#[test]
+fn map_wide_name_order_and_sound_emitters_survive_a_rewrite() {
+    use loam::model::SoundEmitter;
+    let (_, mut tile) = prepared_tiles().into_iter().next().unwrap();
+    tile.chunks[5].sound_emitters = vec![
+        SoundEmitter {
+            record: (0..52).collect(),
+        },
+        SoundEmitter {
+            record: vec![9; 52],
+        },
+    ];
+    let first = alpha::write_wdt(&map_of([tile.clone()]));
+    let mut read = alpha::read_wdt(&first, "Test").unwrap();
+    assert_eq!(
+        read.tiles[&tile.coord].chunks[5].sound_emitters,
+        tile.chunks[5].sound_emitters
+    );
+    // Reverse the map-wide doodad list: the tile's view follows, the file keeps the new order.
+    let names = read.map_wide_names.as_mut().unwrap();
+    let n = names.doodad_names.len() as u32;
+    names.doodad_names.reverse();
+    for idx in names.tile_doodad_indices.values_mut() {
+        for i in idx.iter_mut() {
+            *i = n - 1 - *i;
+        }
+    }
+    let second = alpha::write_wdt(&read);
+    let again = alpha::read_wdt(&second, "Test").unwrap();
+    assert_eq!(
+        again.map_wide_names.as_ref().unwrap().doodad_names,
+        read.map_wide_names.as_ref().unwrap().doodad_names
+    );
+    assert_tile_matches("reordered", &tile, &again.tiles[&tile.coord]);
+    assert_same_bytes("reordered rewrite", &second, &alpha::write_wdt(&again));
+}

@@ -17,6 +17,13 @@ use crate::model::coords::TileCoord;
 use crate::model::monolithic::MapWideNames;
 use crate::model::tile::{Tile, TileQuirks};
 
+/// Disputed: what the MCRF values are. [wiki] and [gp] read them as MDNM/MONM name indices; the
+/// 3.3.5 client and the parp writers as this tile's MDDF/MODF record numbers, which is what the
+/// model's `doodad_refs`/`wmo_refs` hold and what `alpha-0.5.3.md` recommends. `true` writes the
+/// record numbers unchanged. `false` would write each referenced placement's map-wide name index
+/// instead and, reading, take a name index to the tile's first placement with that name.
+pub const MCRF_RECORD_NUMBERS: bool = true;
+
 /// Absolute file offsets of a tile block's chunk tags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BlockOffsets {
@@ -169,7 +176,27 @@ pub fn write_block(
     at.first_mcnk = w.len();
     for (i, chunk) in tile.chunks.iter().enumerate() {
         let start = w.len();
-        mcnk::write(w, chunk, i % 16, i / 16, layout.mcnk_lead_pad);
+        if MCRF_RECORD_NUMBERS {
+            mcnk::write(w, chunk, i % 16, i / 16, layout.mcnk_lead_pad);
+        } else {
+            let global_name = |records: &[u32], index: &[u32], r: u32| -> u32 {
+                records
+                    .get(r as usize)
+                    .and_then(|&n| index.get(n as usize))
+                    .copied()
+                    .unwrap_or(r)
+            };
+            let doodad_names: Vec<u32> = tile.doodads.iter().map(|d| d.name_index).collect();
+            let wmo_names: Vec<u32> = tile.wmos.iter().map(|p| p.name_index).collect();
+            let mut c = chunk.clone();
+            for r in c.doodad_refs.iter_mut() {
+                *r = global_name(&doodad_names, doodad_idx, *r);
+            }
+            for r in c.wmo_refs.iter_mut() {
+                *r = global_name(&wmo_names, wmo_idx, *r);
+            }
+            mcnk::write(w, &c, i % 16, i / 16, layout.mcnk_lead_pad);
+        }
         w.patch_u32(mcin_data + i * 16, start as u32);
         w.patch_u32(mcin_data + i * 16 + 4, (w.len() - start) as u32);
     }
@@ -290,6 +317,24 @@ pub fn read_block(
             }
         })?;
         chunks.push(mcnk::read(&raw)?);
+    }
+    if !MCRF_RECORD_NUMBERS {
+        let first_record = |names: &[u32], index: &[u32], g: u32| -> u32 {
+            names
+                .iter()
+                .position(|&n| index.get(n as usize) == Some(&g))
+                .map_or(g, |p| p as u32)
+        };
+        let dn: Vec<u32> = doodads.iter().map(|d| d.name_index).collect();
+        let wn: Vec<u32> = wmos.iter().map(|p| p.name_index).collect();
+        for c in chunks.iter_mut() {
+            for r in c.doodad_refs.iter_mut() {
+                *r = first_record(&dn, &doodad_idx, *r);
+            }
+            for r in c.wmo_refs.iter_mut() {
+                *r = first_record(&wn, &wmo_idx, *r);
+            }
+        }
     }
 
     global.tile_doodad_indices.insert(coord, doodad_idx);
