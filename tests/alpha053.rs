@@ -16,13 +16,9 @@ use loam::model::{Map, Tile};
 
 /// Every corpus ADT, opened through `disk::open_map` and prepared for an old target.
 fn prepared_tiles() -> Vec<(&'static str, Tile)> {
-    ADTS.iter()
-        .map(|rel| {
-            let opened = disk::open_map(&corpus_file(rel)).unwrap();
-            let mut tile = opened.map.tiles.into_values().next().unwrap();
-            prepare_for_old_target(&mut tile);
-            (*rel, tile)
-        })
+    corpus_tiles(&ADTS)
+        .into_iter()
+        .map(|(rel, _, prepared)| (rel, prepared))
         .collect()
 }
 
@@ -69,6 +65,11 @@ fn corpus_tiles_survive_a_trip_through_0_5_3() {
     for (rel, tile) in &tiles {
         assert_tile_matches(rel, tile, &back.tiles[&tile.coord]);
     }
+    let mut compared = 0;
+    for (rel, original, _) in corpus_tiles(&ADTS) {
+        compared += assert_alpha_within_one_step(rel, &original, &back.tiles[&original.coord]);
+    }
+    assert!(compared > 100, "the corpus has alpha maps");
 }
 
 #[test]

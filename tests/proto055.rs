@@ -13,13 +13,9 @@ use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, MapWideNames, Tile};
 
 fn prepared_tiles() -> Vec<(&'static str, Tile)> {
-    ADTS.iter()
-        .map(|rel| {
-            let opened = disk::open_map(&corpus_file(rel)).unwrap();
-            let mut tile = opened.map.tiles.into_values().next().unwrap();
-            prepare_for_old_target(&mut tile);
-            (*rel, tile)
-        })
+    corpus_tiles(&ADTS)
+        .into_iter()
+        .map(|(rel, _, prepared)| (rel, prepared))
         .collect()
 }
 
@@ -46,6 +42,12 @@ fn corpus_tiles_survive_a_trip_through_0_5_5_prototype_adts() {
     for (rel, tile) in &tiles {
         assert_tile_matches(rel, tile, &opened.map.tiles[&tile.coord]);
     }
+    let mut compared = 0;
+    for (rel, original, _) in corpus_tiles(&ADTS) {
+        compared +=
+            assert_alpha_within_one_step(rel, &original, &opened.map.tiles[&original.coord]);
+    }
+    assert!(compared > 100, "the corpus has alpha maps");
     let (wdt2, adts2) = proto055::write_map(&opened.map);
     assert_same_bytes("0.5.5 WDT", &wdt, &wdt2);
     for ((c, a), (_, b)) in adts.iter().zip(&adts2) {

@@ -15,13 +15,9 @@ use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile};
 
 fn prepared_tiles() -> Vec<(&'static str, Tile)> {
-    ADTS.iter()
-        .map(|rel| {
-            let opened = disk::open_map(&corpus_file(rel)).unwrap();
-            let mut tile = opened.map.tiles.into_values().next().unwrap();
-            prepare_for_old_target(&mut tile);
-            (*rel, tile)
-        })
+    corpus_tiles(&ADTS)
+        .into_iter()
+        .map(|(rel, _, prepared)| (rel, prepared))
         .collect()
 }
 
@@ -31,7 +27,8 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 #[test]
 fn corpus_tiles_survive_a_trip_through_0_6_0() {
-    for (rel, tile) in prepared_tiles() {
+    let mut compared = 0;
+    for (rel, original, tile) in corpus_tiles(&ADTS) {
         let bytes = v060::write_adt(&tile);
         assert!(
             v060::looks_like_060(&bytes),
@@ -39,9 +36,11 @@ fn corpus_tiles_survive_a_trip_through_0_6_0() {
         );
         let back = v060::read_adt(&bytes, Some(tile.coord)).unwrap();
         assert_tile_matches(rel, &tile, &back);
+        compared += assert_alpha_within_one_step(rel, &original, &back);
         assert_eq!(back.doodad_names, tile.doodad_names, "{rel}");
         assert_eq!(back.wmo_names, tile.wmo_names, "{rel}");
     }
+    assert!(compared > 100, "the corpus has alpha maps");
 }
 
 #[test]

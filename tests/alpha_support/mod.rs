@@ -160,3 +160,39 @@ fn assert_liquid_matches(at: &str, a: &loam::model::Chunk, b: &loam::model::Chun
         assert_eq!((x.min_height, x.max_height), (y.min_height, y.max_height));
     }
 }
+
+/// Every corpus ADT opened through `loam::disk::open_map`: (name, as read, prepared).
+pub fn corpus_tiles(adts: &[&'static str]) -> Vec<(&'static str, Tile, Tile)> {
+    adts.iter()
+        .map(|rel| {
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared/corpus")
+                .join(rel);
+            let opened = loam::disk::open_map(&path).unwrap();
+            let original = opened.map.tiles.into_values().next().unwrap();
+            let mut prepared = original.clone();
+            prepare_for_old_target(&mut prepared);
+            (*rel, original, prepared)
+        })
+        .collect()
+}
+
+/// Asserts every alpha texel of `back` lies within one 4-bit step (17) of the texel the
+/// original, unprepared tile had; returns how many alpha maps were compared.
+pub fn assert_alpha_within_one_step(what: &str, original: &Tile, back: &Tile) -> usize {
+    let mut compared = 0usize;
+    for (i, (a, b)) in original.chunks.iter().zip(&back.chunks).enumerate() {
+        for (k, (la, lb)) in a.layers.iter().zip(&b.layers).enumerate() {
+            if let (Some(x), Some(y)) = (&la.alpha, &lb.alpha) {
+                for (t, (p, q)) in x.texels().iter().zip(y.texels().iter()).enumerate() {
+                    assert!(
+                        (*p as i32 - *q as i32).abs() <= 17,
+                        "{what} chunk {i} layer {k} texel {t}: {p} vs {q}"
+                    );
+                }
+                compared += 1;
+            }
+        }
+    }
+    compared
+}
