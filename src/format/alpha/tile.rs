@@ -17,7 +17,7 @@ use crate::model::coords::TileCoord;
 use crate::model::monolithic::MapWideNames;
 use crate::model::tile::{Tile, TileQuirks};
 
-/// Disputed: what the MCRF values are. [wiki] and [gp] read them as MDNM/MONM name indices; the
+/// Disputed: what the MCRF values are. \[wiki\] and \[gp\] read them as MDNM/MONM name indices; the
 /// 3.3.5 client and the parp writers as this tile's MDDF/MODF record numbers, which is what the
 /// model's `doodad_refs`/`wmo_refs` hold and what `alpha-0.5.3.md` recommends. `true` writes the
 /// record numbers unchanged. `false` would write each referenced placement's map-wide name index
@@ -353,4 +353,54 @@ pub fn read_block(
         unknown_chunks: Vec::new(),
         quirks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile_named(x: usize, doodads: &[&str]) -> Tile {
+        let coord = TileCoord::new(x, 0).unwrap();
+        Tile {
+            coord,
+            flags: 0,
+            textures: vec![],
+            texture_flags: None,
+            doodad_names: doodads.iter().map(|s| s.to_string()).collect(),
+            wmo_names: vec![],
+            doodads: vec![],
+            wmos: vec![],
+            chunks: vec![],
+            flight_bounds: None,
+            unknown_chunks: vec![],
+            quirks: TileQuirks::default(),
+        }
+    }
+
+    #[test]
+    fn names_are_shared_across_tiles_in_first_appearance_order() {
+        let a = tile_named(0, &["a.mdx", "b.mdx"]);
+        let b = tile_named(1, &["c.mdx", "a.mdx"]);
+        let (names, extra) = SaveNames::build(None, [&a, &b].into_iter(), Some("w.wmo"));
+        assert_eq!(names.doodads, ["a.mdx", "b.mdx", "c.mdx"]);
+        assert_eq!(names.tile_doodads[&b.coord], [2, 0]);
+        assert_eq!(
+            (names.wmos.clone(), extra),
+            (vec!["w.wmo".to_string()], Some(0))
+        );
+    }
+
+    #[test]
+    fn kept_indices_keep_duplicates_and_follow_renames() {
+        let a = tile_named(0, &["x.mdx", "y.mdx"]);
+        let mut kept = MapWideNames {
+            doodad_names: vec!["x.mdx".into(), "unused.mdx".into(), "x.mdx".into()],
+            ..MapWideNames::default()
+        };
+        // The tile's "x.mdx" was the second copy in the file.
+        kept.tile_doodad_indices.insert(a.coord, vec![2, 7]);
+        let (names, _) = SaveNames::build(Some(&kept), [&a].into_iter(), None);
+        assert_eq!(names.doodads, ["x.mdx", "unused.mdx", "x.mdx", "y.mdx"]);
+        assert_eq!(names.tile_doodads[&a.coord], [2, 3]);
+    }
 }

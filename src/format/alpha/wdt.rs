@@ -25,7 +25,7 @@ pub const MHDR_BYTES: usize = 64;
 /// Disputed: the MPHD name counts. Writers of this format store the number of names **plus
 /// one** (the empty string after the last terminator, as the client counts when it splits the
 /// block on zeros) and report a client crash on WMO maps without it; an empty list stores 0.
-/// Neither [ac] nor [gp] checks the counts; [gp] takes `nMapObjNames == 2` as "WMO-only",
+/// Neither \[ac\] nor \[gp\] checks the counts; \[gp\] takes `nMapObjNames == 2` as "WMO-only",
 /// which this convention matches for the real WMO-only maps (one WMO).
 pub const NAME_COUNT_PLUS_ONE: bool = true;
 
@@ -192,7 +192,7 @@ fn read_tile(
 
 /// Disputed (and invented here): how a 0.5.5 WDT says that a tile lives in a prototype ADT
 /// beside it. Nothing documents the 0.5.5 client's test; loam writes such an entry with a zero
-/// offset and size (so [ac] and [gp], which cannot read prototype ADTs, skip it) and this value
+/// offset and size (so \[ac\] and \[gp\], which cannot read prototype ADTs, skip it) and this value
 /// in the MAIN flags word, which the 0.5.3 client only sets at run time.
 pub const EXTERNAL_TILE_FLAG: u32 = 0x1;
 
