@@ -218,7 +218,14 @@ fn damaged_0_5_3_files_give_errors_naming_chunk_and_offset() {
     {
         let err = alpha::read_wdt(&bytes[..cut], "T").expect_err("a truncated file must not read");
         assert!(err.offset <= cut as u64, "cut {cut}: {err}");
-        assert!(!err.to_string().is_empty());
+        // The error names a real chunk of the layout (the file is intact up to the cut).
+        let known = [
+            "MVER", "MPHD", "MAIN", "MDNM", "MONM", "MODF", "MHDR", "MCIN", "MTEX", "MDDF", "MCNK",
+            "MCVT", "MCNR", "MCLY", "MCRF", "MCSH", "MCAL", "MCLQ", "MCSE",
+        ];
+        let chunk = err.chunk.to_string();
+        assert!(known.contains(&chunk.as_str()), "cut {cut}: {err}");
+        assert!(err.to_string().contains(&chunk), "cut {cut}: {err}");
     }
     // Overwrite 4 bytes at many places: whatever happens, no panic, and errors stay in range.
     for at in (0..bytes.len() - 4).step_by(step / 3 + 1) {
