@@ -128,6 +128,18 @@ pub fn inner_vertex(row: usize, col: usize) -> usize {
     row * 17 + 9 + col
 }
 
+/// Model (MCVT, interleaved) index of the `k`-th vertex (0..145) of the non-interleaved order
+/// that the 0.5.x and 0.6.0 files use: the 81 outer vertices row by row, then the 64 inner ones
+/// row by row.
+pub fn outer_then_inner_vertex(k: usize) -> usize {
+    if k < 81 {
+        outer_vertex(k / 9, k % 9)
+    } else {
+        let k = k - 81;
+        inner_vertex((k / 8) % 8, k % 8)
+    }
+}
+
 /// World (x, y) of vertex `index` of a chunk.
 pub fn vertex_world_xy(tile: TileCoord, chunk_x: usize, chunk_y: usize, index: usize) -> [f64; 2] {
     let [x, y] = chunk_north_west(tile, chunk_x, chunk_y);
@@ -215,6 +227,18 @@ mod tests {
             let back = world_to_placement(placement_to_world(rec));
             assert_eq!(back.map(f32::to_bits), rec.map(f32::to_bits));
         }
+    }
+
+    #[test]
+    fn outer_then_inner_order_is_a_permutation() {
+        let mut seen = [false; VERTICES_PER_CHUNK];
+        for k in 0..VERTICES_PER_CHUNK {
+            seen[outer_then_inner_vertex(k)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(outer_then_inner_vertex(9), outer_vertex(1, 0));
+        assert_eq!(outer_then_inner_vertex(81), inner_vertex(0, 0));
+        assert_eq!(outer_then_inner_vertex(144), inner_vertex(7, 7));
     }
 
     #[test]
