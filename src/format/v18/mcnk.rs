@@ -344,8 +344,7 @@ pub fn read(
     // Old-style liquid.
     let mut liquid = None;
     if h.ofs_liquid != 0 && h.size_liquid >= 8 {
-        let (tag, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
-        let _ = tag;
+        let (_, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
         let len = h.size_liquid as usize - 8;
         if size_field as usize != len {
             quirks.liquid_size_field = Some(size_field);
@@ -540,9 +539,9 @@ fn read_alpha(
             AlphaMap::from_texels(texels)
         }
         AlphaEncoding::Nibble | AlphaEncoding::NibbleFixed => {
-            let b: &[u8; mcal::NIBBLE_BYTES] = need(mcal::NIBBLE_BYTES)?
-                .try_into()
-                .expect("length checked");
+            let mut b = [0u8; mcal::NIBBLE_BYTES];
+            b.copy_from_slice(need(mcal::NIBBLE_BYTES)?);
+            let b = &b;
             let fixed = encoding == AlphaEncoding::NibbleFixed;
             let texels = mcal::decode_nibble(b, fixed);
             // The fixed form ignores its last row and column; keep the bytes if they hold
@@ -689,12 +688,11 @@ pub fn write(
         let c = w.begin(tags::MCLQ);
         // One instance per liquid flag, in flag order; a second layer of the same kind is dropped
         // (the format cannot hold it).
-        for (flag, ty) in mclq::FLAG_ORDER {
+        for (flag, _) in mclq::FLAG_ORDER {
             if let Some(layer) = mclq_layers
                 .iter()
                 .find(|l| mclq::flag_for_type(l.liquid_type) == flag)
             {
-                let _ = ty;
                 mclq::write(w, layer);
                 liquid_flags |= flag;
             }
