@@ -42,9 +42,12 @@ pub enum Command {
     },
     /// Convert a map or tile to another client generation, printing what was dropped or changed.
     Convert {
-        /// Target generation: 1.12 or 3.3.5.
+        /// Target generation: 0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5.
         #[arg(long, value_parser = parse_generation)]
         to: Generation,
+        /// CSV of `old,new` area id pairs to translate area ids (otherwise they pass through).
+        #[arg(long)]
+        area_map: Option<PathBuf>,
         /// A .wdt (the whole map folder around it is converted) or one .adt.
         src: PathBuf,
         /// Folder that receives files of the same names.
@@ -56,7 +59,7 @@ pub enum Command {
         map: PathBuf,
         /// The operations file.
         ops: PathBuf,
-        /// Target generation: 1.12 or 3.3.5.
+        /// Target generation: 0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5.
         #[arg(long, value_parser = parse_generation)]
         to: Generation,
         /// Folder that receives the saved files.
@@ -73,7 +76,12 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Info { path, json }) => info::run(&path, json),
         Some(Command::Check { paths }) => check::run(&paths),
-        Some(Command::Convert { to, src, dst }) => convert::run(&src, &dst, to),
+        Some(Command::Convert {
+            to,
+            area_map,
+            src,
+            dst,
+        }) => convert::run(&src, &dst, to, area_map.as_deref()),
         Some(Command::Apply { map, ops, to, out }) => apply::run(&map, &ops, to, &out),
         None => {
             use clap::CommandFactory;
