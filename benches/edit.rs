@@ -76,10 +76,8 @@ fn brushes(c: &mut Criterion) {
             &mut stroke,
         );
     }
-    history.push(
-        &mut stroked,
-        stroke.finish(&stroked).expect("the stroke changed terrain"),
-    );
+    let edit = stroke.finish(&stroked).expect("the stroke changed terrain");
+    history.push(&mut stroked, edit);
     c.bench_function("undo of a 200-dab stroke", |b| {
         b.iter(|| {
             history.undo(&mut stroked);
