@@ -77,7 +77,14 @@ fn brushes(c: &mut Criterion) {
         );
     }
     let edit = stroke.finish(&stroked).expect("the stroke changed terrain");
+    let chunks = edit.chunks.len();
     history.push(&mut stroked, edit);
+    // Guard the figure: undo must really restore the untouched terrain.
+    let after = stroked.clone();
+    history.undo(&mut stroked);
+    assert!(stroked == base && stroked != after, "undo restores the map");
+    history.redo(&mut stroked);
+    eprintln!("the 200-dab stroke touched {chunks} chunks");
     c.bench_function("undo of a 200-dab stroke", |b| {
         b.iter(|| {
             history.undo(&mut stroked);
