@@ -5,9 +5,8 @@
 //!
 //! Not for: the v18 MCNK (`v18::mcnk`) or the alpha one (`alpha::mcnk`).
 
-use crate::format::chunk::{
-    ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
-};
+use crate::format::chunk::{ErrorKind, FormatError, RawChunk, Reader, Result, Writer, tags};
+use crate::format::v18::mcnk::{Header, Offsets, header_bytes, read_header, sub};
 use crate::format::v18::{AlphaDepth, AlphaTarget};
 use crate::format::{alpha, mcal, mclq};
 use crate::model::alpha::AlphaMap;
@@ -52,30 +51,6 @@ fn vertex_index(k: usize) -> usize {
     }
 }
 
-/// The sub-chunk whose tag is at header offset `ofs` (relative to the MCNK tag).
-fn sub<'a>(mcnk: &RawChunk<'a>, ofs: u32, tag: Tag) -> Result<RawChunk<'a>> {
-    let rel = (ofs as usize).checked_sub(8).ok_or_else(|| {
-        mcnk.error(
-            0,
-            ErrorKind::Invalid(format!(
-                "{tag} offset {ofs} points into the MCNK chunk header"
-            )),
-        )
-    })?;
-    let found = chunk_at(mcnk.payload, rel, mcnk.payload_offset(), tags::MCNK)?;
-    if found.tag != tag {
-        return Err(FormatError::new(
-            tags::MCNK,
-            found.offset,
-            ErrorKind::UnexpectedTag {
-                expected: tag,
-                found: found.tag,
-            },
-        ));
-    }
-    Ok(found)
-}
-
 fn too_small(c: &RawChunk, why: &'static str) -> FormatError {
     c.error(
         0,
@@ -105,33 +80,32 @@ pub fn read(
         ));
     }
     let mut r = mcnk.reader();
-    let flags = r.u32()?;
-    let _index_x = r.u32()?;
-    let _index_y = r.u32()?;
-    let n_layers = r.u32()?;
-    let n_doodad_refs = r.u32()?;
-    let ofs_height = r.u32()?;
-    let ofs_normal = r.u32()?;
-    let ofs_layer = r.u32()?;
-    let ofs_refs = r.u32()?;
-    let ofs_alpha = r.u32()?;
-    let size_alpha = r.u32()?;
-    let ofs_shadow = r.u32()?;
-    let _size_shadow = r.u32()?;
-    let area_id = r.u32()?;
-    let n_wmo_refs = r.u32()?;
-    let holes = r.u16()?;
-    let unknown_0x3e = r.u16()?;
-    let low_quality_texture_map: [u8; 16] = r.array()?;
-    let no_effect_doodad: [u8; 8] = r.array()?;
-    let ofs_sound = r.u32()?;
-    let n_sound = r.u32()?;
-    let ofs_liquid = r.u32()?;
-    let size_liquid = r.u32()?;
-    let position = r.vec3()?;
-    let _ofs_mccv = r.u32()?;
-    let ofs_mclv = r.u32()?;
-    let unused_0x7c = r.u32()?;
+    let Header {
+        flags,
+        n_layers,
+        n_doodad_refs,
+        ofs_height,
+        ofs_normal,
+        ofs_layer,
+        ofs_refs,
+        ofs_alpha,
+        size_alpha,
+        ofs_shadow,
+        area_id,
+        n_wmo_refs,
+        holes,
+        unknown_0x3e,
+        low_quality_texture_map,
+        no_effect_doodad,
+        ofs_sound,
+        n_sound,
+        ofs_liquid,
+        size_liquid,
+        position,
+        ofs_mclv,
+        unused: unused_0x7c,
+        ..
+    } = read_header(&mut r)?;
     let mut quirks = ChunkQuirks::default();
 
     let base = if HEIGHTS_RELATIVE_TO_POSITION {
@@ -454,39 +428,24 @@ pub fn write(
         flags |= FLAG_HAS_SHADOW;
     }
     flags |= liquid_flags;
-    let [px, py] = chunk
-        .extras
-        .position_xy
-        .unwrap_or_else(|| coords::chunk_header_xy(tile, x, y));
-    let mut hw = Writer::with_capacity(HEADER_BYTES);
-    hw.u32(flags);
-    hw.u32(x as u32);
-    hw.u32(y as u32);
-    hw.u32(chunk.layers.len() as u32);
-    hw.u32(chunk.doodad_refs.len() as u32);
-    hw.u32(ofs_height);
-    hw.u32(ofs_normal);
-    hw.u32(ofs_layer);
-    hw.u32(ofs_refs);
-    hw.u32(ofs_alpha);
-    hw.u32(size_alpha);
-    hw.u32(ofs_shadow);
-    hw.u32(size_shadow);
-    hw.u32(chunk.area_id);
-    hw.u32(chunk.wmo_refs.len() as u32);
-    hw.u16(chunk.holes);
-    hw.u16(chunk.extras.unknown_0x3e);
-    hw.bytes(&chunk.low_quality_texture_map);
-    hw.bytes(&chunk.no_effect_doodad);
-    hw.u32(ofs_sound);
-    hw.u32(chunk.sound_emitters.len() as u32);
-    hw.u32(ofs_liquid);
-    hw.u32(size_liquid);
-    hw.vec3([px, py, base]);
-    hw.u32(0);
-    hw.u32(chunk.extras.ofs_mclv);
-    hw.u32(chunk.extras.unused_0x7c);
-    w.patch_bytes(header_at, hw.as_bytes());
+    let offsets = Offsets {
+        height: ofs_height,
+        normal: ofs_normal,
+        layer: ofs_layer,
+        refs: ofs_refs,
+        alpha: ofs_alpha,
+        size_alpha,
+        shadow: ofs_shadow,
+        size_shadow,
+        sound: ofs_sound,
+        liquid: ofs_liquid,
+        size_liquid,
+        mccv: 0,
+    };
+    w.patch_bytes(
+        header_at,
+        &header_bytes(chunk, flags, (tile, x, y), base, &offsets),
+    );
 }
 
 /// Judges whether a v18-shaped ADT is 0.6.0: its MCNKs' heights are smoother read outer-first
@@ -554,6 +513,7 @@ pub fn looks_like_060(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::chunk::chunk_at;
     use proptest::prelude::*;
 
     #[test]
