@@ -5,6 +5,7 @@
 //! decode/encode exactly; 8-bit texels narrow to the nearest 4-bit step.
 
 use crate::model::alpha::{ALPHA_SIDE, ALPHA_TEXELS};
+use crate::model::chunk::{LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA, Layer};
 
 /// Bytes of a 4-bit alpha map.
 pub const NIBBLE_BYTES: usize = 2048;
@@ -69,6 +70,48 @@ pub fn encode_nibble(texels: &[u8; ALPHA_TEXELS]) -> Box<[u8; NIBBLE_BYTES]> {
         }
     }
     out
+}
+
+/// One MCLY record as a writer lays it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayerRecord {
+    /// Index into the tile's texture list.
+    pub texture: u32,
+    /// MCLY flags, 0x100 set exactly when the layer has an alpha map.
+    pub flags: u32,
+    /// Offset of the layer's map in the MCAL block.
+    pub offset: u32,
+    /// Ground effect id.
+    pub effect_id: u32,
+}
+
+/// The MCLY records and MCAL block of layers stored with 4-bit maps, as every generation before
+/// 3.x stores them: no RLE (0x200 cleared), one 2048-byte map per layer after the first.
+pub fn nibble_layers(layers: &[Layer]) -> (Vec<LayerRecord>, Vec<u8>) {
+    let mut block = Vec::new();
+    let records = layers
+        .iter()
+        .enumerate()
+        .map(|(k, layer)| {
+            let mut flags = layer.flags & !LAYER_ALPHA_COMPRESSED;
+            let mut offset = 0;
+            match &layer.alpha {
+                Some(map) if k > 0 => {
+                    offset = block.len() as u32;
+                    flags |= LAYER_USE_ALPHA;
+                    block.extend_from_slice(&encode_nibble(map.texels())[..]);
+                }
+                _ => flags &= !LAYER_USE_ALPHA,
+            }
+            LayerRecord {
+                texture: layer.texture,
+                flags,
+                offset,
+                effect_id: layer.effect_id,
+            }
+        })
+        .collect();
+    (records, block)
 }
 
 /// Decodes RLE bytes into texels; returns them and the number of bytes consumed. Runs past the

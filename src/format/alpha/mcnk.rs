@@ -335,24 +335,14 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
     }
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
-    let mut alpha_block = Vec::new();
+    let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
     let ofs_layer = rel(w);
     let c = w.begin(tags::MCLY);
-    for (k, layer) in chunk.layers.iter().enumerate() {
-        let mut flags = layer.flags & !LAYER_ALPHA_COMPRESSED;
-        let mut offset = 0;
-        match &layer.alpha {
-            Some(map) if k > 0 => {
-                offset = alpha_block.len() as u32;
-                flags |= LAYER_USE_ALPHA;
-                alpha_block.extend_from_slice(&mcal::encode_nibble(map.texels())[..]);
-            }
-            _ => flags &= !LAYER_USE_ALPHA,
-        }
-        w.u32(layer.texture);
-        w.u32(flags);
-        w.u32(offset);
-        w.u16(u16::try_from(layer.effect_id).unwrap_or(NO_EFFECT_U16));
+    for record in &records {
+        w.u32(record.texture);
+        w.u32(record.flags);
+        w.u32(record.offset);
+        w.u16(u16::try_from(record.effect_id).unwrap_or(NO_EFFECT_U16));
         w.u16(0);
     }
     w.end(c);
