@@ -5,6 +5,7 @@
 //! application), `ui` (its egui panels) and `render` (the glow terrain renderer).
 
 pub mod cli;
+pub mod convert;
 pub mod disk;
 pub mod format;
 pub mod model;

@@ -28,3 +28,18 @@ fn every_corpus_wdt_round_trips_byte_for_byte() {
         assert_same_bytes(rel, &original, &v18::write_wdt(&map));
     }
 }
+
+#[test]
+fn unedited_corpus_tiles_need_no_position_or_height_quirks() {
+    // The writer derives chunk positions and relative heights itself; only genuinely irregular
+    // bytes should be kept aside.
+    for rel in ADTS {
+        let opened = disk::open_map(&corpus_file(rel)).unwrap();
+        for tile in opened.map.tiles.values() {
+            for c in &tile.chunks {
+                assert_eq!(c.extras.position_xy, None, "{rel}");
+                assert!(c.quirks.relative_heights.is_none(), "{rel}");
+            }
+        }
+    }
+}

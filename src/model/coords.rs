@@ -77,10 +77,16 @@ pub fn chunk_north_west(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f64
     ]
 }
 
-/// The chunk header's stored position (x, y) for a chunk: the f32 values Blizzard's tools write.
+/// The chunk header's stored position (x, y) for a chunk: the f32 values Blizzard's tools
+/// write. They compute in f32, `origin - global_chunk_index * chunk_size`, which differs from
+/// the correctly rounded value in the last bit for about nine chunks in ten; this formula matches
+/// every chunk of every corpus tile.
 pub fn chunk_header_xy(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f32; 2] {
-    let [x, y] = chunk_north_west(tile, chunk_x, chunk_y);
-    [x as f32, y as f32]
+    let origin = MAP_ORIGIN as f32;
+    let chunk = CHUNK_SIZE as f32;
+    let row = (tile.y as usize * CHUNKS_PER_SIDE + chunk_y) as f32;
+    let col = (tile.x as usize * CHUNKS_PER_SIDE + chunk_x) as f32;
+    [origin - row * chunk, origin - col * chunk]
 }
 
 /// Where vertex `index` (0..145, MCVT order: rows of 9 outer then 8 inner) sits in a chunk, in
@@ -185,6 +191,9 @@ mod tests {
         let t = TileCoord::new(42, 29).unwrap();
         assert_eq!(chunk_header_xy(t, 0, 0), [1600.0, -5333.334]);
         assert_eq!(chunk_header_xy(t, 1, 0), [1600.0, -5366.666]);
+        // Northrend_37_25 chunk 0 stores (3733.333, -2666.666).
+        let n = TileCoord::new(37, 25).unwrap();
+        assert_eq!(chunk_header_xy(n, 0, 0), [3733.333, -2666.666]);
     }
 
     #[test]

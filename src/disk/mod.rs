@@ -132,6 +132,8 @@ pub struct OpenedMap {
     pub wdt: Option<PathBuf>,
     /// Tiles MAIN lists whose ADT is not on disk.
     pub missing_tiles: Vec<TileCoord>,
+    /// The file a lone ADT was read from, so that a save keeps its name.
+    pub lone_tile_file: Option<String>,
 }
 
 /// Opens a map from a `.wdt` (every tile MAIN lists, read from the folder around it) or from a
@@ -194,6 +196,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 generation,
                 wdt: Some(path.to_path_buf()),
                 missing_tiles: missing,
+                lone_tile_file: None,
             })
         }
         "adt" => {
@@ -202,7 +205,14 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             let depth = v18::sniff_alpha_depth(&bytes);
             let tile = v18::read_adt(&bytes, parsed.as_ref().map(|p| p.1), depth)
                 .map_err(|e| e.in_file(path))?;
-            let name = parsed.map(|p| p.0).unwrap_or_else(|| "Map".to_string());
+            // A tile named otherwise than `Map_X_Y.adt` keeps its file name as the map name.
+            let name = match parsed {
+                Some(p) => p.0,
+                None => path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            };
             let mut map = Map::new(&name);
             if depth == AlphaDepth::Big {
                 map.flags |= MAP_FLAG_BIG_ALPHA;
@@ -216,6 +226,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 generation,
                 wdt: None,
                 missing_tiles: Vec::new(),
+                lone_tile_file: Some(file_name),
             })
         }
         _ => Err(LoamError::Usage(format!(
@@ -236,4 +247,67 @@ pub fn alpha_target(map: &Map) -> AlphaTarget {
     AlphaTarget {
         big: map.big_alpha(),
     }
+}
+
+/// One file a save produces: its name in the target folder and its bytes.
+#[derive(Debug, Clone)]
+pub struct EncodedFile {
+    /// File name ("Azeroth_32_48.adt").
+    pub name: String,
+    /// The bytes to write.
+    pub bytes: Vec<u8>,
+}
+
+/// Encodes `map` as the files of generation `generation`: the WDT when `with_wdt`, and every
+/// loaded tile in `tiles` (all loaded tiles when `None`), encoded in parallel. The map must
+/// already fit the target (see `convert::prepare_map`).
+pub fn encode_map(
+    map: &Map,
+    generation: Generation,
+    with_wdt: bool,
+    tiles: Option<&[TileCoord]>,
+) -> Result<Vec<EncodedFile>> {
+    use rayon::prelude::*;
+    if !generation.writable() {
+        return Err(LoamError::Usage(format!(
+            "loam cannot write {generation} files yet"
+        )));
+    }
+    let alpha = alpha_target(map);
+    let chosen: Vec<&Tile> = match tiles {
+        Some(list) => list.iter().filter_map(|c| map.tiles.get(c)).collect(),
+        None => map.tiles.values().collect(),
+    };
+    let mut files: Vec<EncodedFile> = chosen
+        .par_iter()
+        .map(|t| EncodedFile {
+            name: tile_file_name(&map.name, t.coord),
+            bytes: v18::write_adt(t, alpha),
+        })
+        .collect();
+    if with_wdt {
+        files.insert(
+            0,
+            EncodedFile {
+                name: format!("{}.wdt", map.name),
+                bytes: v18::write_wdt(map),
+            },
+        );
+    }
+    Ok(files)
+}
+
+/// Writes encoded files into `folder` (created if absent), each atomically; `progress` is called
+/// after each file with the number written so far.
+pub fn write_files(
+    folder: &Path,
+    files: &[EncodedFile],
+    mut progress: impl FnMut(usize),
+) -> Result<()> {
+    fs::create_dir_all(folder).map_err(io_err(folder))?;
+    for (i, f) in files.iter().enumerate() {
+        write_atomic(&folder.join(&f.name), &f.bytes)?;
+        progress(i + 1);
+    }
+    Ok(())
 }

@@ -1,0 +1,376 @@
+//! `loam info`: what a map or tile holds, as text or JSON.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use crate::disk::{self, LoamError};
+use crate::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_SHADOW, FLAG_IMPASSABLE};
+use crate::model::liquid::{LiquidOrigin, liquid_type};
+use crate::model::map::*;
+use crate::model::{AlphaEncoding, Map, Tile};
+
+/// Everything `info` reports about a map.
+#[derive(Debug, Serialize)]
+pub struct MapInfo {
+    /// The file described.
+    pub path: String,
+    /// Client generation of the files ("3.3.5").
+    pub generation: String,
+    /// Map name.
+    pub name: String,
+    /// True when opened from a WDT.
+    pub has_wdt: bool,
+    /// MPHD flags and their names.
+    pub flags: Flags,
+    /// Tiles MAIN lists.
+    pub tiles_listed: usize,
+    /// Tiles MAIN lists that are not on disk, as "X_Y".
+    pub tiles_missing: Vec<String>,
+    /// The global WMO of a WMO-only map.
+    pub global_wmo: Option<String>,
+    /// Each tile read.
+    pub tiles: Vec<TileInfo>,
+}
+
+/// A flag word with the names of its set bits.
+#[derive(Debug, Serialize)]
+pub struct Flags {
+    /// The raw value.
+    pub value: u32,
+    /// Names of the set bits.
+    pub names: Vec<String>,
+}
+
+/// Everything `info` reports about a tile.
+#[derive(Debug, Serialize)]
+pub struct TileInfo {
+    /// "X_Y" as in the file name.
+    pub tile: String,
+    /// MHDR flags.
+    pub flags: Flags,
+    /// Texture paths and how many chunks use each.
+    pub textures: Vec<TextureUse>,
+    /// Doodad placements (MDDF).
+    pub doodads: usize,
+    /// Distinct doodad models (MMDX).
+    pub doodad_models: usize,
+    /// WMO placements (MODF).
+    pub wmos: usize,
+    /// Distinct WMO models (MWMO).
+    pub wmo_models: usize,
+    /// Chunks with liquid.
+    pub liquid_chunks: usize,
+    /// Liquid layers by kind and storage ("water (MH2O)" → count).
+    pub liquid_layers: BTreeMap<String, usize>,
+    /// Chunks by number of texture layers (index 0..=4).
+    pub chunks_by_layer_count: [usize; 5],
+    /// Alpha maps by on-disk form.
+    pub alpha_maps: BTreeMap<String, usize>,
+    /// Chunks with vertex colours.
+    pub vertex_color_chunks: usize,
+    /// Chunks with a shadow map.
+    pub shadow_chunks: usize,
+    /// Chunks with at least one hole.
+    pub holed_chunks: usize,
+    /// Impassable chunks.
+    pub impassable_chunks: usize,
+    /// Distinct area ids.
+    pub area_ids: Vec<u32>,
+    /// Sound emitters.
+    pub sound_emitters: usize,
+    /// True when the tile has flight bounds (MFBO).
+    pub flight_bounds: bool,
+    /// Chunks loam does not know, by tag.
+    pub unknown_chunks: Vec<String>,
+}
+
+/// A texture and its use.
+#[derive(Debug, Serialize)]
+pub struct TextureUse {
+    /// Path.
+    pub path: String,
+    /// Chunks with a layer of it.
+    pub chunks: usize,
+}
+
+fn flag_names(value: u32, table: &[(u32, &str)]) -> Flags {
+    let mut names: Vec<String> = table
+        .iter()
+        .filter(|(b, _)| value & b != 0)
+        .map(|(_, n)| n.to_string())
+        .collect();
+    let known: u32 = table.iter().map(|(b, _)| b).fold(0, |a, b| a | b);
+    if value & !known != 0 {
+        names.push(format!("unknown 0x{:x}", value & !known));
+    }
+    Flags { value, names }
+}
+
+/// Describes one tile.
+pub fn tile_info(tile: &Tile) -> TileInfo {
+    let mut uses = vec![0usize; tile.textures.len()];
+    let mut by_layers = [0usize; 5];
+    let mut alpha = BTreeMap::new();
+    let mut liquid_layers = BTreeMap::new();
+    let mut areas = std::collections::BTreeSet::new();
+    for c in &tile.chunks {
+        by_layers[c.layers.len().min(4)] += 1;
+        let mut seen = std::collections::BTreeSet::new();
+        for l in &c.layers {
+            if seen.insert(l.texture) {
+                if let Some(u) = uses.get_mut(l.texture as usize) {
+                    *u += 1;
+                }
+            }
+            if let Some(a) = &l.alpha {
+                let form = match a.source().map(|s| s.encoding) {
+                    Some(AlphaEncoding::Rle) => "8-bit RLE",
+                    Some(AlphaEncoding::NibbleFixed) => "4-bit 63×63",
+                    _ if c.flags & FLAG_DO_NOT_FIX_ALPHA == 0
+                        && a.texels().iter().all(|t| t % 17 == 0) =>
+                    {
+                        "4-bit 63×63"
+                    }
+                    _ if a.texels().iter().all(|t| t % 17 == 0) => "4-bit",
+                    _ => "8-bit",
+                };
+                *alpha.entry(form.to_string()).or_default() += 1;
+            }
+        }
+        areas.insert(c.area_id);
+        for l in c.liquid.iter().flat_map(|l| &l.layers) {
+            let kind = match l.liquid_type {
+                liquid_type::WATER => "water".to_string(),
+                liquid_type::OCEAN => "ocean".to_string(),
+                liquid_type::MAGMA => "magma".to_string(),
+                liquid_type::SLIME => "slime".to_string(),
+                other => format!("type {other}"),
+            };
+            let store = if matches!(l.origin, LiquidOrigin::Mclq(_)) {
+                "MCLQ"
+            } else {
+                "MH2O"
+            };
+            *liquid_layers
+                .entry(format!("{kind} ({store})"))
+                .or_default() += 1;
+        }
+    }
+    TileInfo {
+        tile: format!("{}_{}", tile.coord.x, tile.coord.y),
+        flags: flag_names(tile.flags, &[(1, "flight bounds (MFBO)"), (2, "northrend")]),
+        textures: tile
+            .textures
+            .iter()
+            .zip(uses)
+            .map(|(p, chunks)| TextureUse {
+                path: p.clone(),
+                chunks,
+            })
+            .collect(),
+        doodads: tile.doodads.len(),
+        doodad_models: tile.doodad_names.len(),
+        wmos: tile.wmos.len(),
+        wmo_models: tile.wmo_names.len(),
+        liquid_chunks: tile.liquid_chunk_count(),
+        liquid_layers,
+        chunks_by_layer_count: by_layers,
+        alpha_maps: alpha,
+        vertex_color_chunks: tile
+            .chunks
+            .iter()
+            .filter(|c| c.vertex_colors.is_some())
+            .count(),
+        shadow_chunks: tile
+            .chunks
+            .iter()
+            .filter(|c| c.flags & FLAG_HAS_SHADOW != 0)
+            .count(),
+        holed_chunks: tile.chunks.iter().filter(|c| c.holes != 0).count(),
+        impassable_chunks: tile
+            .chunks
+            .iter()
+            .filter(|c| c.flags & FLAG_IMPASSABLE != 0)
+            .count(),
+        area_ids: areas.into_iter().collect(),
+        sound_emitters: tile.chunks.iter().map(|c| c.sound_emitters.len()).sum(),
+        flight_bounds: tile.flight_bounds.is_some(),
+        unknown_chunks: tile
+            .unknown_chunks
+            .iter()
+            .map(|u| String::from_utf8_lossy(&u.tag).into_owned())
+            .collect(),
+    }
+}
+
+/// Describes a map and its loaded tiles.
+pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
+    let map: &Map = &opened.map;
+    MapInfo {
+        path: path.display().to_string(),
+        generation: opened.generation.to_string(),
+        name: map.name.clone(),
+        has_wdt: opened.wdt.is_some(),
+        flags: flag_names(
+            map.flags,
+            &[
+                (MAP_FLAG_GLOBAL_WMO, "global WMO only"),
+                (MAP_FLAG_VERTEX_COLORS, "vertex colours (MCCV)"),
+                (MAP_FLAG_BIG_ALPHA, "8-bit alpha"),
+                (MAP_FLAG_SORTED_DOODAD_REFS, "sorted doodad refs"),
+                (0x10, "MCLV"),
+                (0x20, "upside-down ground"),
+                (MAP_FLAG_HEIGHT_TEXTURING, "height texturing"),
+            ],
+        ),
+        tiles_listed: map.present_tiles().len(),
+        tiles_missing: opened
+            .missing_tiles
+            .iter()
+            .map(|c| format!("{}_{}", c.x, c.y))
+            .collect(),
+        global_wmo: map.global_wmo.as_ref().map(|g| g.name.clone()),
+        tiles: map.tiles.values().map(tile_info).collect(),
+    }
+}
+
+/// Runs `loam info PATH [--json]`.
+pub fn run(path: &Path, json: bool) -> Result<ExitCode, LoamError> {
+    let opened = disk::open_map(path)?;
+    let info = map_info(path, &opened);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&info).map_err(|e| LoamError::Usage(e.to_string()))?
+        );
+    } else {
+        print!("{}", render_text(&info));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The human-readable form of [`MapInfo`].
+pub fn render_text(info: &MapInfo) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let kind = if info.has_wdt {
+        "map (WDT + ADTs)"
+    } else {
+        "tile (ADT, read without its WDT)"
+    };
+    let _ = writeln!(
+        s,
+        "{}: {} {kind}, generation {}",
+        info.path, info.name, info.generation
+    );
+    let _ = writeln!(
+        s,
+        "map flags: 0x{:x} {}",
+        info.flags.value,
+        info.flags.names.join(", ")
+    );
+    if info.has_wdt {
+        let _ = writeln!(
+            s,
+            "tiles: {} listed, {} read, {} missing",
+            info.tiles_listed,
+            info.tiles.len(),
+            info.tiles_missing.len()
+        );
+        if !info.tiles_missing.is_empty() {
+            let shown: Vec<_> = info.tiles_missing.iter().take(12).cloned().collect();
+            let more = info.tiles_missing.len().saturating_sub(shown.len());
+            let _ = writeln!(
+                s,
+                "  missing: {}{}",
+                shown.join(" "),
+                if more > 0 {
+                    format!(" … and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    if let Some(w) = &info.global_wmo {
+        let _ = writeln!(s, "global WMO: {w}");
+    }
+    for t in &info.tiles {
+        let _ = writeln!(
+            s,
+            "\ntile {}  (MHDR flags 0x{:x} {})",
+            t.tile,
+            t.flags.value,
+            t.flags.names.join(", ")
+        );
+        let _ = writeln!(s, "  textures: {}", t.textures.len());
+        for (i, tex) in t.textures.iter().enumerate() {
+            let _ = writeln!(s, "    {i:>3}  {}  ({} chunks)", tex.path, tex.chunks);
+        }
+        let _ = writeln!(
+            s,
+            "  doodads: {} placements of {} models",
+            t.doodads, t.doodad_models
+        );
+        let _ = writeln!(
+            s,
+            "  WMOs: {} placements of {} models",
+            t.wmos, t.wmo_models
+        );
+        let liquids: Vec<String> = t
+            .liquid_layers
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  liquid: {} chunks{}",
+            t.liquid_chunks,
+            if liquids.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", liquids.join(", "))
+            }
+        );
+        let l = t.chunks_by_layer_count;
+        let _ = writeln!(
+            s,
+            "  chunks by layer count: 0:{} 1:{} 2:{} 3:{} 4:{}",
+            l[0], l[1], l[2], l[3], l[4]
+        );
+        let alpha: Vec<String> = t
+            .alpha_maps
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  alpha maps: {}",
+            if alpha.is_empty() {
+                "none".to_string()
+            } else {
+                alpha.join(", ")
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  vertex colours: {} chunks; shadows: {}; holes: {}; impassable: {}",
+            t.vertex_color_chunks, t.shadow_chunks, t.holed_chunks, t.impassable_chunks
+        );
+        let areas: Vec<String> = t.area_ids.iter().map(u32::to_string).collect();
+        let _ = writeln!(s, "  area ids: {}", areas.join(" "));
+        let _ = writeln!(
+            s,
+            "  sound emitters: {}; flight bounds: {}",
+            t.sound_emitters,
+            if t.flight_bounds { "yes" } else { "no" }
+        );
+        if !t.unknown_chunks.is_empty() {
+            let _ = writeln!(s, "  unknown chunks kept: {}", t.unknown_chunks.join(" "));
+        }
+    }
+    s
+}

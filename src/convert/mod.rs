@@ -1,0 +1,99 @@
+//! What each target generation keeps, transforms and drops, applied to the model before a
+//! codec encodes it, and the report of it.
+//!
+//! Not for: bytes (the codecs in `format` encode whatever the model holds); this module makes
+//! the model fit the target first, so that the codec's output is valid for that client.
+
+pub mod liquid;
+pub mod report;
+
+pub use report::Report;
+
+use crate::format::Generation;
+use crate::model::chunk::{FLAG_HAS_VERTEX_COLORS, LAYER_ALPHA_COMPRESSED};
+use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_HEIGHT_TEXTURING, MAP_FLAG_VERTEX_COLORS};
+use crate::model::tile::TILE_FLAG_FLIGHT_BOUNDS;
+use crate::model::{Map, Tile};
+
+/// Makes `map` (header and every loaded tile) fit generation `to`, returning what changed.
+/// Converting to the generation a map already has changes nothing.
+pub fn prepare_map(map: &mut Map, from: Generation, to: Generation) -> Report {
+    let mut report = Report::new(from, to);
+    if from == to {
+        return report;
+    }
+    if to < Generation::V335 {
+        if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_HEIGHT_TEXTURING) != 0 {
+            report.note("map: 8-bit alpha flag cleared (alpha maps become 4-bit)", 1);
+        }
+        if map.flags & MAP_FLAG_VERTEX_COLORS != 0 {
+            report.note("map: vertex colour flag cleared", 1);
+        }
+        map.flags &= !(MAP_FLAG_BIG_ALPHA | MAP_FLAG_HEIGHT_TEXTURING | MAP_FLAG_VERTEX_COLORS);
+    }
+    for tile in map.tiles.values_mut() {
+        report.merge(prepare_tile(tile, from, to));
+    }
+    report
+}
+
+/// Makes one tile fit generation `to`.
+pub fn prepare_tile(tile: &mut Tile, from: Generation, to: Generation) -> Report {
+    let mut report = Report::new(from, to);
+    if from == to {
+        return report;
+    }
+    if to < Generation::V335 {
+        down_to_vanilla(tile, &mut report);
+    } else {
+        up_to_wotlk(tile, &mut report);
+    }
+    report
+}
+
+/// 3.3.5 → 1.12 (and older): what the vanilla ADT cannot hold.
+fn down_to_vanilla(tile: &mut Tile, report: &mut Report) {
+    if tile.texture_flags.take().is_some() {
+        report.note("tile: texture flags (MTXF) dropped", 1);
+    }
+    if tile.flight_bounds.take().is_some() {
+        report.note("tile: flight bounds (MFBO) dropped", 1);
+    }
+    tile.flags &= !TILE_FLAG_FLIGHT_BOUNDS;
+    for chunk in &mut tile.chunks {
+        if chunk.vertex_colors.take().is_some() {
+            report.note("chunks: vertex colours (MCCV) dropped", 1);
+        }
+        chunk.flags &= !FLAG_HAS_VERTEX_COLORS;
+        for layer in &mut chunk.layers {
+            let Some(alpha) = layer.alpha.as_mut() else {
+                continue;
+            };
+            layer.flags &= !LAYER_ALPHA_COMPRESSED;
+            let narrowed = alpha.texels().iter().any(|&t| t % 17 != 0);
+            if narrowed {
+                for t in alpha.texels_mut().iter_mut() {
+                    *t = crate::format::mcal::to_nibble(*t) * 17;
+                }
+                report.note("layers: 8-bit alpha rounded to 4-bit", 1);
+            } else {
+                alpha.forget_source();
+            }
+        }
+        if !chunk.sound_emitters.is_empty() && chunk.quirks.sound_record_size.is_none() {
+            report.note(
+                "chunks: 3.3.5 sound emitters (28-byte MCSE records) dropped",
+                chunk.sound_emitters.len() as u64,
+            );
+            chunk.sound_emitters.clear();
+        }
+        liquid::to_mclq(chunk, report);
+    }
+}
+
+/// 1.12 → 3.3.5: old-style liquid becomes MH2O; everything else 3.3.5 reads as it is.
+fn up_to_wotlk(tile: &mut Tile, report: &mut Report) {
+    for chunk in &mut tile.chunks {
+        liquid::to_mh2o(chunk, report);
+    }
+}

@@ -1,0 +1,169 @@
+//! The `loam` binary end to end: info, check and convert on the corpus.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+fn loam(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(args)
+        .output()
+        .expect("loam runs")
+}
+
+fn text(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+#[test]
+fn convert_to_the_same_version_reproduces_every_corpus_adt() {
+    for rel in ADTS {
+        let src = corpus_file(rel);
+        let out = tempfile::tempdir().unwrap();
+        let o = loam(&[
+            "convert",
+            "--to",
+            "3.3.5",
+            src.to_str().unwrap(),
+            out.path().to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{rel}: {}", text(&o));
+        let name = src.file_name().unwrap();
+        // Northrend is 3.3.5; Azeroth_38_46 reads as 1.12-compatible and still must not change.
+        let written = std::fs::read(out.path().join(name)).unwrap();
+        assert_same_bytes(rel, &std::fs::read(&src).unwrap(), &written);
+    }
+}
+
+#[test]
+fn convert_of_a_wdt_writes_the_wdt_and_its_tiles_unchanged() {
+    let src = corpus_file("blizzardry/Azeroth.wdt");
+    let out = tempfile::tempdir().unwrap();
+    let o = loam(&[
+        "convert",
+        "--to",
+        "3.3.5",
+        src.to_str().unwrap(),
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("Azeroth_33_61.adt is missing"),
+        "missing tiles are reported: {}",
+        text(&o)
+    );
+    assert_same_bytes(
+        "Azeroth.wdt",
+        &std::fs::read(&src).unwrap(),
+        &std::fs::read(out.path().join("Azeroth.wdt")).unwrap(),
+    );
+    assert_same_bytes(
+        "Azeroth_38_46.adt",
+        &std::fs::read(corpus_file("blizzardry/Azeroth_38_46.adt")).unwrap(),
+        &std::fs::read(out.path().join("Azeroth_38_46.adt")).unwrap(),
+    );
+    let written: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(written.len(), 2, "no temp files left behind: {written:?}");
+
+    let pvp = corpus_file("wowserhq-format/map/pvpzone.wdt");
+    let o = loam(&[
+        "convert",
+        "--to",
+        "3.3.5",
+        pvp.to_str().unwrap(),
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_same_bytes(
+        "pvpzone.wdt",
+        &std::fs::read(&pvp).unwrap(),
+        &std::fs::read(out.path().join("pvpzone.wdt")).unwrap(),
+    );
+}
+
+#[test]
+fn info_reports_the_facts_of_continent4229() {
+    let src = corpus_file("wowserhq-format/map/continent4229.adt");
+    let o = loam(&["info", src.to_str().unwrap()]);
+    assert!(o.status.success());
+    let t = text(&o);
+    for fact in [
+        "generation 3.3.5",
+        "tile 42_29",
+        "textures: 16",
+        "Tileset\\PlagueLandsEast\\EastPlaguedBaseDirt.blp",
+        "doodads: 381 placements of 67 models",
+        "WMOs: 19 placements of 11 models",
+        "liquid: 9 chunks (9 ocean (MH2O))",
+        "holes: 1",
+    ] {
+        assert!(t.contains(fact), "missing {fact:?} in:\n{t}");
+    }
+    let o = loam(&["info", "--json", src.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["tiles"][0]["doodads"], 381);
+    assert_eq!(v["tiles"][0]["wmos"], 19);
+    assert_eq!(v["tiles"][0]["textures"].as_array().unwrap().len(), 16);
+    assert_eq!(v["generation"], "3.3.5");
+}
+
+#[test]
+fn check_passes_good_files_and_fails_broken_ones_with_location() {
+    let good = corpus_file("warcraft-net/ADT/Northrend_37_25.adt");
+    let o = loam(&["check", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes.truncate(200_000);
+    let broken = dir.path().join("Northrend_37_25.adt");
+    std::fs::write(&broken, &bytes).unwrap();
+    let o = loam(&["check", broken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("Northrend_37_25.adt") && t.contains("chunk MCNK") && t.contains("byte"),
+        "{t}"
+    );
+}
+
+#[test]
+fn convert_to_vanilla_drops_what_1_12_cannot_hold_and_says_so() {
+    let src = corpus_file("warcraft-net/ADT/Northrend_37_25.adt");
+    let out = tempfile::tempdir().unwrap();
+    let o = loam(&[
+        "convert",
+        "--to",
+        "1.12",
+        src.to_str().unwrap(),
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("vertex colours (MCCV) dropped"), "{t}");
+    assert!(t.contains("MH2O layers rewritten as MCLQ"), "{t}");
+    assert!(t.contains("8-bit alpha rounded to 4-bit"), "{t}");
+    let written = out.path().join("Northrend_37_25.adt");
+    let o = loam(&["check", written.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = loam(&["info", "--json", written.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["generation"], "1.12");
+    assert_eq!(v["tiles"][0]["vertex_color_chunks"], 0);
+    assert_eq!(v["tiles"][0]["liquid_chunks"], 17);
+}
+
+#[test]
+fn unknown_target_and_bad_paths_are_clear_errors() {
+    let o = loam(&["convert", "--to", "2.4", "a.adt", "out"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("unknown generation"), "{}", text(&o));
+    let o = loam(&["info", "/nonexistent/x.adt"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("/nonexistent/x.adt"), "{}", text(&o));
+}
