@@ -163,9 +163,21 @@ pub fn texel_of_grid_position(south: f32, east: f32) -> (usize, usize) {
     (to(south), to(east))
 }
 
+/// Fractional position on the 64×64 tile grid of a world position: (column, row), so that
+/// tile (X, Y) covers X..X+1 and Y..Y+1.
+pub fn tile_grid_position(world_x: f64, world_y: f64) -> [f64; 2] {
+    [
+        (MAP_ORIGIN - world_y) / TILE_SIZE,
+        (MAP_ORIGIN - world_x) / TILE_SIZE,
+    ]
+}
+
 /// Where a world position falls: its tile, the chunk (`chunk_x`, `chunk_y`) in it and the
 /// position inside that chunk in quad units (south, east), each 0.0..8.0. `None` off the map.
-pub fn world_to_chunk_grid(world_x: f64, world_y: f64) -> Option<(TileCoord, usize, usize, [f32; 2])> {
+pub fn world_to_chunk_grid(
+    world_x: f64,
+    world_y: f64,
+) -> Option<(TileCoord, usize, usize, [f32; 2])> {
     let tile = TileCoord::containing(world_x, world_y)?;
     let [nx, ny] = tile.north_west();
     let south = (nx - world_x) / CHUNK_SIZE;

@@ -136,7 +136,10 @@ impl Camera {
         // Look south-east so that north is up-left, as on the tile map.
         self.yaw = -std::f32::consts::FRAC_PI_4 * 3.0;
         self.pitch = -0.75;
-        self.frame([nx - half, ny - half, ground as f64], TILE_SIZE as f32 * 1.1);
+        self.frame(
+            [nx - half, ny - half, ground as f64],
+            TILE_SIZE as f32 * 1.1,
+        );
     }
 
     /// The picking ray through a point of the viewport given in normalised device coordinates

@@ -255,7 +255,10 @@ mod tests {
     fn triangles_face_up() {
         let mesh = build_tile_mesh(&flat_tile());
         for tri in mesh.indices.chunks_exact(3).take(8) {
-            let p: Vec<_> = tri.iter().map(|&i| mesh.vertices[i as usize].position).collect();
+            let p: Vec<_> = tri
+                .iter()
+                .map(|&i| mesh.vertices[i as usize].position)
+                .collect();
             let a = [p[1][0] - p[0][0], p[1][1] - p[0][1]];
             let b = [p[2][0] - p[0][0], p[2][1] - p[0][1]];
             assert!(a[0] * b[1] - a[1] * b[0] > 0.0, "{tri:?}");

@@ -37,7 +37,10 @@ pub fn terrain_at(map: &Map, x: f64, y: f64) -> Option<TerrainPoint> {
     let h = |i: usize| chunk.heights[i];
     let c = h(inner_vertex(row, col));
     let (nw, ne) = (h(outer_vertex(row, col)), h(outer_vertex(row, col + 1)));
-    let (sw, se) = (h(outer_vertex(row + 1, col)), h(outer_vertex(row + 1, col + 1)));
+    let (sw, se) = (
+        h(outer_vertex(row + 1, col)),
+        h(outer_vertex(row + 1, col + 1)),
+    );
     // Offsets from the centre: u east, v south, each -0.5..0.5.
     let (u, v) = (fe - 0.5, fs - 0.5);
     let z = if v.abs() >= u.abs() {
@@ -157,8 +160,10 @@ mod tests {
         let t = TileCoord::new(30, 31).unwrap();
         for i in [0, 4, 9, 20, 77, 135, 144] {
             let [x, y] = vertex_world_xy(t, 2, 3, i);
-            // Nudge inside the chunk so the far edge does not fall into the next one.
-            let p = terrain_at(&map, x - 1e-4, y - 1e-4).unwrap();
+            // Nudge toward the chunk's middle so a border vertex does not fall into the next chunk.
+            let [cx, cy] = vertex_world_xy(t, 2, 3, inner_vertex(4, 4));
+            let nudge = |v: f64, c: f64| v + (c - v).signum() * 1e-3;
+            let p = terrain_at(&map, nudge(x, cx), nudge(y, cy)).unwrap();
             assert!((p.world[2] - i as f64).abs() < 0.05, "{i}: {}", p.world[2]);
             assert_eq!((p.chunk_x, p.chunk_y), (2, 3));
         }
