@@ -49,8 +49,13 @@ pub fn read(chunk: &RawChunk) -> Result<Vec<Option<ChunkLiquid>>> {
         } else {
             None
         };
+        // Bounds first: the count comes from the file and must not size an allocation unchecked.
+        let mut r = at(
+            ofs_instances,
+            INSTANCE_BYTES.saturating_mul(count as usize),
+            "instances",
+        )?;
         let mut layers = Vec::with_capacity(count as usize);
-        let mut r = at(ofs_instances, INSTANCE_BYTES * count as usize, "instances")?;
         for _ in 0..count {
             layers.push(read_instance(&mut r, &at)?);
         }

@@ -102,6 +102,8 @@ pub struct ChunkQuirks {
     pub relative_heights: Option<Box<[f32; VERTICES_PER_CHUNK]>>,
     /// MCSE record size when it differs from the generation's usual one.
     pub sound_record_size: Option<usize>,
+    /// Bytes inside the MCNK after its last known sub-chunk (sub-chunks loam does not know).
+    pub trailing: Vec<u8>,
 }
 
 /// One 16×16th of a tile.

@@ -151,10 +151,16 @@ pub fn read_adt(bytes: &[u8], coord: Option<TileCoord>, depth: AlphaDepth) -> Re
         Some(c) => c,
         None => tile_from_first_chunk(&mcnks[0])?,
     };
-    let mut chunks = Vec::with_capacity(256);
-    for (i, raw) in mcnks.iter().enumerate() {
-        chunks.push(mcnk::read(raw, coord, i % 16, i / 16, depth)?);
-    }
+    // Chunks are independent; decoding them in parallel roughly halves a tile's load time on
+    // two cores (RLE alpha maps dominate).
+    let mut chunks = {
+        use rayon::prelude::*;
+        mcnks
+            .par_iter()
+            .enumerate()
+            .map(|(i, raw)| mcnk::read(raw, coord, i % 16, i / 16, depth))
+            .collect::<Result<Vec<_>>>()?
+    };
 
     if let Some(c) = get(tags::MH2O) {
         for (chunk, liquid) in chunks.iter_mut().zip(mh2o::read(c)?) {
@@ -236,8 +242,7 @@ pub fn sniff_alpha_depth(bytes: &[u8]) -> AlphaDepth {
                 alpha_layers += 1;
             }
         }
-        if alpha_layers > 0 {
-            let room = size_alpha.saturating_sub(8) as usize / alpha_layers;
+        if let Some(room) = (size_alpha.saturating_sub(8) as usize).checked_div(alpha_layers) {
             return if room >= crate::format::mcal::BYTE_BYTES {
                 AlphaDepth::Big
             } else {

@@ -368,8 +368,10 @@ pub fn read(
 
     // Sound emitters.
     let mut sound_emitters = Vec::new();
+    let mut sound_len = 0;
     if h.ofs_sound != 0 {
         let mcse = sub(mcnk, h.ofs_sound, tags::MCSE)?;
+        sound_len = mcse.payload.len();
         if h.n_sound > 0 {
             let record = mcse.payload.len() / h.n_sound as usize;
             if record == 0 || record * h.n_sound as usize != mcse.payload.len() {
@@ -390,6 +392,25 @@ pub fn read(
                 .map(|b| SoundEmitter { record: b.to_vec() })
                 .collect();
         }
+    }
+
+    // Whatever follows the last sub-chunk the header names is kept verbatim.
+    let known_end = [
+        h.ofs_height as usize + VERTICES_PER_CHUNK * 4,
+        h.ofs_normal as usize + NORMAL_BYTES + NORMAL_PADDING,
+        h.ofs_layer as usize + mcly.payload.len(),
+        h.ofs_refs as usize + mcrf.payload.len(),
+        h.ofs_alpha as usize + alpha_len,
+        h.ofs_shadow as usize + shadow.as_ref().map_or(0, |_| 512),
+        h.ofs_liquid as usize + (h.size_liquid as usize).saturating_sub(8),
+        h.ofs_sound as usize + sound_len,
+        h.ofs_mccv as usize + vertex_colors.as_ref().map_or(0, |_| VERTICES_PER_CHUNK * 4),
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(HEADER_BYTES);
+    if let Some(tail) = mcnk.payload.get(known_end..) {
+        quirks.trailing = tail.to_vec();
     }
 
     let computed_xy = coords::chunk_header_xy(tile, x, y);
@@ -691,6 +712,7 @@ pub fn write(
         w.bytes(&e.record);
     }
     w.end(c);
+    w.bytes(&chunk.quirks.trailing);
     w.end(mcnk);
 
     // The header, now that every offset is known.
