@@ -24,13 +24,16 @@ use crate::model::{AlphaMap, Chunk, DoodadPlacement, Layer, Map, ShadowMap, Tile
 pub const SAMPLE_NAME: &str = "Sample";
 /// The tiles of the sample: the four around the world's origin.
 pub const SAMPLE_TILES: [(u8, u8); 4] = [(31, 31), (32, 31), (31, 32), (32, 32)];
-/// The sample's texture paths; index 0 (grass) is every chunk's base layer.
+/// The sample's texture paths; index 0 (grass) is every chunk's base layer. The numbers were
+/// picked so that the procedural stand-in colours (a hash of the path, see
+/// `render::procedural`) read as what the names say: green grass, brown dirt, yellow sand,
+/// blue-grey rock, pink flowers.
 pub const SAMPLE_TEXTURES: [&str; 5] = [
-    "Tileset\\Loam\\Sample\\Grass.blp",
-    "Tileset\\Loam\\Sample\\Dirt.blp",
-    "Tileset\\Loam\\Sample\\Sand.blp",
-    "Tileset\\Loam\\Sample\\Rock.blp",
-    "Tileset\\Loam\\Sample\\Flowers.blp",
+    "Tileset\\Loam\\Sample\\Grass06.blp",
+    "Tileset\\Loam\\Sample\\Dirt77.blp",
+    "Tileset\\Loam\\Sample\\Sand51.blp",
+    "Tileset\\Loam\\Sample\\Rock10.blp",
+    "Tileset\\Loam\\Sample\\Flowers09.blp",
 ];
 /// Area id of chunks in the valley.
 pub const AREA_VALLEY: u32 = 2;

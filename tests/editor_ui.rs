@@ -12,7 +12,7 @@ use loam::app::dialogs::ScriptedDialogs;
 use loam::app::{LoamApp, StartOptions};
 use loam::model::TileCoord;
 use loam::model::coords::TILE_SIZE;
-use loam::ui::tile_map::TILE_MAP_LABEL;
+use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
 
 fn corpus(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -102,9 +102,17 @@ fn a_click_on_the_tile_map_moves_the_camera_there() {
     h.run();
     let before = *h.state().camera();
     let rect = h.get_by_label(TILE_MAP_LABEL).rect();
-    let cell = rect.width() / 64.0;
-    let target = TileCoord::new(32, 32).unwrap();
-    click_at(&h, rect.min + egui::vec2((32.5) * cell, (32.5) * cell));
+    let present = h
+        .state()
+        .session()
+        .unwrap()
+        .map
+        .present_tiles()
+        .into_iter()
+        .collect();
+    let region = Region::around(&present);
+    let target = TileCoord::new(31, 32).unwrap();
+    click_at(&h, region.tile_centre(rect, target));
     h.run();
     let after = *h.state().camera();
     assert_ne!(before, after);

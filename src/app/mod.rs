@@ -286,19 +286,42 @@ impl LoamApp {
         }
     }
 
-    /// The tiles that should be on the GPU: loaded ones near the camera.
+    /// Where the camera looks: the point on the terrain (or on the mean ground height) ahead of
+    /// it, at most a few tiles away.
+    fn focus(&self) -> [f64; 2] {
+        let eye = self.camera.position;
+        let f = self.camera.forward();
+        let ground = self.session.as_ref().map_or(0.0, |s| mean_ground(&s.map));
+        let reach = 3.0 * TILE_SIZE;
+        let d = if f.z < -1e-3 {
+            ((ground - eye[2]) / f.z as f64).clamp(0.0, reach)
+        } else {
+            reach
+        };
+        [eye[0] + f.x as f64 * d, eye[1] + f.y as f64 * d]
+    }
+
+    /// The tiles that should be on the GPU: loaded ones near the camera or near where it looks.
     fn wanted_tiles(&self) -> BTreeSet<TileCoord> {
         let Some(s) = &self.session else {
             return BTreeSet::new();
         };
-        let [col, row] = tile_grid_position(self.camera.position[0], self.camera.position[1]);
+        let points = [
+            tile_grid_position(self.camera.position[0], self.camera.position[1]),
+            {
+                let [x, y] = self.focus();
+                tile_grid_position(x, y)
+            },
+        ];
         s.map
             .tiles
             .keys()
             .filter(|t| {
-                let dc = t.x as f64 + 0.5 - col;
-                let dr = t.y as f64 + 0.5 - row;
-                (dc * dc + dr * dr).sqrt() <= DRAW_RADIUS_TILES
+                points.iter().any(|[col, row]| {
+                    let dc = t.x as f64 + 0.5 - col;
+                    let dr = t.y as f64 + 0.5 - row;
+                    (dc * dc + dr * dr).sqrt() <= DRAW_RADIUS_TILES
+                })
             })
             .copied()
             .collect()
@@ -419,6 +442,16 @@ fn report_lines(session: &Session, target: Generation) -> Vec<String> {
         .collect()
 }
 
+/// The mean of the chunks' lowest heights over the loaded tiles.
+fn mean_ground(map: &crate::model::Map) -> f64 {
+    let (sum, n) = map
+        .tiles
+        .values()
+        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().0 as f64))
+        .fold((0.0, 0usize), |(s, n), h| (s + h, n + 1));
+    if n == 0 { 0.0 } else { sum / n as f64 }
+}
+
 /// A camera that shows every loaded tile from the north-west, looking south-east.
 pub fn initial_camera(session: &Session) -> Camera {
     let tiles: Vec<TileCoord> = session.map.tiles.keys().copied().collect();
@@ -431,26 +464,20 @@ pub fn initial_camera(session: &Session) -> Camera {
         lo = (lo.0.min(t.x), lo.1.min(t.y));
         hi = (hi.0.max(t.x), hi.1.max(t.y));
     }
-    let span = (hi.0 - lo.0).max(hi.1 - lo.1) as f64 + 1.0;
-    let heights: Vec<f32> = session
-        .map
-        .tiles
-        .values()
-        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().0))
-        .collect();
-    let ground = heights.iter().sum::<f32>() / heights.len().max(1) as f32;
-    // The middle of the covered tiles: north-west corner of `lo`, minus half the span.
+    // Large maps: look at the first few tiles rather than at all of them from far away.
+    let span = ((hi.0 - lo.0).max(hi.1 - lo.1) as f64 + 1.0).min(3.0);
+    let ground = mean_ground(&session.map);
     let Some(nw) = TileCoord::new(lo.0 as usize, lo.1 as usize) else {
         return camera;
     };
     let [nx, ny] = nw.north_west();
     let (cx, cy) = (
-        nx - (hi.1 - lo.1 + 1) as f64 * TILE_SIZE / 2.0,
-        ny - (hi.0 - lo.0 + 1) as f64 * TILE_SIZE / 2.0,
+        nx - ((hi.1 - lo.1 + 1) as f64).min(span) * TILE_SIZE / 2.0,
+        ny - ((hi.0 - lo.0 + 1) as f64).min(span) * TILE_SIZE / 2.0,
     );
     camera.yaw = -std::f32::consts::FRAC_PI_4 * 3.0;
-    camera.pitch = -0.6;
-    camera.frame([cx, cy, ground as f64], (span * TILE_SIZE * 1.05) as f32);
+    camera.pitch = -0.7;
+    camera.frame([cx, cy, ground], (span * TILE_SIZE * 0.8) as f32);
     camera
 }
 

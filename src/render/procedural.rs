@@ -36,13 +36,13 @@ fn hsv(h: f32, s: f32, v: f32) -> [u8; 3] {
     [r, g, b].map(|c| (c * 255.0).round().clamp(0.0, 255.0) as u8)
 }
 
-/// The base colour of a texture path: any hue, moderate saturation, mid brightness, so that
-/// lighting and vertex colours still read on top of it.
+/// The base colour of a texture path: any hue, muted saturation, mid brightness, so that
+/// lighting and vertex colours still read on top of it and neighbours stay tellable apart.
 pub fn name_color(name: &str) -> [u8; 3] {
     let h = name_hash(name);
     let hue = (h & 0xFFFF) as f32 / 65536.0;
-    let sat = 0.45 + ((h >> 16) & 0xFF) as f32 / 255.0 * 0.35;
-    let val = 0.55 + ((h >> 24) & 0xFF) as f32 / 255.0 * 0.3;
+    let sat = 0.3 + ((h >> 16) & 0xFF) as f32 / 255.0 * 0.35;
+    let val = 0.5 + ((h >> 24) & 0xFF) as f32 / 255.0 * 0.3;
     hsv(hue, sat, val)
 }
 
