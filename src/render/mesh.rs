@@ -14,8 +14,8 @@ use crate::model::{Chunk, Tile, TileCoord};
 pub const CHUNKS_PER_TILE: usize = 256;
 /// Side length in texels of one chunk's slice of the alpha texture.
 pub const ALPHA_SIDE: usize = 64;
-/// Bytes of one chunk's RGBA slice of the alpha texture.
-pub const ALPHA_SLICE_BYTES: usize = ALPHA_SIDE * ALPHA_SIDE * 4;
+/// Texels in one chunk's slice of the alpha texture.
+pub const ALPHA_SLICE_TEXELS: usize = ALPHA_SIDE * ALPHA_SIDE;
 /// Marks an unused texture-layer slot in [`TerrainVertex::layers`].
 pub const NO_LAYER: u8 = 255;
 /// Triangles a chunk has when no hole is cut: 8×8 quads, each a fan of four around its inner vertex.
@@ -51,9 +51,10 @@ pub struct TileMesh {
     pub vertices: Vec<TerrainVertex>,
     /// Triangle list over `vertices`; quads under a hole have none.
     pub indices: Vec<u32>,
-    /// 256 RGBA slices of 64×64 texels, chunk after chunk: R, G, B = the alpha of layers 1, 2,
-    /// 3; A = 255 where the shadow map shades the texel. Rows run south, columns east.
-    pub alpha: Vec<u8>,
+    /// 256 slices of 64×64 RGBA texels (each a u32 whose bytes in memory are R, G, B, A), chunk
+    /// after chunk: R, G, B = the alpha of layers 1, 2, 3; A = 255 where the shadow map shades
+    /// the texel. Rows run south, columns east.
+    pub alpha: Vec<u32>,
     /// Lowest and highest terrain height, for framing and culling.
     pub height_range: (f32, f32),
 }
@@ -75,6 +76,19 @@ fn layer_slots(chunk: &Chunk, texture_count: usize) -> [u8; 4] {
     slots
 }
 
+/// Each vertex's (south, east) position in quad units, MCVT order, computed once.
+static GRID: std::sync::LazyLock<[[f32; 2]; VERTICES_PER_CHUNK]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(vertex_grid_position));
+
+/// For each byte of a shadow row, its eight bits (least significant first) as 0 or 0xFF.
+static BIT_BYTES: std::sync::LazyLock<[[u8; 8]; 256]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|byte| std::array::from_fn(|bit| ((byte >> bit) as u8 & 1).wrapping_neg()))
+});
+
+/// Vertex colours of a chunk without MCCV.
+static NEUTRAL_COLORS: [[u8; 4]; VERTICES_PER_CHUNK] =
+    [crate::model::chunk::NEUTRAL_COLOR; VERTICES_PER_CHUNK];
+
 /// Appends a chunk's 145 vertices.
 fn push_vertices(
     out: &mut Vec<TerrainVertex>,
@@ -87,12 +101,11 @@ fn push_vertices(
     let [north, west] = chunk_north_west(tile, chunk_x, chunk_y);
     let unit = crate::model::coords::UNIT_SIZE;
     let index = (chunk_y * 16 + chunk_x) as u32;
+    let colors = chunk.vertex_colors.as_deref().unwrap_or(&NEUTRAL_COLORS);
+    let grid: &[[f32; 2]; VERTICES_PER_CHUNK] = &GRID;
     for i in 0..VERTICES_PER_CHUNK {
-        let [south, east] = vertex_grid_position(i);
-        let color = chunk
-            .vertex_colors
-            .as_ref()
-            .map_or(crate::model::chunk::NEUTRAL_COLOR, |c| c[i]);
+        let [south, east] = grid[i];
+        let color = colors[i];
         out.push(TerrainVertex {
             position: [
                 (north - south as f64 * unit) as f32,
@@ -127,32 +140,39 @@ fn push_indices(out: &mut Vec<u32>, base: u32, holes: u16) {
     }
 }
 
-/// Writes a chunk's RGBA alpha slice: layer 1..3 alphas into R, G, B, the shadow into A.
-fn fill_alpha(slice: &mut [u8], chunk: &Chunk) {
-    debug_assert_eq!(slice.len(), ALPHA_SLICE_BYTES);
-    for (channel, layer) in chunk.layers.iter().enumerate().skip(1).take(3) {
-        let Some(alpha) = &layer.alpha else {
-            // A layer without an alpha map covers its whole chunk.
-            for px in slice.chunks_exact_mut(4) {
-                px[channel - 1] = 255;
-            }
-            continue;
-        };
-        for (px, &a) in slice.chunks_exact_mut(4).zip(alpha.texels().iter()) {
-            px[channel - 1] = a;
+/// Alpha of a layer slot without a map: the slot is empty.
+static NO_ALPHA: [u8; 4096] = [0; 4096];
+/// Alpha of a layer without a map (the file omitted it): it covers the whole chunk.
+static FULL_ALPHA: [u8; 4096] = [255; 4096];
+
+/// Appends a chunk's texels, each RGBA in a u32 whose bytes in memory are R, G, B, A: layer 1..3 alphas in R,
+/// G, B, 255 in A where the shadow map is set. One pass, each texel written once, with no
+/// branches in the loop, so that the compiler vectorises it.
+fn push_alpha(out: &mut Vec<u32>, chunk: &Chunk) {
+    let map = |k: usize| match chunk.layers.get(k) {
+        Some(l) => l.alpha.as_ref().map_or(&FULL_ALPHA, |a| a.texels()),
+        None => &NO_ALPHA,
+    };
+    let (r, g, b) = (map(1), map(2), map(3));
+    let shadow = chunk.shadow.as_ref();
+    let start = out.len();
+    out.resize(start + ALPHA_SLICE_TEXELS, 0);
+    let rows = out[start..]
+        .chunks_exact_mut(ALPHA_SIDE)
+        .zip(r.chunks_exact(ALPHA_SIDE))
+        .zip(g.chunks_exact(ALPHA_SIDE))
+        .zip(b.chunks_exact(ALPHA_SIDE));
+    let expand: &[[u8; 8]; 256] = &BIT_BYTES;
+    let mut a = [0u8; ALPHA_SIDE];
+    for (row, (((line, r), g), b)) in rows.enumerate() {
+        // The row's shadow bits as 0 / 0xFF bytes, eight at a time from a table: a variable
+        // shift per texel would cost more than the rest of the loop.
+        let bits = shadow.map_or(0, |s| s.rows[row]);
+        for (k, eight) in a.chunks_exact_mut(8).enumerate() {
+            eight.copy_from_slice(&expand[(bits >> (8 * k)) as usize & 0xFF]);
         }
-    }
-    if let Some(shadow) = &chunk.shadow {
-        for (row, bits) in shadow.rows.iter().enumerate() {
-            if *bits == 0 {
-                continue;
-            }
-            let line = &mut slice[row * ALPHA_SIDE * 4..(row + 1) * ALPHA_SIDE * 4];
-            for (col, px) in line.chunks_exact_mut(4).enumerate() {
-                if bits >> col & 1 == 1 {
-                    px[3] = 255;
-                }
-            }
+        for col in 0..ALPHA_SIDE {
+            line[col] = u32::from_ne_bytes([r[col], g[col], b[col], a[col]]);
         }
     }
 }
@@ -161,7 +181,7 @@ fn fill_alpha(slice: &mut [u8], chunk: &Chunk) {
 pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
     let mut vertices = Vec::with_capacity(CHUNKS_PER_TILE * VERTICES_PER_CHUNK);
     let mut indices = Vec::with_capacity(CHUNKS_PER_TILE * TRIANGLES_PER_CHUNK * 3);
-    let mut alpha = vec![0u8; CHUNKS_PER_TILE * ALPHA_SLICE_BYTES];
+    let mut alpha = Vec::with_capacity(CHUNKS_PER_TILE * ALPHA_SLICE_TEXELS);
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
     // A damaged tile may hold fewer chunks; draw the ones it has.
@@ -171,23 +191,17 @@ pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
         let slots = layer_slots(chunk, tile.textures.len());
         push_vertices(&mut vertices, tile.coord, chunk_x, chunk_y, chunk, slots);
         push_indices(&mut indices, base, chunk.holes);
-        fill_alpha(
-            &mut alpha[i * ALPHA_SLICE_BYTES..(i + 1) * ALPHA_SLICE_BYTES],
-            chunk,
-        );
+        push_alpha(&mut alpha, chunk);
         let (l, h) = chunk.height_range();
         lo = lo.min(l);
         hi = hi.max(h);
-    }
-    if lo > hi {
-        (lo, hi) = (0.0, 0.0);
     }
     TileMesh {
         coord: tile.coord,
         vertices,
         indices,
         alpha,
-        height_range: (lo, hi),
+        height_range: if lo > hi { (0.0, 0.0) } else { (lo, hi) },
     }
 }
 
@@ -225,7 +239,7 @@ mod tests {
         let mesh = build_tile_mesh(&flat_tile());
         assert_eq!(mesh.vertices.len(), 256 * 145);
         assert_eq!(mesh.indices.len(), 256 * TRIANGLES_PER_CHUNK * 3);
-        assert_eq!(mesh.alpha.len(), 256 * ALPHA_SLICE_BYTES);
+        assert_eq!(mesh.alpha.len(), 256 * ALPHA_SLICE_TEXELS);
         assert_eq!(mesh.height_range, (10.0, 10.0));
         assert!(
             mesh.indices
@@ -304,7 +318,8 @@ mod tests {
         rows[5] = 1 << 7;
         chunk.shadow = Some(ShadowMap { rows });
         let mesh = build_tile_mesh(&tile);
-        let slice = &mesh.alpha[3 * ALPHA_SLICE_BYTES..4 * ALPHA_SLICE_BYTES];
+        let slice: &[u8] =
+            bytemuck::cast_slice(&mesh.alpha[3 * ALPHA_SLICE_TEXELS..4 * ALPHA_SLICE_TEXELS]);
         assert_eq!(slice[(64 + 2) * 4], 200);
         assert_eq!(slice[(64 + 3) * 4], 0);
         assert_eq!(slice[1], 255, "an alpha-less layer covers everything");

@@ -394,7 +394,7 @@ unsafe fn upload_tile(
             0,
             glow::RGBA,
             glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(&mesh.alpha)),
+            glow::PixelUnpackData::Slice(Some(bytemuck::cast_slice(&mesh.alpha))),
         );
         set_sampling(gl, false);
 
