@@ -184,3 +184,58 @@ fn quitting_with_unsaved_changes_asks_first() {
     );
     assert_eq!(h.query_all_by_role(Role::Canvas).count(), 2);
 }
+
+/// A map of ten tiles in a row (copies of one sample tile), for streaming.
+fn long_map(dir: &Path) -> PathBuf {
+    loam::sample::write_sample(dir).unwrap();
+    let tile = std::fs::read(dir.join("Sample_31_31.adt")).unwrap();
+    let mut map = loam::model::Map::new("Long");
+    map.flags = loam::model::map::MAP_FLAG_BIG_ALPHA | loam::model::map::MAP_FLAG_VERTEX_COLORS;
+    for x in 20..30 {
+        let c = TileCoord::new(x, 40).unwrap();
+        map.tile_flags[c.index()] = loam::model::map::TILE_PRESENT;
+        std::fs::write(dir.join(format!("Long_{x}_40.adt")), &tile).unwrap();
+    }
+    let wdt = dir.join("Long.wdt");
+    std::fs::write(&wdt, loam::format::v18::write_wdt(&map)).unwrap();
+    wdt
+}
+
+#[test]
+fn tiles_stream_in_near_the_camera_and_out_far_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = long_map(dir.path());
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(wdt));
+    h.run();
+    let loaded = |h: &Harness<'_, LoamApp>| -> Vec<u8> {
+        h.state()
+            .session()
+            .unwrap()
+            .map
+            .tiles
+            .keys()
+            .map(|c| c.x)
+            .collect()
+    };
+    let first = loaded(&h);
+    assert!(!first.is_empty() && first.len() < 10, "{first:?}");
+    assert!(first.contains(&20));
+
+    h.state_mut().mark_edited(TileCoord::new(20, 40).unwrap());
+    let far = TileCoord::new(29, 40).unwrap();
+    h.state_mut().go_to_tile(far);
+    // The loader thread reads in the background; give it time.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !loaded(&h).contains(&29) && std::time::Instant::now() < deadline {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let now = loaded(&h);
+    assert!(now.contains(&29), "{now:?}");
+    assert!(
+        !now.contains(&22),
+        "a far, unedited tile was dropped: {now:?}"
+    );
+    assert!(now.contains(&20), "an edited tile stays: {now:?}");
+}

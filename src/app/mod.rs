@@ -11,6 +11,7 @@ pub mod screenshot;
 pub mod session;
 pub mod settings;
 pub mod startup;
+pub mod streaming;
 pub mod viewport;
 
 use std::collections::BTreeSet;
@@ -30,10 +31,16 @@ use intent::Intent;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
 use session::Session;
 use settings::Settings;
+use streaming::TileLoader;
 use viewport::{GlState, SharedGl};
 
 /// Tiles whose centre is within this many tiles of the camera are kept on the GPU.
 const DRAW_RADIUS_TILES: f64 = 1.6;
+/// Tiles within this many tiles of the camera are read from disk.
+const LOAD_RADIUS_TILES: f64 = 2.2;
+/// Unedited tiles farther than this are dropped from memory (a margin over the load radius,
+/// so that a camera moving back and forth does not reload the same tiles).
+const UNLOAD_RADIUS_TILES: f64 = 3.5;
 /// Tiles uploaded per frame at most, so that a frame never stalls long.
 const UPLOADS_PER_FRAME: usize = 2;
 /// Radius of the brush cursor in yards.
@@ -71,6 +78,8 @@ pub struct LoamApp {
     quit_confirmed: bool,
     screenshot: Option<ScreenshotJob>,
     frame_ms: f32,
+    loader: TileLoader,
+    session_id: u64,
 }
 
 impl LoamApp {
@@ -99,6 +108,11 @@ impl LoamApp {
             quit_confirmed: false,
             screenshot: options.screenshot.map(ScreenshotJob::new),
             frame_ms: 0.0,
+            loader: {
+                let ctx = cc.egui_ctx.clone();
+                TileLoader::new(move || ctx.request_repaint())
+            },
+            session_id: 0,
         };
         match options.open {
             Some(path) => app.open(&path),
@@ -137,32 +151,47 @@ impl LoamApp {
         }
     }
 
-    /// Opens a map file, replacing the current one; failures become the status message.
+    /// Opens a map file, replacing the current one; failures become the status message. The
+    /// tiles around the first view are read at once, the rest stream in as the camera moves.
     pub fn open(&mut self, path: &Path) {
-        match Session::open(path) {
-            Ok(session) => {
-                self.remember_camera();
-                self.settings.add_recent(path);
-                self.message = match session.missing_tiles.len() {
-                    0 => None,
-                    n => Some(format!(
-                        "{}: {n} of {} tiles the WDT lists are missing",
-                        session.map.name,
-                        session.map.present_tiles().len()
-                    )),
-                };
-                self.camera = self
-                    .settings
-                    .camera_for(&session.key())
-                    .unwrap_or_else(|| initial_camera(&session));
-                self.session = Some(session);
-                self.save_as = None;
-                let mut gl = self.gl.lock();
-                for c in gl.uploaded.clone() {
-                    gl.queue_removal(c);
-                }
+        let mut session = match Session::open(path) {
+            Ok(s) => s,
+            Err(e) => {
+                self.message = Some(format!("could not open: {e}"));
+                return;
             }
-            Err(e) => self.message = Some(format!("could not open: {e}")),
+        };
+        self.remember_camera();
+        self.session_id += 1;
+        self.loader.start_session(self.session_id);
+        self.settings.add_recent(path);
+        let remembered = self.settings.camera_for(&session.key());
+        let first = remembered.unwrap_or_else(|| initial_camera(&session));
+        let near = tiles_near(
+            &session.known_tiles(),
+            &view_points(&first, mean_ground(&session.map)),
+            LOAD_RADIUS_TILES,
+        );
+        session.load_now(&near.into_iter().collect::<Vec<_>>());
+        self.camera = remembered.unwrap_or_else(|| initial_camera(&session));
+        let mut notes = Vec::new();
+        if !session.missing_tiles.is_empty() {
+            notes.push(format!(
+                "{}: {} of {} tiles the WDT lists are missing",
+                session.map.name,
+                session.missing_tiles.len(),
+                session.map.present_tiles().len()
+            ));
+        }
+        if let Some((c, why)) = session.failed.iter().next() {
+            notes.push(format!("tile {}_{} could not be read: {why}", c.x, c.y));
+        }
+        self.message = (!notes.is_empty()).then(|| notes.join("; "));
+        self.session = Some(session);
+        self.save_as = None;
+        let mut gl = self.gl.lock();
+        for c in gl.uploaded.clone() {
+            gl.queue_removal(c);
         }
     }
 
@@ -210,7 +239,9 @@ impl LoamApp {
             Intent::OpenSample => self.open_sample(),
             Intent::Save => self.save(),
             Intent::SaveAsDialog => {
-                if let Some(s) = &self.session {
+                if let Some(s) = &mut self.session {
+                    // The report and the write cover the whole map, not only what is near.
+                    s.load_all();
                     let target = if s.generation.writable() {
                         s.generation
                     } else {
@@ -286,19 +317,10 @@ impl LoamApp {
         }
     }
 
-    /// Where the camera looks: the point on the terrain (or on the mean ground height) ahead of
-    /// it, at most a few tiles away.
-    fn focus(&self) -> [f64; 2] {
-        let eye = self.camera.position;
-        let f = self.camera.forward();
+    /// The camera's position and where it looks, on the tile grid.
+    fn view_points(&self) -> [[f64; 2]; 2] {
         let ground = self.session.as_ref().map_or(0.0, |s| mean_ground(&s.map));
-        let reach = 3.0 * TILE_SIZE;
-        let d = if f.z < -1e-3 {
-            ((ground - eye[2]) / f.z as f64).clamp(0.0, reach)
-        } else {
-            reach
-        };
-        [eye[0] + f.x as f64 * d, eye[1] + f.y as f64 * d]
+        view_points(&self.camera, ground)
     }
 
     /// The tiles that should be on the GPU: loaded ones near the camera or near where it looks.
@@ -306,25 +328,50 @@ impl LoamApp {
         let Some(s) = &self.session else {
             return BTreeSet::new();
         };
-        let points = [
-            tile_grid_position(self.camera.position[0], self.camera.position[1]),
+        let loaded = s.map.tiles.keys().copied().collect();
+        tiles_near(&loaded, &self.view_points(), DRAW_RADIUS_TILES)
+    }
+
+    /// Takes in the tiles the loader read, asks for the next ones near the camera and drops
+    /// unedited ones far away.
+    fn stream_from_disk(&mut self) {
+        let points = self.view_points();
+        let Some(s) = &mut self.session else { return };
+        for loaded in self.loader.poll() {
+            match loaded.result {
+                Ok(tile) => s.insert_tile(tile),
+                Err(e) => {
+                    self.message = Some(format!(
+                        "tile {}_{} could not be read: {e}",
+                        loaded.coord.x, loaded.coord.y
+                    ));
+                    s.failed.insert(loaded.coord, e);
+                }
+            }
+        }
+        let near = tiles_near(&s.on_disk, &points, LOAD_RADIUS_TILES);
+        for c in near {
+            if !self.loader.has_room() {
+                break;
+            }
+            if !s.map.tiles.contains_key(&c)
+                && !self.loader.is_loading(c)
+                && !s.failed.contains_key(&c)
             {
-                let [x, y] = self.focus();
-                tile_grid_position(x, y)
-            },
-        ];
-        s.map
+                self.loader.request(c, s.tile_path(c), s.alpha_depth);
+            }
+        }
+        let keep = tiles_near(&s.on_disk, &points, UNLOAD_RADIUS_TILES);
+        let far: Vec<TileCoord> = s
+            .map
             .tiles
             .keys()
-            .filter(|t| {
-                points.iter().any(|[col, row]| {
-                    let dc = t.x as f64 + 0.5 - col;
-                    let dr = t.y as f64 + 0.5 - row;
-                    (dc * dc + dr * dr).sqrt() <= DRAW_RADIUS_TILES
-                })
-            })
+            .filter(|c| !keep.contains(c))
             .copied()
-            .collect()
+            .collect();
+        for c in far {
+            s.unload(c);
+        }
     }
 
     /// Sends near tiles to the GPU and drops far ones; edited tiles are re-sent by the edit
@@ -442,6 +489,37 @@ fn report_lines(session: &Session, target: Generation) -> Vec<String> {
         .collect()
 }
 
+/// A camera's position and the point it looks at (on a plane at `ground`, at most three tiles
+/// ahead), both on the tile grid.
+fn view_points(camera: &Camera, ground: f64) -> [[f64; 2]; 2] {
+    let eye = camera.position;
+    let f = camera.forward();
+    let reach = 3.0 * TILE_SIZE;
+    let d = if f.z < -1e-3 {
+        ((ground - eye[2]) / f.z as f64).clamp(0.0, reach)
+    } else {
+        reach
+    };
+    [
+        tile_grid_position(eye[0], eye[1]),
+        tile_grid_position(eye[0] + f.x as f64 * d, eye[1] + f.y as f64 * d),
+    ]
+}
+
+/// The tiles of `set` whose centre is within `radius` tiles of any of `points`.
+fn tiles_near(set: &BTreeSet<TileCoord>, points: &[[f64; 2]], radius: f64) -> BTreeSet<TileCoord> {
+    set.iter()
+        .filter(|t| {
+            points.iter().any(|[col, row]| {
+                let dc = t.x as f64 + 0.5 - col;
+                let dr = t.y as f64 + 0.5 - row;
+                (dc * dc + dr * dr).sqrt() <= radius
+            })
+        })
+        .copied()
+        .collect()
+}
+
 /// The mean of the chunks' lowest heights over the loaded tiles.
 fn mean_ground(map: &crate::model::Map) -> f64 {
     let (sum, n) = map
@@ -452,9 +530,10 @@ fn mean_ground(map: &crate::model::Map) -> f64 {
     if n == 0 { 0.0 } else { sum / n as f64 }
 }
 
-/// A camera that shows every loaded tile from the north-west, looking south-east.
+/// A camera that shows the map's tiles (the first three by three of a large map) from the
+/// north-west, looking south-east.
 pub fn initial_camera(session: &Session) -> Camera {
-    let tiles: Vec<TileCoord> = session.map.tiles.keys().copied().collect();
+    let tiles: Vec<TileCoord> = session.known_tiles().into_iter().collect();
     let mut camera = Camera::default();
     let Some(first) = tiles.first() else {
         return camera;
@@ -524,6 +603,7 @@ impl eframe::App for LoamApp {
             intents.extend(ui::dialogs::confirm_quit(ui, unsaved));
         }
 
+        self.stream_from_disk();
         let ready = self.stream_tiles();
         let gl = self.gl.clone();
         let has_gl = gl.lock().has_renderer();

@@ -4,13 +4,15 @@
 //! Not for: drawing or widgets. Everything here works without a window, so tests drive it
 //! directly.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::convert::{self, Report};
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
-use crate::model::{Map, TileCoord};
+use crate::format::v18::{self, AlphaDepth};
+use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS};
+use crate::model::{Map, Tile, TileCoord};
 
 /// One open map.
 #[derive(Debug)]
@@ -31,6 +33,12 @@ pub struct Session {
     pub missing_tiles: Vec<TileCoord>,
     /// Tiles changed since the last save.
     pub edited: BTreeSet<TileCoord>,
+    /// Tiles whose file is in the folder, loaded or not (a WDT's map streams them in).
+    pub on_disk: BTreeSet<TileCoord>,
+    /// The alpha depth the map's tiles are read with.
+    pub alpha_depth: AlphaDepth,
+    /// Tiles that failed to load, with the reason.
+    pub failed: BTreeMap<TileCoord, String>,
 }
 
 /// What a save wrote.
@@ -45,19 +53,128 @@ pub struct SaveSummary {
 }
 
 impl Session {
-    /// Opens a .wdt (with its tiles) or a lone .adt.
+    /// Opens a lone .adt (read at once) or a .wdt: its header only; the tiles are read with
+    /// [`Session::load_now`] or streamed in by the app.
     pub fn open(path: &Path) -> Result<Session, LoamError> {
-        let opened = disk::open_map(path)?;
+        let is_wdt = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wdt"));
+        if !is_wdt {
+            let opened = disk::open_map(path)?;
+            let depth = if opened.map.big_alpha() {
+                AlphaDepth::Big
+            } else {
+                AlphaDepth::Nibble
+            };
+            return Ok(Session {
+                map: opened.map,
+                source: path.to_path_buf(),
+                folder: opened.folder,
+                generation: opened.generation,
+                has_wdt: false,
+                lone_tile_file: opened.lone_tile_file,
+                missing_tiles: opened.missing_tiles,
+                edited: BTreeSet::new(),
+                on_disk: BTreeSet::new(),
+                alpha_depth: depth,
+                failed: BTreeMap::new(),
+            });
+        }
+        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let bytes = disk::read_file(path)?;
+        let map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
+        let alpha_depth = if map.big_alpha() {
+            AlphaDepth::Big
+        } else {
+            AlphaDepth::Nibble
+        };
+        // As `disk::open_map` judges it: these flags only exist in 3.3.5; otherwise the tiles
+        // decide as they arrive.
+        let generation = if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0 {
+            Generation::V335
+        } else {
+            Generation::V112
+        };
+        let (on_disk, missing): (Vec<TileCoord>, Vec<TileCoord>) = map
+            .present_tiles()
+            .into_iter()
+            .partition(|&c| folder.join(disk::tile_file_name(&name, c)).is_file());
         Ok(Session {
-            map: opened.map,
+            map,
             source: path.to_path_buf(),
-            folder: opened.folder,
-            generation: opened.generation,
-            has_wdt: opened.wdt.is_some(),
-            lone_tile_file: opened.lone_tile_file,
-            missing_tiles: opened.missing_tiles,
+            folder,
+            generation,
+            has_wdt: true,
+            lone_tile_file: None,
+            missing_tiles: missing,
             edited: BTreeSet::new(),
+            on_disk: on_disk.into_iter().collect(),
+            alpha_depth,
+            failed: BTreeMap::new(),
         })
+    }
+
+    /// Every tile the map has: those on disk and those in memory.
+    pub fn known_tiles(&self) -> BTreeSet<TileCoord> {
+        self.on_disk
+            .iter()
+            .chain(self.map.tiles.keys())
+            .copied()
+            .collect()
+    }
+
+    /// Where tile `coord` is read from.
+    pub fn tile_path(&self, coord: TileCoord) -> PathBuf {
+        self.folder
+            .join(disk::tile_file_name(&self.map.name, coord))
+    }
+
+    /// Takes a freshly read tile into the map.
+    pub fn insert_tile(&mut self, tile: Tile) {
+        self.generation = self.generation.max(disk::tile_generation(&tile));
+        self.failed.remove(&tile.coord);
+        self.map.tiles.insert(tile.coord, tile);
+    }
+
+    /// Reads tiles now (in parallel) and takes them in; failures are kept in `failed`.
+    pub fn load_now(&mut self, coords: &[TileCoord]) {
+        use rayon::prelude::*;
+        let wanted: Vec<TileCoord> = coords
+            .iter()
+            .filter(|c| self.on_disk.contains(c) && !self.map.tiles.contains_key(c))
+            .copied()
+            .collect();
+        let depth = self.alpha_depth;
+        let read: Vec<(TileCoord, Result<Tile, LoamError>)> = wanted
+            .par_iter()
+            .map(|&c| (c, disk::read_tile(&self.tile_path(c), Some(c), depth)))
+            .collect();
+        for (c, r) in read {
+            match r {
+                Ok(t) => self.insert_tile(t),
+                Err(e) => {
+                    self.failed.insert(c, e.to_string());
+                }
+            }
+        }
+    }
+
+    /// Reads every tile on disk that is not in memory yet.
+    pub fn load_all(&mut self) {
+        let all: Vec<TileCoord> = self.on_disk.iter().copied().collect();
+        self.load_now(&all);
+    }
+
+    /// Drops a tile from memory unless it has unsaved changes or cannot be read again.
+    pub fn unload(&mut self, coord: TileCoord) -> bool {
+        if self.edited.contains(&coord) || !self.on_disk.contains(&coord) {
+            return false;
+        }
+        self.map.tiles.remove(&coord).is_some()
     }
 
     /// The key under which per-map settings (the camera) are remembered.
@@ -90,7 +207,8 @@ impl Session {
             .collect()
     }
 
-    /// What saving as `to` would change or drop, computed on a copy of the map.
+    /// What saving as `to` would change or drop, computed on a copy of the map (of the tiles
+    /// in memory: call [`Session::load_all`] first for the whole map).
     pub fn conversion_report(&self, to: Generation) -> Report {
         let mut copy = self.map.clone();
         convert::prepare_map(&mut copy, self.generation, to)
@@ -133,6 +251,9 @@ impl Session {
         self.folder = folder.to_path_buf();
         self.source = folder.join(source_name);
         self.edited.clear();
+        if self.has_wdt {
+            self.on_disk = self.map.tiles.keys().copied().collect();
+        }
         Ok(SaveSummary {
             folder: folder.to_path_buf(),
             files: files.len(),
@@ -154,9 +275,27 @@ impl Session {
 mod tests {
     use super::*;
 
+    #[test]
+    fn unloading_keeps_edited_tiles() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sample_session(dir.path());
+        let [a, b]: [TileCoord; 2] =
+            [(31, 31), (32, 32)].map(|(x, y)| TileCoord::new(x, y).unwrap());
+        s.mark_edited(a);
+        assert!(!s.unload(a));
+        assert!(s.unload(b));
+        assert!(!s.map.tiles.contains_key(&b));
+        s.load_now(&[b]);
+        assert!(s.map.tiles.contains_key(&b));
+    }
+
     fn sample_session(dir: &Path) -> Session {
         crate::sample::write_sample(dir).unwrap();
-        Session::open(&dir.join("Sample.wdt")).unwrap()
+        let mut s = Session::open(&dir.join("Sample.wdt")).unwrap();
+        assert!(s.map.tiles.is_empty(), "a WDT opens without its tiles");
+        assert_eq!(s.on_disk.len(), 4);
+        s.load_all();
+        s
     }
 
     #[test]
@@ -178,7 +317,8 @@ mod tests {
         s.mark_edited(t);
         assert_eq!(s.save().unwrap().files, 1);
         assert!(s.edited.is_empty());
-        let back = Session::open(&dir.path().join("Sample.wdt")).unwrap();
+        let mut back = Session::open(&dir.path().join("Sample.wdt")).unwrap();
+        back.load_now(&[t]);
         assert_eq!(
             back.map.tiles[&t].chunks[0].heights[0],
             s.map.tiles[&t].chunks[0].heights[0]
@@ -193,7 +333,8 @@ mod tests {
         let summary = s.save_as(&out, Generation::V112).unwrap();
         assert_eq!(summary.files, 5);
         assert_eq!(s.generation, Generation::V112);
-        let reopened = Session::open(&out.join("Sample.wdt")).unwrap();
+        let mut reopened = Session::open(&out.join("Sample.wdt")).unwrap();
+        reopened.load_all();
         assert_eq!(reopened.generation, Generation::V112);
         assert!(
             reopened
