@@ -86,6 +86,49 @@ fn file_open_uses_the_dialog_and_remembers_the_file() {
 }
 
 #[test]
+fn the_client_data_folder_is_chosen_in_settings_and_persisted() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    dialogs.answer_folder(Some(PathBuf::from("/games/wow/Data")));
+    h.get_by_label("Settings").click();
+    h.run();
+    h.get_by_label("Choose client data folder…").click();
+    h.run();
+    let settings = h.state().settings();
+    assert_eq!(settings.client_data, Some(PathBuf::from("/games/wow/Data")));
+    let expected = settings.clone();
+
+    // What the app gives eframe's storage is what the next start reads, with the camera of
+    // the open map in it.
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    let back: loam::app::settings::Settings =
+        eframe::get_value(&storage, loam::app::settings::STORAGE_KEY).unwrap();
+    assert_eq!(back.client_data, expected.client_data);
+    assert_eq!(back.recent, expected.recent);
+    let key = h.state().session().unwrap().key();
+    assert_eq!(back.camera_for(&key), Some(*h.state().camera()));
+}
+
+/// eframe storage in memory.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
 fn a_wdt_with_missing_tiles_opens_and_says_so() {
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs, Some(corpus("blizzardry/Azeroth.wdt")));

@@ -210,6 +210,22 @@ fn a_corpus_tile_covers_the_view() {
         .collect();
     assert!(distinct.len() > 50, "{} distinct colours", distinct.len());
 
+    // The layer-count map: chunks at four layers turn red.
+    let counted = Overlays {
+        layer_count: true,
+        chunk_grid: true,
+        ..Overlays::default()
+    };
+    let img = render(&camera, &[&tile], counted, "corpus-layer-count.png");
+    let red = (0..H)
+        .flat_map(|y| (0..W).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let [r, g, b] = pixel(&img, x, y);
+            r as i32 > 2 * g as i32 && r as i32 > 2 * b as i32
+        })
+        .count();
+    assert!(red > (W * H / 20) as usize, "{red} red pixels");
+
     // A slanted view for people to look at.
     let mut oblique = Camera {
         yaw: -std::f32::consts::FRAC_PI_4 * 3.0,

@@ -41,6 +41,10 @@ pub enum Intent {
     ShowLayerCount(bool),
     /// Set the fly speed in yards per second.
     CameraSpeed(f32),
+    /// Ask for the game client's data folder.
+    PickClientData,
+    /// Forget the client data folder (procedural textures only).
+    ClearClientData,
     /// Dismiss the message in the status bar.
     DismissMessage,
 }

@@ -80,6 +80,7 @@ pub struct LoamApp {
     frame_ms: f32,
     loader: TileLoader,
     session_id: u64,
+    title: String,
 }
 
 impl LoamApp {
@@ -113,6 +114,7 @@ impl LoamApp {
                 TileLoader::new(move || ctx.request_repaint())
             },
             session_id: 0,
+            title: String::new(),
         };
         match options.open {
             Some(path) => app.open(&path),
@@ -209,22 +211,32 @@ impl LoamApp {
         }
     }
 
-    /// Moves the camera over a tile (loaded or not).
+    /// Moves the camera over a tile (loaded or not), above its highest point.
     pub fn go_to_tile(&mut self, tile: TileCoord) {
-        let ground = self
+        let range = self
             .session
             .as_ref()
             .and_then(|s| s.map.tiles.get(&tile))
             .map(|t| {
-                let (lo, hi) = t
-                    .chunks
+                t.chunks
                     .iter()
                     .map(|c| c.height_range())
-                    .fold((f32::MAX, f32::MIN), |(l, h), (a, b)| (l.min(a), h.max(b)));
-                (lo + hi) * 0.5
-            })
-            .unwrap_or(self.camera.position[2] as f32 - 200.0);
+                    .fold((f32::MAX, f32::MIN), |(l, h), (a, b)| (l.min(a), h.max(b)))
+            });
+        let (lo, hi) = range.unwrap_or_else(|| {
+            let z = self.camera.position[2] as f32 - 200.0;
+            (z, z)
+        });
+        let ground = lo + (hi - lo) * 0.4;
         self.camera.frame_tile(tile, ground);
+        // Mountains must not stand between the camera and the tile: rise above the top.
+        let clear = hi as f64 + 120.0;
+        if self.camera.position[2] < clear {
+            let [nx, ny] = tile.north_west();
+            let half = TILE_SIZE / 2.0;
+            self.camera.position[2] = clear;
+            self.camera.look_at([nx - half, ny - half, ground as f64]);
+        }
     }
 
     /// Carries out one intent.
@@ -282,6 +294,12 @@ impl LoamApp {
             Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
+            Intent::PickClientData => {
+                if let Some(f) = self.dialogs.pick_folder() {
+                    self.settings.client_data = Some(f);
+                }
+            }
+            Intent::ClearClientData => self.settings.client_data = None,
             Intent::DismissMessage => self.message = None,
         }
     }
@@ -444,6 +462,7 @@ impl LoamApp {
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
             camera_speed: self.settings.camera_speed,
+            client_data: self.settings.client_data.clone(),
         };
         egui::Panel::top("loam-menu").show(ui, |ui| {
             intents.extend(ui::menu::show(ui, &menu_state));
@@ -583,6 +602,15 @@ impl eframe::App for LoamApp {
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.confirm_quit = true;
+        }
+
+        let title = match &self.session {
+            Some(s) => format!("loam — {} ({})", s.map.name, s.generation),
+            None => "loam".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
         }
 
         let mut intents = self.draw_panels(ui);

@@ -142,6 +142,21 @@ impl Camera {
         );
     }
 
+    /// Turns to look at `target` from where the camera is.
+    pub fn look_at(&mut self, target: [f64; 3]) {
+        let d = [
+            target[0] - self.position[0],
+            target[1] - self.position[1],
+            target[2] - self.position[2],
+        ];
+        let flat = (d[0] * d[0] + d[1] * d[1]).sqrt();
+        if flat < 1e-6 && d[2].abs() < 1e-6 {
+            return;
+        }
+        self.yaw = d[1].atan2(d[0]) as f32;
+        self.pitch = (d[2].atan2(flat) as f32).clamp(-PITCH_LIMIT, PITCH_LIMIT);
+    }
+
     /// The picking ray through a point of the viewport given in normalised device coordinates
     /// (-1..1, y up): origin and unit direction in world space.
     pub fn ray(&self, ndc: [f32; 2], aspect: f32) -> (Vec3, Vec3) {
@@ -196,6 +211,19 @@ mod tests {
         let r = p + c.right() * 10.0;
         let clip = c.view_projection(1.0) * r.extend(1.0);
         assert!(clip.x / clip.w > 0.0);
+    }
+
+    #[test]
+    fn look_at_points_the_camera_at_the_target() {
+        let mut c = Camera::default();
+        let target = [
+            c.position[0] - 50.0,
+            c.position[1] + 80.0,
+            c.position[2] - 30.0,
+        ];
+        c.look_at(target);
+        let t = Vec3::new(target[0] as f32, target[1] as f32, target[2] as f32);
+        assert!(((t - c.eye()).normalize() - c.forward()).length() < 1e-4);
     }
 
     #[test]

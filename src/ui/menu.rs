@@ -21,6 +21,8 @@ pub struct MenuState {
     pub layer_count: bool,
     /// Fly speed.
     pub camera_speed: f32,
+    /// The client data folder, when set.
+    pub client_data: Option<PathBuf>,
 }
 
 /// Draws the menu bar and returns what was chosen.
@@ -85,6 +87,24 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 .changed()
             {
                 out.push(Intent::CameraSpeed(speed));
+            }
+        });
+        ui.menu_button("Settings", |ui| {
+            match &state.client_data {
+                Some(p) => ui.label(format!("Client data: {}", p.display())),
+                None => ui.label("Client data: not set (procedural textures)"),
+            };
+            if ui.button("Choose client data folder…").clicked() {
+                out.push(Intent::PickClientData);
+            }
+            if ui
+                .add_enabled(
+                    state.client_data.is_some(),
+                    egui::Button::new("Forget client data folder"),
+                )
+                .clicked()
+            {
+                out.push(Intent::ClearClientData);
             }
         });
     });
