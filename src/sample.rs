@@ -24,10 +24,10 @@ use crate::model::{AlphaMap, Chunk, DoodadPlacement, Layer, Map, ShadowMap, Tile
 pub const SAMPLE_NAME: &str = "Sample";
 /// The tiles of the sample: the four around the world's origin.
 pub const SAMPLE_TILES: [(u8, u8); 4] = [(31, 31), (32, 31), (31, 32), (32, 32)];
-/// The sample's texture paths; index 0 (grass) is every chunk's base layer. The numbers were
-/// picked so that the procedural stand-in colours (a hash of the path, see
-/// `render::procedural`) read as what the names say: green grass, brown dirt, yellow sand,
-/// blue-grey rock, pink flowers.
+/// The sample's texture paths; index 0 (grass) is every chunk's base layer. The sample ships
+/// these textures; the numbers in the names were picked so that even without them the
+/// procedural stand-in colours (a hash of the path, see `render::procedural`) read as what the
+/// names say: green grass, brown dirt, yellow sand, blue-grey rock, pink flowers.
 pub const SAMPLE_TEXTURES: [&str; 5] = [
     "Tileset\\Loam\\Sample\\Grass06.blp",
     "Tileset\\Loam\\Sample\\Dirt77.blp",
@@ -351,15 +351,78 @@ pub fn sample_map() -> Map {
     map
 }
 
-/// The sample's files (WDT first, then the tiles), as 3.3.5 files.
+/// Side length of the sample's own textures.
+const TEXTURE_SIDE: usize = 64;
+
+/// One of the sample's textures: a base colour, a grain strength and speckles of a second
+/// colour, all from integer hashes so the bytes are the same everywhere.
+fn texture_image(index: usize) -> crate::assets::blp::Image {
+    // (base colour, grain ±, speckle colour, speckles per 256 texels)
+    let (base, grain, speck, density): ([i32; 3], i32, [i32; 3], u32) = match index {
+        0 => ([64, 118, 42], 22, [96, 150, 60], 40), // grass: light blades
+        1 => ([112, 82, 52], 18, [80, 60, 40], 30),  // dirt: dark pebbles
+        2 => ([198, 178, 124], 12, [225, 210, 160], 25), // sand: bright grains
+        3 => ([118, 118, 124], 26, [80, 80, 86], 35), // rock: dark cracks
+        _ => ([70, 122, 46], 18, [224, 96, 170], 28), // flowers: pink blossoms
+    };
+    let mut rgba = Vec::with_capacity(TEXTURE_SIDE * TEXTURE_SIDE * 4);
+    for y in 0..TEXTURE_SIDE as i64 {
+        for x in 0..TEXTURE_SIDE as i64 {
+            let h = lattice_hash(x, y, 100 + index as u32);
+            let cell = lattice_hash(x / 4, y / 4, 200 + index as u32);
+            let g = (h % 256) as i32 - 128;
+            let c = (cell % 256) as i32 - 128;
+            let offset = (g * grain + c * grain / 2) / 128;
+            let color = if (h >> 8) % 256 < density {
+                speck
+            } else {
+                base.map(|v| v + offset)
+            };
+            rgba.extend(color.map(|v| v.clamp(0, 255) as u8));
+            rgba.push(255);
+        }
+    }
+    crate::assets::blp::Image {
+        width: TEXTURE_SIDE,
+        height: TEXTURE_SIDE,
+        rgba,
+    }
+}
+
+/// The sample's textures as files: their game paths (with `/`) and BLP bytes.
+pub fn texture_files() -> Vec<EncodedFile> {
+    SAMPLE_TEXTURES
+        .iter()
+        .enumerate()
+        .map(|(i, name)| EncodedFile {
+            name: name.replace('\\', "/"),
+            bytes: crate::assets::blp::encode_raw(&texture_image(i)),
+        })
+        .collect()
+}
+
+/// The sample's map files (WDT first, then the tiles), as 3.3.5 files.
 pub fn sample_files() -> Result<Vec<EncodedFile>, LoamError> {
     disk::encode_map(&sample_map(), Generation::V335, true, None)
 }
 
-/// Writes the sample map into `folder` (created if absent), each file atomically.
+/// Writes the sample map into `folder` (created if absent), each file atomically: the WDT and
+/// tiles, and its textures under `Tileset/Loam/Sample/`, where the editor looks for them.
 pub fn write_sample(folder: &Path) -> Result<Vec<EncodedFile>, LoamError> {
-    let files = sample_files()?;
+    let mut files = sample_files()?;
     disk::write_files(folder, &files, |_| {})?;
+    let textures = texture_files();
+    for t in &textures {
+        let path = folder.join(&t.name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| LoamError::Io {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        disk::write_atomic(&path, &t.bytes)?;
+    }
+    files.extend(textures);
     Ok(files)
 }
 
@@ -385,6 +448,19 @@ mod tests {
         assert!(chunks.iter().any(|c| c.area_id == AREA_VALLEY));
         assert!(map.tiles.values().all(|t| !t.doodads.is_empty()));
         assert_eq!(map.tiles.values().map(|t| t.wmos.len()).sum::<usize>(), 1);
+    }
+
+    #[test]
+    fn the_sample_textures_decode_and_differ() {
+        let files = texture_files();
+        assert_eq!(files.len(), SAMPLE_TEXTURES.len());
+        let images: Vec<_> = files
+            .iter()
+            .map(|f| crate::assets::blp::decode(&f.bytes).unwrap())
+            .collect();
+        assert!(images.iter().all(|i| i.width == 64 && i.height == 64));
+        assert_ne!(images[0], images[1]);
+        assert!(files[0].name.starts_with("Tileset/Loam/Sample/"));
     }
 
     #[test]

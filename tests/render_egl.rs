@@ -75,7 +75,11 @@ fn render(camera: &Camera, tiles: &[&Tile], overlays: Overlays, png: &str) -> Ve
     let mut renderer = TerrainRenderer::new(gl).expect("the terrain shader compiles");
     for t in tiles {
         renderer
-            .upload(gl, &build_tile_mesh(t), &t.textures)
+            .upload(
+                gl,
+                &build_tile_mesh(t),
+                &loam::render::procedural::procedural_textures(&t.textures),
+            )
             .expect("upload");
     }
     let mut pixels = vec![0u8; (W * H * 4) as usize];

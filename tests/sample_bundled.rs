@@ -5,7 +5,7 @@ use std::path::PathBuf;
 #[test]
 fn the_bundled_sample_equals_the_generator_output() {
     let bundled = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
-    let files = loam::sample::sample_files().expect("the sample encodes");
+    let mut files = loam::sample::sample_files().expect("the sample encodes");
     let mut names: Vec<String> = std::fs::read_dir(&bundled)
         .expect("resources/sample exists")
         .filter_map(|e| e.ok())
@@ -19,6 +19,7 @@ fn the_bundled_sample_equals_the_generator_output() {
         names, expected,
         "the bundled files are the generator's files"
     );
+    files.extend(loam::sample::texture_files());
     for f in &files {
         let on_disk = std::fs::read(bundled.join(&f.name)).expect("bundled file reads");
         assert!(

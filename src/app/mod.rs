@@ -81,6 +81,8 @@ pub struct LoamApp {
     loader: TileLoader,
     session_id: u64,
     title: String,
+    /// Layer textures by game path, for the open map (found files or procedural stand-ins).
+    textures: std::collections::HashMap<String, Vec<u8>>,
 }
 
 impl LoamApp {
@@ -115,6 +117,7 @@ impl LoamApp {
             },
             session_id: 0,
             title: String::new(),
+            textures: std::collections::HashMap::new(),
         };
         match options.open {
             Some(path) => app.open(&path),
@@ -191,6 +194,7 @@ impl LoamApp {
         self.message = (!notes.is_empty()).then(|| notes.join("; "));
         self.session = Some(session);
         self.save_as = None;
+        self.textures.clear();
         let mut gl = self.gl.lock();
         for c in gl.uploaded.clone() {
             gl.queue_removal(c);
@@ -297,10 +301,24 @@ impl LoamApp {
             Intent::PickClientData => {
                 if let Some(f) = self.dialogs.pick_folder() {
                     self.settings.client_data = Some(f);
+                    self.reload_textures();
                 }
             }
-            Intent::ClearClientData => self.settings.client_data = None,
+            Intent::ClearClientData => {
+                self.settings.client_data = None;
+                self.reload_textures();
+            }
             Intent::DismissMessage => self.message = None,
+        }
+    }
+
+    /// Forgets the layer textures and re-sends the drawn tiles, so that a new client data
+    /// folder shows.
+    fn reload_textures(&mut self) {
+        self.textures.clear();
+        let mut gl = self.gl.lock();
+        for c in gl.uploaded.clone() {
+            gl.queue_removal(c);
         }
     }
 
@@ -416,7 +434,26 @@ impl LoamApp {
                 .collect();
             for c in missing.iter().take(UPLOADS_PER_FRAME) {
                 if let Some(tile) = session.map.tiles.get(c) {
-                    gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
+                    let roots = crate::assets::textures::search_roots(
+                        self.settings.client_data.as_deref(),
+                        &session.folder,
+                    );
+                    let images = tile
+                        .textures
+                        .iter()
+                        .map(|name| {
+                            self.textures
+                                .entry(name.to_ascii_lowercase())
+                                .or_insert_with(|| {
+                                    crate::assets::textures::load_layer_texture(name, &roots)
+                                        .unwrap_or_else(|| {
+                                            crate::render::procedural::procedural_texture(name)
+                                        })
+                                })
+                                .clone()
+                        })
+                        .collect();
+                    gl.queue_upload(build_tile_mesh(tile), images);
                 }
             }
         }
@@ -575,7 +612,20 @@ pub fn initial_camera(session: &Session) -> Camera {
     );
     camera.yaw = -std::f32::consts::FRAC_PI_4 * 3.0;
     camera.pitch = -0.7;
-    camera.frame([cx, cy, ground], (span * TILE_SIZE * 0.8) as f32);
+    // A lone tile needs more room around it than a group, whose neighbours fill the view.
+    let factor = if span <= 1.0 { 1.15 } else { 0.8 };
+    camera.frame([cx, cy, ground], (span * TILE_SIZE * factor) as f32);
+    // Mountains must not stand between the camera and the map: rise above the top.
+    let top = session
+        .map
+        .tiles
+        .values()
+        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().1))
+        .fold(f32::MIN, f32::max);
+    if top > f32::MIN && camera.position[2] < top as f64 + 120.0 {
+        camera.position[2] = top as f64 + 120.0;
+        camera.look_at([cx, cy, ground]);
+    }
     camera
 }
 

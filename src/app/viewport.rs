@@ -18,7 +18,7 @@ pub struct GlState {
     renderer: Option<TerrainRenderer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
-    pending: Vec<(TileMesh, Vec<String>)>,
+    pending: Vec<(TileMesh, Vec<Vec<u8>>)>,
     removals: Vec<TileCoord>,
     /// Tiles on the GPU, as of the last callback.
     pub uploaded: BTreeSet<TileCoord>,
@@ -46,8 +46,8 @@ impl GlState {
         self.renderer.is_some()
     }
 
-    /// Queues a tile to upload (replacing an older copy).
-    pub fn queue_upload(&mut self, mesh: TileMesh, textures: Vec<String>) {
+    /// Queues a tile to upload (replacing an older copy) with its layer textures.
+    pub fn queue_upload(&mut self, mesh: TileMesh, textures: Vec<Vec<u8>>) {
         self.removals.retain(|c| *c != mesh.coord);
         self.pending.retain(|(m, _)| m.coord != mesh.coord);
         self.pending.push((mesh, textures));

@@ -257,12 +257,13 @@ impl TerrainRenderer {
         self.tiles.keys().copied().collect()
     }
 
-    /// Uploads (or replaces) a tile's mesh with a procedural texture per texture path.
+    /// Uploads (or replaces) a tile's mesh with its layer textures: one 64×64 RGBA image per
+    /// entry of the tile's texture list (see `render::procedural` for stand-ins).
     pub fn upload(
         &mut self,
         gl: &glow::Context,
         mesh: &TileMesh,
-        textures: &[String],
+        textures: &[Vec<u8>],
     ) -> Result<(), String> {
         self.remove(gl, mesh.coord);
         // SAFETY: plain GL calls on the caller's current context; buffer sizes come from the
@@ -345,7 +346,7 @@ impl TerrainRenderer {
 unsafe fn upload_tile(
     gl: &glow::Context,
     mesh: &TileMesh,
-    textures: &[String],
+    textures: &[Vec<u8>],
 ) -> Result<GpuTile, String> {
     unsafe {
         let vao = gl.create_vertex_array()?;
@@ -401,11 +402,14 @@ unsafe fn upload_tile(
         let diffuse = gl.create_texture()?;
         gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(diffuse));
         let count = textures.len().max(1);
-        let mut pixels = Vec::with_capacity(count * PROCEDURAL_SIDE * PROCEDURAL_SIDE * 4);
+        let slice = PROCEDURAL_SIDE * PROCEDURAL_SIDE * 4;
+        let mut pixels = Vec::with_capacity(count * slice);
         for i in 0..count {
-            pixels.extend(procedural_texture(
-                textures.get(i).map_or("", String::as_str),
-            ));
+            // A wrongly sized image would shift every later slice; use a stand-in instead.
+            match textures.get(i) {
+                Some(t) if t.len() == slice => pixels.extend_from_slice(t),
+                _ => pixels.extend(procedural_texture("")),
+            }
         }
         gl.tex_image_3d(
             glow::TEXTURE_2D_ARRAY,
