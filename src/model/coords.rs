@@ -192,6 +192,36 @@ pub fn texel_of_grid_position(south: f32, east: f32) -> (usize, usize) {
     (to(south), to(east))
 }
 
+/// Fractional position on the 64×64 tile grid of a world position: (column, row), so that
+/// tile (X, Y) covers X..X+1 and Y..Y+1.
+pub fn tile_grid_position(world_x: f64, world_y: f64) -> [f64; 2] {
+    [
+        (MAP_ORIGIN - world_y) / TILE_SIZE,
+        (MAP_ORIGIN - world_x) / TILE_SIZE,
+    ]
+}
+
+/// Where a world position falls: its tile, the chunk (`chunk_x`, `chunk_y`) in it and the
+/// position inside that chunk in quad units (south, east), each 0.0..8.0. `None` off the map.
+pub fn world_to_chunk_grid(
+    world_x: f64,
+    world_y: f64,
+) -> Option<(TileCoord, usize, usize, [f32; 2])> {
+    let tile = TileCoord::containing(world_x, world_y)?;
+    let [nx, ny] = tile.north_west();
+    let south = (nx - world_x) / CHUNK_SIZE;
+    let east = (ny - world_y) / CHUNK_SIZE;
+    let chunk_y = (south.floor() as usize).min(CHUNKS_PER_SIDE - 1);
+    let chunk_x = (east.floor() as usize).min(CHUNKS_PER_SIDE - 1);
+    let in_chunk = |v: f64, c: usize| (((v - c as f64) * 8.0) as f32).clamp(0.0, 8.0);
+    Some((
+        tile,
+        chunk_x,
+        chunk_y,
+        [in_chunk(south, chunk_y), in_chunk(east, chunk_x)],
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +269,15 @@ mod tests {
         assert_eq!(outer_then_inner_vertex(9), outer_vertex(1, 0));
         assert_eq!(outer_then_inner_vertex(81), inner_vertex(0, 0));
         assert_eq!(outer_then_inner_vertex(144), inner_vertex(7, 7));
+    }
+
+    #[test]
+    fn world_to_chunk_grid_inverts_vertex_world_xy() {
+        let t = TileCoord::new(42, 29).unwrap();
+        let [x, y] = vertex_world_xy(t, 3, 5, inner_vertex(2, 6));
+        let (tile, cx, cy, [s, e]) = world_to_chunk_grid(x, y).unwrap();
+        assert_eq!((tile, cx, cy), (t, 3, 5));
+        assert!((s - 2.5).abs() < 1e-3 && (e - 6.5).abs() < 1e-3);
     }
 
     #[test]

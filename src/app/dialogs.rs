@@ -1,0 +1,70 @@
+//! File dialogs behind a trait, so the real app asks rfd and tests script the answers.
+//!
+//! Not for: deciding what to do with the chosen paths (the app does).
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// The questions the editor asks about files.
+pub trait FileDialogs {
+    /// Asks for a map to open (.wdt or .adt); `None` when cancelled.
+    fn pick_map(&mut self) -> Option<PathBuf>;
+    /// Asks for a folder to save into; `None` when cancelled.
+    fn pick_folder(&mut self) -> Option<PathBuf>;
+}
+
+/// The native dialogs (rfd: the XDG portal on Linux).
+#[derive(Debug, Default)]
+pub struct RfdDialogs;
+
+impl FileDialogs for RfdDialogs {
+    fn pick_map(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Open a map")
+            .add_filter("Map or tile", &["wdt", "WDT", "adt", "ADT"])
+            .pick_file()
+    }
+
+    fn pick_folder(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Save into folder")
+            .pick_folder()
+    }
+}
+
+/// Dialogs that answer from a script, for tests: each call takes the next queued answer
+/// (`None` = the user cancelled). The queue is shared so a test can add answers later.
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedDialogs {
+    /// Answers to [`FileDialogs::pick_map`], oldest first.
+    pub maps: Arc<Mutex<VecDeque<Option<PathBuf>>>>,
+    /// Answers to [`FileDialogs::pick_folder`], oldest first.
+    pub folders: Arc<Mutex<VecDeque<Option<PathBuf>>>>,
+}
+
+impl ScriptedDialogs {
+    /// Queues the answer to the next "open map" question.
+    pub fn answer_map(&self, path: Option<PathBuf>) {
+        if let Ok(mut q) = self.maps.lock() {
+            q.push_back(path);
+        }
+    }
+
+    /// Queues the answer to the next "pick folder" question.
+    pub fn answer_folder(&self, path: Option<PathBuf>) {
+        if let Ok(mut q) = self.folders.lock() {
+            q.push_back(path);
+        }
+    }
+}
+
+impl FileDialogs for ScriptedDialogs {
+    fn pick_map(&mut self) -> Option<PathBuf> {
+        self.maps.lock().ok()?.pop_front().flatten()
+    }
+
+    fn pick_folder(&mut self) -> Option<PathBuf> {
+        self.folders.lock().ok()?.pop_front().flatten()
+    }
+}

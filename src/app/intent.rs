@@ -1,0 +1,50 @@
+//! What the user asked for: the one enum every panel, menu and shortcut emits and the app
+//! carries out, so that the ui never changes the model or the session itself.
+
+use std::path::PathBuf;
+
+use crate::format::Generation;
+use crate::model::TileCoord;
+
+/// One request from the ui.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// Ask for a map with the file dialog, then open it.
+    OpenDialog,
+    /// Open this .wdt or .adt.
+    Open(PathBuf),
+    /// Open the bundled sample map.
+    OpenSample,
+    /// Write the edited tiles back in their generation.
+    Save,
+    /// Show the Save as… dialog.
+    SaveAsDialog,
+    /// Choose the Save as… target generation (the report is recomputed).
+    SaveAsTarget(Generation),
+    /// Ask for the Save as… folder.
+    SaveAsPickFolder,
+    /// Write the map as the dialog says.
+    SaveAsWrite,
+    /// Close the Save as… dialog without writing.
+    SaveAsCancel,
+    /// Quit (asks first when there are unsaved changes).
+    Quit,
+    /// Answer to "quit with unsaved changes?": true = discard and quit.
+    ConfirmQuit(bool),
+    /// Move the camera over a tile.
+    GoToTile(TileCoord),
+    /// Show or hide the chunk grid.
+    ShowChunkGrid(bool),
+    /// Show or hide the tile grid.
+    ShowTileGrid(bool),
+    /// Show or hide the layer-count map.
+    ShowLayerCount(bool),
+    /// Set the fly speed in yards per second.
+    CameraSpeed(f32),
+    /// Ask for the game client's data folder.
+    PickClientData,
+    /// Forget the client data folder (procedural textures only).
+    ClearClientData,
+    /// Dismiss the message in the status bar.
+    DismissMessage,
+}

@@ -1,0 +1,745 @@
+//! The eframe application: owns the session (the open map), the settings, the camera and the
+//! GL bridge; lays out the panels from `ui`, carries out the intents they return and decides
+//! which tiles go to the GPU.
+//!
+//! Not for: widgets (see `ui`), GL (see `render`) or file formats (see `disk`, `format`).
+
+pub mod camera_control;
+pub mod dialogs;
+pub mod intent;
+pub mod screenshot;
+pub mod session;
+pub mod settings;
+pub mod startup;
+pub mod streaming;
+pub mod viewport;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::format::Generation;
+use crate::model::TileCoord;
+use crate::model::coords::{TILE_SIZE, tile_grid_position};
+use crate::render::camera::Camera;
+use crate::render::mesh::build_tile_mesh;
+use crate::render::pick::TerrainPoint;
+use crate::render::terrain::{FrameParams, Overlays};
+use crate::ui;
+
+use dialogs::FileDialogs;
+use intent::Intent;
+use screenshot::{ScreenshotJob, ScreenshotRequest};
+use session::Session;
+use settings::Settings;
+use streaming::TileLoader;
+use viewport::{GlState, SharedGl};
+
+/// Tiles whose centre is within this many tiles of the camera are kept on the GPU.
+const DRAW_RADIUS_TILES: f64 = 1.6;
+/// Tiles within this many tiles of the camera are read from disk.
+const LOAD_RADIUS_TILES: f64 = 2.2;
+/// Unedited tiles farther than this are dropped from memory (a margin over the load radius,
+/// so that a camera moving back and forth does not reload the same tiles).
+const UNLOAD_RADIUS_TILES: f64 = 3.5;
+/// Tiles uploaded per frame at most, so that a frame never stalls long.
+const UPLOADS_PER_FRAME: usize = 2;
+/// Radius of the brush cursor in yards.
+const BRUSH_RADIUS: f32 = 12.0;
+
+/// How the app starts.
+pub struct StartOptions {
+    /// The map to open; `None` opens the bundled sample.
+    pub open: Option<PathBuf>,
+    /// The file dialogs to ask.
+    pub dialogs: Box<dyn FileDialogs>,
+    /// Take a screenshot and close, instead of running interactively.
+    pub screenshot: Option<ScreenshotRequest>,
+}
+
+/// The Save as… dialog's state.
+#[derive(Debug, Clone)]
+struct SaveAsState {
+    target: Generation,
+    folder: Option<PathBuf>,
+    report: Vec<String>,
+}
+
+/// The editor.
+pub struct LoamApp {
+    settings: Settings,
+    session: Option<Session>,
+    camera: Camera,
+    gl: SharedGl,
+    dialogs: Box<dyn FileDialogs>,
+    hover: Option<TerrainPoint>,
+    message: Option<String>,
+    save_as: Option<SaveAsState>,
+    confirm_quit: bool,
+    quit_confirmed: bool,
+    screenshot: Option<ScreenshotJob>,
+    frame_ms: f32,
+    loader: TileLoader,
+    session_id: u64,
+    title: String,
+    /// Layer textures by game path, for the open map (found files or procedural stand-ins).
+    textures: std::collections::HashMap<String, Vec<u8>>,
+}
+
+impl LoamApp {
+    /// Builds the app: restores the settings, starts the renderer when there is a GL context
+    /// and opens the requested map (or the sample).
+    pub fn new(cc: &eframe::CreationContext<'_>, options: StartOptions) -> LoamApp {
+        let mut settings = if options.screenshot.is_some() {
+            // Screenshots must not depend on (or change) what a user left behind.
+            Settings::default()
+        } else {
+            cc.storage
+                .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
+                .unwrap_or_default()
+        };
+        settings.sanitize();
+        let mut app = LoamApp {
+            settings,
+            session: None,
+            camera: Camera::default(),
+            gl: GlState::new(cc.gl.as_deref()),
+            dialogs: options.dialogs,
+            hover: None,
+            message: None,
+            save_as: None,
+            confirm_quit: false,
+            quit_confirmed: false,
+            screenshot: options.screenshot.map(ScreenshotJob::new),
+            frame_ms: 0.0,
+            loader: {
+                let ctx = cc.egui_ctx.clone();
+                TileLoader::new(move || ctx.request_repaint())
+            },
+            session_id: 0,
+            title: String::new(),
+            textures: std::collections::HashMap::new(),
+        };
+        match options.open {
+            Some(path) => app.open(&path),
+            None => app.open_sample(),
+        }
+        if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
+            app.go_to_tile(tile);
+        }
+        app
+    }
+
+    /// The open map, if any.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The camera.
+    pub fn camera(&self) -> &Camera {
+        &self.camera
+    }
+
+    /// The settings as they would be saved.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The status bar's message, if any.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// Marks a tile changed, as the edit tools will (tests use it to exercise save and quit).
+    pub fn mark_edited(&mut self, tile: TileCoord) {
+        if let Some(s) = &mut self.session {
+            s.mark_edited(tile);
+        }
+    }
+
+    /// Opens a map file, replacing the current one; failures become the status message. The
+    /// tiles around the first view are read at once, the rest stream in as the camera moves.
+    pub fn open(&mut self, path: &Path) {
+        let mut session = match Session::open(path) {
+            Ok(s) => s,
+            Err(e) => {
+                self.message = Some(format!("could not open: {e}"));
+                return;
+            }
+        };
+        self.remember_camera();
+        self.session_id += 1;
+        self.loader.start_session(self.session_id);
+        self.settings.add_recent(path);
+        let remembered = self.settings.camera_for(&session.key());
+        let first = remembered.unwrap_or_else(|| initial_camera(&session));
+        let near = tiles_near(
+            &session.known_tiles(),
+            &view_points(&first, mean_ground(&session.map)),
+            LOAD_RADIUS_TILES,
+        );
+        session.load_now(&near.into_iter().collect::<Vec<_>>());
+        self.camera = remembered.unwrap_or_else(|| initial_camera(&session));
+        let mut notes = Vec::new();
+        if !session.missing_tiles.is_empty() {
+            notes.push(format!(
+                "{}: {} of {} tiles the WDT lists are missing",
+                session.map.name,
+                session.missing_tiles.len(),
+                session.map.present_tiles().len()
+            ));
+        }
+        if let Some((c, why)) = session.failed.iter().next() {
+            notes.push(format!("tile {}_{} could not be read: {why}", c.x, c.y));
+        }
+        self.message = (!notes.is_empty()).then(|| notes.join("; "));
+        self.session = Some(session);
+        self.save_as = None;
+        self.textures.clear();
+        let mut gl = self.gl.lock();
+        for c in gl.uploaded.clone() {
+            gl.queue_removal(c);
+        }
+    }
+
+    /// Opens the bundled sample map.
+    pub fn open_sample(&mut self) {
+        match startup::sample_path() {
+            Ok(path) => self.open(&path),
+            Err(e) => self.message = Some(format!("no sample map: {e}")),
+        }
+    }
+
+    fn remember_camera(&mut self) {
+        if let Some(s) = &self.session {
+            self.settings.cameras.insert(s.key(), self.camera);
+        }
+    }
+
+    /// Moves the camera over a tile (loaded or not), above its highest point.
+    pub fn go_to_tile(&mut self, tile: TileCoord) {
+        let range = self
+            .session
+            .as_ref()
+            .and_then(|s| s.map.tiles.get(&tile))
+            .map(|t| {
+                t.chunks
+                    .iter()
+                    .map(|c| c.height_range())
+                    .fold((f32::MAX, f32::MIN), |(l, h), (a, b)| (l.min(a), h.max(b)))
+            });
+        let (lo, hi) = range.unwrap_or_else(|| {
+            let z = self.camera.position[2] as f32 - 200.0;
+            (z, z)
+        });
+        let ground = lo + (hi - lo) * 0.4;
+        self.camera.frame_tile(tile, ground);
+        // Mountains must not stand between the camera and the tile: rise above the top.
+        let clear = hi as f64 + 120.0;
+        if self.camera.position[2] < clear {
+            let [nx, ny] = tile.north_west();
+            let half = TILE_SIZE / 2.0;
+            self.camera.position[2] = clear;
+            self.camera.look_at([nx - half, ny - half, ground as f64]);
+        }
+    }
+
+    /// Carries out one intent.
+    pub fn handle(&mut self, ctx: &egui::Context, intent: Intent) {
+        match intent {
+            Intent::OpenDialog => {
+                if let Some(p) = self.dialogs.pick_map() {
+                    self.open(&p);
+                }
+            }
+            Intent::Open(p) => self.open(&p),
+            Intent::OpenSample => self.open_sample(),
+            Intent::Save => self.save(),
+            Intent::SaveAsDialog => {
+                if let Some(s) = &mut self.session {
+                    // The report and the write cover the whole map, not only what is near.
+                    s.load_all();
+                    let target = if s.generation.writable() {
+                        s.generation
+                    } else {
+                        Generation::V335
+                    };
+                    self.save_as = Some(SaveAsState {
+                        target,
+                        folder: None,
+                        report: report_lines(s, target),
+                    });
+                }
+            }
+            Intent::SaveAsTarget(g) => {
+                if let (Some(d), Some(s)) = (&mut self.save_as, &self.session) {
+                    d.target = g;
+                    d.report = report_lines(s, g);
+                }
+            }
+            Intent::SaveAsPickFolder => {
+                if let Some(f) = self.dialogs.pick_folder()
+                    && let Some(d) = &mut self.save_as
+                {
+                    d.folder = Some(f);
+                }
+            }
+            Intent::SaveAsWrite => self.save_as_write(),
+            Intent::SaveAsCancel => self.save_as = None,
+            Intent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Intent::ConfirmQuit(quit) => {
+                self.confirm_quit = false;
+                if quit {
+                    self.quit_confirmed = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+            Intent::GoToTile(t) => self.go_to_tile(t),
+            Intent::ShowChunkGrid(v) => self.settings.chunk_grid = v,
+            Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
+            Intent::ShowLayerCount(v) => self.settings.layer_count = v,
+            Intent::CameraSpeed(v) => self.settings.camera_speed = v,
+            Intent::PickClientData => {
+                if let Some(f) = self.dialogs.pick_folder() {
+                    self.settings.client_data = Some(f);
+                    self.reload_textures();
+                }
+            }
+            Intent::ClearClientData => {
+                self.settings.client_data = None;
+                self.reload_textures();
+            }
+            Intent::DismissMessage => self.message = None,
+        }
+    }
+
+    /// Forgets the layer textures and re-sends the drawn tiles, so that a new client data
+    /// folder shows.
+    fn reload_textures(&mut self) {
+        self.textures.clear();
+        let mut gl = self.gl.lock();
+        for c in gl.uploaded.clone() {
+            gl.queue_removal(c);
+        }
+    }
+
+    fn save(&mut self) {
+        let Some(s) = &mut self.session else { return };
+        self.message = Some(match s.save() {
+            Ok(sum) => format!("saved {} file(s) to {}", sum.files, sum.folder.display()),
+            Err(e) => format!("save failed: {e}"),
+        });
+    }
+
+    fn save_as_write(&mut self) {
+        let (Some(s), Some(d)) = (&mut self.session, &self.save_as) else {
+            return;
+        };
+        let Some(folder) = d.folder.clone() else {
+            return;
+        };
+        match s.save_as(&folder, d.target) {
+            Ok(sum) => {
+                self.message = Some(format!(
+                    "wrote {} file(s) as {} to {}",
+                    sum.files,
+                    d.target,
+                    sum.folder.display()
+                ));
+                let path = s.source.clone();
+                self.settings.add_recent(&path);
+                self.save_as = None;
+            }
+            Err(e) => self.message = Some(format!("save as failed: {e}")),
+        }
+    }
+
+    /// The camera's position and where it looks, on the tile grid.
+    fn view_points(&self) -> [[f64; 2]; 2] {
+        let ground = self.session.as_ref().map_or(0.0, |s| mean_ground(&s.map));
+        view_points(&self.camera, ground)
+    }
+
+    /// The tiles that should be on the GPU: loaded ones near the camera or near where it looks.
+    fn wanted_tiles(&self) -> BTreeSet<TileCoord> {
+        let Some(s) = &self.session else {
+            return BTreeSet::new();
+        };
+        let loaded = s.map.tiles.keys().copied().collect();
+        tiles_near(&loaded, &self.view_points(), DRAW_RADIUS_TILES)
+    }
+
+    /// Takes in the tiles the loader read, asks for the next ones near the camera and drops
+    /// unedited ones far away.
+    fn stream_from_disk(&mut self) {
+        let points = self.view_points();
+        let Some(s) = &mut self.session else { return };
+        for loaded in self.loader.poll() {
+            match loaded.result {
+                Ok(tile) => s.insert_tile(tile),
+                Err(e) => {
+                    self.message = Some(format!(
+                        "tile {}_{} could not be read: {e}",
+                        loaded.coord.x, loaded.coord.y
+                    ));
+                    s.failed.insert(loaded.coord, e);
+                }
+            }
+        }
+        let near = tiles_near(&s.on_disk, &points, LOAD_RADIUS_TILES);
+        for c in near {
+            if !self.loader.has_room() {
+                break;
+            }
+            if !s.map.tiles.contains_key(&c)
+                && !self.loader.is_loading(c)
+                && !s.failed.contains_key(&c)
+            {
+                self.loader.request(c, s.tile_path(c), s.alpha_depth);
+            }
+        }
+        let keep = tiles_near(&s.on_disk, &points, UNLOAD_RADIUS_TILES);
+        let far: Vec<TileCoord> = s
+            .map
+            .tiles
+            .keys()
+            .filter(|c| !keep.contains(c))
+            .copied()
+            .collect();
+        for c in far {
+            s.unload(c);
+        }
+    }
+
+    /// Sends near tiles to the GPU and drops far ones; edited tiles are re-sent by the edit
+    /// tools. Returns true when every wanted tile is drawn (or there is nothing to draw with).
+    fn stream_tiles(&mut self) -> bool {
+        let wanted = self.wanted_tiles();
+        let Some(session) = &self.session else {
+            return true;
+        };
+        let mut gl = self.gl.lock();
+        if !gl.has_renderer() {
+            return true;
+        }
+        for c in gl.uploaded.clone() {
+            if !wanted.contains(&c) {
+                gl.queue_removal(c);
+            }
+        }
+        if gl.pending_count() == 0 {
+            let missing: Vec<TileCoord> = wanted
+                .iter()
+                .filter(|c| !gl.uploaded.contains(c))
+                .copied()
+                .collect();
+            for c in missing.iter().take(UPLOADS_PER_FRAME) {
+                if let Some(tile) = session.map.tiles.get(c) {
+                    let roots = crate::assets::textures::search_roots(
+                        self.settings.client_data.as_deref(),
+                        &session.folder,
+                    );
+                    let images = tile
+                        .textures
+                        .iter()
+                        .map(|name| {
+                            self.textures
+                                .entry(name.to_ascii_lowercase())
+                                .or_insert_with(|| {
+                                    crate::assets::textures::load_layer_texture(name, &roots)
+                                        .unwrap_or_else(|| {
+                                            crate::render::procedural::procedural_texture(name)
+                                        })
+                                })
+                                .clone()
+                        })
+                        .collect();
+                    gl.queue_upload(build_tile_mesh(tile), images);
+                }
+            }
+        }
+        gl.pending_count() == 0 && wanted.iter().all(|c| gl.uploaded.contains(c))
+    }
+
+    fn overlays(&self) -> Overlays {
+        Overlays {
+            chunk_grid: self.settings.chunk_grid,
+            tile_grid: self.settings.tile_grid,
+            layer_count: self.settings.layer_count,
+            brush: self
+                .hover
+                .filter(|_| self.screenshot.is_none())
+                .map(|p| ([p.world[0] as f32, p.world[1] as f32], BRUSH_RADIUS)),
+        }
+    }
+
+    fn tile_map_state(&self) -> ui::tile_map::TileMapState {
+        let mut state = ui::tile_map::TileMapState {
+            camera: Some((
+                [self.camera.position[0], self.camera.position[1]],
+                self.camera.yaw,
+            )),
+            drawn: self.gl.lock().uploaded.clone(),
+            ..Default::default()
+        };
+        if let Some(s) = &self.session {
+            state.present = s.map.present_tiles().into_iter().collect();
+            state.loaded = s.map.tiles.keys().copied().collect();
+            state.edited = s.edited.clone();
+        }
+        state
+    }
+
+    fn draw_panels(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
+        let mut intents = Vec::new();
+        let menu_state = ui::menu::MenuState {
+            recent: self.settings.recent.clone(),
+            has_map: self.session.is_some(),
+            unsaved: self.session.as_ref().is_some_and(|s| !s.edited.is_empty()),
+            chunk_grid: self.settings.chunk_grid,
+            tile_grid: self.settings.tile_grid,
+            layer_count: self.settings.layer_count,
+            camera_speed: self.settings.camera_speed,
+            client_data: self.settings.client_data.clone(),
+        };
+        egui::Panel::top("loam-menu").show(ui, |ui| {
+            intents.extend(ui::menu::show(ui, &menu_state));
+        });
+        let status = ui::status::StatusInfo {
+            hover: self.hover,
+            frame_ms: self.frame_ms,
+            unsaved: self.session.as_ref().map_or(0, |s| s.edited.len()),
+            tiles_loaded: (
+                self.session.as_ref().map_or(0, |s| s.map.tiles.len()),
+                self.gl.lock().uploaded.len(),
+            ),
+            message: self.message.clone(),
+        };
+        egui::Panel::bottom("loam-status").show(ui, |ui| {
+            intents.extend(ui::status::show(ui, &status));
+        });
+        let tile_map = self.tile_map_state();
+        let title = self.session.as_ref().map(Session::title);
+        egui::Panel::left("loam-tiles")
+            .resizable(true)
+            .default_size(280.0)
+            .show(ui, |ui| {
+                if let Some(t) = &title {
+                    ui.label(t);
+                }
+                intents.extend(ui::tile_map::show(ui, &tile_map));
+            });
+        intents
+    }
+}
+
+/// The report lines for saving `session` as `target`: one per kind of change, with its count.
+fn report_lines(session: &Session, target: Generation) -> Vec<String> {
+    let report = session.conversion_report(target);
+    if report.is_lossless() {
+        return vec!["nothing changes".to_string()];
+    }
+    report
+        .changes
+        .iter()
+        .map(|(what, n)| format!("{n:>6}  {what}"))
+        .collect()
+}
+
+/// A camera's position and the point it looks at (on a plane at `ground`, at most three tiles
+/// ahead), both on the tile grid.
+fn view_points(camera: &Camera, ground: f64) -> [[f64; 2]; 2] {
+    let eye = camera.position;
+    let f = camera.forward();
+    let reach = 3.0 * TILE_SIZE;
+    let d = if f.z < -1e-3 {
+        ((ground - eye[2]) / f.z as f64).clamp(0.0, reach)
+    } else {
+        reach
+    };
+    [
+        tile_grid_position(eye[0], eye[1]),
+        tile_grid_position(eye[0] + f.x as f64 * d, eye[1] + f.y as f64 * d),
+    ]
+}
+
+/// The tiles of `set` whose centre is within `radius` tiles of any of `points`.
+fn tiles_near(set: &BTreeSet<TileCoord>, points: &[[f64; 2]], radius: f64) -> BTreeSet<TileCoord> {
+    set.iter()
+        .filter(|t| {
+            points.iter().any(|[col, row]| {
+                let dc = t.x as f64 + 0.5 - col;
+                let dr = t.y as f64 + 0.5 - row;
+                (dc * dc + dr * dr).sqrt() <= radius
+            })
+        })
+        .copied()
+        .collect()
+}
+
+/// The mean of the chunks' lowest heights over the loaded tiles.
+fn mean_ground(map: &crate::model::Map) -> f64 {
+    let (sum, n) = map
+        .tiles
+        .values()
+        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().0 as f64))
+        .fold((0.0, 0usize), |(s, n), h| (s + h, n + 1));
+    if n == 0 { 0.0 } else { sum / n as f64 }
+}
+
+/// A camera that shows the map's tiles (the first three by three of a large map) from the
+/// north-west, looking south-east.
+pub fn initial_camera(session: &Session) -> Camera {
+    let tiles: Vec<TileCoord> = session.known_tiles().into_iter().collect();
+    let mut camera = Camera::default();
+    let Some(first) = tiles.first() else {
+        return camera;
+    };
+    let (mut lo, mut hi) = ((first.x, first.y), (first.x, first.y));
+    for t in &tiles {
+        lo = (lo.0.min(t.x), lo.1.min(t.y));
+        hi = (hi.0.max(t.x), hi.1.max(t.y));
+    }
+    // Large maps: look at the first few tiles rather than at all of them from far away.
+    let span = ((hi.0 - lo.0).max(hi.1 - lo.1) as f64 + 1.0).min(3.0);
+    let ground = mean_ground(&session.map);
+    let Some(nw) = TileCoord::new(lo.0 as usize, lo.1 as usize) else {
+        return camera;
+    };
+    let [nx, ny] = nw.north_west();
+    let (cx, cy) = (
+        nx - ((hi.1 - lo.1 + 1) as f64).min(span) * TILE_SIZE / 2.0,
+        ny - ((hi.0 - lo.0 + 1) as f64).min(span) * TILE_SIZE / 2.0,
+    );
+    camera.yaw = -std::f32::consts::FRAC_PI_4 * 3.0;
+    camera.pitch = -0.7;
+    // A lone tile needs more room around it than a group, whose neighbours fill the view.
+    let factor = if span <= 1.0 { 1.15 } else { 0.8 };
+    camera.frame([cx, cy, ground], (span * TILE_SIZE * factor) as f32);
+    // Mountains must not stand between the camera and the map: rise above the top.
+    let top = session
+        .map
+        .tiles
+        .values()
+        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().1))
+        .fold(f32::MIN, f32::max);
+    if top > f32::MIN && camera.position[2] < top as f64 + 120.0 {
+        camera.position[2] = top as f64 + 120.0;
+        camera.look_at([cx, cy, ground]);
+    }
+    camera
+}
+
+impl eframe::App for LoamApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.frame_ms = ctx.input(|i| i.unstable_dt) * 1000.0;
+
+        // Files dropped onto the window open.
+        let dropped = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .find(|p| !p.as_os_str().is_empty())
+        });
+        if let Some(p) = dropped {
+            self.open(&p);
+        }
+        // Closing with unsaved changes asks first.
+        if ctx.input(|i| i.viewport().close_requested())
+            && !self.quit_confirmed
+            && self.session.as_ref().is_some_and(|s| !s.edited.is_empty())
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm_quit = true;
+        }
+
+        let title = match &self.session {
+            Some(s) => format!("loam — {} ({})", s.map.name, s.generation),
+            None => "loam".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+
+        let mut intents = self.draw_panels(ui);
+        if let Some(d) = &self.save_as
+            && let Some(s) = &self.session
+        {
+            let view = ui::dialogs::SaveAsView {
+                targets: Session::save_targets(),
+                target: d.target,
+                current: s.generation,
+                folder: d.folder.clone(),
+                report: d.report.clone(),
+            };
+            intents.extend(ui::dialogs::save_as(ui, &view));
+        }
+        if self.confirm_quit {
+            let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());
+            intents.extend(ui::dialogs::confirm_quit(ui, unsaved));
+        }
+
+        self.stream_from_disk();
+        let ready = self.stream_tiles();
+        let gl = self.gl.clone();
+        let has_gl = gl.lock().has_renderer();
+        let placeholder = match (&self.session, has_gl) {
+            (None, _) => Some("File > Open… a .wdt or .adt, or drop one here".to_string()),
+            (Some(_), false) => gl.lock().error.clone(),
+            _ => None,
+        };
+        let camera = self.camera;
+        let overlays = self.overlays();
+        let input = egui::CentralPanel::no_frame()
+            .show(ui, |ui| {
+                ui::viewport::show(
+                    ui,
+                    |rect| {
+                        has_gl.then(|| {
+                            let aspect = rect.width() / rect.height().max(1.0);
+                            let params = FrameParams {
+                                view_projection: camera.view_projection(aspect),
+                                eye: camera.eye(),
+                                overlays,
+                            };
+                            viewport::paint_callback(&gl, rect, params)
+                        })
+                    },
+                    placeholder.as_deref(),
+                )
+            })
+            .inner;
+
+        let map = self.session.as_ref().map(|s| &s.map);
+        camera_control::apply(&mut self.camera, map, &input, self.settings.camera_speed);
+        self.hover = match (map, input.hover_ndc) {
+            (Some(m), Some(ndc)) => camera_control::pick(m, &self.camera, ndc, input.aspect()),
+            _ => None,
+        };
+        if input.is_active() || !ready {
+            ctx.request_repaint();
+        }
+        for intent in intents {
+            self.handle(&ctx, intent);
+        }
+        if let Some(job) = &mut self.screenshot {
+            job.step(&ctx, ready, self.gl.lock().error.clone());
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.screenshot.is_some() {
+            return;
+        }
+        self.remember_camera();
+        eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+
+    fn on_exit(&mut self, gl: Option<&glow::Context>) {
+        if let Some(gl) = gl {
+            self.gl.lock().destroy(gl);
+        }
+    }
+}

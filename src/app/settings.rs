@@ -1,0 +1,113 @@
+//! What the editor remembers between runs (through eframe's persistence): recent files, the
+//! camera speed, the client data folder, overlays and the camera of each map.
+//!
+//! Not for: anything about the open map's content.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::render::camera::Camera;
+
+/// How many recent files the File menu lists.
+pub const RECENT_LIMIT: usize = 10;
+/// The storage key the settings live under.
+pub const STORAGE_KEY: &str = "loam.settings";
+/// Default fly speed in yards per second.
+pub const DEFAULT_SPEED: f32 = 120.0;
+
+/// Persisted editor settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Recently opened files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Fly speed in yards per second (the speed modifier multiplies it).
+    pub camera_speed: f32,
+    /// The game client's data folder, when configured (real textures then; procedural ones
+    /// until then).
+    pub client_data: Option<PathBuf>,
+    /// Draw chunk borders.
+    pub chunk_grid: bool,
+    /// Draw tile borders.
+    pub tile_grid: bool,
+    /// Tint chunks by layer count.
+    pub layer_count: bool,
+    /// The camera last used on each map, keyed by the file it was opened from.
+    pub cameras: BTreeMap<String, Camera>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            recent: Vec::new(),
+            camera_speed: DEFAULT_SPEED,
+            client_data: None,
+            chunk_grid: false,
+            tile_grid: true,
+            layer_count: false,
+            cameras: BTreeMap::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Puts `path` first in the recent list, without duplicates, keeping at most
+    /// [`RECENT_LIMIT`].
+    pub fn add_recent(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(RECENT_LIMIT);
+    }
+
+    /// The remembered camera of a map, when there is a usable one.
+    pub fn camera_for(&self, key: &str) -> Option<Camera> {
+        self.cameras.get(key).copied().filter(Camera::is_valid)
+    }
+
+    /// Makes the stored values usable (a hand-edited or old file may hold nonsense).
+    pub fn sanitize(&mut self) {
+        if !self.camera_speed.is_finite() || self.camera_speed <= 0.0 {
+            self.camera_speed = DEFAULT_SPEED;
+        }
+        self.camera_speed = self.camera_speed.clamp(1.0, 5000.0);
+        self.recent.truncate(RECENT_LIMIT);
+        self.cameras.retain(|_, c| c.is_valid());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_unique_newest_first_and_bounded() {
+        let mut s = Settings::default();
+        for i in 0..15 {
+            s.add_recent(Path::new(&format!("/m/{i}.wdt")));
+        }
+        s.add_recent(Path::new("/m/7.wdt"));
+        assert_eq!(s.recent.len(), RECENT_LIMIT);
+        assert_eq!(s.recent[0], PathBuf::from("/m/7.wdt"));
+        assert_eq!(s.recent.iter().filter(|p| p.ends_with("7.wdt")).count(), 1);
+    }
+
+    #[test]
+    fn settings_survive_a_round_trip_and_nonsense_is_repaired() {
+        let mut s = Settings {
+            camera_speed: 250.0,
+            ..Settings::default()
+        };
+        s.cameras.insert("a".into(), Camera::default());
+        let text = serde_json::to_string(&s).unwrap();
+        let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        let mut bad = Settings {
+            camera_speed: f32::NAN,
+            ..Settings::default()
+        };
+        bad.sanitize();
+        assert_eq!(bad.camera_speed, DEFAULT_SPEED);
+    }
+}

@@ -1,0 +1,107 @@
+//! Starting the editor window: eframe's options (the glow renderer, a depth buffer) and where
+//! the bundled sample map is found.
+//!
+//! Not for: what the app does once running (see the parent module).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::dialogs::RfdDialogs;
+use super::screenshot::ScreenshotRequest;
+use super::{LoamApp, StartOptions};
+use crate::disk::LoamError;
+use crate::model::TileCoord;
+use crate::sample::SAMPLE_NAME;
+
+/// The window's default size in points.
+pub const DEFAULT_SIZE: [f32; 2] = [1280.0, 800.0];
+
+/// eframe's options: the glow renderer set explicitly (wgpu is eframe's default) and a 24-bit
+/// depth buffer (the default has none, and far hills would draw over near ones).
+pub fn native_options(size: [f32; 2], persist: bool) -> eframe::NativeOptions {
+    eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        depth_buffer: 24,
+        persist_window: persist,
+        viewport: egui::ViewportBuilder::default()
+            .with_title("loam")
+            .with_inner_size(size)
+            .with_drag_and_drop(true),
+        ..Default::default()
+    }
+}
+
+/// The bundled sample's WDT: `resources/sample/Sample.wdt` beside the executable (or two or
+/// three folders up, for `target/release/loam`) or in the source tree; when none is found the
+/// generator writes a fresh copy into the temporary folder.
+pub fn sample_path() -> Result<PathBuf, LoamError> {
+    let rel = PathBuf::from("resources")
+        .join("sample")
+        .join(format!("{SAMPLE_NAME}.wdt"));
+    let mut roots = Vec::new();
+    if let Ok(exe) = std::env::current_exe() {
+        roots.extend(exe.ancestors().skip(1).take(4).map(PathBuf::from));
+    }
+    roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    if let Some(found) = roots.iter().map(|r| r.join(&rel)).find(|p| p.is_file()) {
+        return Ok(found);
+    }
+    let dir = std::env::temp_dir().join(format!("loam-sample-{}", std::process::id()));
+    crate::sample::write_sample(&dir)?;
+    Ok(dir.join(format!("{SAMPLE_NAME}.wdt")))
+}
+
+/// Runs the editor window on `path` (the sample when `None`) until it is closed.
+pub fn run_gui(path: Option<PathBuf>) -> Result<(), String> {
+    eframe::run_native(
+        "loam",
+        native_options(DEFAULT_SIZE, true),
+        Box::new(move |cc| {
+            Ok(Box::new(LoamApp::new(
+                cc,
+                StartOptions {
+                    open: path,
+                    dialogs: Box::new(RfdDialogs),
+                    screenshot: None,
+                },
+            )))
+        }),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Opens the real window on `path` (the sample when `None`), waits until the tiles in view are
+/// drawn, writes a screenshot to `out` and closes.
+pub fn run_screenshot(
+    path: Option<PathBuf>,
+    out: PathBuf,
+    size: [u32; 2],
+    tile: Option<TileCoord>,
+) -> Result<(), String> {
+    let outcome = Arc::new(Mutex::new(None));
+    let request = ScreenshotRequest {
+        out,
+        tile,
+        outcome: outcome.clone(),
+    };
+    eframe::run_native(
+        "loam-screenshot",
+        native_options([size[0] as f32, size[1] as f32], false),
+        Box::new(move |cc| {
+            Ok(Box::new(LoamApp::new(
+                cc,
+                StartOptions {
+                    open: path,
+                    dialogs: Box::new(RfdDialogs),
+                    screenshot: Some(request),
+                },
+            )))
+        }),
+    )
+    .map_err(|e| e.to_string())?;
+    let result = outcome
+        .lock()
+        .map_err(|_| "screenshot state poisoned".to_string())?
+        .take();
+    result.unwrap_or_else(|| Err("the window closed before the screenshot was taken".into()))
+}

@@ -1,0 +1,58 @@
+//! `loam screenshot [PATH] OUT.png [--size WxH] [--tile X Y]`: opens the real window, waits
+//! for the tiles in view to be drawn, saves a PNG of the window and exits.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::disk::LoamError;
+use crate::model::TileCoord;
+
+/// Parses `WxH` ("1280x800").
+pub fn parse_size(s: &str) -> Result<[u32; 2], String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size '{s}' is not WxH"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad width in '{s}'"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad height in '{s}'"))?;
+    if !(64..=8192).contains(&w) || !(64..=8192).contains(&h) {
+        return Err(format!("size '{s}' must be 64..8192 on each side"));
+    }
+    Ok([w, h])
+}
+
+/// Runs the screenshot command.
+pub fn run(
+    path: Option<PathBuf>,
+    out: PathBuf,
+    size: [u32; 2],
+    tile: Option<[u8; 2]>,
+) -> Result<ExitCode, LoamError> {
+    let tile = match tile {
+        Some([x, y]) => Some(
+            TileCoord::new(x as usize, y as usize)
+                .ok_or_else(|| LoamError::Usage(format!("tile {x} {y} is off the 64×64 grid")))?,
+        ),
+        None => None,
+    };
+    crate::app::startup::run_screenshot(path, out.clone(), size, tile).map_err(LoamError::Usage)?;
+    println!("wrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("1280x800"), Ok([1280, 800]));
+        assert!(parse_size("12x800").is_err());
+        assert!(parse_size("wide").is_err());
+    }
+}

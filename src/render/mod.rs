@@ -1,0 +1,11 @@
+//! Drawing the terrain with OpenGL (glow): meshes built on the CPU, their GPU buffers and
+//! textures, procedural layer textures, overlays and the camera.
+//!
+//! Not for: egui widgets (see `ui`) or deciding what to draw when (see `app`). Nothing here
+//! needs egui; a test can drive it from a bare GL context.
+
+pub mod camera;
+pub mod mesh;
+pub mod pick;
+pub mod procedural;
+pub mod terrain;

@@ -1,0 +1,471 @@
+//! The terrain on the GPU: one shader program, and per tile a vertex/index buffer, a texture
+//! array of chunk alpha maps and a texture array of the tile's layer textures.
+//!
+//! Not for: building meshes (see `render::mesh`) or choosing which tiles to keep (the app
+//! does). Every call takes the `glow::Context` so the same code draws into egui's window, an
+//! offscreen EGL framebuffer in tests, or the screenshot window.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec3};
+use glow::HasContext;
+
+use super::mesh::{ALPHA_SIDE, CHUNKS_PER_TILE, TerrainVertex, TileMesh};
+use super::procedural::{PROCEDURAL_SIDE, procedural_texture};
+use crate::model::TileCoord;
+use crate::model::coords::{CHUNK_SIZE, TILE_SIZE};
+
+/// What the caller wants drawn on top of the shaded terrain.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overlays {
+    /// Lines along chunk borders.
+    pub chunk_grid: bool,
+    /// Lines along tile borders.
+    pub tile_grid: bool,
+    /// Tint chunks by their number of texture layers (four stands out red).
+    pub layer_count: bool,
+    /// The brush cursor: world (x, y) and radius in yards.
+    pub brush: Option<([f32; 2], f32)>,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Overlays {
+            chunk_grid: false,
+            tile_grid: true,
+            layer_count: false,
+            brush: None,
+        }
+    }
+}
+
+/// Everything one frame's draw needs beyond the uploaded tiles.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameParams {
+    /// World → clip space.
+    pub view_projection: Mat4,
+    /// The eye, for distance fog.
+    pub eye: Vec3,
+    /// Overlays to draw.
+    pub overlays: Overlays,
+}
+
+/// The colour behind the terrain (holes and the sky show it).
+pub const SKY_COLOR: [f32; 3] = [0.52, 0.66, 0.80];
+
+/// One tile's GPU objects.
+struct GpuTile {
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    ebo: glow::Buffer,
+    alpha: glow::Texture,
+    diffuse: glow::Texture,
+    index_count: i32,
+}
+
+/// The terrain renderer: a shader and the tiles uploaded so far.
+pub struct TerrainRenderer {
+    program: glow::Program,
+    tiles: HashMap<TileCoord, GpuTile>,
+    uniforms: Uniforms,
+}
+
+/// Uniform locations looked up once.
+struct Uniforms {
+    view_projection: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    alpha: Option<glow::UniformLocation>,
+    diffuse: Option<glow::UniformLocation>,
+    light: Option<glow::UniformLocation>,
+    sizes: Option<glow::UniformLocation>,
+    overlays: Option<glow::UniformLocation>,
+    brush: Option<glow::UniformLocation>,
+    sky: Option<glow::UniformLocation>,
+}
+
+const VERTEX_SHADER: &str = r#"
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec4 a_color;
+layout(location = 3) in vec2 a_uv;
+layout(location = 4) in uvec4 a_layers;
+layout(location = 5) in uint a_chunk;
+uniform mat4 u_view_projection;
+out vec3 v_world;
+out vec3 v_normal;
+out vec4 v_color;
+out vec2 v_uv;
+flat out uvec4 v_layers;
+flat out uint v_chunk;
+void main() {
+    v_world = a_position;
+    v_normal = a_normal;
+    v_color = a_color;
+    v_uv = a_uv;
+    v_layers = a_layers;
+    v_chunk = a_chunk;
+    gl_Position = u_view_projection * vec4(a_position, 1.0);
+}
+"#;
+
+const FRAGMENT_SHADER: &str = r#"
+precision highp float;
+precision highp sampler2DArray;
+in vec3 v_world;
+in vec3 v_normal;
+in vec4 v_color;
+in vec2 v_uv;
+flat in uvec4 v_layers;
+flat in uint v_chunk;
+uniform sampler2DArray u_alpha;
+uniform sampler2DArray u_diffuse;
+uniform vec3 u_light;     // direction the light travels
+uniform vec2 u_sizes;     // chunk size, tile size (yards)
+uniform ivec3 u_overlays; // chunk grid, tile grid, layer count
+uniform vec4 u_brush;     // x, y, radius, enabled
+uniform vec3 u_eye;
+uniform vec3 u_sky;
+out vec4 o_color;
+
+// Layer textures repeat eight times across a chunk, as in the client.
+vec3 layer_color(uint slot) {
+    return texture(u_diffuse, vec3(v_uv * 8.0, float(slot))).rgb;
+}
+
+// 1 on a grid line of spacing `size`, fading out over about one pixel.
+float grid(float size, float width) {
+    vec2 p = v_world.xy / size;
+    vec2 d = abs(fract(p - 0.5) - 0.5) / max(fwidth(p), vec2(1e-6));
+    return 1.0 - clamp(min(d.x, d.y) - width, 0.0, 1.0);
+}
+
+void main() {
+    vec4 alpha = texture(u_alpha, vec3(v_uv, float(v_chunk)));
+    vec3 color = v_layers.x != 255u ? layer_color(v_layers.x) : vec3(0.5);
+    if (v_layers.y != 255u) color = mix(color, layer_color(v_layers.y), alpha.r);
+    if (v_layers.z != 255u) color = mix(color, layer_color(v_layers.z), alpha.g);
+    if (v_layers.w != 255u) color = mix(color, layer_color(v_layers.w), alpha.b);
+    // MCCV: 0x7F is neutral, so twice the stored value is the tint.
+    color *= clamp(v_color.rgb * 2.0, 0.0, 2.0);
+    float diffuse = max(dot(normalize(v_normal), -u_light), 0.0);
+    float light = 0.4 + 0.6 * diffuse;
+    light *= mix(1.0, 0.55, alpha.a);
+    color *= light;
+
+    if (u_overlays.z != 0) {
+        int n = int(v_layers.x != 255u) + int(v_layers.y != 255u)
+              + int(v_layers.z != 255u) + int(v_layers.w != 255u);
+        vec3 tint = n <= 1 ? vec3(0.2, 0.4, 1.0)
+                  : n == 2 ? vec3(0.2, 0.9, 0.3)
+                  : n == 3 ? vec3(1.0, 0.85, 0.2)
+                  : vec3(1.0, 0.1, 0.1);
+        color = mix(color, tint, n >= 4 ? 0.7 : 0.45);
+    }
+    if (u_overlays.x != 0) color = mix(color, vec3(0.1), 0.6 * grid(u_sizes.x, 0.0));
+    if (u_overlays.y != 0) color = mix(color, vec3(1.0, 0.9, 0.2), 0.9 * grid(u_sizes.y, 0.5));
+    if (u_brush.w > 0.5) {
+        float d = length(v_world.xy - u_brush.xy);
+        float w = max(fwidth(d), 1e-4);
+        float ring = 1.0 - clamp(abs(d - u_brush.z) / w - 1.0, 0.0, 1.0);
+        color = mix(color, vec3(1.0), 0.9 * ring);
+        if (d < u_brush.z) color = mix(color, vec3(1.0, 1.0, 0.6), 0.12);
+    }
+    // A little distance haze so that far tiles read as far.
+    float fog = clamp((length(v_world - u_eye) - 1200.0) / 2600.0, 0.0, 1.0);
+    o_color = vec4(mix(color, u_sky, fog * 0.7), 1.0);
+}
+"#;
+
+/// Prepends the GLSL version line: desktop GL 3.3 core or GLES 3.0.
+fn with_version(gl: &glow::Context, source: &str) -> String {
+    let header = if gl.version().is_embedded {
+        "#version 300 es\n"
+    } else {
+        "#version 330 core\n"
+    };
+    format!("{header}{source}")
+}
+
+/// Compiles and links the terrain program.
+unsafe fn compile_program(gl: &glow::Context) -> Result<glow::Program, String> {
+    unsafe {
+        let program = gl.create_program()?;
+        let mut shaders = Vec::new();
+        for (kind, src) in [
+            (glow::VERTEX_SHADER, VERTEX_SHADER),
+            (glow::FRAGMENT_SHADER, FRAGMENT_SHADER),
+        ] {
+            let shader = gl.create_shader(kind)?;
+            gl.shader_source(shader, &with_version(gl, src));
+            gl.compile_shader(shader);
+            if !gl.get_shader_compile_status(shader) {
+                let log = gl.get_shader_info_log(shader);
+                gl.delete_shader(shader);
+                gl.delete_program(program);
+                return Err(format!("terrain shader: {log}"));
+            }
+            gl.attach_shader(program, shader);
+            shaders.push(shader);
+        }
+        gl.link_program(program);
+        for s in shaders {
+            gl.detach_shader(program, s);
+            gl.delete_shader(s);
+        }
+        if !gl.get_program_link_status(program) {
+            let log = gl.get_program_info_log(program);
+            gl.delete_program(program);
+            return Err(format!("terrain program: {log}"));
+        }
+        Ok(program)
+    }
+}
+
+impl TerrainRenderer {
+    /// Compiles the shader. Fails (with the driver's log) when the context cannot run it.
+    pub fn new(gl: &glow::Context) -> Result<TerrainRenderer, String> {
+        // SAFETY: plain GL calls on the caller's current context.
+        unsafe {
+            let program = compile_program(gl)?;
+            let loc = |name: &str| gl.get_uniform_location(program, name);
+            let uniforms = Uniforms {
+                view_projection: loc("u_view_projection"),
+                eye: loc("u_eye"),
+                alpha: loc("u_alpha"),
+                diffuse: loc("u_diffuse"),
+                light: loc("u_light"),
+                sizes: loc("u_sizes"),
+                overlays: loc("u_overlays"),
+                brush: loc("u_brush"),
+                sky: loc("u_sky"),
+            };
+            Ok(TerrainRenderer {
+                program,
+                tiles: HashMap::new(),
+                uniforms,
+            })
+        }
+    }
+
+    /// True when tile `coord` is on the GPU.
+    pub fn has_tile(&self, coord: TileCoord) -> bool {
+        self.tiles.contains_key(&coord)
+    }
+
+    /// The tiles on the GPU.
+    pub fn tile_coords(&self) -> Vec<TileCoord> {
+        self.tiles.keys().copied().collect()
+    }
+
+    /// Uploads (or replaces) a tile's mesh with its layer textures: one 64×64 RGBA image per
+    /// entry of the tile's texture list (see `render::procedural` for stand-ins).
+    pub fn upload(
+        &mut self,
+        gl: &glow::Context,
+        mesh: &TileMesh,
+        textures: &[Vec<u8>],
+    ) -> Result<(), String> {
+        self.remove(gl, mesh.coord);
+        // SAFETY: plain GL calls on the caller's current context; buffer sizes come from the
+        // slices passed.
+        let tile = unsafe { upload_tile(gl, mesh, textures)? };
+        self.tiles.insert(mesh.coord, tile);
+        Ok(())
+    }
+
+    /// Frees a tile's GPU objects.
+    pub fn remove(&mut self, gl: &glow::Context, coord: TileCoord) {
+        if let Some(t) = self.tiles.remove(&coord) {
+            // SAFETY: the objects were created on this context and are no longer used.
+            unsafe { delete_tile(gl, &t) };
+        }
+    }
+
+    /// Draws every uploaded tile into the bound framebuffer and viewport. Sets the GL state it
+    /// needs (depth test, no blending, no culling) and restores what egui expects after.
+    pub fn draw(&self, gl: &glow::Context, params: &FrameParams) {
+        // SAFETY: plain GL calls on the caller's current context with objects it owns.
+        unsafe {
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.depth_mask(true);
+            gl.disable(glow::BLEND);
+            gl.disable(glow::CULL_FACE);
+            gl.use_program(Some(self.program));
+            let u = &self.uniforms;
+            gl.uniform_matrix_4_f32_slice(
+                u.view_projection.as_ref(),
+                false,
+                &params.view_projection.to_cols_array(),
+            );
+            gl.uniform_3_f32(u.eye.as_ref(), params.eye.x, params.eye.y, params.eye.z);
+            let light = Vec3::new(-0.35, -0.45, -0.82).normalize();
+            gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
+            gl.uniform_2_f32(u.sizes.as_ref(), CHUNK_SIZE as f32, TILE_SIZE as f32);
+            let o = params.overlays;
+            gl.uniform_3_i32(
+                u.overlays.as_ref(),
+                o.chunk_grid as i32,
+                o.tile_grid as i32,
+                o.layer_count as i32,
+            );
+            let (bxy, br, on) = o.brush.map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
+            gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
+            gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
+            gl.uniform_1_i32(u.alpha.as_ref(), 0);
+            gl.uniform_1_i32(u.diffuse.as_ref(), 1);
+            for tile in self.tiles.values() {
+                gl.active_texture(glow::TEXTURE0);
+                gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.alpha));
+                gl.active_texture(glow::TEXTURE1);
+                gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.diffuse));
+                gl.bind_vertex_array(Some(tile.vao));
+                gl.draw_elements(glow::TRIANGLES, tile.index_count, glow::UNSIGNED_INT, 0);
+            }
+            gl.bind_vertex_array(None);
+            gl.active_texture(glow::TEXTURE1);
+            gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+            gl.active_texture(glow::TEXTURE0);
+            gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+            gl.use_program(None);
+            gl.disable(glow::DEPTH_TEST);
+        }
+    }
+
+    /// Frees everything (call from `on_exit`).
+    pub fn destroy(&mut self, gl: &glow::Context) {
+        for coord in self.tile_coords() {
+            self.remove(gl, coord);
+        }
+        // SAFETY: the program was created on this context.
+        unsafe { gl.delete_program(self.program) };
+    }
+}
+
+/// Creates a tile's buffers and textures.
+unsafe fn upload_tile(
+    gl: &glow::Context,
+    mesh: &TileMesh,
+    textures: &[Vec<u8>],
+) -> Result<GpuTile, String> {
+    unsafe {
+        let vao = gl.create_vertex_array()?;
+        gl.bind_vertex_array(Some(vao));
+        let vbo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        gl.buffer_data_u8_slice(
+            glow::ARRAY_BUFFER,
+            bytemuck::cast_slice(&mesh.vertices),
+            glow::STATIC_DRAW,
+        );
+        let ebo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ebo));
+        gl.buffer_data_u8_slice(
+            glow::ELEMENT_ARRAY_BUFFER,
+            bytemuck::cast_slice(&mesh.indices),
+            glow::STATIC_DRAW,
+        );
+        let stride = std::mem::size_of::<TerrainVertex>() as i32;
+        let float_attrs: [(u32, i32, u32, bool, i32); 4] = [
+            (0, 3, glow::FLOAT, false, 0),
+            (1, 3, glow::BYTE, true, 12),
+            (2, 4, glow::UNSIGNED_BYTE, true, 16),
+            (3, 2, glow::FLOAT, false, 20),
+        ];
+        for (index, size, ty, normalized, offset) in float_attrs {
+            gl.enable_vertex_attrib_array(index);
+            gl.vertex_attrib_pointer_f32(index, size, ty, normalized, stride, offset);
+        }
+        gl.enable_vertex_attrib_array(4);
+        gl.vertex_attrib_pointer_i32(4, 4, glow::UNSIGNED_BYTE, stride, 28);
+        gl.enable_vertex_attrib_array(5);
+        gl.vertex_attrib_pointer_i32(5, 1, glow::UNSIGNED_INT, stride, 32);
+        gl.bind_vertex_array(None);
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+
+        let alpha = gl.create_texture()?;
+        gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(alpha));
+        gl.tex_image_3d(
+            glow::TEXTURE_2D_ARRAY,
+            0,
+            glow::RGBA8 as i32,
+            ALPHA_SIDE as i32,
+            ALPHA_SIDE as i32,
+            CHUNKS_PER_TILE as i32,
+            0,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(bytemuck::cast_slice(&mesh.alpha))),
+        );
+        set_sampling(gl, false);
+
+        let diffuse = gl.create_texture()?;
+        gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(diffuse));
+        let count = textures.len().max(1);
+        let slice = PROCEDURAL_SIDE * PROCEDURAL_SIDE * 4;
+        let mut pixels = Vec::with_capacity(count * slice);
+        for i in 0..count {
+            // A wrongly sized image would shift every later slice; use a stand-in instead.
+            match textures.get(i) {
+                Some(t) if t.len() == slice => pixels.extend_from_slice(t),
+                _ => pixels.extend(procedural_texture("")),
+            }
+        }
+        gl.tex_image_3d(
+            glow::TEXTURE_2D_ARRAY,
+            0,
+            glow::RGBA8 as i32,
+            PROCEDURAL_SIDE as i32,
+            PROCEDURAL_SIDE as i32,
+            count as i32,
+            0,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(&pixels)),
+        );
+        gl.generate_mipmap(glow::TEXTURE_2D_ARRAY);
+        set_sampling(gl, true);
+        gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+
+        Ok(GpuTile {
+            vao,
+            vbo,
+            ebo,
+            alpha,
+            diffuse,
+            index_count: mesh.indices.len() as i32,
+        })
+    }
+}
+
+/// Linear filtering; repeating and mipmapped for layer textures, clamped for alpha maps.
+unsafe fn set_sampling(gl: &glow::Context, repeat: bool) {
+    unsafe {
+        let wrap = if repeat {
+            glow::REPEAT
+        } else {
+            glow::CLAMP_TO_EDGE
+        } as i32;
+        let min = if repeat {
+            glow::LINEAR_MIPMAP_LINEAR
+        } else {
+            glow::LINEAR
+        } as i32;
+        let t = glow::TEXTURE_2D_ARRAY;
+        gl.tex_parameter_i32(t, glow::TEXTURE_WRAP_S, wrap);
+        gl.tex_parameter_i32(t, glow::TEXTURE_WRAP_T, wrap);
+        gl.tex_parameter_i32(t, glow::TEXTURE_MIN_FILTER, min);
+        gl.tex_parameter_i32(t, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
+    }
+}
+
+/// Frees a tile's objects.
+unsafe fn delete_tile(gl: &glow::Context, t: &GpuTile) {
+    unsafe {
+        gl.delete_vertex_array(t.vao);
+        gl.delete_buffer(t.vbo);
+        gl.delete_buffer(t.ebo);
+        gl.delete_texture(t.alpha);
+        gl.delete_texture(t.diffuse);
+    }
+}

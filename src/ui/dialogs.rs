@@ -1,0 +1,98 @@
+//! The editor's dialogs: Save as… (target generation, folder, the conversion report before
+//! writing) and the "unsaved changes" question on quit.
+
+use std::path::PathBuf;
+
+use crate::app::intent::Intent;
+use crate::format::Generation;
+
+/// What the Save as… dialog shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaveAsView {
+    /// Generations loam can write.
+    pub targets: Vec<Generation>,
+    /// The chosen one.
+    pub target: Generation,
+    /// The generation the map has now.
+    pub current: Generation,
+    /// The chosen folder.
+    pub folder: Option<PathBuf>,
+    /// The conversion report for the chosen target, one line per change.
+    pub report: Vec<String>,
+}
+
+/// The dialog's window title (and accessible name).
+pub const SAVE_AS_TITLE: &str = "Save as";
+
+/// Shows the Save as… window.
+pub fn save_as(ui: &mut egui::Ui, view: &SaveAsView) -> Vec<Intent> {
+    let mut out = Vec::new();
+    egui::Window::new(SAVE_AS_TITLE)
+        .collapsible(false)
+        .resizable(true)
+        .default_width(420.0)
+        .show(ui.ctx(), |ui| {
+            ui.label(format!("The map is {} now. Write it as:", view.current));
+            ui.horizontal(|ui| {
+                for &g in &view.targets {
+                    if ui
+                        .selectable_label(view.target == g, format!("Target {g}"))
+                        .clicked()
+                    {
+                        out.push(Intent::SaveAsTarget(g));
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Choose folder…").clicked() {
+                    out.push(Intent::SaveAsPickFolder);
+                }
+                match &view.folder {
+                    Some(f) => ui.label(f.display().to_string()),
+                    None => ui.label("(no folder chosen)"),
+                };
+            });
+            ui.separator();
+            ui.label("Conversion report:");
+            egui::ScrollArea::vertical()
+                .max_height(200.0)
+                .show(ui, |ui| {
+                    for line in &view.report {
+                        ui.label(line);
+                    }
+                });
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(view.folder.is_some(), egui::Button::new("Write"))
+                    .clicked()
+                {
+                    out.push(Intent::SaveAsWrite);
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Intent::SaveAsCancel);
+                }
+            });
+        });
+    out
+}
+
+/// Asks whether to quit with `unsaved` changed tiles.
+pub fn confirm_quit(ui: &mut egui::Ui, unsaved: usize) -> Vec<Intent> {
+    let mut out = Vec::new();
+    egui::Modal::new(egui::Id::unique("loam-confirm-quit")).show(ui.ctx(), |ui| {
+        ui.heading("Unsaved changes");
+        ui.label(format!(
+            "{unsaved} tile(s) have changes that are not saved. Quit anyway?"
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Discard and quit").clicked() {
+                out.push(Intent::ConfirmQuit(true));
+            }
+            if ui.button("Keep editing").clicked() {
+                out.push(Intent::ConfirmQuit(false));
+            }
+        });
+    });
+    out
+}

@@ -1,0 +1,112 @@
+//! The menu bar: File (open, recent, sample, save, save as, quit) and View (overlays, speed).
+
+use std::path::PathBuf;
+
+use crate::app::intent::Intent;
+
+/// What the menu shows.
+#[derive(Debug, Clone, Default)]
+pub struct MenuState {
+    /// Recent files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// A map is open.
+    pub has_map: bool,
+    /// Unsaved tiles exist.
+    pub unsaved: bool,
+    /// Chunk grid shown.
+    pub chunk_grid: bool,
+    /// Tile grid shown.
+    pub tile_grid: bool,
+    /// Layer-count map shown.
+    pub layer_count: bool,
+    /// Fly speed.
+    pub camera_speed: f32,
+    /// The client data folder, when set.
+    pub client_data: Option<PathBuf>,
+}
+
+/// Draws the menu bar and returns what was chosen.
+pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
+    let mut out = Vec::new();
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            if ui.button("Open…").clicked() {
+                out.push(Intent::OpenDialog);
+            }
+            ui.menu_button("Open recent", |ui| {
+                if state.recent.is_empty() {
+                    ui.label("(none yet)");
+                }
+                for path in &state.recent {
+                    if ui.button(path.display().to_string()).clicked() {
+                        out.push(Intent::Open(path.clone()));
+                    }
+                }
+            });
+            if ui.button("Open sample map").clicked() {
+                out.push(Intent::OpenSample);
+            }
+            ui.separator();
+            if ui
+                .add_enabled(state.has_map && state.unsaved, egui::Button::new("Save"))
+                .clicked()
+            {
+                out.push(Intent::Save);
+            }
+            if ui
+                .add_enabled(state.has_map, egui::Button::new("Save as…"))
+                .clicked()
+            {
+                out.push(Intent::SaveAsDialog);
+            }
+            ui.separator();
+            if ui.button("Quit").clicked() {
+                out.push(Intent::Quit);
+            }
+        });
+        ui.menu_button("View", |ui| {
+            let mut v = state.chunk_grid;
+            if ui.checkbox(&mut v, "Chunk grid").changed() {
+                out.push(Intent::ShowChunkGrid(v));
+            }
+            let mut v = state.tile_grid;
+            if ui.checkbox(&mut v, "Tile grid").changed() {
+                out.push(Intent::ShowTileGrid(v));
+            }
+            let mut v = state.layer_count;
+            if ui.checkbox(&mut v, "Layer count").changed() {
+                out.push(Intent::ShowLayerCount(v));
+            }
+            let mut speed = state.camera_speed;
+            if ui
+                .add(
+                    egui::Slider::new(&mut speed, 10.0..=2000.0)
+                        .logarithmic(true)
+                        .text("Camera speed"),
+                )
+                .changed()
+            {
+                out.push(Intent::CameraSpeed(speed));
+            }
+        });
+        ui.menu_button("Settings", |ui| {
+            match &state.client_data {
+                Some(p) => ui.label(format!("Client data: {}", p.display())),
+                None => ui.label("Client data: not set (procedural textures)"),
+            };
+            if ui.button("Choose client data folder…").clicked() {
+                out.push(Intent::PickClientData);
+            }
+            if ui
+                .add_enabled(
+                    state.client_data.is_some(),
+                    egui::Button::new("Forget client data folder"),
+                )
+                .clicked()
+            {
+                out.push(Intent::ClearClientData);
+            }
+        });
+    });
+    out
+}

@@ -1,0 +1,61 @@
+//! The status bar: what is under the cursor, frame time, unsaved tiles and the last message.
+
+use crate::app::intent::Intent;
+use crate::render::pick::TerrainPoint;
+
+/// What the status bar shows.
+#[derive(Debug, Clone, Default)]
+pub struct StatusInfo {
+    /// The terrain under the mouse.
+    pub hover: Option<TerrainPoint>,
+    /// The last frame's time in milliseconds.
+    pub frame_ms: f32,
+    /// Tiles changed since the last save.
+    pub unsaved: usize,
+    /// Tiles loaded / on the GPU.
+    pub tiles_loaded: (usize, usize),
+    /// The last message (an error or what a save did).
+    pub message: Option<String>,
+}
+
+/// Draws the status line.
+pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        match &info.hover {
+            Some(p) => {
+                ui.label(format!(
+                    "x {:.1}  y {:.1}  z {:.1}",
+                    p.world[0], p.world[1], p.world[2]
+                ));
+                ui.separator();
+                ui.label(format!(
+                    "tile {}_{}  chunk {},{}",
+                    p.tile.x, p.tile.y, p.chunk_x, p.chunk_y
+                ));
+                ui.separator();
+                ui.label(format!("area {}", p.area_id));
+            }
+            None => {
+                ui.label("no terrain under the cursor");
+            }
+        }
+        ui.separator();
+        ui.label(format!("{:.1} ms", info.frame_ms));
+        ui.separator();
+        ui.label(format!(
+            "tiles {} loaded, {} drawn",
+            info.tiles_loaded.0, info.tiles_loaded.1
+        ));
+        ui.separator();
+        ui.label(format!("{} unsaved", info.unsaved));
+        if let Some(m) = &info.message {
+            ui.separator();
+            ui.label(m);
+            if ui.small_button("Dismiss").clicked() {
+                out.push(Intent::DismissMessage);
+            }
+        }
+    });
+    out
+}

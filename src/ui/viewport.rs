@@ -1,0 +1,143 @@
+//! The 3D view's frame: takes the space left by the panels, places the renderer's paint
+//! callback (or a placeholder without GL) and gathers the input the app turns into camera
+//! moves and picking.
+
+use egui::{Key, PointerButton, Rect, Sense, Vec2};
+
+/// The accessible name of the 3D view.
+pub const VIEWPORT_LABEL: &str = "3D view";
+
+/// This frame's input over the 3D view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewportInput {
+    /// The view's rectangle in points.
+    pub rect: Rect,
+    /// The mouse position in normalised device coordinates (-1..1, y up), when over the view.
+    pub hover_ndc: Option<[f32; 2]>,
+    /// Right-button drag this frame, in points: look around.
+    pub look: Vec2,
+    /// Middle-button (or Alt + left) drag this frame, in points: orbit.
+    pub orbit: Vec2,
+    /// Mouse wheel, in points: zoom.
+    pub scroll: f32,
+    /// Movement keys: forward (W/S), right (D/A), up (E/Q), each -1..1.
+    pub fly: [f32; 3],
+    /// Shift held: move faster.
+    pub fast: bool,
+    /// Ctrl held: move slower.
+    pub slow: bool,
+    /// A double click, in normalised device coordinates: frame that point.
+    pub double_click_ndc: Option<[f32; 2]>,
+    /// Seconds since the last frame.
+    pub dt: f32,
+}
+
+impl Default for ViewportInput {
+    fn default() -> Self {
+        ViewportInput {
+            rect: Rect::NOTHING,
+            hover_ndc: None,
+            look: Vec2::ZERO,
+            orbit: Vec2::ZERO,
+            scroll: 0.0,
+            fly: [0.0; 3],
+            fast: false,
+            slow: false,
+            double_click_ndc: None,
+            dt: 0.0,
+        }
+    }
+}
+
+impl ViewportInput {
+    /// Width over height of the view.
+    pub fn aspect(&self) -> f32 {
+        (self.rect.width() / self.rect.height().max(1.0)).max(0.01)
+    }
+
+    /// True when something in it moves the camera, so the app keeps repainting.
+    pub fn is_active(&self) -> bool {
+        self.look != Vec2::ZERO
+            || self.orbit != Vec2::ZERO
+            || self.scroll != 0.0
+            || self.fly != [0.0; 3]
+    }
+}
+
+fn to_ndc(rect: Rect, p: egui::Pos2) -> [f32; 2] {
+    [
+        (p.x - rect.left()) / rect.width() * 2.0 - 1.0,
+        1.0 - (p.y - rect.top()) / rect.height() * 2.0,
+    ]
+}
+
+/// Shows the view. `callback` draws the terrain; `placeholder` is shown instead when there is
+/// none (no GL context, as in tests) or on top when there is something to say.
+pub fn show(
+    ui: &mut egui::Ui,
+    callback: impl FnOnce(Rect) -> Option<egui::PaintCallback>,
+    placeholder: Option<&str>,
+) -> ViewportInput {
+    let rect = ui.available_rect_before_wrap();
+    let response = ui.allocate_rect(rect, Sense::click_and_drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, VIEWPORT_LABEL));
+    match callback(rect) {
+        Some(cb) => {
+            ui.painter().add(cb);
+        }
+        None => {
+            ui.painter()
+                .rect_filled(rect, 0.0, egui::Color32::from_rgb(40, 48, 56));
+        }
+    }
+    if let Some(text) = placeholder {
+        // A label (not painted text) so that screen readers and tests can find it.
+        let area = Rect::from_center_size(rect.center(), egui::vec2(rect.width() * 0.8, 40.0));
+        ui.put(
+            area,
+            egui::Label::new(
+                egui::RichText::new(text)
+                    .size(16.0)
+                    .color(egui::Color32::LIGHT_GRAY),
+            ),
+        );
+    }
+    let mut input = ViewportInput {
+        rect,
+        dt: ui.input(|i| i.stable_dt).min(0.1),
+        ..ViewportInput::default()
+    };
+    input.hover_ndc = response.hover_pos().map(|p| to_ndc(rect, p));
+    let alt = ui.input(|i| i.modifiers.alt);
+    if response.dragged_by(PointerButton::Secondary) {
+        input.look = response.drag_delta();
+    }
+    if response.dragged_by(PointerButton::Middle)
+        || (alt && response.dragged_by(PointerButton::Primary))
+    {
+        input.orbit = response.drag_delta();
+    }
+    if response.hovered() {
+        input.scroll = ui.input(|i| i.smooth_scroll_delta.y);
+    }
+    if response.double_clicked()
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        input.double_click_ndc = Some(to_ndc(rect, p));
+    }
+    // Keys fly the camera unless a text field has the keyboard.
+    if !ui.ctx().egui_wants_keyboard_input() {
+        ui.input(|i| {
+            let axis =
+                |pos: Key, neg: Key| i.key_down(pos) as i32 as f32 - i.key_down(neg) as i32 as f32;
+            input.fly = [
+                axis(Key::W, Key::S),
+                axis(Key::D, Key::A),
+                axis(Key::E, Key::Q),
+            ];
+            input.fast = i.modifiers.shift;
+            input.slow = i.modifiers.ctrl;
+        });
+    }
+    input
+}

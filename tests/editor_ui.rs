@@ -1,0 +1,284 @@
+//! The editor's ui flows driven through egui_kittest with the real app (no GL context here, so
+//! the 3D view shows its placeholder): opening through a scripted file dialog, jumping with the
+//! tile map, Save as… listing its targets and the quit question.
+
+use std::path::{Path, PathBuf};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use loam::app::dialogs::ScriptedDialogs;
+use loam::app::{LoamApp, StartOptions};
+use loam::model::TileCoord;
+use loam::model::coords::TILE_SIZE;
+use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel)
+}
+
+fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {
+    let dialogs = dialogs.clone();
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| {
+            LoamApp::new(
+                cc,
+                StartOptions {
+                    open,
+                    dialogs: Box::new(dialogs),
+                    screenshot: None,
+                },
+            )
+        })
+}
+
+fn click_at(h: &Harness<'_, LoamApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+}
+
+#[test]
+fn with_no_path_the_sample_opens() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let s = h.state().session().expect("the sample is open");
+    assert_eq!(s.map.name, "Sample");
+    assert_eq!(s.map.tiles.len(), 4);
+    // Without GL the viewport says why instead of drawing.
+    h.get_by_label_contains("no OpenGL context");
+}
+
+#[test]
+fn file_open_uses_the_dialog_and_remembers_the_file() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let adt = corpus("wowserhq-format/map/continent4229.adt");
+    dialogs.answer_map(Some(adt.clone()));
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open…").click();
+    h.run();
+    let s = h.state().session().expect("a map is open");
+    assert_eq!(s.source, adt);
+    assert!(s.map.tiles.contains_key(&TileCoord::new(42, 29).unwrap()));
+    assert_eq!(h.state().settings().recent.first(), Some(&adt));
+
+    // A cancelled dialog leaves the map as it is.
+    dialogs.answer_map(None);
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open…").click();
+    h.run();
+    assert_eq!(h.state().session().unwrap().source, adt);
+}
+
+#[test]
+fn the_client_data_folder_is_chosen_in_settings_and_persisted() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    dialogs.answer_folder(Some(PathBuf::from("/games/wow/Data")));
+    h.get_by_label("Settings").click();
+    h.run();
+    h.get_by_label("Choose client data folder…").click();
+    h.run();
+    let settings = h.state().settings();
+    assert_eq!(settings.client_data, Some(PathBuf::from("/games/wow/Data")));
+    let expected = settings.clone();
+
+    // What the app gives eframe's storage is what the next start reads, with the camera of
+    // the open map in it.
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    let back: loam::app::settings::Settings =
+        eframe::get_value(&storage, loam::app::settings::STORAGE_KEY).unwrap();
+    assert_eq!(back.client_data, expected.client_data);
+    assert_eq!(back.recent, expected.recent);
+    let key = h.state().session().unwrap().key();
+    assert_eq!(back.camera_for(&key), Some(*h.state().camera()));
+}
+
+/// eframe storage in memory.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn a_wdt_with_missing_tiles_opens_and_says_so() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(corpus("blizzardry/Azeroth.wdt")));
+    h.run();
+    let s = h.state().session().expect("the WDT opens");
+    assert!(!s.missing_tiles.is_empty());
+    assert!(h.state().message().unwrap().contains("missing"));
+}
+
+#[test]
+fn a_click_on_the_tile_map_moves_the_camera_there() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let before = *h.state().camera();
+    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
+    let present = h
+        .state()
+        .session()
+        .unwrap()
+        .map
+        .present_tiles()
+        .into_iter()
+        .collect();
+    let region = Region::around(&present);
+    let target = TileCoord::new(31, 32).unwrap();
+    click_at(&h, region.tile_centre(rect, target));
+    h.run();
+    let after = *h.state().camera();
+    assert_ne!(before, after);
+    // The camera looks at the middle of the clicked tile.
+    let ahead = after.eye() + after.forward() * (TILE_SIZE as f32 * 1.1);
+    assert_eq!(
+        TileCoord::containing(ahead.x as f64, ahead.y as f64),
+        Some(target)
+    );
+}
+
+#[test]
+fn save_as_lists_the_targets_and_shows_the_report() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Save as…").click();
+    h.run();
+    h.get_by_label("Target 1.12");
+    h.get_by_label("Target 3.3.5");
+    assert!(h.query_by_label("Target 0.5.3").is_none());
+    h.get_by_label("nothing changes");
+    h.get_by_label("Target 1.12").click();
+    h.run();
+    assert!(h.query_by_label("nothing changes").is_none());
+    assert!(h.query_all_by_label_contains("vertex colour").count() >= 1);
+
+    // Choose a folder and write: the map is now the 1.12 copy.
+    let dir = tempfile::tempdir().unwrap();
+    dialogs.answer_folder(Some(dir.path().to_path_buf()));
+    h.get_by_label("Choose folder…").click();
+    h.run();
+    h.get_by_label("Write").click();
+    h.run();
+    assert!(dir.path().join("Sample.wdt").is_file());
+    assert!(dir.path().join("Sample_32_32.adt").is_file());
+    let s = h.state().session().unwrap();
+    assert_eq!(s.generation, loam::format::Generation::V112);
+    assert!(
+        h.query_by_label("Target 1.12").is_none(),
+        "the dialog closed"
+    );
+}
+
+#[test]
+fn quitting_with_unsaved_changes_asks_first() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    h.state_mut().mark_edited(TileCoord::new(31, 31).unwrap());
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.run();
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Keep editing").click();
+    h.run();
+    assert!(h.query_by_label("Unsaved changes").is_none());
+    assert_eq!(h.state().session().unwrap().edited.len(), 1);
+    // The viewport itself is reachable by its accessible name.
+    assert!(
+        h.query_by_label(loam::ui::viewport::VIEWPORT_LABEL)
+            .is_some()
+    );
+    assert_eq!(h.query_all_by_role(Role::Canvas).count(), 2);
+}
+
+/// A map of ten tiles in a row (copies of one sample tile), for streaming.
+fn long_map(dir: &Path) -> PathBuf {
+    loam::sample::write_sample(dir).unwrap();
+    let tile = std::fs::read(dir.join("Sample_31_31.adt")).unwrap();
+    let mut map = loam::model::Map::new("Long");
+    map.flags = loam::model::map::MAP_FLAG_BIG_ALPHA | loam::model::map::MAP_FLAG_VERTEX_COLORS;
+    for x in 20..30 {
+        let c = TileCoord::new(x, 40).unwrap();
+        map.tile_flags[c.index()] = loam::model::map::TILE_PRESENT;
+        std::fs::write(dir.join(format!("Long_{x}_40.adt")), &tile).unwrap();
+    }
+    let wdt = dir.join("Long.wdt");
+    std::fs::write(&wdt, loam::format::v18::write_wdt(&map)).unwrap();
+    wdt
+}
+
+#[test]
+fn tiles_stream_in_near_the_camera_and_out_far_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = long_map(dir.path());
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(wdt));
+    h.run();
+    let loaded = |h: &Harness<'_, LoamApp>| -> Vec<u8> {
+        h.state()
+            .session()
+            .unwrap()
+            .map
+            .tiles
+            .keys()
+            .map(|c| c.x)
+            .collect()
+    };
+    let first = loaded(&h);
+    assert!(!first.is_empty() && first.len() < 10, "{first:?}");
+    assert!(first.contains(&20));
+
+    h.state_mut().mark_edited(TileCoord::new(20, 40).unwrap());
+    let far = TileCoord::new(29, 40).unwrap();
+    h.state_mut().go_to_tile(far);
+    // The loader thread reads in the background; give it time.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !loaded(&h).contains(&29) && std::time::Instant::now() < deadline {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let now = loaded(&h);
+    assert!(now.contains(&29), "{now:?}");
+    assert!(
+        !now.contains(&22),
+        "a far, unedited tile was dropped: {now:?}"
+    );
+    assert!(now.contains(&20), "an edited tile stays: {now:?}");
+}

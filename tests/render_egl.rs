@@ -1,0 +1,362 @@
+//! The terrain renderer drawn offscreen through an EGL surfaceless context (Mesa's software
+//! device, no X server), with assertions on the pixels. Each test also writes its picture to
+//! `target/render-tests/` for a person to look at.
+//!
+//! Needs the EGL runtime packages listed in docs/ci-needs.md.
+
+use std::path::{Path, PathBuf};
+
+use glow::HasContext;
+use glutin::api::egl::context::PossiblyCurrentContext;
+use glutin::api::egl::device::Device;
+use glutin::api::egl::display::Display;
+use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder};
+use glutin::context::{ContextApi, ContextAttributesBuilder, GlProfile, Version};
+use glutin::prelude::*;
+
+use loam::model::coords::{CHUNK_SIZE, inner_vertex, vertex_world_xy};
+use loam::model::{Chunk, Layer, Tile, TileCoord};
+use loam::render::camera::Camera;
+use loam::render::mesh::build_tile_mesh;
+use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
+
+const W: i32 = 320;
+const H: i32 = 240;
+
+/// A GL 3.3 core context on Mesa's software EGL device, current on this thread.
+struct Egl {
+    gl: glow::Context,
+    _context: PossiblyCurrentContext,
+    _display: Display,
+}
+
+fn egl() -> Egl {
+    let devices = Device::query_devices().expect(
+        "EGL is not available: install the packages in docs/ci-needs.md (libegl1, libegl-mesa0, libgl1-mesa-dri)",
+    );
+    let device = devices
+        .into_iter()
+        .find(|d| d.extensions().contains("EGL_MESA_device_software"))
+        .expect("no EGL_MESA_device_software device (Mesa's llvmpipe); see docs/ci-needs.md");
+    // SAFETY: the device comes from EGL itself; no native display is involved.
+    let display = unsafe { Display::with_device(&device, None) }.expect("EGL display");
+    let template = ConfigTemplateBuilder::new()
+        .with_surface_type(ConfigSurfaceTypes::empty())
+        .with_api(Api::OPENGL)
+        .build();
+    // SAFETY: the template is valid for this display.
+    let config = unsafe { display.find_configs(template) }
+        .expect("EGL configs")
+        .next()
+        .expect("an EGL config without surfaces");
+    let attributes = ContextAttributesBuilder::new()
+        .with_profile(GlProfile::Core)
+        .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
+        .build(None);
+    // SAFETY: config and attributes come from this display.
+    let context = unsafe { display.create_context(&config, &attributes) }
+        .expect("GL 3.3 core context")
+        .make_current_surfaceless()
+        .expect("surfaceless make-current");
+    // SAFETY: the context is current on this thread; the loader returns its functions.
+    let gl =
+        unsafe { glow::Context::from_loader_function_cstr(|name| display.get_proc_address(name)) };
+    Egl {
+        gl,
+        _context: context,
+        _display: display,
+    }
+}
+
+/// Draws `tiles` with `camera` into a W×H framebuffer and returns RGBA rows, top row first.
+fn render(camera: &Camera, tiles: &[&Tile], overlays: Overlays, png: &str) -> Vec<u8> {
+    let egl = egl();
+    let gl = &egl.gl;
+    let mut renderer = TerrainRenderer::new(gl).expect("the terrain shader compiles");
+    for t in tiles {
+        renderer
+            .upload(
+                gl,
+                &build_tile_mesh(t),
+                &loam::render::procedural::procedural_textures(&t.textures),
+            )
+            .expect("upload");
+    }
+    let mut pixels = vec![0u8; (W * H * 4) as usize];
+    // SAFETY: plain GL calls on the current context with objects created here.
+    unsafe {
+        let fbo = gl.create_framebuffer().unwrap();
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        let color = gl.create_renderbuffer().unwrap();
+        gl.bind_renderbuffer(glow::RENDERBUFFER, Some(color));
+        gl.renderbuffer_storage(glow::RENDERBUFFER, glow::RGBA8, W, H);
+        gl.framebuffer_renderbuffer(
+            glow::FRAMEBUFFER,
+            glow::COLOR_ATTACHMENT0,
+            glow::RENDERBUFFER,
+            Some(color),
+        );
+        let depth = gl.create_renderbuffer().unwrap();
+        gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
+        gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH_COMPONENT24, W, H);
+        gl.framebuffer_renderbuffer(
+            glow::FRAMEBUFFER,
+            glow::DEPTH_ATTACHMENT,
+            glow::RENDERBUFFER,
+            Some(depth),
+        );
+        assert_eq!(
+            gl.check_framebuffer_status(glow::FRAMEBUFFER),
+            glow::FRAMEBUFFER_COMPLETE
+        );
+        gl.viewport(0, 0, W, H);
+        gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
+        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        renderer.draw(
+            gl,
+            &FrameParams {
+                view_projection: camera.view_projection(W as f32 / H as f32),
+                eye: camera.eye(),
+                overlays,
+            },
+        );
+        gl.read_pixels(
+            0,
+            0,
+            W,
+            H,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelPackData::Slice(Some(&mut pixels)),
+        );
+        assert_eq!(gl.get_error(), glow::NO_ERROR);
+        renderer.destroy(gl);
+    }
+    // GL rows run bottom-up.
+    let row = (W * 4) as usize;
+    let mut flipped = Vec::with_capacity(pixels.len());
+    for r in (0..H as usize).rev() {
+        flipped.extend_from_slice(&pixels[r * row..(r + 1) * row]);
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../render-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    loam::app::screenshot::write_png(&dir.join(png), W as usize, H as usize, &flipped).unwrap();
+    flipped
+}
+
+fn pixel(img: &[u8], x: i32, y: i32) -> [u8; 3] {
+    let i = ((y * W + x) * 4) as usize;
+    [img[i], img[i + 1], img[i + 2]]
+}
+
+fn is_sky(p: [u8; 3]) -> bool {
+    let sky = SKY_COLOR.map(|c| (c * 255.0).round() as i32);
+    (0..3).all(|i| (p[i] as i32 - sky[i]).abs() <= 2)
+}
+
+fn corpus_tile() -> Tile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
+    loam::disk::open_map(&path)
+        .expect("corpus tile opens")
+        .map
+        .tiles
+        .into_values()
+        .next()
+        .expect("one tile")
+}
+
+/// A camera straight above world (x, y), `height` yards over `ground`, north up on screen.
+fn looking_down(x: f64, y: f64, ground: f64, height: f64, fov_deg: f32) -> Camera {
+    Camera {
+        position: [x, y, ground + height],
+        yaw: 0.0,
+        pitch: -1.55,
+        fov_y: fov_deg.to_radians(),
+    }
+}
+
+#[test]
+fn a_corpus_tile_covers_the_view() {
+    let tile = corpus_tile();
+    let [nx, ny] = tile.coord.north_west();
+    let mid = tile.chunks[136].heights[0] as f64;
+    // Above the highest peak, so nothing rises past the camera.
+    let top = build_tile_mesh(&tile).height_range.1 as f64;
+    // A narrow view so that the tile fills it even down in its valleys.
+    let camera = looking_down(
+        nx - 8.0 * CHUNK_SIZE,
+        ny - 8.0 * CHUNK_SIZE,
+        top,
+        150.0,
+        30.0,
+    );
+    let img = render(
+        &camera,
+        &[&tile],
+        Overlays::default(),
+        "corpus-tile-top.png",
+    );
+    let sky = (0..H)
+        .flat_map(|y| (0..W).map(move |x| (x, y)))
+        .filter(|&(x, y)| is_sky(pixel(&img, x, y)))
+        .count();
+    assert!(
+        sky < (W * H / 200) as usize,
+        "{sky} of {} pixels show the sky",
+        W * H
+    );
+    // The terrain is not one flat colour: layers, lighting and shadows vary it.
+    let distinct: std::collections::BTreeSet<[u8; 3]> = (0..H)
+        .step_by(8)
+        .flat_map(|y| (0..W).step_by(8).map(move |x| (x, y)))
+        .map(|(x, y)| pixel(&img, x, y))
+        .collect();
+    assert!(distinct.len() > 50, "{} distinct colours", distinct.len());
+
+    // The layer-count map: chunks at four layers turn red.
+    let counted = Overlays {
+        layer_count: true,
+        chunk_grid: true,
+        ..Overlays::default()
+    };
+    let img = render(&camera, &[&tile], counted, "corpus-layer-count.png");
+    let red = (0..H)
+        .flat_map(|y| (0..W).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let [r, g, b] = pixel(&img, x, y);
+            r as i32 > 2 * g as i32 && r as i32 > 2 * b as i32
+        })
+        .count();
+    assert!(red > (W * H / 20) as usize, "{red} red pixels");
+
+    // A slanted view for people to look at.
+    let mut oblique = Camera {
+        yaw: -std::f32::consts::FRAC_PI_4 * 3.0,
+        pitch: -0.6,
+        ..Camera::default()
+    };
+    oblique.frame([nx - 266.0, ny - 266.0, mid], 560.0);
+    render(
+        &oblique,
+        &[&tile],
+        Overlays::default(),
+        "corpus-tile-oblique.png",
+    );
+}
+
+#[test]
+fn a_hole_shows_the_background() {
+    let tile = corpus_tile();
+    let (index, chunk) = tile
+        .chunks
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.holes != 0)
+        .expect("continent4229 has a chunk with holes");
+    let bit = chunk.holes.trailing_zeros() as usize;
+    let (hole_row, hole_col) = (bit / 4, bit % 4);
+    // The hole covers quads 2r..2r+2 × 2c..2c+2; its middle is the outer vertex between them,
+    // which no drawn triangle reaches (all four quads around it are cut).
+    let (cx, cy) = (index % 16, index / 16);
+    let [x, y] = vertex_world_xy(
+        tile.coord,
+        cx,
+        cy,
+        loam::model::coords::outer_vertex(2 * hole_row + 1, 2 * hole_col + 1),
+    );
+    let ground = chunk.heights[inner_vertex(2 * hole_row, 2 * hole_col)] as f64;
+    let camera = looking_down(x, y, ground, 12.0, 20.0);
+    let img = render(&camera, &[&tile], Overlays::default(), "corpus-hole.png");
+    assert!(
+        is_sky(pixel(&img, W / 2, H / 2)),
+        "{:?}",
+        pixel(&img, W / 2, H / 2)
+    );
+    // Further out the terrain around the hole is drawn.
+    let wide = looking_down(x, y, ground, 120.0, 60.0);
+    let img = render(&wide, &[&tile], Overlays::default(), "corpus-hole-wide.png");
+    assert!(is_sky(pixel(&img, W / 2, H / 2)));
+    assert!(!is_sky(pixel(&img, 10, 10)));
+}
+
+/// A flat tile whose west half uses one texture and east half another.
+fn two_texture_tile() -> Tile {
+    let coord = TileCoord::new(30, 30).unwrap();
+    let chunks = (0..256)
+        .map(|i| {
+            let mut c = Chunk::flat(0.0);
+            c.layers = vec![Layer {
+                texture: if i % 16 < 8 { 0 } else { 1 },
+                flags: 0,
+                effect_id: 0,
+                alpha: None,
+            }];
+            c
+        })
+        .collect();
+    Tile {
+        coord,
+        flags: 0,
+        textures: vec![
+            "Tileset\\Test\\Meadow.blp".into(),
+            "Tileset\\Test\\Cobbles.blp".into(),
+        ],
+        texture_flags: None,
+        doodad_names: vec![],
+        wmo_names: vec![],
+        doodads: vec![],
+        wmos: vec![],
+        chunks,
+        flight_bounds: None,
+        unknown_chunks: vec![],
+        quirks: Default::default(),
+    }
+}
+
+fn mean(img: &[u8], xs: std::ops::Range<i32>) -> [f64; 3] {
+    let mut sum = [0.0; 3];
+    let mut n = 0.0;
+    for y in 0..H {
+        for x in xs.clone() {
+            let p = pixel(img, x, y);
+            for c in 0..3 {
+                sum[c] += p[c] as f64;
+            }
+            n += 1.0;
+        }
+    }
+    sum.map(|s| s / n)
+}
+
+#[test]
+fn two_differently_named_layers_give_two_colours() {
+    let tile = two_texture_tile();
+    let [nx, ny] = tile.coord.north_west();
+    // Straight down over the border between chunk columns 7 and 8, north up: west is left.
+    let camera = looking_down(
+        nx - 8.0 * CHUNK_SIZE,
+        ny - 8.0 * CHUNK_SIZE,
+        0.0,
+        100.0,
+        40.0,
+    );
+    let overlays = Overlays {
+        tile_grid: false,
+        ..Overlays::default()
+    };
+    let img = render(&camera, &[&tile], overlays, "two-layers.png");
+    let west = mean(&img, 0..W / 2 - 4);
+    let east = mean(&img, W / 2 + 4..W);
+    let distance: f64 = (0..3).map(|c| (west[c] - east[c]).abs()).sum();
+    assert!(distance > 30.0, "west {west:?} east {east:?}");
+    // Each half is its texture's name colour under the same light.
+    let expect = |name: &str| loam::render::procedural::name_color(name).map(|c| c as f64);
+    let (a, b) = (expect(&tile.textures[0]), expect(&tile.textures[1]));
+    let ratio = |m: [f64; 3], e: [f64; 3]| (0..3).map(|c| m[c] / e[c].max(1.0)).collect::<Vec<_>>();
+    for r in [ratio(west, a), ratio(east, b)] {
+        let spread =
+            r.iter().cloned().fold(f64::MIN, f64::max) - r.iter().cloned().fold(f64::MAX, f64::min);
+        assert!(spread < 0.15, "colour is not the texture's tint: {r:?}");
+    }
+}

@@ -1,0 +1,49 @@
+//! The bundled sample in `resources/sample/` is exactly what `loam sample` writes today.
+
+use std::path::PathBuf;
+
+#[test]
+fn the_bundled_sample_equals_the_generator_output() {
+    let bundled = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
+    let mut files = loam::sample::sample_files().expect("the sample encodes");
+    let mut names: Vec<String> = std::fs::read_dir(&bundled)
+        .expect("resources/sample exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".wdt") || n.ends_with(".adt"))
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+    expected.sort();
+    assert_eq!(
+        names, expected,
+        "the bundled files are the generator's files"
+    );
+    files.extend(loam::sample::texture_files());
+    for f in &files {
+        let on_disk = std::fs::read(bundled.join(&f.name)).expect("bundled file reads");
+        assert!(
+            on_disk == f.bytes,
+            "{} differs from the generator's output; run `loam sample resources/sample`",
+            f.name
+        );
+    }
+}
+
+#[test]
+fn loam_sample_writes_a_map_that_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(["sample"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let opened = loam::disk::open_map(&dir.path().join("Sample.wdt")).unwrap();
+    assert_eq!(opened.map.tiles.len(), 4);
+    assert!(opened.missing_tiles.is_empty());
+}

@@ -1,0 +1,84 @@
+//! End to end: the real window under Xvfb, `loam screenshot` on the sample and on a corpus tile,
+//! and the PNG checked (size, terrain drawn in the 3D view). Needs `xvfb-run` and Mesa's GL (see
+//! docs/ci-needs.md). The PNGs stay in `target/xvfb-tests/` for a person to look at.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn out_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../xvfb-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `loam screenshot ARGS` under Xvfb.
+fn screenshot(args: &[&str]) {
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_loam"))
+        .arg("screenshot")
+        .args(args)
+        .output()
+        .expect("xvfb-run is missing: install the packages in docs/ci-needs.md");
+    assert!(
+        out.status.success(),
+        "loam screenshot failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Decodes an RGBA PNG: (width, height, pixels).
+fn read_png(path: &Path) -> (usize, usize, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf)
+}
+
+/// Share of the 3D view (right of the side panel, between menu and status bar) that is not sky.
+fn terrain_share(w: usize, h: usize, px: &[u8]) -> f64 {
+    let sky = loam::render::terrain::SKY_COLOR.map(|c| (c * 255.0).round() as i32);
+    let (mut n, mut terrain) = (0usize, 0usize);
+    for y in (h / 10..h * 9 / 10).step_by(4) {
+        for x in (w * 3 / 10..w).step_by(4) {
+            let i = (y * w + x) * 4;
+            n += 1;
+            if (0..3).any(|c| (px[i + c] as i32 - sky[c]).abs() > 6) {
+                terrain += 1;
+            }
+        }
+    }
+    terrain as f64 / n as f64
+}
+
+#[test]
+fn the_window_screenshots_the_sample_and_a_corpus_tile() {
+    let dir = out_dir();
+    let sample = dir.join("sample.png");
+    screenshot(&[sample.to_str().unwrap(), "--size", "960x600"]);
+    let (w, h, px) = read_png(&sample);
+    assert_eq!((w, h), (960, 600));
+    let share = terrain_share(w, h, &px);
+    assert!(share > 0.4, "the sample covers {share:.2} of the view");
+
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
+    let tile = dir.join("continent4229.png");
+    screenshot(&[
+        corpus.to_str().unwrap(),
+        tile.to_str().unwrap(),
+        "--size",
+        "960x600",
+        "--tile",
+        "42",
+        "29",
+    ]);
+    let (w, h, px) = read_png(&tile);
+    assert_eq!((w, h), (960, 600));
+    let share = terrain_share(w, h, &px);
+    assert!(share > 0.3, "the corpus tile covers {share:.2} of the view");
+}
