@@ -725,7 +725,16 @@ impl eframe::App for LoamApp {
             self.handle(&ctx, intent);
         }
         if let Some(job) = &mut self.screenshot {
-            job.step(&ctx, ready, self.gl.lock().error.clone());
+            // A map that did not open is a failure, not a picture of an empty window.
+            let failure = match &self.session {
+                None => Some(
+                    self.message
+                        .clone()
+                        .unwrap_or_else(|| "no map is open".into()),
+                ),
+                Some(_) => self.gl.lock().error.clone(),
+            };
+            job.step(&ctx, ready, failure);
         }
     }
 
