@@ -10,6 +10,7 @@ pub mod assets;
 pub mod cli;
 pub mod convert;
 pub mod disk;
+pub mod edit;
 pub mod format;
 pub mod model;
 pub mod render;

@@ -375,7 +375,7 @@ impl LoamApp {
         let Some(s) = &mut self.session else { return };
         for loaded in self.loader.poll() {
             match loaded.result {
-                Ok(tile) => s.insert_tile(tile),
+                Ok((tile, is_060)) => s.insert_tile(tile, is_060),
                 Err(e) => {
                     self.message = Some(format!(
                         "tile {}_{} could not be read: {e}",

@@ -10,13 +10,21 @@ use crate::convert;
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
 
-/// Runs `loam convert --to TARGET SRC DST`.
-pub fn run(src: &Path, dst: &Path, to: Generation) -> Result<ExitCode, LoamError> {
+/// Runs `loam convert --to TARGET [--area-map CSV] SRC DST`.
+pub fn run(
+    src: &Path,
+    dst: &Path,
+    to: Generation,
+    area_map: Option<&Path>,
+) -> Result<ExitCode, LoamError> {
     if !to.writable() {
         return Err(LoamError::Usage(format!(
-            "loam cannot write {to} files yet; targets: 1.12, 3.3.5"
+            "loam cannot write {to} files yet"
         )));
     }
+    let options = convert::Options {
+        area_map: area_map.map(read_area_map).transpose()?,
+    };
     if dst.exists() && !dst.is_dir() {
         return Err(LoamError::Usage(format!(
             "{} exists and is not a folder",
@@ -24,15 +32,29 @@ pub fn run(src: &Path, dst: &Path, to: Generation) -> Result<ExitCode, LoamError
         )));
     }
     let mut opened = disk::open_map(src)?;
-    for c in &opened.missing_tiles {
+    // A few names help find the problem; hundreds (a WDT copied without its tiles) do not.
+    const SHOWN: usize = 5;
+    for c in opened.missing_tiles.iter().take(SHOWN) {
+        let name = disk::tile_file_name(&opened.map.name, *c);
         eprintln!(
-            "warning: MAIN lists tile {}_{} but {} is missing; it is not converted",
-            c.x,
-            c.y,
-            disk::tile_file_name(&opened.map.name, *c)
+            "warning: MAIN lists tile {}_{} but {name} is missing; it is not converted",
+            c.x, c.y
         );
     }
-    let report = convert::prepare_map(&mut opened.map, opened.generation, to);
+    if opened.missing_tiles.len() > SHOWN {
+        eprintln!(
+            "warning: … and {} more tiles listed in MAIN are missing",
+            opened.missing_tiles.len() - SHOWN
+        );
+    }
+    let mut report = convert::prepare_map_with(&mut opened.map, opened.generation, to, &options);
+    if to <= Generation::Alpha055 {
+        // A monolithic WDT can only list tiles whose data it holds.
+        report.note(
+            "tiles listed in MAIN but missing on disk, left out of the monolithic WDT",
+            opened.missing_tiles.len() as u64,
+        );
+    }
     let mut files = disk::encode_map(&opened.map, to, opened.wdt.is_some(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
         only.name = name.clone();
@@ -54,4 +76,13 @@ pub fn run(src: &Path, dst: &Path, to: Generation) -> Result<ExitCode, LoamError
     println!("wrote {} file(s) to {}", files.len(), dst.display());
     print!("{report}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads an `--area-map` CSV.
+fn read_area_map(path: &Path) -> Result<convert::AreaMap, LoamError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoamError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    convert::AreaMap::parse(&text, path).map_err(LoamError::Usage)
 }

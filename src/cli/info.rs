@@ -256,7 +256,9 @@ pub fn run(path: &Path, json: bool) -> Result<ExitCode, LoamError> {
 pub fn render_text(info: &MapInfo) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    let kind = if info.has_wdt {
+    let kind = if info.has_wdt && matches!(info.generation.as_str(), "0.5.3" | "0.5.5") {
+        "map (monolithic WDT)"
+    } else if info.has_wdt {
         "map (WDT + ADTs)"
     } else {
         "tile (ADT, read without its WDT)"

@@ -1,6 +1,7 @@
 //! The command-line commands, each a small function over the library; `main.rs` only parses
 //! arguments and calls [`run`].
 
+pub mod apply;
 pub mod check;
 pub mod convert;
 pub mod info;
@@ -45,9 +46,12 @@ pub enum Command {
     },
     /// Convert a map or tile to another client generation, printing what was dropped or changed.
     Convert {
-        /// Target generation: 1.12 or 3.3.5.
+        /// Target generation: 0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5.
         #[arg(long, value_parser = parse_generation)]
         to: Generation,
+        /// CSV of `old,new` area id pairs to translate area ids (otherwise they pass through).
+        #[arg(long)]
+        area_map: Option<PathBuf>,
         /// A .wdt (the whole map folder around it is converted) or one .adt.
         src: PathBuf,
         /// Folder that receives files of the same names.
@@ -71,6 +75,18 @@ pub enum Command {
         #[arg(long, num_args = 2, value_names = ["X", "Y"])]
         tile: Option<Vec<u8>>,
     },
+    /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
+    Apply {
+        /// A .wdt (with its tiles) or one .adt.
+        map: PathBuf,
+        /// The operations file.
+        ops: PathBuf,
+        /// Target generation: 0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5.
+        #[arg(long, value_parser = parse_generation)]
+        to: Generation,
+        /// Folder that receives the saved files.
+        out: PathBuf,
+    },
 }
 
 fn parse_generation(s: &str) -> Result<Generation, String> {
@@ -82,7 +98,13 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Info { path, json }) => info::run(&path, json),
         Some(Command::Check { paths }) => check::run(&paths),
-        Some(Command::Convert { to, src, dst }) => convert::run(&src, &dst, to),
+        Some(Command::Convert {
+            to,
+            area_map,
+            src,
+            dst,
+        }) => convert::run(&src, &dst, to, area_map.as_deref()),
+        Some(Command::Apply { map, ops, to, out }) => apply::run(&map, &ops, to, &out),
         Some(Command::Sample { out }) => sample::run(&out),
         Some(Command::Screenshot { paths, size, tile }) => {
             let mut paths = paths;

@@ -4,9 +4,11 @@
 //! Not for: bytes (the codecs in `format` encode whatever the model holds); this module makes
 //! the model fit the target first, so that the codec's output is valid for that client.
 
+pub mod areas;
 pub mod liquid;
 pub mod report;
 
+pub use areas::AreaMap;
 pub use report::Report;
 
 use crate::format::Generation;
@@ -15,12 +17,66 @@ use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_HEIGHT_TEXTURING, MAP_FLAG_
 use crate::model::tile::TILE_FLAG_FLIGHT_BOUNDS;
 use crate::model::{Map, Tile};
 
+/// Choices a user makes for a conversion.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Area id translation (`--area-map`); ids it does not list pass through.
+    pub area_map: Option<AreaMap>,
+}
+
+/// True for the generations whose clients load MDX models (0.5.x, 0.6.0).
+fn uses_mdx(g: Generation) -> bool {
+    g <= Generation::V060
+}
+
+/// True for the generations whose area ids are alpha `zone << 16 | subzone` numbers.
+fn alpha_area_ids(g: Generation) -> bool {
+    g <= Generation::Alpha055
+}
+
 /// Makes `map` (header and every loaded tile) fit generation `to`, returning what changed.
-/// Converting to the generation a map already has changes nothing.
+/// Converting to the generation a map already has changes nothing (an area map, if given, still
+/// applies).
 pub fn prepare_map(map: &mut Map, from: Generation, to: Generation) -> Report {
+    prepare_map_with(map, from, to, &Options::default())
+}
+
+/// [`prepare_map`] with user choices.
+pub fn prepare_map_with(
+    map: &mut Map,
+    from: Generation,
+    to: Generation,
+    options: &Options,
+) -> Report {
     let mut report = Report::new(from, to);
+    if let Some(areas) = &options.area_map {
+        for tile in map.tiles.values_mut() {
+            areas.apply(tile, &mut report);
+        }
+    } else if alpha_area_ids(from) != alpha_area_ids(to) {
+        let chunks = map.tiles.len() as u64 * 256;
+        report.note("area ids passed through unchanged (alpha zone<<16|subzone and AreaTable ids differ; see --area-map)", chunks);
+    }
     if from == to {
         return report;
+    }
+    if uses_mdx(from) != uses_mdx(to) {
+        let (old, new) = if uses_mdx(to) {
+            (".m2", ".mdx")
+        } else {
+            (".mdx", ".m2")
+        };
+        for tile in map.tiles.values_mut() {
+            for name in &mut tile.doodad_names {
+                if name.to_ascii_lowercase().ends_with(old)
+                    || (old == ".mdx" && name.to_ascii_lowercase().ends_with(".mdl"))
+                {
+                    let stem = &name[..name.rfind('.').unwrap_or(name.len())];
+                    *name = format!("{stem}{new}");
+                    report.note(format!("doodad model paths renamed {old} → {new}"), 1);
+                }
+            }
+        }
     }
     if to < Generation::V335 {
         if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_HEIGHT_TEXTURING) != 0 {

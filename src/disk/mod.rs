@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::format::v18::{self, AlphaDepth, AlphaTarget};
-use crate::format::{FormatError, Generation};
+use crate::format::{FormatError, Generation, alpha, proto055, v060};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
 use crate::model::{AlphaEncoding, Tile, TileCoord};
 
@@ -155,6 +155,9 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let bytes = read_file(path)?;
+            if alpha::is_monolithic(&bytes) {
+                return open_monolithic(path, &bytes, &name, folder);
+            }
             let mut map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
             let depth = if map.big_alpha() {
                 AlphaDepth::Big
@@ -163,7 +166,7 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             };
             let mut missing = Vec::new();
             let present = map.present_tiles();
-            let loaded: Vec<(TileCoord, Option<Result<Tile>>)> = {
+            let loaded: Vec<(TileCoord, Option<Result<SplitTile>>)> = {
                 use rayon::prelude::*;
                 present
                     .par_iter()
@@ -172,16 +175,18 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                         if !tile_path.exists() {
                             return (coord, None);
                         }
-                        (coord, Some(read_tile(&tile_path, Some(coord), depth)))
+                        (coord, Some(read_split_tile(&tile_path, Some(coord), depth)))
                     })
                     .collect()
             };
             let mut generation = Generation::V112;
+            let mut any_060 = false;
             for (coord, tile) in loaded {
                 match tile {
                     None => missing.push(coord),
                     Some(t) => {
-                        let t = t?;
+                        let (t, is_060) = t?;
+                        any_060 |= is_060;
                         generation = generation.max(tile_generation(&t));
                         map.tiles.insert(coord, t);
                     }
@@ -189,6 +194,8 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
             }
             if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0 {
                 generation = Generation::V335;
+            } else if any_060 {
+                generation = Generation::V060;
             }
             Ok(OpenedMap {
                 map,
@@ -202,9 +209,15 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
         "adt" => {
             let parsed = parse_tile_file_name(&file_name);
             let bytes = read_file(path)?;
+            let coord = parsed.as_ref().map(|p| p.1);
             let depth = v18::sniff_alpha_depth(&bytes);
-            let tile = v18::read_adt(&bytes, parsed.as_ref().map(|p| p.1), depth)
-                .map_err(|e| e.in_file(path))?;
+            let is_060 = v060::looks_like_060(&bytes);
+            let tile = if is_060 {
+                v060::read_adt(&bytes, coord)
+            } else {
+                v18::read_adt(&bytes, coord, depth)
+            }
+            .map_err(|e| e.in_file(path))?;
             // A tile named otherwise than `Map_X_Y.adt` keeps its file name as the map name.
             let name = match parsed {
                 Some(p) => p.0,
@@ -218,7 +231,11 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
                 map.flags |= MAP_FLAG_BIG_ALPHA;
             }
             map.tile_flags[tile.coord.index()] = TILE_PRESENT;
-            let generation = tile_generation(&tile);
+            let generation = if is_060 {
+                Generation::V060
+            } else {
+                tile_generation(&tile)
+            };
             map.tiles.insert(tile.coord, tile);
             Ok(OpenedMap {
                 map,
@@ -236,7 +253,63 @@ pub fn open_map(path: &Path) -> Result<OpenedMap> {
     }
 }
 
-/// Reads one ADT file.
+/// Opens a 0.5.x monolithic WDT: its embedded tiles, plus the 0.5.5 prototype ADTs beside it
+/// for tiles its MAIN marks as stored outside. A map with any prototype ADT is 0.5.5; one
+/// without cannot be told from 0.5.3 (same file) and opens as 0.5.3.
+fn open_monolithic(path: &Path, bytes: &[u8], name: &str, folder: PathBuf) -> Result<OpenedMap> {
+    let mut map = alpha::read_wdt(bytes, name).map_err(|e| e.in_file(path))?;
+    let mut names = map.map_wide_names.take().unwrap_or_default();
+    let mut generation = Generation::Alpha053;
+    let mut missing = Vec::new();
+    for coord in map.present_tiles() {
+        if map.tiles.contains_key(&coord) {
+            continue;
+        }
+        let tile_path = folder.join(tile_file_name(name, coord));
+        if !tile_path.exists() {
+            missing.push(coord);
+            continue;
+        }
+        let tile_bytes = read_file(&tile_path)?;
+        if !proto055::is_prototype_adt(&tile_bytes) {
+            return Err(LoamError::Usage(format!(
+                "{}: a 0.5.x WDT lists this tile outside, but the file is not a 0.5.5 \
+                 prototype ADT (it does not start with MHDR)",
+                tile_path.display()
+            )));
+        }
+        let tile = proto055::read_adt(&tile_bytes, coord, &mut names)
+            .map_err(|e| e.in_file(&tile_path))?;
+        map.tiles.insert(coord, tile);
+        generation = Generation::Alpha055;
+    }
+    map.map_wide_names = Some(names);
+    Ok(OpenedMap {
+        map,
+        folder,
+        generation,
+        wdt: Some(path.to_path_buf()),
+        missing_tiles: missing,
+        lone_tile_file: None,
+    })
+}
+
+/// A tile of a split map and whether it was a 0.6.0 ADT.
+type SplitTile = (Tile, bool);
+
+/// Reads one ADT of a split map, telling 0.6.0 from v18 by its content
+/// ([`v060::looks_like_060`]); the flag says which it was.
+fn read_split_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> Result<SplitTile> {
+    let bytes = read_file(path)?;
+    if v060::looks_like_060(&bytes) {
+        let tile = v060::read_adt(&bytes, coord).map_err(|e| e.in_file(path))?;
+        return Ok((tile, true));
+    }
+    let tile = v18::read_adt(&bytes, coord, depth).map_err(|e| e.in_file(path))?;
+    Ok((tile, false))
+}
+
+/// Reads one v18 ADT file.
 pub fn read_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> Result<Tile> {
     let bytes = read_file(path)?;
     Ok(v18::read_adt(&bytes, coord, depth).map_err(|e| e.in_file(path))?)
@@ -273,27 +346,60 @@ pub fn encode_map(
             "loam cannot write {generation} files yet"
         )));
     }
-    let alpha = alpha_target(map);
     let chosen: Vec<&Tile> = match tiles {
         Some(list) => list.iter().filter_map(|c| map.tiles.get(c)).collect(),
         None => map.tiles.values().collect(),
     };
-    let mut files: Vec<EncodedFile> = chosen
-        .par_iter()
-        .map(|t| EncodedFile {
-            name: tile_file_name(&map.name, t.coord),
-            bytes: v18::write_adt(t, alpha),
-        })
-        .collect();
-    if with_wdt {
-        files.insert(
-            0,
-            EncodedFile {
-                name: format!("{}.wdt", map.name),
-                bytes: v18::write_wdt(map),
-            },
-        );
-    }
+    let wdt_name = format!("{}.wdt", map.name);
+    let files = match generation {
+        // The monolithic WDT holds every tile; 0.5.5 reads the same file as 0.5.3 (its prototype
+        // ADT loader is gated off in the shipped client, see `format::proto055`).
+        Generation::Alpha053 | Generation::Alpha055 => {
+            vec![EncodedFile {
+                name: wdt_name,
+                bytes: alpha::write_wdt(map),
+            }]
+        }
+        Generation::V060 => {
+            let mut files: Vec<EncodedFile> = chosen
+                .par_iter()
+                .map(|t| EncodedFile {
+                    name: tile_file_name(&map.name, t.coord),
+                    bytes: v060::write_adt(t),
+                })
+                .collect();
+            if with_wdt {
+                files.insert(
+                    0,
+                    EncodedFile {
+                        name: wdt_name,
+                        bytes: v060::write_wdt(map),
+                    },
+                );
+            }
+            files
+        }
+        Generation::V112 | Generation::V335 => {
+            let alpha = alpha_target(map);
+            let mut files: Vec<EncodedFile> = chosen
+                .par_iter()
+                .map(|t| EncodedFile {
+                    name: tile_file_name(&map.name, t.coord),
+                    bytes: v18::write_adt(t, alpha),
+                })
+                .collect();
+            if with_wdt {
+                files.insert(
+                    0,
+                    EncodedFile {
+                        name: wdt_name,
+                        bytes: v18::write_wdt(map),
+                    },
+                );
+            }
+            files
+        }
+    };
     Ok(files)
 }
 

@@ -7,8 +7,13 @@ use crate::model::chunk::{
 };
 use crate::model::liquid::{LiquidLayer, LiquidOrigin, MclqExtras, liquid_type, rectangle_mask};
 
+/// Bytes of the two flow-vector records that end a v18 (and 0.5.x) instance.
+pub const FLOW_BYTES: usize = 80;
 /// Bytes of one v18 MCLQ instance: height range, 81 vertices, 64 tiles, flow count, 2 flows.
-pub const INSTANCE_BYTES: usize = 8 + 81 * 8 + 64 + 4 + 80;
+/// The 0.5.x alpha instance (0x324) is the same 804 bytes.
+pub const INSTANCE_BYTES: usize = 8 + 81 * 8 + 64 + 4 + FLOW_BYTES;
+/// Bytes of one 0.6.0 instance (0x2D4): the v18 instance without the two flow records.
+pub const INSTANCE_BYTES_060: usize = INSTANCE_BYTES - FLOW_BYTES;
 
 /// The MCNK liquid flags in instance order, with the liquid type each stands for.
 pub const FLAG_ORDER: [(u32, u16); 4] = [
@@ -31,14 +36,26 @@ const TILE_HIDDEN: u8 = 0x08;
 
 /// Reads the instances a chunk with `flags` stores in `r`.
 pub fn read(r: &mut Reader, flags: u32) -> Result<Vec<LiquidLayer>> {
+    read_with(r, flags, true)
+}
+
+/// Reads the instances a chunk with `flags` stores in `r`; `flows` says whether each instance
+/// ends with the two 40-byte flow records (v18 and 0.5.x) or not (0.6.0, whose flow records
+/// then read as zeros).
+pub fn read_with(r: &mut Reader, flags: u32, flows: bool) -> Result<Vec<LiquidLayer>> {
+    let size = if flows {
+        INSTANCE_BYTES
+    } else {
+        INSTANCE_BYTES_060
+    };
     let mut layers = Vec::new();
     for (flag, ty) in FLAG_ORDER {
         if flags & flag == 0 {
             continue;
         }
-        if r.remaining() < INSTANCE_BYTES {
+        if r.remaining() < size {
             return Err(r.error(ErrorKind::Truncated {
-                needed: INSTANCE_BYTES,
+                needed: size,
                 available: r.remaining(),
             }));
         }
@@ -52,7 +69,7 @@ pub fn read(r: &mut Reader, flags: u32) -> Result<Vec<LiquidLayer>> {
         }
         let tiles: [u8; 64] = r.array()?;
         let flow_count = r.u32()?;
-        let flows: [u8; 80] = r.array()?;
+        let flow_records: [u8; FLOW_BYTES] = if flows { r.array()? } else { [0; FLOW_BYTES] };
         let magma = ty == liquid_type::MAGMA;
         let exists = tiles
             .iter()
@@ -88,7 +105,7 @@ pub fn read(r: &mut Reader, flags: u32) -> Result<Vec<LiquidLayer>> {
                 vertex_heads: heads,
                 tiles,
                 flow_count,
-                flows: Box::new(flows),
+                flows: Box::new(flow_records),
             }),
         });
     }
@@ -97,6 +114,11 @@ pub fn read(r: &mut Reader, flags: u32) -> Result<Vec<LiquidLayer>> {
 
 /// Writes one instance for `layer`, resampled to the full 9×9 grid if it covers less.
 pub fn write(w: &mut Writer, layer: &LiquidLayer) {
+    write_with(w, layer, true)
+}
+
+/// Writes one instance for `layer`; `flows` as in [`read_with`].
+pub fn write_with(w: &mut Writer, layer: &LiquidLayer, flows: bool) {
     let extras = match &layer.origin {
         LiquidOrigin::Mclq(e) => Some(e),
         LiquidOrigin::Mh2o => None,
@@ -152,11 +174,15 @@ pub fn write(w: &mut Writer, layer: &LiquidLayer) {
     match extras {
         Some(e) => {
             w.u32(e.flow_count);
-            w.bytes(&e.flows[..]);
+            if flows {
+                w.bytes(&e.flows[..]);
+            }
         }
         None => {
             w.u32(0);
-            w.zeros(80);
+            if flows {
+                w.zeros(FLOW_BYTES);
+            }
         }
     }
 }

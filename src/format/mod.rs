@@ -3,12 +3,15 @@
 //! Not for: deciding what a target generation keeps or drops (see `convert`), or touching the
 //! filesystem beyond reading whole files (see `disk`).
 
+pub mod alpha;
 pub mod chunk;
 pub mod mcal;
 pub mod mclq;
 pub mod mh2o;
 pub mod names;
 pub mod placement;
+pub mod proto055;
+pub mod v060;
 pub mod v18;
 
 pub use chunk::{ErrorKind, FormatError, Tag};
@@ -54,7 +57,16 @@ impl Generation {
 
     /// True when loam can write this generation.
     pub fn writable(self) -> bool {
-        matches!(self, Generation::V112 | Generation::V335)
+        // All of them: 0.5.5 writes the monolithic WDT of 0.5.3, or that WDT plus prototype
+        // ADTs (`format::proto055`).
+        matches!(
+            self,
+            Generation::Alpha053
+                | Generation::Alpha055
+                | Generation::V060
+                | Generation::V112
+                | Generation::V335
+        )
     }
 }
 

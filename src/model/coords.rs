@@ -68,6 +68,23 @@ impl TileCoord {
     }
 }
 
+/// World (x, y) of a point on the map's vertex lattice: `gx` outer-vertex steps east (with the
+/// tile file's X) and `gy` steps south of the map's north-west corner; inner vertices sit at
+/// half steps, alpha texels at eighths.
+pub fn lattice_to_world(gx: f64, gy: f64) -> [f64; 2] {
+    [MAP_ORIGIN - gy * UNIT_SIZE, MAP_ORIGIN - gx * UNIT_SIZE]
+}
+
+/// The lattice position (gx, gy) of a world (x, y).
+pub fn world_to_lattice(x: f64, y: f64) -> [f64; 2] {
+    [(MAP_ORIGIN - y) / UNIT_SIZE, (MAP_ORIGIN - x) / UNIT_SIZE]
+}
+
+/// Lattice steps from a distance in yards.
+pub fn yards_to_steps(yards: f64) -> f64 {
+    yards / UNIT_SIZE
+}
+
 /// World (x, y) of the north-west corner of chunk (`chunk_x`, `chunk_y`) of a tile.
 pub fn chunk_north_west(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f64; 2] {
     let [x, y] = tile.north_west();
@@ -109,6 +126,18 @@ pub fn outer_vertex(row: usize, col: usize) -> usize {
 /// MCVT index of inner vertex (`row`, `col`), each 0..8.
 pub fn inner_vertex(row: usize, col: usize) -> usize {
     row * 17 + 9 + col
+}
+
+/// Model (MCVT, interleaved) index of the `k`-th vertex (0..145) of the non-interleaved order
+/// that the 0.5.x and 0.6.0 files use: the 81 outer vertices row by row, then the 64 inner ones
+/// row by row.
+pub fn outer_then_inner_vertex(k: usize) -> usize {
+    if k < 81 {
+        outer_vertex(k / 9, k % 9)
+    } else {
+        let k = k - 81;
+        inner_vertex((k / 8) % 8, k % 8)
+    }
 }
 
 /// World (x, y) of vertex `index` of a chunk.
@@ -237,6 +266,18 @@ mod tests {
         let (tile, cx, cy, [s, e]) = world_to_chunk_grid(x, y).unwrap();
         assert_eq!((tile, cx, cy), (t, 3, 5));
         assert!((s - 2.5).abs() < 1e-3 && (e - 6.5).abs() < 1e-3);
+    }
+
+    #[test]
+    fn outer_then_inner_order_is_a_permutation() {
+        let mut seen = [false; VERTICES_PER_CHUNK];
+        for k in 0..VERTICES_PER_CHUNK {
+            seen[outer_then_inner_vertex(k)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(outer_then_inner_vertex(9), outer_vertex(1, 0));
+        assert_eq!(outer_then_inner_vertex(81), inner_vertex(0, 0));
+        assert_eq!(outer_then_inner_vertex(144), inner_vertex(7, 7));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::coords::{TILES_PER_SIDE, TileCoord};
+use super::monolithic::MapWideNames;
 use super::placement::WmoPlacement;
 use super::tile::Tile;
 
@@ -45,6 +46,9 @@ pub struct Map {
     pub empty_wmo_names_chunk: bool,
     /// Tiles loaded so far.
     pub tiles: BTreeMap<TileCoord, Tile>,
+    /// The map-wide MDNM/MONM lists of a map read from a 0.5.x WDT (or its 0.5.5 prototype
+    /// ADTs), kept so that an unchanged map saves with the same name order; `None` otherwise.
+    pub map_wide_names: Option<MapWideNames>,
 }
 
 impl Map {
@@ -58,6 +62,7 @@ impl Map {
             global_wmo: None,
             empty_wmo_names_chunk: true,
             tiles: BTreeMap::new(),
+            map_wide_names: None,
         }
     }
 

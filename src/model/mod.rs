@@ -11,6 +11,7 @@ pub mod chunk;
 pub mod coords;
 pub mod liquid;
 pub mod map;
+pub mod monolithic;
 pub mod placement;
 pub mod tile;
 
@@ -19,5 +20,6 @@ pub use chunk::{Chunk, Layer, ShadowMap, SoundEmitter};
 pub use coords::TileCoord;
 pub use liquid::{ChunkLiquid, LiquidAttributes, LiquidLayer, LiquidOrigin, MclqExtras};
 pub use map::{GlobalWmo, Map};
+pub use monolithic::MapWideNames;
 pub use placement::{DoodadPlacement, WmoPlacement};
 pub use tile::{FlightBounds, Tile, UnknownChunk};

@@ -71,6 +71,24 @@ pub struct Tile {
 }
 
 impl Tile {
+    /// A new flat tile at `height` with one texture on every chunk and nothing else.
+    pub fn flat(coord: TileCoord, texture: &str, height: f32) -> Tile {
+        Tile {
+            coord,
+            flags: 0,
+            textures: vec![texture.to_string()],
+            texture_flags: None,
+            doodad_names: Vec::new(),
+            wmo_names: Vec::new(),
+            doodads: Vec::new(),
+            wmos: Vec::new(),
+            chunks: (0..256).map(|_| Chunk::flat(height)).collect(),
+            flight_bounds: None,
+            unknown_chunks: Vec::new(),
+            quirks: TileQuirks::default(),
+        }
+    }
+
     /// The chunk at (`x`, `y`), each 0..16.
     pub fn chunk(&self, x: usize, y: usize) -> &Chunk {
         &self.chunks[y * 16 + x]

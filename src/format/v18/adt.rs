@@ -7,6 +7,7 @@ use crate::format::chunk::{
     ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, tags,
 };
 use crate::format::{mh2o, names, placement};
+use crate::model::chunk::Chunk;
 use crate::model::coords::{self, TileCoord};
 use crate::model::liquid::ChunkLiquid;
 use crate::model::tile::{FlightBounds, Tile, TileQuirks, UnknownChunk};
@@ -14,9 +15,38 @@ use crate::model::tile::{FlightBounds, Tile, TileQuirks, UnknownChunk};
 /// Bytes of the MHDR payload.
 const MHDR_BYTES: usize = 64;
 
+/// What differs between ADTs that share the v18 top level: the MCNK codec, and whether liquid
+/// may live in MH2O. `v060` reuses the top level with its own MCNK through this.
+#[derive(Clone, Copy)]
+pub struct AdtFlavor {
+    /// Decodes one MCNK: chunk (x, y) of a tile.
+    pub read_mcnk: fn(&RawChunk, TileCoord, usize, usize, AlphaDepth) -> Result<Chunk>,
+    /// Encodes one MCNK, tag and all.
+    pub write_mcnk: fn(&mut Writer, &Chunk, TileCoord, usize, usize, AlphaTarget),
+    /// MH2O is read and written (3.3.5); otherwise liquid is only in the MCNKs.
+    pub mh2o: bool,
+}
+
+/// The v18 ADT of 1.12 and 3.3.5.
+pub const V18: AdtFlavor = AdtFlavor {
+    read_mcnk: mcnk::read,
+    write_mcnk: mcnk::write,
+    mh2o: true,
+};
+
 /// Decodes a v18 ADT. `coord` is the tile's place (from the file name); `None` derives it from
 /// the first chunk's stored position.
 pub fn read_adt(bytes: &[u8], coord: Option<TileCoord>, depth: AlphaDepth) -> Result<Tile> {
+    read_adt_as(bytes, coord, depth, V18)
+}
+
+/// [`read_adt`] for an ADT of another flavor.
+pub fn read_adt_as(
+    bytes: &[u8],
+    coord: Option<TileCoord>,
+    depth: AlphaDepth,
+    flavor: AdtFlavor,
+) -> Result<Tile> {
     let mut chunks = ChunkIter::new(bytes, 0, tags::FILE);
     let first = chunks.next().ok_or_else(|| {
         FormatError::new(
@@ -158,11 +188,11 @@ pub fn read_adt(bytes: &[u8], coord: Option<TileCoord>, depth: AlphaDepth) -> Re
         mcnks
             .par_iter()
             .enumerate()
-            .map(|(i, raw)| mcnk::read(raw, coord, i % 16, i / 16, depth))
+            .map(|(i, raw)| (flavor.read_mcnk)(raw, coord, i % 16, i / 16, depth))
             .collect::<Result<Vec<_>>>()?
     };
 
-    if let Some(c) = get(tags::MH2O) {
+    if let Some(c) = get(tags::MH2O).filter(|_| flavor.mh2o) {
         for (chunk, liquid) in chunks.iter_mut().zip(mh2o::read(c)?) {
             if let Some(l) = liquid {
                 let target = chunk.liquid.get_or_insert_with(ChunkLiquid::default);
@@ -334,6 +364,11 @@ fn indexed_names_bytes(
 
 /// Encodes a tile as a v18 ADT.
 pub fn write_adt(tile: &Tile, alpha: AlphaTarget) -> Vec<u8> {
+    write_adt_as(tile, alpha, V18)
+}
+
+/// [`write_adt`] for an ADT of another flavor.
+pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u8> {
     let mut w = Writer::with_capacity(1 << 20);
     let unknown_after = |w: &mut Writer, after: Tag| {
         for u in tile.unknown_chunks.iter().filter(|u| u.after == after.0) {
@@ -408,7 +443,7 @@ pub fn write_adt(tile: &Tile, alpha: AlphaTarget) -> Vec<u8> {
 
     let liquids: Vec<Option<&ChunkLiquid>> =
         tile.chunks.iter().map(|c| c.liquid.as_ref()).collect();
-    if mh2o::any(&liquids) {
+    if flavor.mh2o && mh2o::any(&liquids) {
         mark(&w, 9, &mut offsets);
         w.chunk(tags::MH2O, &mh2o::write(&liquids));
         unknown_after(&mut w, tags::MH2O);
@@ -416,7 +451,7 @@ pub fn write_adt(tile: &Tile, alpha: AlphaTarget) -> Vec<u8> {
 
     for (i, chunk) in tile.chunks.iter().enumerate() {
         let at = w.len();
-        mcnk::write(&mut w, chunk, tile.coord, i % 16, i / 16, alpha);
+        (flavor.write_mcnk)(&mut w, chunk, tile.coord, i % 16, i / 16, alpha);
         w.patch_u32(mcin_data + i * 16, at as u32);
         w.patch_u32(mcin_data + i * 16 + 4, (w.len() - at) as u32);
     }

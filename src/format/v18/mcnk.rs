@@ -34,35 +34,36 @@ pub enum AlphaDepth {
     Infer,
 }
 
-/// The header fields the reader needs.
-struct Header {
-    flags: u32,
-    n_layers: u32,
-    n_doodad_refs: u32,
-    ofs_height: u32,
-    ofs_normal: u32,
-    ofs_layer: u32,
-    ofs_refs: u32,
-    ofs_alpha: u32,
-    size_alpha: u32,
-    ofs_shadow: u32,
-    area_id: u32,
-    n_wmo_refs: u32,
-    holes: u16,
-    unknown_0x3e: u16,
-    low_quality_texture_map: [u8; 16],
-    no_effect_doodad: [u8; 8],
-    ofs_sound: u32,
-    n_sound: u32,
-    ofs_liquid: u32,
-    size_liquid: u32,
-    position: [f32; 3],
-    ofs_mccv: u32,
-    ofs_mclv: u32,
-    unused: u32,
+/// The v18 MCNK header's fields (0.6.0 shares the layout).
+pub(crate) struct Header {
+    pub(crate) flags: u32,
+    pub(crate) n_layers: u32,
+    pub(crate) n_doodad_refs: u32,
+    pub(crate) ofs_height: u32,
+    pub(crate) ofs_normal: u32,
+    pub(crate) ofs_layer: u32,
+    pub(crate) ofs_refs: u32,
+    pub(crate) ofs_alpha: u32,
+    pub(crate) size_alpha: u32,
+    pub(crate) ofs_shadow: u32,
+    pub(crate) area_id: u32,
+    pub(crate) n_wmo_refs: u32,
+    pub(crate) holes: u16,
+    pub(crate) unknown_0x3e: u16,
+    pub(crate) low_quality_texture_map: [u8; 16],
+    pub(crate) no_effect_doodad: [u8; 8],
+    pub(crate) ofs_sound: u32,
+    pub(crate) n_sound: u32,
+    pub(crate) ofs_liquid: u32,
+    pub(crate) size_liquid: u32,
+    pub(crate) position: [f32; 3],
+    pub(crate) ofs_mccv: u32,
+    pub(crate) ofs_mclv: u32,
+    pub(crate) unused: u32,
 }
 
-fn read_header(r: &mut Reader) -> Result<Header> {
+/// Reads the 128-byte header.
+pub(crate) fn read_header(r: &mut Reader) -> Result<Header> {
     let flags = r.u32()?;
     let _index_x = r.u32()?;
     let _index_y = r.u32()?;
@@ -119,7 +120,7 @@ fn read_header(r: &mut Reader) -> Result<Header> {
 }
 
 /// Finds sub-chunk `tag` at header offset `ofs` (relative to the MCNK tag).
-fn sub<'a>(mcnk: &RawChunk<'a>, ofs: u32, tag: Tag) -> Result<RawChunk<'a>> {
+pub(crate) fn sub<'a>(mcnk: &RawChunk<'a>, ofs: u32, tag: Tag) -> Result<RawChunk<'a>> {
     let rel = (ofs as usize).checked_sub(8).ok_or_else(|| {
         mcnk.error(
             0,
@@ -344,8 +345,7 @@ pub fn read(
     // Old-style liquid.
     let mut liquid = None;
     if h.ofs_liquid != 0 && h.size_liquid >= 8 {
-        let (tag, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
-        let _ = tag;
+        let (_, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
         let len = h.size_liquid as usize - 8;
         if size_field as usize != len {
             quirks.liquid_size_field = Some(size_field);
@@ -540,9 +540,9 @@ fn read_alpha(
             AlphaMap::from_texels(texels)
         }
         AlphaEncoding::Nibble | AlphaEncoding::NibbleFixed => {
-            let b: &[u8; mcal::NIBBLE_BYTES] = need(mcal::NIBBLE_BYTES)?
-                .try_into()
-                .expect("length checked");
+            let mut b = [0u8; mcal::NIBBLE_BYTES];
+            b.copy_from_slice(need(mcal::NIBBLE_BYTES)?);
+            let b = &b;
             let fixed = encoding == AlphaEncoding::NibbleFixed;
             let texels = mcal::decode_nibble(b, fixed);
             // The fixed form ignores its last row and column; keep the bytes if they hold
@@ -689,12 +689,11 @@ pub fn write(
         let c = w.begin(tags::MCLQ);
         // One instance per liquid flag, in flag order; a second layer of the same kind is dropped
         // (the format cannot hold it).
-        for (flag, ty) in mclq::FLAG_ORDER {
+        for (flag, _) in mclq::FLAG_ORDER {
             if let Some(layer) = mclq_layers
                 .iter()
                 .find(|l| mclq::flag_for_type(l.liquid_type) == flag)
             {
-                let _ = ty;
                 mclq::write(w, layer);
                 liquid_flags |= flag;
             }
@@ -726,6 +725,49 @@ pub fn write(
     if !mclq_layers.is_empty() {
         flags = flags & !FLAG_LIQUID_ANY | liquid_flags;
     }
+    let offsets = Offsets {
+        height: ofs_height,
+        normal: ofs_normal,
+        layer: ofs_layer,
+        refs: ofs_refs,
+        alpha: ofs_alpha,
+        size_alpha,
+        shadow: ofs_shadow,
+        size_shadow,
+        sound: ofs_sound,
+        liquid: ofs_liquid,
+        size_liquid,
+        mccv: ofs_mccv,
+    };
+    let header = header_bytes(chunk, flags, (tile, x, y), chunk.base_height, &offsets);
+    w.patch_bytes(header_at, &header);
+}
+
+/// Where a written MCNK's sub-chunks went (offsets from the MCNK tag) and their sizes.
+pub(crate) struct Offsets {
+    pub(crate) height: u32,
+    pub(crate) normal: u32,
+    pub(crate) layer: u32,
+    pub(crate) refs: u32,
+    pub(crate) alpha: u32,
+    pub(crate) size_alpha: u32,
+    pub(crate) shadow: u32,
+    pub(crate) size_shadow: u32,
+    pub(crate) sound: u32,
+    pub(crate) liquid: u32,
+    pub(crate) size_liquid: u32,
+    pub(crate) mccv: u32,
+}
+
+/// The 128-byte v18 header (0.6.0 shares it) of chunk (`x`, `y`) of `tile`, with its
+/// position's z set to `base`.
+pub(crate) fn header_bytes(
+    chunk: &Chunk,
+    flags: u32,
+    (tile, x, y): (TileCoord, usize, usize),
+    base: f32,
+    o: &Offsets,
+) -> Vec<u8> {
     let [px, py] = chunk
         .extras
         .position_xy
@@ -736,29 +778,29 @@ pub fn write(
     hw.u32(y as u32);
     hw.u32(chunk.layers.len() as u32);
     hw.u32(chunk.doodad_refs.len() as u32);
-    hw.u32(ofs_height);
-    hw.u32(ofs_normal);
-    hw.u32(ofs_layer);
-    hw.u32(ofs_refs);
-    hw.u32(ofs_alpha);
-    hw.u32(size_alpha);
-    hw.u32(ofs_shadow);
-    hw.u32(size_shadow);
+    hw.u32(o.height);
+    hw.u32(o.normal);
+    hw.u32(o.layer);
+    hw.u32(o.refs);
+    hw.u32(o.alpha);
+    hw.u32(o.size_alpha);
+    hw.u32(o.shadow);
+    hw.u32(o.size_shadow);
     hw.u32(chunk.area_id);
     hw.u32(chunk.wmo_refs.len() as u32);
     hw.u16(chunk.holes);
     hw.u16(chunk.extras.unknown_0x3e);
     hw.bytes(&chunk.low_quality_texture_map);
     hw.bytes(&chunk.no_effect_doodad);
-    hw.u32(ofs_sound);
+    hw.u32(o.sound);
     hw.u32(chunk.sound_emitters.len() as u32);
-    hw.u32(ofs_liquid);
-    hw.u32(size_liquid);
-    hw.vec3([px, py, chunk.base_height]);
-    hw.u32(ofs_mccv);
+    hw.u32(o.liquid);
+    hw.u32(o.size_liquid);
+    hw.vec3([px, py, base]);
+    hw.u32(o.mccv);
     hw.u32(chunk.extras.ofs_mclv);
     hw.u32(chunk.extras.unused_0x7c);
-    w.patch_bytes(header_at, hw.as_bytes());
+    hw.into_bytes()
 }
 
 /// Appends one alpha map in `encoding`, reusing the bytes it was read from when they still apply.

@@ -1,0 +1,55 @@
+//! `loam apply`: brush operations from a JSON file, run without a window through the same code
+//! as the editor's tools, then saved as a chosen generation.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::convert;
+use crate::disk::{self, LoamError};
+use crate::edit::{History, ops};
+use crate::format::Generation;
+
+/// Runs `loam apply MAP OPS.json --to VERSION OUT`.
+pub fn run(
+    map_path: &Path,
+    ops_path: &Path,
+    to: Generation,
+    out: &Path,
+) -> Result<ExitCode, LoamError> {
+    if !to.writable() {
+        return Err(LoamError::Usage(format!(
+            "loam cannot write {to} files yet"
+        )));
+    }
+    let text = std::fs::read_to_string(ops_path).map_err(|source| LoamError::Io {
+        path: ops_path.to_path_buf(),
+        source,
+    })?;
+    let file =
+        ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", ops_path.display())))?;
+    let mut opened = disk::open_map(map_path)?;
+    let mut history = History::default();
+    for (i, op) in file.ops.iter().enumerate() {
+        let result = ops::apply(&mut opened.map, op, &mut history)
+            .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", ops_path.display())))?;
+        println!("op {i}: {}", result.label);
+        for (t, c) in &result.refused {
+            println!(
+                "  refused at tile {}_{} chunk {},{}: four texture layers, none free",
+                t.x,
+                t.y,
+                c % 16,
+                c / 16
+            );
+        }
+    }
+    let report = convert::prepare_map(&mut opened.map, opened.generation, to);
+    let mut files = disk::encode_map(&opened.map, to, opened.wdt.is_some(), None)?;
+    if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
+        only.name = name.clone();
+    }
+    disk::write_files(out, &files, |_| {})?;
+    println!("wrote {} file(s) to {}", files.len(), out.display());
+    print!("{report}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,162 @@
+//! The brush: how strongly a dab acts at each distance from its centre, and where the dabs of a
+//! dragged stroke fall.
+
+use serde::{Deserialize, Serialize};
+
+/// How a brush's strength fades between its inner and outer radius.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Falloff {
+    /// Straight line down to zero.
+    Linear,
+    /// Smoothstep: soft start and end.
+    #[default]
+    Smooth,
+    /// Bell curve, reaching zero at the outer radius.
+    Gaussian,
+    /// Full strength everywhere inside the radius.
+    Flat,
+}
+
+/// The brush outline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// Distance measured as a circle.
+    #[default]
+    Circle,
+    /// Distance measured as a square (the larger axis offset).
+    Square,
+}
+
+/// A brush's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Brush {
+    /// Outer radius in yards.
+    pub radius: f32,
+    /// Radius in yards inside which the brush acts at full strength (hardness).
+    pub inner_radius: f32,
+    /// Strength: yards per dab for raise/lower, a 0..1 fraction for flatten, smooth, paint, shade.
+    pub strength: f32,
+    /// Fade between inner and outer radius.
+    pub falloff: Falloff,
+    /// Outline.
+    pub shape: Shape,
+    /// Distance between dabs of a dragged stroke, as a fraction of the radius.
+    pub spacing: f32,
+}
+
+impl Default for Brush {
+    fn default() -> Self {
+        Brush {
+            radius: 15.0,
+            inner_radius: 5.0,
+            strength: 1.0,
+            falloff: Falloff::Smooth,
+            shape: Shape::Circle,
+            spacing: 0.25,
+        }
+    }
+}
+
+impl Brush {
+    /// The brush's weight (0..=1) at offset (`dx`, `dy`) from its centre, in any unit, given the
+    /// radius and inner radius in that same unit.
+    pub fn weight_at(&self, dx: f64, dy: f64, radius: f64, inner_radius: f64) -> f32 {
+        let d = match self.shape {
+            Shape::Circle => (dx * dx + dy * dy).sqrt(),
+            Shape::Square => dx.abs().max(dy.abs()),
+        };
+        if d > radius {
+            return 0.0;
+        }
+        let inner = inner_radius.clamp(0.0, radius);
+        if d <= inner || radius - inner < 1e-9 {
+            return 1.0;
+        }
+        let t = ((d - inner) / (radius - inner)) as f32;
+        match self.falloff {
+            Falloff::Linear => 1.0 - t,
+            Falloff::Smooth => 1.0 - t * t * (3.0 - 2.0 * t),
+            Falloff::Gaussian => {
+                let floor = (-4.0f32).exp();
+                (((-4.0 * t * t).exp()) - floor) / (1.0 - floor)
+            }
+            Falloff::Flat => 1.0,
+        }
+    }
+
+    /// Dab centres along a dragged segment from `from` to `to` (world x, y), spaced by
+    /// `spacing × radius`, excluding `from` itself (the previous dab) and always ending at `to`.
+    pub fn dabs_between(&self, from: [f64; 2], to: [f64; 2]) -> Vec<[f64; 2]> {
+        let step = (self.spacing.max(0.01) * self.radius.max(0.01)) as f64;
+        let (dx, dy) = (to[0] - from[0], to[1] - from[1]);
+        let len = (dx * dx + dy * dy).sqrt();
+        let n = (len / step).floor() as usize;
+        let mut out: Vec<[f64; 2]> = (1..=n)
+            .map(|i| i as f64 * step / len)
+            .map(|f| [from[0] + dx * f, from[1] + dy * f])
+            .collect();
+        if out
+            .last()
+            .is_none_or(|p| (p[0] - to[0]).abs() + (p[1] - to[1]).abs() > 1e-9)
+            && len > 0.0
+        {
+            out.push(to);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_fall_from_one_to_zero() {
+        for falloff in [Falloff::Linear, Falloff::Smooth, Falloff::Gaussian] {
+            let b = Brush {
+                falloff,
+                ..Brush::default()
+            };
+            assert_eq!(b.weight_at(0.0, 0.0, 10.0, 2.0), 1.0);
+            assert_eq!(b.weight_at(2.0, 0.0, 10.0, 2.0), 1.0);
+            let mid = b.weight_at(6.0, 0.0, 10.0, 2.0);
+            assert!(mid > 0.0 && mid < 1.0, "{falloff:?} {mid}");
+            assert!(b.weight_at(9.99, 0.0, 10.0, 2.0) < 0.01);
+            assert_eq!(b.weight_at(10.01, 0.0, 10.0, 2.0), 0.0);
+        }
+        let flat = Brush {
+            falloff: Falloff::Flat,
+            ..Brush::default()
+        };
+        assert_eq!(flat.weight_at(9.0, 0.0, 10.0, 2.0), 1.0);
+    }
+
+    #[test]
+    fn square_brush_reaches_the_corners() {
+        let b = Brush {
+            shape: Shape::Square,
+            falloff: Falloff::Flat,
+            ..Brush::default()
+        };
+        assert_eq!(b.weight_at(9.0, 9.0, 10.0, 0.0), 1.0);
+        let c = Brush {
+            falloff: Falloff::Flat,
+            ..Brush::default()
+        };
+        assert_eq!(c.weight_at(9.0, 9.0, 10.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn dabs_are_spaced_and_end_at_the_target() {
+        let b = Brush {
+            radius: 10.0,
+            spacing: 0.5,
+            ..Brush::default()
+        };
+        let d = b.dabs_between([0.0, 0.0], [0.0, 12.0]);
+        assert_eq!(d, vec![[0.0, 5.0], [0.0, 10.0], [0.0, 12.0]]);
+        assert!(b.dabs_between([1.0, 1.0], [1.0, 1.0]).is_empty());
+    }
+}

@@ -1,0 +1,298 @@
+//! The map's vertices as one lattice, so that a vertex shared by neighbouring chunks (and tiles)
+//! is computed once and written to every copy: edits cannot open seams.
+//!
+//! Outer vertices sit on an integer lattice `(gx, gy)` over the whole map (`gx` eastward with the
+//! tile file's X, `gy` southward with its Y, 8 steps per chunk); a vertex on a chunk border has
+//! two copies, a chunk corner four. Inner vertices sit at `(gx + ½, gy + ½)` and belong to one
+//! chunk. World positions come from `model::coords`.
+
+use crate::model::Map;
+use crate::model::coords::{self, CHUNKS_PER_SIDE, TILES_PER_SIDE, TileCoord};
+
+/// Outer-vertex steps per chunk.
+pub const STEPS_PER_CHUNK: i32 = 8;
+/// Outer-vertex steps across the whole map.
+pub const MAP_STEPS: i32 = (TILES_PER_SIDE * CHUNKS_PER_SIDE) as i32 * STEPS_PER_CHUNK;
+
+/// A vertex of the map: outer (on the lattice) or inner (centre of the quad right-down of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Vertex {
+    /// Lattice column (eastward).
+    pub gx: i32,
+    /// Lattice row (southward).
+    pub gy: i32,
+    /// True for the inner vertex of quad (`gx`, `gy`).
+    pub inner: bool,
+}
+
+/// One stored copy of a vertex: which tile, chunk index (row × 16 + column) and MCVT index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Copy {
+    /// The tile.
+    pub tile: TileCoord,
+    /// Chunk index in the tile.
+    pub chunk: usize,
+    /// Index in the chunk's 145 vertices.
+    pub index: usize,
+}
+
+impl Vertex {
+    /// World (x, y) of the vertex.
+    pub fn world_xy(self) -> [f64; 2] {
+        let half = if self.inner { 0.5 } else { 0.0 };
+        coords::lattice_to_world(self.gx as f64 + half, self.gy as f64 + half)
+    }
+
+    /// Every place this vertex is stored (loaded or not), at most four.
+    pub fn copies(self) -> impl Iterator<Item = Copy> {
+        let cols = chunk_spans(self.gx, self.inner);
+        let rows = chunk_spans(self.gy, self.inner);
+        let inner = self.inner;
+        rows.into_iter().flatten().flat_map(move |(crow, r)| {
+            cols.into_iter().flatten().filter_map(move |(ccol, c)| {
+                let tile = TileCoord::new(
+                    ccol as usize / CHUNKS_PER_SIDE,
+                    crow as usize / CHUNKS_PER_SIDE,
+                )?;
+                let chunk = (crow as usize % CHUNKS_PER_SIDE) * CHUNKS_PER_SIDE
+                    + ccol as usize % CHUNKS_PER_SIDE;
+                let index = if inner {
+                    coords::inner_vertex(r, c)
+                } else {
+                    coords::outer_vertex(r, c)
+                };
+                Some(Copy { tile, chunk, index })
+            })
+        })
+    }
+
+    /// The vertex stored at `index` of chunk `chunk` of `tile`.
+    pub fn of(tile: TileCoord, chunk: usize, index: usize) -> Vertex {
+        let ccol = (tile.x as usize * CHUNKS_PER_SIDE + chunk % CHUNKS_PER_SIDE) as i32;
+        let crow = (tile.y as usize * CHUNKS_PER_SIDE + chunk / CHUNKS_PER_SIDE) as i32;
+        let (row, rem) = ((index / 17) as i32, index % 17);
+        let (col, inner) = if rem < 9 {
+            (rem as i32, false)
+        } else {
+            ((rem - 9) as i32, true)
+        };
+        Vertex {
+            gx: ccol * STEPS_PER_CHUNK + col,
+            gy: crow * STEPS_PER_CHUNK + row,
+            inner,
+        }
+    }
+}
+
+/// The chunks (global chunk column or row, offset inside it) that hold lattice line `g`: one, or
+/// two on a chunk border.
+fn chunk_spans(g: i32, inner: bool) -> [Option<(i32, usize)>; 2] {
+    if !(0..=MAP_STEPS).contains(&g) || (inner && g == MAP_STEPS) {
+        return [None, None];
+    }
+    let c = g.div_euclid(STEPS_PER_CHUNK);
+    let off = g.rem_euclid(STEPS_PER_CHUNK) as usize;
+    let last_chunk = MAP_STEPS / STEPS_PER_CHUNK - 1;
+    if inner {
+        return [Some((c, off)), None];
+    }
+    let here = (c <= last_chunk).then_some((c, off));
+    let before = (off == 0 && c > 0).then_some((c - 1, STEPS_PER_CHUNK as usize));
+    [here, before]
+}
+
+/// Every (tile, chunk index, global chunk column, global chunk row) whose vertices overlap lattice
+/// columns `gx0..=gx1` and rows `gy0..=gy1`.
+pub fn chunks_in(
+    gx0: i32,
+    gy0: i32,
+    gx1: i32,
+    gy1: i32,
+) -> impl Iterator<Item = (TileCoord, usize, i32, i32)> {
+    let last = MAP_STEPS / STEPS_PER_CHUNK - 1;
+    let (c0, c1) = (
+        (gx0 - 1).div_euclid(STEPS_PER_CHUNK).max(0),
+        gx1.div_euclid(STEPS_PER_CHUNK).min(last),
+    );
+    let (r0, r1) = (
+        (gy0 - 1).div_euclid(STEPS_PER_CHUNK).max(0),
+        gy1.div_euclid(STEPS_PER_CHUNK).min(last),
+    );
+    (r0..=r1).flat_map(move |r| {
+        (c0..=c1).filter_map(move |c| {
+            let tile = TileCoord::new(c as usize / CHUNKS_PER_SIDE, r as usize / CHUNKS_PER_SIDE)?;
+            Some((
+                tile,
+                (r as usize % CHUNKS_PER_SIDE) * CHUNKS_PER_SIDE + c as usize % CHUNKS_PER_SIDE,
+                c,
+                r,
+            ))
+        })
+    })
+}
+
+/// Every loaded chunk a brush of `radius` lattice steps around (`cx`, `cy`) may reach.
+pub fn chunks_near(map: &Map, cx: f64, cy: f64, radius: f64) -> Vec<(TileCoord, usize, i32, i32)> {
+    let (gx0, gy0) = ((cx - radius).floor() as i32, (cy - radius).floor() as i32);
+    let (gx1, gy1) = ((cx + radius).ceil() as i32, (cy + radius).ceil() as i32);
+    chunks_in(
+        gx0.max(0),
+        gy0.max(0),
+        gx1.min(MAP_STEPS),
+        gy1.min(MAP_STEPS),
+    )
+    .filter(|(t, ..)| map.tiles.contains_key(t))
+    .collect()
+}
+
+/// Reads the height of `v` from its first loaded copy.
+pub fn height(map: &Map, v: Vertex) -> Option<f32> {
+    v.copies().find_map(|c| {
+        map.tiles
+            .get(&c.tile)
+            .map(|t| t.chunks[c.chunk].heights[c.index])
+    })
+}
+
+/// Writes `h` to every loaded copy of `v`; returns the copies written.
+pub fn set_height(map: &mut Map, v: Vertex, h: f32, mut written: impl FnMut(Copy)) {
+    for c in v.copies() {
+        if let Some(t) = map.tiles.get_mut(&c.tile) {
+            t.chunks[c.chunk].heights[c.index] = h;
+            written(c);
+        }
+    }
+}
+
+/// Every vertex whose world position lies within `radius` (square half-size for square brushes
+/// is handled by the caller's weight) of (`x`, `y`), outer and inner, with its distance offsets.
+pub fn vertices_near(x: f64, y: f64, radius: f64) -> impl Iterator<Item = (Vertex, [f64; 2])> {
+    let [gx_c, gy_c] = coords::world_to_lattice(x, y);
+    let r = coords::yards_to_steps(radius) + 1.0;
+    let (gx0, gx1) = (
+        (gx_c - r).floor().max(0.0) as i32,
+        ((gx_c + r).ceil() as i32).min(MAP_STEPS),
+    );
+    let (gy0, gy1) = (
+        (gy_c - r).floor().max(0.0) as i32,
+        ((gy_c + r).ceil() as i32).min(MAP_STEPS),
+    );
+    (gy0..=gy1).flat_map(move |gy| {
+        (gx0..=gx1).flat_map(move |gx| {
+            [false, true].into_iter().filter_map(move |inner| {
+                let v = Vertex { gx, gy, inner };
+                let [vx, vy] = v.world_xy();
+                let d = [vx - x, vy - y];
+                (d[0].abs() <= radius
+                    && d[1].abs() <= radius
+                    && !(inner && (gx == MAP_STEPS || gy == MAP_STEPS)))
+                    .then_some((v, d))
+            })
+        })
+    })
+}
+
+/// The terrain height at world (`x`, `y`), interpolated on the triangle of the quad it falls in
+/// (each quad is four triangles around its inner vertex), if the tile is loaded.
+pub fn height_at(map: &Map, x: f64, y: f64) -> Option<f32> {
+    let [gx, gy] = coords::world_to_lattice(x, y);
+    let (qx, qy) = (gx.floor() as i32, gy.floor() as i32);
+    let (fx, fy) = (gx - qx as f64, gy - qy as f64);
+    let corner = |dx, dy| {
+        height(
+            map,
+            Vertex {
+                gx: qx + dx,
+                gy: qy + dy,
+                inner: false,
+            },
+        )
+    };
+    let m = height(
+        map,
+        Vertex {
+            gx: qx,
+            gy: qy,
+            inner: true,
+        },
+    )? as f64;
+    // Pick the triangle (centre + one edge) the point is in, then interpolate barycentrically.
+    let (a, b, pa, pb) = if fy <= fx && fy <= 1.0 - fx {
+        (corner(0, 0)?, corner(1, 0)?, (0.0, 0.0), (1.0, 0.0))
+    } else if fy >= fx && fy >= 1.0 - fx {
+        (corner(0, 1)?, corner(1, 1)?, (0.0, 1.0), (1.0, 1.0))
+    } else if fx < 0.5 {
+        (corner(0, 0)?, corner(0, 1)?, (0.0, 0.0), (0.0, 1.0))
+    } else {
+        (corner(1, 0)?, corner(1, 1)?, (1.0, 0.0), (1.0, 1.0))
+    };
+    let (pm, p) = ((0.5, 0.5), (fx, fy));
+    let det = (pb.1 - pm.1) * (pa.0 - pm.0) + (pm.0 - pb.0) * (pa.1 - pm.1);
+    let la = ((pb.1 - pm.1) * (p.0 - pm.0) + (pm.0 - pb.0) * (p.1 - pm.1)) / det;
+    let lb = ((pm.1 - pa.1) * (p.0 - pm.0) + (pa.0 - pm.0) * (p.1 - pm.1)) / det;
+    let lm = 1.0 - la - lb;
+    Some((la * a as f64 + lb * b as f64 + lm * m) as f32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn border_vertices_have_every_copy() {
+        // A chunk corner inside a tile: four copies.
+        let v = Vertex {
+            gx: 8,
+            gy: 8,
+            inner: false,
+        };
+        assert_eq!(v.copies().count(), 4);
+        // A tile corner: four copies in four tiles.
+        let t = Vertex {
+            gx: 128,
+            gy: 128,
+            inner: false,
+        };
+        let tiles: std::collections::BTreeSet<_> = t.copies().map(|c| c.tile).collect();
+        assert_eq!(tiles.len(), 4);
+        // An inner vertex: one copy.
+        assert_eq!(
+            Vertex {
+                gx: 8,
+                gy: 8,
+                inner: true
+            }
+            .copies()
+            .count(),
+            1
+        );
+        // The map's edge: one copy.
+        assert_eq!(
+            Vertex {
+                gx: 0,
+                gy: 0,
+                inner: false
+            }
+            .copies()
+            .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn of_inverts_copies() {
+        let tile = TileCoord::new(31, 40).unwrap();
+        for chunk in [0, 17, 255] {
+            for index in [0, 8, 9, 16, 136, 144] {
+                let v = Vertex::of(tile, chunk, index);
+                assert!(
+                    v.copies().any(|c| c == Copy { tile, chunk, index }),
+                    "{chunk} {index} {v:?}"
+                );
+                let [x, y] = v.world_xy();
+                let [ex, ey] = coords::vertex_world_xy(tile, chunk % 16, chunk / 16, index);
+                assert!((x - ex).abs() < 1e-6 && (y - ey).abs() < 1e-6);
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! Edits of the model: brushes (sculpt, texture paint, holes, vertex colour, area, impassable),
+//! normals, and the undo history. Every change the user makes goes through here, so undo sees it.
+//!
+//! Not for: input handling (see `ui` and `app`) or drawing (see `render`). Edits work on the
+//! map's vertex lattice (`lattice`), so they cross chunk and tile borders and never open seams.
+
+pub mod brush;
+pub mod cells;
+pub mod history;
+pub mod lattice;
+pub mod normals;
+pub mod ops;
+pub mod paint;
+pub mod patch;
+pub mod sculpt;
+pub mod shade;
+pub mod stroke;
+
+pub use brush::{Brush, Falloff, Shape};
+pub use history::History;
+pub use stroke::{Stroke, TerrainEdit};

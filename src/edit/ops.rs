@@ -1,0 +1,303 @@
+//! Brush operations as data: the `OPS.json` format of `loam apply`, run through the same dab
+//! functions the editor's tools call. Each operation is one stroke and one undo step.
+
+use serde::Deserialize;
+
+use super::brush::{Brush, Falloff, Shape};
+use super::cells::{self, CellEdit};
+use super::history::History;
+use super::lattice;
+use super::paint::{self, PaintMode};
+use super::sculpt::{self, FlattenMode, Sculpt};
+use super::shade;
+use super::stroke::Stroke;
+use crate::model::{Map, TileCoord};
+
+/// An `OPS.json` document.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpsFile {
+    /// Operations, applied in order.
+    pub ops: Vec<Op>,
+}
+
+/// The tools an operation can use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tool {
+    /// Raise terrain by `strength` yards at the centre.
+    Raise,
+    /// Lower terrain by `strength` yards at the centre.
+    Lower,
+    /// Flatten toward `height` (or the height under the first point).
+    Flatten,
+    /// Smooth toward the neighbours' mean.
+    Smooth,
+    /// Add value noise of amplitude `strength` yards.
+    Noise,
+    /// Paint `texture` with `opacity`.
+    Paint,
+    /// Erase `texture`.
+    EraseTexture,
+    /// Cut holes.
+    HoleAdd,
+    /// Fill holes.
+    HoleRemove,
+    /// Tint vertex colours toward `color` ([r, g, b]); without `color`, erase to neutral.
+    Shade,
+    /// Set the area id to `area_id`.
+    Area,
+    /// Set (`on`: true) or clear the impassable flag.
+    Impassable,
+}
+
+/// One operation: a tool dragged through `points` (world x north, y west).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Op {
+    /// The tool.
+    pub tool: Tool,
+    /// World (x, y) points of the stroke; dabs are spaced along the lines between them.
+    pub points: Vec<[f64; 2]>,
+    /// Brush radius in yards.
+    pub radius: f32,
+    /// Full-strength radius in yards (default: a third of `radius`).
+    pub inner_radius: Option<f32>,
+    /// Tool strength (default 1).
+    pub strength: Option<f32>,
+    /// Falloff (default smooth).
+    pub falloff: Option<Falloff>,
+    /// Outline (default circle).
+    pub shape: Option<Shape>,
+    /// Dab spacing as a fraction of the radius (default 0.25).
+    pub spacing: Option<f32>,
+    /// flatten: target height.
+    pub height: Option<f32>,
+    /// flatten: both, raiseonly or loweronly.
+    pub mode: Option<FlattenMode>,
+    /// noise: seed.
+    pub seed: Option<u32>,
+    /// noise: wavelength in yards (default 20).
+    pub scale: Option<f32>,
+    /// paint, erase_texture: texture path.
+    pub texture: Option<String>,
+    /// paint, erase_texture: most a dab changes at the centre, 0..1 (default 1).
+    pub opacity: Option<f32>,
+    /// shade: colour.
+    pub color: Option<[u8; 3]>,
+    /// area: the area id.
+    pub area_id: Option<u32>,
+    /// impassable: set or clear.
+    pub on: Option<bool>,
+}
+
+/// What applying one operation did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpResult {
+    /// The history label ("Raise, 12 chunks"), or the tool name when nothing changed.
+    pub label: String,
+    /// Chunks changed.
+    pub chunks: usize,
+    /// Chunks where painting was refused (four layers, none free).
+    pub refused: Vec<(TileCoord, usize)>,
+}
+
+impl Op {
+    /// Rejects fields that do not belong to the tool and missing required ones.
+    pub fn validate(&self) -> Result<(), String> {
+        let specific: [(&str, bool, &[Tool]); 9] = [
+            ("height", self.height.is_some(), &[Tool::Flatten]),
+            ("mode", self.mode.is_some(), &[Tool::Flatten]),
+            ("seed", self.seed.is_some(), &[Tool::Noise]),
+            ("scale", self.scale.is_some(), &[Tool::Noise]),
+            (
+                "texture",
+                self.texture.is_some(),
+                &[Tool::Paint, Tool::EraseTexture],
+            ),
+            (
+                "opacity",
+                self.opacity.is_some(),
+                &[Tool::Paint, Tool::EraseTexture],
+            ),
+            ("color", self.color.is_some(), &[Tool::Shade]),
+            ("area_id", self.area_id.is_some(), &[Tool::Area]),
+            ("on", self.on.is_some(), &[Tool::Impassable]),
+        ];
+        for (name, present, tools) in specific {
+            if present && !tools.contains(&self.tool) {
+                return Err(format!(
+                    "field `{name}` does not apply to tool {:?}",
+                    self.tool
+                ));
+            }
+        }
+        let required: &[(&str, bool)] = match self.tool {
+            Tool::Paint | Tool::EraseTexture => &[("texture", self.texture.is_some())],
+            Tool::Area => &[("area_id", self.area_id.is_some())],
+            Tool::Impassable => &[("on", self.on.is_some())],
+            _ => &[],
+        };
+        if let Some((name, _)) = required.iter().find(|(_, present)| !present) {
+            return Err(format!("tool {:?} needs field `{name}`", self.tool));
+        }
+        if self.points.is_empty() {
+            return Err("an operation needs at least one point".into());
+        }
+        if !(self.radius > 0.0 && self.radius.is_finite()) {
+            return Err(format!("radius must be positive, not {}", self.radius));
+        }
+        Ok(())
+    }
+
+    /// The brush this operation uses.
+    pub fn brush(&self) -> Brush {
+        Brush {
+            radius: self.radius,
+            inner_radius: self.inner_radius.unwrap_or(self.radius / 3.0),
+            strength: self.strength.unwrap_or(1.0),
+            falloff: self.falloff.unwrap_or_default(),
+            shape: self.shape.unwrap_or_default(),
+            spacing: self.spacing.unwrap_or(0.25),
+        }
+    }
+
+    /// The dab centres: the first point, then spaced along each segment.
+    pub fn dabs(&self) -> Vec<[f64; 2]> {
+        let brush = self.brush();
+        let mut out = vec![self.points[0]];
+        for pair in self.points.windows(2) {
+            out.extend(brush.dabs_between(pair[0], pair[1]));
+        }
+        out
+    }
+
+    fn name(&self) -> &'static str {
+        match self.tool {
+            Tool::Raise => "Raise",
+            Tool::Lower => "Lower",
+            Tool::Flatten => "Flatten",
+            Tool::Smooth => "Smooth",
+            Tool::Noise => "Noise",
+            Tool::Paint => "Paint",
+            Tool::EraseTexture => "Erase texture",
+            Tool::HoleAdd => "Add holes",
+            Tool::HoleRemove => "Remove holes",
+            Tool::Shade => "Shade",
+            Tool::Area => "Area",
+            Tool::Impassable => "Impassable",
+        }
+    }
+}
+
+/// Runs one dab of `op` at (`x`, `y`) into `stroke`.
+pub fn dab(
+    map: &mut Map,
+    op: &Op,
+    sculpt_tool: Option<Sculpt>,
+    x: f64,
+    y: f64,
+    stroke: &mut Stroke,
+) {
+    let brush = op.brush();
+    match op.tool {
+        Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise => {
+            if let Some(tool) = sculpt_tool {
+                sculpt::dab(map, &brush, tool, x, y, stroke);
+            }
+        }
+        Tool::Paint | Tool::EraseTexture => {
+            let mode = if op.tool == Tool::Paint {
+                PaintMode::Paint
+            } else {
+                PaintMode::Erase
+            };
+            let paint = paint::Paint {
+                texture: op.texture.clone().unwrap_or_default(),
+                opacity: op.opacity.unwrap_or(1.0),
+                mode,
+            };
+            paint::dab(map, &brush, &paint, x, y, stroke);
+        }
+        Tool::HoleAdd => drop(cells::dab(map, &brush, CellEdit::AddHoles, x, y, stroke)),
+        Tool::HoleRemove => drop(cells::dab(map, &brush, CellEdit::RemoveHoles, x, y, stroke)),
+        Tool::Area => drop(cells::dab(
+            map,
+            &brush,
+            CellEdit::Area(op.area_id.unwrap_or(0)),
+            x,
+            y,
+            stroke,
+        )),
+        Tool::Impassable => drop(cells::dab(
+            map,
+            &brush,
+            CellEdit::Impassable(op.on.unwrap_or(true)),
+            x,
+            y,
+            stroke,
+        )),
+        Tool::Shade => drop(shade::dab(map, &brush, op.color, x, y, stroke)),
+    }
+}
+
+/// Applies one operation as one stroke and records it in `history`.
+pub fn apply(map: &mut Map, op: &Op, history: &mut History) -> Result<OpResult, String> {
+    op.validate()?;
+    let first = op.points[0];
+    let sculpt_tool = match op.tool {
+        Tool::Raise => Some(Sculpt::Raise),
+        Tool::Lower => Some(Sculpt::Lower),
+        Tool::Smooth => Some(Sculpt::Smooth),
+        Tool::Noise => Some(Sculpt::Noise {
+            seed: op.seed.unwrap_or(0),
+            scale: op.scale.unwrap_or(20.0),
+        }),
+        Tool::Flatten => {
+            let target = match op.height {
+                Some(h) => h,
+                None => lattice::height_at(map, first[0], first[1]).ok_or_else(|| {
+                    format!(
+                        "flatten: no loaded terrain under ({}, {})",
+                        first[0], first[1]
+                    )
+                })?,
+            };
+            Some(Sculpt::Flatten {
+                target,
+                mode: op.mode.unwrap_or_default(),
+            })
+        }
+        _ => None,
+    };
+    let mut stroke = Stroke::new(op.name());
+    for [x, y] in op.dabs() {
+        dab(map, op, sculpt_tool, x, y, &mut stroke);
+    }
+    let refused = std::mem::take(&mut stroke.refused);
+    match stroke.finish(map) {
+        Some(edit) => {
+            let result = OpResult {
+                label: edit.label.clone(),
+                chunks: edit.chunks.len(),
+                refused,
+            };
+            history.push(map, edit);
+            Ok(result)
+        }
+        None => Ok(OpResult {
+            label: op.name().to_string(),
+            chunks: 0,
+            refused,
+        }),
+    }
+}
+
+/// Parses an `OPS.json` document.
+pub fn parse(json: &str) -> Result<OpsFile, String> {
+    let file: OpsFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    for (i, op) in file.ops.iter().enumerate() {
+        op.validate().map_err(|e| format!("op {i}: {e}"))?;
+    }
+    Ok(file)
+}

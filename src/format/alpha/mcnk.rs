@@ -1,0 +1,561 @@
+//! The alpha MCNK (0.5.3 monolithic WDT and 0.5.5 prototype ADT): a 128-byte header whose
+//! sub-chunk offsets count from the END of that header, then MCVT and MCNR without chunk
+//! headers in outer-81-then-inner-64 order with absolute heights, MCLY and MCRF with 8-byte
+//! headers, and headerless MCSH, MCAL (4-bit, 64×64), MCLQ (804-byte instances) and MCSE.
+//!
+//! Not for: the v18 or 0.6.0 MCNK (their offsets count from the MCNK tag and every sub-chunk
+//! carries its tag), nor anything above one chunk.
+
+use crate::format::chunk::{
+    ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
+};
+use crate::format::{mcal, mclq};
+use crate::model::alpha::AlphaMap;
+use crate::model::chunk::*;
+use crate::model::coords::{self, VERTICES_PER_CHUNK};
+use crate::model::liquid::{ChunkLiquid, LiquidLayer};
+
+/// Bytes of the alpha MCNK header.
+pub const HEADER_BYTES: usize = 128;
+/// Bytes of the headerless MCVT: 145 f32.
+pub const HEIGHT_BYTES: usize = VERTICES_PER_CHUNK * 4;
+/// Bytes of the 145 packed normals.
+const NORMAL_BYTES: usize = VERTICES_PER_CHUNK * 3;
+/// Padding after the normals; the alpha MCNR is 448 bytes with it.
+const NORMAL_PADDING: usize = 13;
+/// Bytes of the headerless alpha MCNR, padding included.
+pub const NORMAL_BLOCK_BYTES: usize = NORMAL_BYTES + NORMAL_PADDING;
+/// Bytes of one MCLY record: texture, flags, MCAL offset, u16 effect id, u16 padding.
+const LAYER_BYTES: usize = 16;
+/// Bytes of a shadow map.
+const SHADOW_BYTES: usize = 512;
+
+/// Bytes of one MCSE sound emitter record in an alpha file.
+///
+/// Disputed: the notes give 52 or 76 bytes. 52 is the record the 1.12 files that directly
+/// followed these clients use (and what `v18` keeps for them), and no alpha file in reach
+/// shows a longer one. The writer emits no MCSE at all when a chunk has no emitters, which is
+/// what every real alpha chunk we know of does, so the choice only matters for emitters that
+/// came from another alpha file.
+pub const SOUND_RECORD_BYTES: usize = 52;
+
+/// The u16 effect id an MCLY record stores for "no ground effect".
+const NO_EFFECT_U16: u16 = 0xFFFF;
+
+/// The bounding-sphere radius stored at header 0x0C: the sphere around the chunk's bounding box
+/// (a 33⅓-yard square, from the lowest to the highest height), centred on the box's centre.
+///
+/// `radius = sqrt(2 · (CHUNK_SIZE / 2)² + ((max − min) / 2)²)`; a flat chunk gives half the
+/// chunk's diagonal, 23.570227, the value the real RazorfenDowns.wdt stores.
+pub fn bounding_radius(heights: &[f32; VERTICES_PER_CHUNK]) -> f32 {
+    let (lo, hi) = heights
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
+            (lo.min(h), hi.max(h))
+        });
+    let half_side = coords::CHUNK_SIZE / 2.0;
+    let half_height = if lo <= hi {
+        (hi as f64 - lo as f64) / 2.0
+    } else {
+        0.0
+    };
+    (2.0 * half_side * half_side + half_height * half_height).sqrt() as f32
+}
+
+/// The base height the model records for a chunk read from a file with absolute heights.
+///
+/// The alpha header has no position; the model's `base_height` only matters when the chunk is
+/// later saved as v18 (heights relative to it), where Blizzard's files use a height of the
+/// chunk itself. The lowest height keeps every relative height non-negative.
+fn base_height_of(heights: &[f32; VERTICES_PER_CHUNK]) -> f32 {
+    heights.iter().copied().fold(f32::INFINITY, f32::min)
+}
+
+/// The bytes `len` long at `ofs` of the data after the header.
+fn span(data: &[u8], data_at: usize, ofs: u32, len: usize, tag: Tag) -> Result<&[u8]> {
+    let start = ofs as usize;
+    data.get(start..start.saturating_add(len)).ok_or_else(|| {
+        FormatError::new(
+            tag,
+            data_at + start.min(data.len()),
+            ErrorKind::Invalid(format!(
+                "{tag} data ({len} bytes at offset {ofs} after the MCNK header) runs past the \
+                 chunk's {} data bytes",
+                data.len()
+            )),
+        )
+    })
+}
+
+/// The sub-chunk (with its own header) at `ofs` of the data after the MCNK header.
+fn sub<'a>(data: &'a [u8], data_at: usize, ofs: u32, tag: Tag) -> Result<RawChunk<'a>> {
+    let found = chunk_at(data, ofs as usize, data_at, tags::MCNK)?;
+    if found.tag != tag {
+        return Err(FormatError::new(
+            tags::MCNK,
+            found.offset,
+            ErrorKind::UnexpectedTag {
+                expected: tag,
+                found: found.tag,
+            },
+        ));
+    }
+    Ok(found)
+}
+
+/// Decodes one alpha MCNK. The reader follows the stored offsets, so the 8 bytes the 0.5.5
+/// prototype ADT leaves before MCVT need no special case.
+pub fn read(mcnk: &RawChunk) -> Result<Chunk> {
+    if mcnk.payload.len() < HEADER_BYTES {
+        return Err(mcnk.error(
+            0,
+            ErrorKind::Truncated {
+                needed: HEADER_BYTES,
+                available: mcnk.payload.len(),
+            },
+        ));
+    }
+    let mut r = mcnk.reader();
+    let flags = r.u32()?;
+    let _index_x = r.u32()?;
+    let _index_y = r.u32()?;
+    // Recomputed from the heights on every save.
+    let _radius = r.f32()?;
+    let n_layers = r.u32()?;
+    let n_doodad_refs = r.u32()?;
+    let ofs_height = r.u32()?;
+    let ofs_normal = r.u32()?;
+    let ofs_layer = r.u32()?;
+    let ofs_refs = r.u32()?;
+    let ofs_alpha = r.u32()?;
+    let size_alpha = r.u32()?;
+    let ofs_shadow = r.u32()?;
+    let size_shadow = r.u32()?;
+    let area_id = r.u32()?;
+    let n_wmo_refs = r.u32()?;
+    let holes = r.u16()?;
+    // 0x42: padding that [gp] reads as the high half of the hole mask; always written as 0.
+    let _holes_pad = r.u16()?;
+    let low_quality_texture_map: [u8; 16] = r.array()?;
+    let no_effect_doodad: [u8; 8] = r.array()?;
+    let ofs_sound = r.u32()?;
+    let n_sound = r.u32()?;
+    let ofs_liquid = r.u32()?;
+
+    let data = &mcnk.payload[HEADER_BYTES..];
+    let data_at = mcnk.payload_offset() + HEADER_BYTES;
+    let mut quirks = ChunkQuirks::default();
+
+    let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
+    let b = span(data, data_at, ofs_height, HEIGHT_BYTES, tags::MCVT)?;
+    for (k, v) in b.chunks_exact(4).enumerate() {
+        heights[coords::outer_then_inner_vertex(k)] = f32::from_le_bytes([v[0], v[1], v[2], v[3]]);
+    }
+
+    let mut normals = Box::new([[0i8; 3]; VERTICES_PER_CHUNK]);
+    let b = span(data, data_at, ofs_normal, NORMAL_BLOCK_BYTES, tags::MCNR)?;
+    for (k, v) in b[..NORMAL_BYTES].chunks_exact(3).enumerate() {
+        normals[coords::outer_then_inner_vertex(k)] = [v[0] as i8, v[1] as i8, v[2] as i8];
+    }
+    let mut pad = [0u8; NORMAL_PADDING];
+    pad.copy_from_slice(&b[NORMAL_BYTES..]);
+    if pad != [0; NORMAL_PADDING] {
+        quirks.normal_padding = Some(pad);
+    }
+
+    let mcly = sub(data, data_at, ofs_layer, tags::MCLY)?;
+    let n = n_layers as usize;
+    if n > 4 || mcly.payload.len() < n * LAYER_BYTES {
+        return Err(mcly.error(
+            0,
+            ErrorKind::Invalid(format!(
+                "{n_layers} layers in {} bytes (at most 4 layers of 16 bytes)",
+                mcly.size
+            )),
+        ));
+    }
+    let alpha_block = span(data, data_at, ofs_alpha, size_alpha as usize, tags::MCAL)?;
+    let alpha_at = data_at + ofs_alpha as usize;
+    let mut lr = mcly.reader();
+    let mut layers = Vec::with_capacity(n);
+    for k in 0..n {
+        let texture = lr.u32()?;
+        let flags = lr.u32()?;
+        let offset = lr.u32()?;
+        let effect = lr.u16()?;
+        let _pad = lr.u16()?;
+        let alpha = if k > 0 && flags & LAYER_USE_ALPHA != 0 {
+            let start = offset as usize;
+            let bytes: &[u8; mcal::NIBBLE_BYTES] = alpha_block
+                .get(start..start.saturating_add(mcal::NIBBLE_BYTES))
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| {
+                    FormatError::new(
+                        tags::MCAL,
+                        alpha_at,
+                        ErrorKind::OffsetOutOfRange {
+                            offset: offset as u64 + mcal::NIBBLE_BYTES as u64,
+                            limit: alpha_block.len() as u64,
+                        },
+                    )
+                })?;
+            // No 63×63 "fix" in this client: all 64×64 texels are meaningful.
+            Some(AlphaMap::from_texels(mcal::decode_nibble(bytes, false)))
+        } else {
+            None
+        };
+        layers.push(Layer {
+            texture,
+            flags,
+            effect_id: if effect == NO_EFFECT_U16 {
+                u32::MAX
+            } else {
+                effect as u32
+            },
+            alpha,
+        });
+    }
+
+    let mcrf = sub(data, data_at, ofs_refs, tags::MCRF)?;
+    let mut rr = mcrf.reader();
+    let doodad_refs = (0..n_doodad_refs)
+        .map(|_| rr.u32())
+        .collect::<Result<Vec<_>>>()?;
+    let wmo_refs = (0..n_wmo_refs)
+        .map(|_| rr.u32())
+        .collect::<Result<Vec<_>>>()?;
+
+    let shadow = if size_shadow > 0 {
+        if size_shadow as usize != SHADOW_BYTES {
+            return Err(mcnk.error(
+                0x34,
+                ErrorKind::BadSize {
+                    size: size_shadow as u64,
+                    why: "a shadow map is 512 bytes",
+                },
+            ));
+        }
+        let b = span(data, data_at, ofs_shadow, SHADOW_BYTES, tags::MCSH)?;
+        let mut rows = Box::new([0u64; 64]);
+        for (row, v) in rows.iter_mut().zip(b.chunks_exact(8)) {
+            *row = u64::from_le_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
+        }
+        Some(ShadowMap { rows })
+    } else {
+        None
+    };
+
+    // MCLQ runs from its offset to the sound emitters' offset ([gp] measures it the same way).
+    let liquid = if flags & FLAG_LIQUID_ANY != 0 {
+        let len = (ofs_sound as usize)
+            .checked_sub(ofs_liquid as usize)
+            .ok_or_else(|| {
+                mcnk.error(
+                    0x5C,
+                    ErrorKind::Invalid(format!(
+                        "sound emitter offset {ofs_sound} lies before the liquid offset {ofs_liquid}"
+                    )),
+                )
+            })?;
+        let b = span(data, data_at, ofs_liquid, len, tags::MCLQ)?;
+        let layers = mclq::read(
+            &mut Reader::new(b, data_at + ofs_liquid as usize, tags::MCLQ),
+            flags,
+        )?;
+        Some(ChunkLiquid {
+            layers,
+            attributes: None,
+        })
+    } else {
+        None
+    };
+
+    let sound_len = (n_sound as usize).saturating_mul(SOUND_RECORD_BYTES);
+    let b = span(data, data_at, ofs_sound, sound_len, tags::MCSE)?;
+    let sound_emitters = b
+        .chunks_exact(SOUND_RECORD_BYTES)
+        .map(|r| SoundEmitter { record: r.to_vec() })
+        .collect();
+
+    let base_height = base_height_of(&heights);
+    Ok(Chunk {
+        flags,
+        heights,
+        base_height,
+        normals,
+        layers,
+        shadow,
+        vertex_colors: None,
+        holes,
+        area_id,
+        low_quality_texture_map,
+        no_effect_doodad,
+        doodad_refs,
+        wmo_refs,
+        liquid,
+        sound_emitters,
+        extras: ChunkHeaderExtras::default(),
+        quirks,
+    })
+}
+
+/// The liquid layers a chunk writes as MCLQ instances, one per liquid flag in flag order, with
+/// the flag each goes under. A second layer of the same kind cannot be stored and is left out.
+pub fn liquid_instances(chunk: &Chunk) -> Vec<(u32, &LiquidLayer)> {
+    let layers: Vec<&LiquidLayer> = chunk.liquid.iter().flat_map(|l| &l.layers).collect();
+    mclq::FLAG_ORDER
+        .iter()
+        .filter_map(|&(flag, _)| {
+            layers
+                .iter()
+                .find(|l| mclq::flag_for_type(l.liquid_type) == flag)
+                .map(|l| (flag, *l))
+        })
+        .collect()
+}
+
+/// Encodes one alpha MCNK (tag and all) for chunk (`x`, `y`) of its tile. `lead_pad` zero bytes
+/// go between the header and MCVT (8 in the 0.5.5 prototype ADT, 0 in the WDT).
+pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize) {
+    let mcnk = w.begin(tags::MCNK);
+    let header_at = mcnk.payload_offset();
+    w.zeros(HEADER_BYTES);
+    let data_start = w.len();
+    let rel = |w: &Writer| (w.len() - data_start) as u32;
+    w.zeros(lead_pad);
+
+    let ofs_height = rel(w);
+    for k in 0..VERTICES_PER_CHUNK {
+        w.f32(chunk.heights[coords::outer_then_inner_vertex(k)]);
+    }
+    let ofs_normal = rel(w);
+    for k in 0..VERTICES_PER_CHUNK {
+        let n = chunk.normals[coords::outer_then_inner_vertex(k)];
+        w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
+    }
+    w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
+
+    let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
+    let ofs_layer = rel(w);
+    let c = w.begin(tags::MCLY);
+    for record in &records {
+        w.u32(record.texture);
+        w.u32(record.flags);
+        w.u32(record.offset);
+        w.u16(u16::try_from(record.effect_id).unwrap_or(NO_EFFECT_U16));
+        w.u16(0);
+    }
+    w.end(c);
+
+    let ofs_refs = rel(w);
+    let c = w.begin(tags::MCRF);
+    for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
+        w.u32(r);
+    }
+    w.end(c);
+
+    let ofs_shadow = rel(w);
+    let mut size_shadow = 0;
+    if let Some(shadow) = &chunk.shadow {
+        for row in shadow.rows.iter() {
+            w.u64(*row);
+        }
+        size_shadow = SHADOW_BYTES as u32;
+    }
+
+    let ofs_alpha = rel(w);
+    w.bytes(&alpha_block);
+
+    let ofs_liquid = rel(w);
+    let mut liquid_flags = 0;
+    for (flag, layer) in liquid_instances(chunk) {
+        mclq::write(w, layer);
+        liquid_flags |= flag;
+    }
+
+    // With no emitters this is where MCSE would start: the end of the data ([gp] needs it).
+    let ofs_sound = rel(w);
+    for e in &chunk.sound_emitters {
+        let mut rec = e.record.clone();
+        rec.resize(SOUND_RECORD_BYTES, 0);
+        w.bytes(&rec);
+    }
+    w.end(mcnk);
+
+    let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_LIQUID_ANY | FLAG_HAS_VERTEX_COLORS);
+    if chunk.shadow.is_some() {
+        flags |= FLAG_HAS_SHADOW;
+    }
+    flags |= liquid_flags;
+    let mut hw = Writer::with_capacity(HEADER_BYTES);
+    hw.u32(flags);
+    hw.u32(x as u32);
+    hw.u32(y as u32);
+    hw.f32(bounding_radius(&chunk.heights));
+    hw.u32(chunk.layers.len() as u32);
+    hw.u32(chunk.doodad_refs.len() as u32);
+    hw.u32(ofs_height);
+    hw.u32(ofs_normal);
+    hw.u32(ofs_layer);
+    hw.u32(ofs_refs);
+    hw.u32(ofs_alpha);
+    hw.u32(alpha_block.len() as u32);
+    hw.u32(ofs_shadow);
+    hw.u32(size_shadow);
+    hw.u32(chunk.area_id);
+    hw.u32(chunk.wmo_refs.len() as u32);
+    hw.u16(chunk.holes);
+    hw.u16(0);
+    hw.bytes(&chunk.low_quality_texture_map);
+    hw.bytes(&chunk.no_effect_doodad);
+    hw.u32(ofs_sound);
+    hw.u32(chunk.sound_emitters.len() as u32);
+    hw.u32(ofs_liquid);
+    hw.zeros(HEADER_BYTES - hw.len());
+    w.patch_bytes(header_at, hw.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::chunk::chunk_at;
+    use proptest::prelude::*;
+
+    fn sample() -> Chunk {
+        let mut c = Chunk::flat(10.0);
+        for (i, h) in c.heights.iter_mut().enumerate() {
+            *h = 10.0 + i as f32 * 0.25;
+        }
+        c.normals[coords::inner_vertex(0, 0)] = [1, 2, 3];
+        c.layers.push(Layer {
+            texture: 1,
+            flags: LAYER_USE_ALPHA,
+            effect_id: 7,
+            alpha: Some(AlphaMap::filled(17 * 9)),
+        });
+        c.area_id = 12 << 16 | 3;
+        c.holes = 0x8001;
+        c.doodad_refs = vec![0, 2];
+        c.wmo_refs = vec![1];
+        c
+    }
+
+    #[test]
+    fn flat_chunk_radius_is_half_the_diagonal() {
+        let r = bounding_radius(&[5.0; VERTICES_PER_CHUNK]);
+        assert!((r - 23.570227).abs() < 1e-4, "{r}");
+    }
+
+    #[test]
+    fn header_offsets_count_from_the_header_end_and_heights_are_outer_first() {
+        let mut w = Writer::default();
+        write(&mut w, &sample(), 3, 4, 0);
+        let bytes = w.into_bytes();
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let data = 8 + HEADER_BYTES;
+        assert_eq!(word(8 + 0x18), 0, "MCVT first");
+        assert_eq!(word(8 + 0x1C), 580);
+        assert_eq!(word(8 + 0x20), 1028);
+        assert_eq!(&bytes[data + 1028..data + 1032], b"YLCM");
+        // Outer vertex (1, 0) is the 10th value.
+        let tenth = f32::from_le_bytes(bytes[data + 36..data + 40].try_into().unwrap());
+        assert_eq!(tenth, 10.0 + coords::outer_vertex(1, 0) as f32 * 0.25);
+        // The sound offset is the end of the data when there are no emitters.
+        assert_eq!(word(8 + 0x5C) as usize, bytes.len() - data);
+        assert_eq!(word(8 + 0x38), 12 << 16 | 3);
+        assert_eq!(word(8 + 0x40), 0x8001, "holes with a zero high half");
+    }
+
+    #[test]
+    fn chunk_round_trips_through_bytes() {
+        let c = sample();
+        let mut w = Writer::default();
+        write(&mut w, &c, 0, 0, 0);
+        let bytes = w.into_bytes();
+        let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+        let back = read(&raw).unwrap();
+        assert_eq!(back.heights, c.heights);
+        assert_eq!(back.normals, c.normals);
+        assert_eq!(back.layers, c.layers);
+        assert_eq!(back.doodad_refs, c.doodad_refs);
+        assert_eq!(back.wmo_refs, c.wmo_refs);
+        assert_eq!((back.area_id, back.holes), (c.area_id, c.holes));
+        let mut again = Writer::default();
+        write(&mut again, &back, 0, 0, 0);
+        assert_eq!(again.into_bytes(), bytes);
+    }
+
+    #[test]
+    fn lead_padding_moves_mcvt_to_offset_8() {
+        let mut w = Writer::default();
+        write(&mut w, &sample(), 0, 0, 8);
+        let bytes = w.into_bytes();
+        let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(bytes[8 + 0x18..8 + 0x1C].try_into().unwrap()),
+            8
+        );
+        assert_eq!(read(&raw).unwrap().heights, sample().heights);
+    }
+
+    fn wrap(payload: &[u8]) -> Vec<u8> {
+        let mut bytes = b"KNCM".to_vec();
+        bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(payload);
+        bytes
+    }
+
+    proptest! {
+        #[test]
+        fn decoder_never_panics_on_random_bytes(
+            payload in proptest::collection::vec(any::<u8>(), 0..3000),
+        ) {
+            let bytes = wrap(&payload);
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            let _ = read(&raw);
+        }
+
+        #[test]
+        fn decoder_never_panics_on_mutated_chunks(
+            edits in proptest::collection::vec((any::<usize>(), any::<u32>()), 1..6),
+            liquid in any::<bool>(),
+        ) {
+            let mut c = sample();
+            if liquid {
+                c.flags |= FLAG_LIQUID_OCEAN;
+                c.liquid = Some(ChunkLiquid {
+                    layers: vec![LiquidLayer {
+                        liquid_type: crate::model::liquid::liquid_type::OCEAN,
+                        vertex_format: 0,
+                        min_height: 1.0,
+                        max_height: 2.0,
+                        x: 0,
+                        y: 0,
+                        width: 8,
+                        height: 8,
+                        exists: u64::MAX,
+                        exists_omitted: false,
+                        exists_padding: 0,
+                        heights: None,
+                        depths: None,
+                        uvs: None,
+                        origin: crate::model::liquid::LiquidOrigin::Mh2o,
+                    }],
+                    attributes: None,
+                });
+            }
+            let mut w = Writer::default();
+            write(&mut w, &c, 0, 0, 0);
+            let mut bytes = w.into_bytes();
+            for (at, v) in edits {
+                // Keep the chunk header; damage anything after it.
+                let at = 8 + at % (bytes.len() - 12);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            if let Err(e) = read(&raw) {
+                prop_assert!(e.offset <= bytes.len() as u64);
+            }
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! The 0.5.3/0.5.5 monolithic WDT: MVER, MPHD (128 bytes), MAIN (4096 × 16 bytes), MDNM,
+//! MONM, MODF (WMO-only maps), then one block per present tile: MHDR, MCIN, MTEX, MDDF, MODF
+//! and 256 alpha MCNKs.
+//!
+//! Not for: split WDTs (`v18`, `v060`) or the MCNK internals (`alpha::mcnk`).
+
+use super::tile::{self, BlockOffsets, MONOLITHIC, SaveNames};
+use crate::format::chunk::{ErrorKind, FormatError, Result, Writer, chunk_at, expect_chunk, tags};
+use crate::format::{names, placement};
+use crate::model::coords::{TILES_PER_SIDE, TileCoord};
+use crate::model::map::{GlobalWmo, Map, TILE_PRESENT};
+use crate::model::monolithic::MapWideNames;
+
+/// The MVER value of the alpha WDT.
+pub const VERSION: u32 = 18;
+/// Bytes of the MPHD payload.
+pub const MPHD_BYTES: usize = 128;
+/// Bytes of one MAIN entry: MHDR offset, size up to the first MCNK, runtime flags, padding.
+pub const MAIN_ENTRY_BYTES: usize = 16;
+/// Bytes of MAIN.
+pub const MAIN_BYTES: usize = TILES_PER_SIDE * TILES_PER_SIDE * MAIN_ENTRY_BYTES;
+/// Bytes of the MHDR payload.
+pub const MHDR_BYTES: usize = 64;
+
+/// Disputed: the MPHD name counts. Writers of this format store the number of names **plus
+/// one** (the empty string after the last terminator, as the client counts when it splits the
+/// block on zeros) and report a client crash on WMO maps without it; an empty list stores 0.
+/// Neither \[ac\] nor \[gp\] checks the counts; \[gp\] takes `nMapObjNames == 2` as "WMO-only",
+/// which this convention matches for the real WMO-only maps (one WMO).
+pub const NAME_COUNT_PLUS_ONE: bool = true;
+
+/// The count MPHD stores for a list of `n` names.
+pub fn stored_name_count(n: usize) -> u32 {
+    if n > 0 && NAME_COUNT_PLUS_ONE {
+        n as u32 + 1
+    } else {
+        n as u32
+    }
+}
+
+/// True when `bytes` start like a monolithic WDT: MVER, then a 128-byte MPHD, then a MAIN of
+/// 16-byte entries (the v18 and 0.6.0 WDTs have a 32-byte MPHD and 8-byte entries).
+pub fn is_monolithic(bytes: &[u8]) -> bool {
+    let Ok(mver) = chunk_at(bytes, 0, 0, tags::FILE) else {
+        return false;
+    };
+    let Ok(mphd) = chunk_at(bytes, 8 + mver.payload.len(), 0, tags::FILE) else {
+        return false;
+    };
+    let main_at = mphd.offset + 8 + mphd.payload.len();
+    // MAIN's size field alone decides; its payload need not be complete for the sniff.
+    let size = bytes
+        .get(main_at..main_at + 8)
+        .filter(|h| &h[..4] == tags::MAIN.to_disk().as_slice())
+        .map(|h| u32::from_le_bytes([h[4], h[5], h[6], h[7]]));
+    mver.tag == tags::MVER
+        && mphd.tag == tags::MPHD
+        && mphd.payload.len() == MPHD_BYTES
+        && size == Some(MAIN_BYTES as u32)
+}
+
+/// Decodes a monolithic WDT with all its embedded tiles. `name` is the map's name. Tiles whose
+/// MAIN entry says they live in a 0.5.5 prototype ADT are marked present but not loaded.
+pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
+    let mver = expect_chunk(bytes, 0, 0, tags::MVER)?;
+    let version = mver.reader().u32()?;
+    if version != VERSION {
+        return Err(mver.error(0, ErrorKind::UnsupportedVersion(version)));
+    }
+    let mphd = expect_chunk(bytes, mver.offset + 8 + mver.payload.len(), 0, tags::MPHD)?;
+    if mphd.payload.len() != MPHD_BYTES {
+        return Err(mphd.error(
+            0,
+            ErrorKind::BadSize {
+                size: mphd.size as u64,
+                why: "the alpha MPHD is 128 bytes",
+            },
+        ));
+    }
+    let mut r = mphd.reader();
+    // The counts are not needed: the blocks are split on their terminators.
+    let _n_doodad_names = r.u32()?;
+    let ofs_mdnm = r.u32()? as usize;
+    let _n_wmo_names = r.u32()?;
+    let ofs_monm = r.u32()? as usize;
+
+    let main = expect_chunk(bytes, mphd.offset + 8 + mphd.payload.len(), 0, tags::MAIN)?;
+    if main.payload.len() != MAIN_BYTES {
+        return Err(main.error(
+            0,
+            ErrorKind::BadSize {
+                size: main.size as u64,
+                why: "the alpha MAIN is 4096 entries of 16 bytes",
+            },
+        ));
+    }
+    let mdnm = expect_chunk(bytes, ofs_mdnm, 0, tags::MDNM)?;
+    let monm = expect_chunk(bytes, ofs_monm, 0, tags::MONM)?;
+    let mut global = MapWideNames {
+        doodad_names: names::split(mdnm.payload).0,
+        wmo_names: names::split(monm.payload).0,
+        ..MapWideNames::default()
+    };
+
+    let mut map = Map::new(name);
+    map.empty_wmo_names_chunk = false;
+    let after_monm = monm.offset + 8 + monm.payload.len();
+    if let Ok(modf) = chunk_at(bytes, after_monm, 0, tags::FILE) {
+        if modf.tag == tags::MODF {
+            if modf.payload.len() < placement::WMO_RECORD {
+                return Err(modf.error(
+                    0,
+                    ErrorKind::BadSize {
+                        size: modf.size as u64,
+                        why: "the map-wide MODF holds one 64-byte record",
+                    },
+                ));
+            }
+            let placement = placement::read_wmo(&mut modf.reader())?;
+            let wmo_name = global
+                .wmo_names
+                .get(placement.name_index as usize)
+                .cloned()
+                .ok_or_else(|| {
+                    modf.error(
+                        0,
+                        ErrorKind::OffsetOutOfRange {
+                            offset: placement.name_index as u64,
+                            limit: global.wmo_names.len() as u64,
+                        },
+                    )
+                })?;
+            map.global_wmo = Some(GlobalWmo {
+                name: wmo_name,
+                placement,
+            });
+        }
+    }
+
+    let mut mr = main.reader();
+    for index in 0..TILES_PER_SIDE * TILES_PER_SIDE {
+        let entry_at = main.payload_offset() + index * MAIN_ENTRY_BYTES;
+        let offset = mr.u32()? as usize;
+        let size = mr.u32()?;
+        let flags = mr.u32()?;
+        let _pad = mr.u32()?;
+        let coord = TileCoord::from_index(index).ok_or_else(|| {
+            FormatError::new(tags::MAIN, entry_at, ErrorKind::Invalid("bad tile".into()))
+        })?;
+        // Both readers in use skip an entry with a zero offset ([gp]) or a zero size ([ac]).
+        if offset == 0 || size == 0 {
+            if offset == 0 && size == 0 && flags & EXTERNAL_TILE_FLAG != 0 {
+                // In a 0.5.5 prototype ADT beside the WDT; `disk` loads it.
+                map.tile_flags[index] = TILE_PRESENT;
+            }
+            continue;
+        }
+        let tile = read_tile(bytes, offset, coord, &mut global)?;
+        map.tile_flags[index] = TILE_PRESENT;
+        map.tiles.insert(coord, tile);
+    }
+    map.map_wide_names = Some(global);
+    Ok(map)
+}
+
+/// Reads the tile block whose MHDR tag is at absolute `at`.
+fn read_tile(
+    bytes: &[u8],
+    at: usize,
+    coord: TileCoord,
+    global: &mut MapWideNames,
+) -> Result<crate::model::Tile> {
+    let mhdr = expect_chunk(bytes, at, 0, tags::MHDR)?;
+    let mut r = mhdr.reader();
+    let base = mhdr.payload_offset();
+    let ofs_info = r.u32()? as usize;
+    let ofs_tex = r.u32()? as usize;
+    let _size_tex = r.u32()?;
+    let ofs_doo = r.u32()? as usize;
+    let _size_doo = r.u32()?;
+    let ofs_mob = r.u32()? as usize;
+    let _size_mob = r.u32()?;
+    let offsets = BlockOffsets {
+        mcin: base.saturating_add(ofs_info),
+        mtex: base.saturating_add(ofs_tex),
+        mddf: base.saturating_add(ofs_doo),
+        modf: base.saturating_add(ofs_mob),
+        first_mcnk: 0,
+    };
+    tile::read_block(bytes, offsets, coord, global)
+}
+
+/// Disputed (and invented here): how a 0.5.5 WDT says that a tile lives in a prototype ADT
+/// beside it. Nothing documents the 0.5.5 client's test; loam writes such an entry with a zero
+/// offset and size (so \[ac\] and \[gp\], which cannot read prototype ADTs, skip it) and this value
+/// in the MAIN flags word, which the 0.5.3 client only sets at run time.
+pub const EXTERNAL_TILE_FLAG: u32 = 0x1;
+
+/// Encodes a map as a monolithic WDT holding every loaded tile.
+pub fn write_wdt(map: &Map) -> Vec<u8> {
+    let tiles = tiles_in_main_order(map);
+    let (names_out, global_wmo_index) = save_names(map, &tiles);
+    write_container(map, &tiles, &names_out, global_wmo_index, true)
+}
+
+/// The loaded tiles in MAIN order (row by row).
+pub(crate) fn tiles_in_main_order(map: &Map) -> Vec<&crate::model::Tile> {
+    let mut tiles: Vec<&crate::model::Tile> = map.tiles.values().collect();
+    tiles.sort_by_key(|t| t.coord.index());
+    tiles
+}
+
+/// The map-wide name lists a save of `tiles` writes, and the global WMO's MONM index.
+pub(crate) fn save_names(map: &Map, tiles: &[&crate::model::Tile]) -> (SaveNames, Option<u32>) {
+    SaveNames::build(
+        map.map_wide_names.as_ref(),
+        tiles.iter().copied(),
+        map.global_wmo.as_ref().map(|g| g.name.as_str()),
+    )
+}
+
+/// Writes the WDT: header chunks, then either every tile block (`embed`) or none, with MAIN
+/// entries flagged [`EXTERNAL_TILE_FLAG`] for tiles stored in prototype ADTs.
+pub(crate) fn write_container(
+    map: &Map,
+    tiles: &[&crate::model::Tile],
+    names_out: &SaveNames,
+    global_wmo_index: Option<u32>,
+    embed: bool,
+) -> Vec<u8> {
+    let block_guess = if embed { tiles.len() << 20 } else { 0 };
+    let mut w = Writer::with_capacity(MAIN_BYTES + block_guess);
+    w.chunk(tags::MVER, &VERSION.to_le_bytes());
+    let mphd = w.begin(tags::MPHD);
+    let mphd_data = mphd.payload_offset();
+    w.zeros(MPHD_BYTES);
+    w.end(mphd);
+    let main = w.begin(tags::MAIN);
+    let main_data = main.payload_offset();
+    w.zeros(MAIN_BYTES);
+    w.end(main);
+
+    let ofs_mdnm = w.len();
+    w.chunk(tags::MDNM, &names::join(&names_out.doodads));
+    let ofs_monm = w.len();
+    w.chunk(tags::MONM, &names::join(&names_out.wmos));
+    if let (Some(g), Some(index)) = (&map.global_wmo, global_wmo_index) {
+        let c = w.begin(tags::MODF);
+        let mut p = g.placement.clone();
+        p.name_index = index;
+        placement::write_wmo(&mut w, &p);
+        w.end(c);
+    }
+
+    let mut head = Writer::with_capacity(16);
+    head.u32(stored_name_count(names_out.doodads.len()));
+    head.u32(ofs_mdnm as u32);
+    head.u32(stored_name_count(names_out.wmos.len()));
+    head.u32(ofs_monm as u32);
+    w.patch_bytes(mphd_data, head.as_bytes());
+
+    for tile in tiles {
+        let entry = main_data + tile.coord.index() * MAIN_ENTRY_BYTES;
+        if !embed {
+            w.patch_u32(entry + 8, EXTERNAL_TILE_FLAG);
+            continue;
+        }
+        let mhdr_at = w.len();
+        let mhdr = w.begin(tags::MHDR);
+        let base = mhdr.payload_offset();
+        w.zeros(MHDR_BYTES);
+        w.end(mhdr);
+        let at = tile::write_block(&mut w, tile, names_out, MONOLITHIC);
+        let chunk_size = |tag_at: usize| -> u32 {
+            let b = w.as_bytes();
+            u32::from_le_bytes([b[tag_at + 4], b[tag_at + 5], b[tag_at + 6], b[tag_at + 7]])
+        };
+        let mut h = Writer::with_capacity(MHDR_BYTES);
+        // Offsets from the MHDR payload to each chunk's tag; sizes are payload sizes.
+        h.u32((at.mcin - base) as u32);
+        h.u32((at.mtex - base) as u32);
+        h.u32(chunk_size(at.mtex));
+        h.u32((at.mddf - base) as u32);
+        h.u32(chunk_size(at.mddf));
+        h.u32((at.modf - base) as u32);
+        h.u32(chunk_size(at.modf));
+        w.patch_bytes(base, h.as_bytes());
+        w.patch_u32(entry, mhdr_at as u32);
+        w.patch_u32(entry + 4, (at.first_mcnk - mhdr_at) as u32);
+    }
+    w.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::chunk::Chunk;
+    use crate::model::tile::Tile;
+    use proptest::prelude::*;
+
+    fn small_map() -> Map {
+        let coord = TileCoord::new(1, 2).unwrap();
+        let mut map = Map::new("S");
+        map.tile_flags[coord.index()] = TILE_PRESENT;
+        map.tiles.insert(
+            coord,
+            Tile {
+                coord,
+                flags: 0,
+                textures: vec!["t.blp".into()],
+                texture_flags: None,
+                doodad_names: vec![],
+                wmo_names: vec![],
+                doodads: vec![],
+                wmos: vec![],
+                chunks: (0..256).map(|_| Chunk::flat(1.0)).collect(),
+                flight_bounds: None,
+                unknown_chunks: vec![],
+                quirks: Default::default(),
+            },
+        );
+        map
+    }
+
+    #[test]
+    fn name_counts_are_stored_plus_one() {
+        assert_eq!(stored_name_count(0), 0);
+        assert_eq!(stored_name_count(1), 2);
+    }
+
+    #[test]
+    fn sniff_tells_monolithic_from_split() {
+        let bytes = write_wdt(&small_map());
+        assert!(is_monolithic(&bytes));
+        assert!(!is_monolithic(&crate::format::v18::write_wdt(&small_map())));
+        assert!(!is_monolithic(&bytes[..100]));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn decoder_never_panics_on_random_bytes(
+            bytes in proptest::collection::vec(any::<u8>(), 0..4096),
+        ) {
+            let _ = read_wdt(&bytes, "R");
+            let _ = is_monolithic(&bytes);
+        }
+
+        #[test]
+        fn decoder_never_panics_on_mutated_headers(
+            edits in proptest::collection::vec((0usize..(MAIN_BYTES + 4096), any::<u32>()), 1..6),
+        ) {
+            // Damage MVER/MPHD/MAIN/MDNM/MONM and the tile's MHDR/MCIN, where offsets live.
+            let mut bytes = write_wdt(&small_map());
+            for (at, v) in edits {
+                let at = at.min(bytes.len() - 4);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            if let Err(e) = read_wdt(&bytes, "R") {
+                prop_assert!(e.offset <= bytes.len() as u64);
+            }
+        }
+    }
+}

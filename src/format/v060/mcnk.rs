@@ -1,0 +1,559 @@
+//! The 0.6.0 MCNK: the v18 header (offsets from the MCNK tag at 0x14 MCVT … 0x60 MCLQ,
+//! position at 0x68), every sub-chunk with its own tag (the client checks them), MCVT and MCNR
+//! in the non-interleaved order of `VERTICES_OUTER_FIRST`, 4-bit alpha, and MCLQ as a normal
+//! chunk of 0x2D4-byte instances, one per liquid flag.
+//!
+//! Not for: the v18 MCNK (`v18::mcnk`) or the alpha one (`alpha::mcnk`).
+
+use crate::format::chunk::{ErrorKind, FormatError, RawChunk, Reader, Result, Writer, tags};
+use crate::format::v18::mcnk::{Header, Offsets, header_bytes, read_header, sub};
+use crate::format::v18::{AlphaDepth, AlphaTarget};
+use crate::format::{alpha, mcal, mclq};
+use crate::model::alpha::AlphaMap;
+use crate::model::chunk::*;
+use crate::model::coords::{self, TileCoord, VERTICES_PER_CHUNK};
+use crate::model::liquid::ChunkLiquid;
+
+/// Bytes of the MCNK header.
+pub const HEADER_BYTES: usize = 128;
+/// Bytes MCNR's size counts (145 × 3).
+const NORMAL_BYTES: usize = VERTICES_PER_CHUNK * 3;
+/// Bytes after MCNR that its size does not count, as in v18.
+const NORMAL_PADDING: usize = 13;
+/// Bytes of an MCLY record (texture, flags, MCAL offset, u32 effect id).
+const LAYER_BYTES: usize = 16;
+/// Bytes of a shadow map.
+const SHADOW_BYTES: usize = 512;
+
+/// Disputed: the order of the 145 MCVT heights and MCNR normals. The 0.6.0 client reads them
+/// as contiguous arrays, 81 outer then 64 inner (`004_*`, "non-interleaved, high confidence"),
+/// like 0.5.x; later clients interleave rows of 9 and 8. `true` writes and reads outer-first;
+/// setting it to `false` switches both to the v18 interleaved order. This is the only place the
+/// choice is made.
+pub const VERTICES_OUTER_FIRST: bool = true;
+
+/// Disputed: whether MCVT heights are relative to the header position's z (0x70), as in v18,
+/// or absolute, as in 0.5.x. The 0.6.0 header carries the v18 position at 0x68, whose only use
+/// in v18 is to be that base, so heights are written relative to it.
+pub const HEIGHTS_RELATIVE_TO_POSITION: bool = true;
+
+/// Disputed: 4-bit alpha maps hold all 64×64 texels (as in 0.5.x) rather than 63×63 with the
+/// last row and column repeated (the 3.3.5 client's "fix" without MCNK flag 0x8000). Nothing
+/// in `004_*` shows the fix, and it arrived with later clients.
+pub const ALPHA_ALL_64: bool = true;
+
+/// Model index of the `k`-th stored vertex.
+fn vertex_index(k: usize) -> usize {
+    if VERTICES_OUTER_FIRST {
+        coords::outer_then_inner_vertex(k)
+    } else {
+        k
+    }
+}
+
+fn too_small(c: &RawChunk, why: &'static str) -> FormatError {
+    c.error(
+        0,
+        ErrorKind::BadSize {
+            size: c.size as u64,
+            why,
+        },
+    )
+}
+
+/// Decodes one 0.6.0 MCNK: chunk (`x`, `y`) of tile `tile`. `_depth` is accepted for the
+/// shared ADT top level; 0.6.0 alpha maps are always 4-bit.
+pub fn read(
+    mcnk: &RawChunk,
+    tile: TileCoord,
+    x: usize,
+    y: usize,
+    _depth: AlphaDepth,
+) -> Result<Chunk> {
+    if mcnk.payload.len() < HEADER_BYTES {
+        return Err(mcnk.error(
+            0,
+            ErrorKind::Truncated {
+                needed: HEADER_BYTES,
+                available: mcnk.payload.len(),
+            },
+        ));
+    }
+    let mut r = mcnk.reader();
+    let Header {
+        flags,
+        n_layers,
+        n_doodad_refs,
+        ofs_height,
+        ofs_normal,
+        ofs_layer,
+        ofs_refs,
+        ofs_alpha,
+        size_alpha,
+        ofs_shadow,
+        area_id,
+        n_wmo_refs,
+        holes,
+        unknown_0x3e,
+        low_quality_texture_map,
+        no_effect_doodad,
+        ofs_sound,
+        n_sound,
+        ofs_liquid,
+        size_liquid,
+        position,
+        ofs_mclv,
+        unused: unused_0x7c,
+        ..
+    } = read_header(&mut r)?;
+    let mut quirks = ChunkQuirks::default();
+
+    let base = if HEIGHTS_RELATIVE_TO_POSITION {
+        position[2]
+    } else {
+        0.0
+    };
+    let mcvt = sub(mcnk, ofs_height, tags::MCVT)?;
+    if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
+        return Err(too_small(&mcvt, "MCVT needs 145 floats"));
+    }
+    let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
+    let mut stored = Box::new([0f32; VERTICES_PER_CHUNK]);
+    for (k, b) in mcvt
+        .payload
+        .chunks_exact(4)
+        .take(VERTICES_PER_CHUNK)
+        .enumerate()
+    {
+        let v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        stored[vertex_index(k)] = v;
+        heights[vertex_index(k)] = base + v;
+    }
+    if heights
+        .iter()
+        .zip(stored.iter())
+        .any(|(h, s)| (h - base).to_bits() != s.to_bits())
+    {
+        quirks.relative_heights = Some(stored);
+    }
+
+    let mcnr = sub(mcnk, ofs_normal, tags::MCNR)?;
+    if mcnr.payload.len() < NORMAL_BYTES {
+        return Err(too_small(&mcnr, "MCNR needs 145 normals"));
+    }
+    let mut normals = Box::new([[0i8; 3]; VERTICES_PER_CHUNK]);
+    for (k, b) in mcnr
+        .payload
+        .chunks_exact(3)
+        .take(VERTICES_PER_CHUNK)
+        .enumerate()
+    {
+        normals[vertex_index(k)] = [b[0] as i8, b[1] as i8, b[2] as i8];
+    }
+    let pad_at = ofs_normal as usize + NORMAL_BYTES;
+    if let Some(p) = mcnk.payload.get(pad_at..pad_at + NORMAL_PADDING) {
+        if p.iter().any(|&b| b != 0) {
+            let mut pad = [0u8; NORMAL_PADDING];
+            pad.copy_from_slice(p);
+            quirks.normal_padding = Some(pad);
+        }
+    }
+
+    let mcly = sub(mcnk, ofs_layer, tags::MCLY)?;
+    let n = n_layers as usize;
+    if n > 4 || mcly.payload.len() < n * LAYER_BYTES {
+        return Err(mcly.error(
+            0,
+            ErrorKind::Invalid(format!(
+                "{n_layers} layers in {} bytes (at most 4 layers of 16 bytes)",
+                mcly.size
+            )),
+        ));
+    }
+    let mcal = sub(mcnk, ofs_alpha, tags::MCAL)?;
+    if size_alpha as usize != mcal.payload.len() + 8 {
+        return Err(mcnk.error(
+            0x28,
+            ErrorKind::Invalid(format!(
+                "sizeAlpha {size_alpha} does not match the MCAL chunk ({} bytes)",
+                mcal.payload.len() + 8
+            )),
+        ));
+    }
+    let mut lr = mcly.reader();
+    let mut layers = Vec::with_capacity(n);
+    for k in 0..n {
+        let texture = lr.u32()?;
+        let layer_flags = lr.u32()?;
+        let offset = lr.u32()?;
+        let effect_id = lr.u32()?;
+        let alpha = if k > 0 && layer_flags & LAYER_USE_ALPHA != 0 {
+            let start = offset as usize;
+            let bytes: &[u8; mcal::NIBBLE_BYTES] = mcal
+                .payload
+                .get(start..start.saturating_add(mcal::NIBBLE_BYTES))
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| {
+                    mcal.error(
+                        0,
+                        ErrorKind::OffsetOutOfRange {
+                            offset: offset as u64 + mcal::NIBBLE_BYTES as u64,
+                            limit: mcal.payload.len() as u64,
+                        },
+                    )
+                })?;
+            Some(AlphaMap::from_texels(mcal::decode_nibble(
+                bytes,
+                !ALPHA_ALL_64,
+            )))
+        } else {
+            None
+        };
+        layers.push(Layer {
+            texture,
+            flags: layer_flags,
+            effect_id,
+            alpha,
+        });
+    }
+
+    let mcrf = sub(mcnk, ofs_refs, tags::MCRF)?;
+    let mut rr = mcrf.reader();
+    let doodad_refs = (0..n_doodad_refs)
+        .map(|_| rr.u32())
+        .collect::<Result<Vec<_>>>()?;
+    let wmo_refs = (0..n_wmo_refs)
+        .map(|_| rr.u32())
+        .collect::<Result<Vec<_>>>()?;
+
+    let shadow = if flags & FLAG_HAS_SHADOW != 0 {
+        let mcsh = sub(mcnk, ofs_shadow, tags::MCSH)?;
+        if mcsh.payload.len() < SHADOW_BYTES {
+            return Err(too_small(&mcsh, "MCSH needs 512 bytes"));
+        }
+        let mut rows = Box::new([0u64; 64]);
+        for (row, b) in rows.iter_mut().zip(mcsh.payload.chunks_exact(8)) {
+            *row = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        }
+        Some(ShadowMap { rows })
+    } else {
+        None
+    };
+
+    let liquid = if flags & FLAG_LIQUID_ANY != 0 && ofs_liquid != 0 {
+        let mclq = sub(mcnk, ofs_liquid, tags::MCLQ)?;
+        if size_liquid as usize != mclq.payload.len() + 8 {
+            return Err(mcnk.error(
+                0x64,
+                ErrorKind::Invalid(format!(
+                    "sizeLiquid {size_liquid} does not match the MCLQ chunk ({} bytes)",
+                    mclq.payload.len() + 8
+                )),
+            ));
+        }
+        let layers = mclq::read_with(
+            &mut Reader::new(mclq.payload, mclq.payload_offset(), tags::MCLQ),
+            flags,
+            false,
+        )?;
+        Some(ChunkLiquid {
+            layers,
+            attributes: None,
+        })
+    } else {
+        None
+    };
+
+    let mut sound_emitters = Vec::new();
+    if ofs_sound != 0 {
+        let mcse = sub(mcnk, ofs_sound, tags::MCSE)?;
+        if n_sound > 0 {
+            let record = mcse.payload.len() / n_sound as usize;
+            if record == 0 || record * n_sound as usize != mcse.payload.len() {
+                return Err(mcse.error(
+                    0,
+                    ErrorKind::Invalid(format!(
+                        "{n_sound} sound emitters do not fill {} bytes",
+                        mcse.size
+                    )),
+                ));
+            }
+            sound_emitters = mcse
+                .payload
+                .chunks_exact(record)
+                .map(|b| SoundEmitter { record: b.to_vec() })
+                .collect();
+        }
+    }
+
+    let computed_xy = coords::chunk_header_xy(tile, x, y);
+    let stored_xy = [position[0], position[1]];
+    Ok(Chunk {
+        flags,
+        heights,
+        base_height: base,
+        normals,
+        layers,
+        shadow,
+        vertex_colors: None,
+        holes,
+        area_id,
+        low_quality_texture_map,
+        no_effect_doodad,
+        doodad_refs,
+        wmo_refs,
+        liquid,
+        sound_emitters,
+        extras: ChunkHeaderExtras {
+            unknown_0x3e,
+            ofs_mclv,
+            unused_0x7c,
+            position_xy: (stored_xy.map(f32::to_bits) != computed_xy.map(f32::to_bits))
+                .then_some(stored_xy),
+        },
+        quirks,
+    })
+}
+
+/// Encodes one 0.6.0 MCNK (tag and all) for chunk (`x`, `y`) of tile `tile`. `_alpha` is
+/// accepted for the shared ADT top level; 0.6.0 alpha maps are always 4-bit.
+pub fn write(
+    w: &mut Writer,
+    chunk: &Chunk,
+    tile: TileCoord,
+    x: usize,
+    y: usize,
+    _alpha: AlphaTarget,
+) {
+    let mcnk = w.begin(tags::MCNK);
+    let start = mcnk.offset();
+    let header_at = mcnk.payload_offset();
+    w.zeros(HEADER_BYTES);
+    let rel = |w: &Writer| (w.len() - start) as u32;
+    let base = if HEIGHTS_RELATIVE_TO_POSITION {
+        chunk.base_height
+    } else {
+        0.0
+    };
+
+    let ofs_height = rel(w);
+    let c = w.begin(tags::MCVT);
+    for k in 0..VERTICES_PER_CHUNK {
+        let i = vertex_index(k);
+        let h = chunk.heights[i];
+        let v = match &chunk.quirks.relative_heights {
+            Some(r) if base + r[i] == h => r[i],
+            _ => h - base,
+        };
+        w.f32(v);
+    }
+    w.end(c);
+
+    let ofs_normal = rel(w);
+    let c = w.begin(tags::MCNR);
+    for k in 0..VERTICES_PER_CHUNK {
+        let n = chunk.normals[vertex_index(k)];
+        w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
+    }
+    w.end(c);
+    w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
+
+    let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
+    let ofs_layer = rel(w);
+    let c = w.begin(tags::MCLY);
+    for record in &records {
+        w.u32(record.texture);
+        w.u32(record.flags);
+        w.u32(record.offset);
+        w.u32(record.effect_id);
+    }
+    w.end(c);
+
+    let ofs_refs = rel(w);
+    let c = w.begin(tags::MCRF);
+    for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
+        w.u32(r);
+    }
+    w.end(c);
+
+    let ofs_shadow = rel(w);
+    let mut size_shadow = 0;
+    if let Some(shadow) = &chunk.shadow {
+        let c = w.begin(tags::MCSH);
+        for row in shadow.rows.iter() {
+            w.u64(*row);
+        }
+        w.end(c);
+        size_shadow = SHADOW_BYTES as u32;
+    }
+
+    let ofs_alpha = rel(w);
+    w.chunk(tags::MCAL, &alpha_block);
+    let size_alpha = alpha_block.len() as u32 + 8;
+
+    let instances = alpha::mcnk::liquid_instances(chunk);
+    let mut liquid_flags = 0;
+    let (mut ofs_liquid, mut size_liquid) = (0, 0);
+    if !instances.is_empty() {
+        ofs_liquid = rel(w);
+        let c = w.begin(tags::MCLQ);
+        for (flag, layer) in instances {
+            mclq::write_with(w, layer, false);
+            liquid_flags |= flag;
+        }
+        size_liquid = (w.len() - c.payload_offset()) as u32 + 8;
+        w.end(c);
+    }
+
+    let ofs_sound = rel(w);
+    let c = w.begin(tags::MCSE);
+    for e in &chunk.sound_emitters {
+        w.bytes(&e.record);
+    }
+    w.end(c);
+    w.end(mcnk);
+
+    let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_LIQUID_ANY | FLAG_HAS_VERTEX_COLORS);
+    if chunk.shadow.is_some() {
+        flags |= FLAG_HAS_SHADOW;
+    }
+    flags |= liquid_flags;
+    let offsets = Offsets {
+        height: ofs_height,
+        normal: ofs_normal,
+        layer: ofs_layer,
+        refs: ofs_refs,
+        alpha: ofs_alpha,
+        size_alpha,
+        shadow: ofs_shadow,
+        size_shadow,
+        sound: ofs_sound,
+        liquid: ofs_liquid,
+        size_liquid,
+        mccv: 0,
+    };
+    w.patch_bytes(
+        header_at,
+        &header_bytes(chunk, flags, (tile, x, y), base, &offsets),
+    );
+}
+
+/// Judges whether a v18-shaped ADT is 0.6.0: its MCNKs' heights are smoother read outer-first
+/// than interleaved, or its MCLQ chunks hold 0x2D4-byte instances. Flat terrain without liquid
+/// reads the same either way and answers `false`. Unreadable input answers `false`; the real
+/// read reports the problem.
+pub fn looks_like_060(bytes: &[u8]) -> bool {
+    let word = |at: usize| {
+        bytes
+            .get(at..at.saturating_add(4))
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let height = |at: usize| word(at).map(f32::from_bits);
+    let (mut outer_first, mut interleaved) = (0f64, 0f64);
+    for c in crate::format::chunk::ChunkIter::new(bytes, 0, tags::FILE) {
+        let Ok(c) = c else { break };
+        if c.tag != tags::MCNK {
+            continue;
+        }
+        let h = c.payload_offset();
+        if let (Some(flags), Some(ofs_liquid), Some(size_liquid)) =
+            (word(h), word(h + 0x60), word(h + 0x64))
+        {
+            let n = (flags & FLAG_LIQUID_ANY).count_ones() as usize;
+            let len = size_liquid.saturating_sub(8) as usize;
+            if n > 0 && ofs_liquid != 0 {
+                if len == n * mclq::INSTANCE_BYTES_060 {
+                    return true;
+                }
+                if len == n * mclq::INSTANCE_BYTES {
+                    return false;
+                }
+            }
+        }
+        let Some(ofs_height) = word(h + 0x14) else {
+            continue;
+        };
+        let data = c.offset + ofs_height as usize + 8;
+        let grid = |index: &dyn Fn(usize, usize) -> usize| -> Option<f64> {
+            let mut sum = 0f64;
+            for row in 0..9 {
+                for col in 0..9 {
+                    let here = height(data + 4 * index(row, col))? as f64;
+                    if col < 8 {
+                        sum += (height(data + 4 * index(row, col + 1))? as f64 - here).abs();
+                    }
+                    if row < 8 {
+                        sum += (height(data + 4 * index(row + 1, col))? as f64 - here).abs();
+                    }
+                }
+            }
+            sum.is_finite().then_some(sum)
+        };
+        if let (Some(a), Some(b)) = (
+            grid(&|r, c| r * 9 + c),
+            grid(&|r, c| coords::outer_vertex(r, c)),
+        ) {
+            outer_first += a;
+            interleaved += b;
+        }
+    }
+    outer_first < interleaved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::chunk::chunk_at;
+    use proptest::prelude::*;
+
+    #[test]
+    fn heights_are_stored_outer_first_and_relative() {
+        let mut c = Chunk::flat(100.0);
+        for (i, h) in c.heights.iter_mut().enumerate() {
+            *h = 100.0 + i as f32;
+        }
+        let t = TileCoord::new(30, 30).unwrap();
+        let mut w = Writer::default();
+        write(&mut w, &c, t, 1, 2, AlphaTarget { big: false });
+        let bytes = w.into_bytes();
+        let ofs = u32::from_le_bytes(bytes[8 + 0x14..8 + 0x18].try_into().unwrap()) as usize;
+        assert_eq!(&bytes[ofs..ofs + 4], b"TVCM");
+        let v = |k: usize| {
+            f32::from_le_bytes(bytes[ofs + 8 + 4 * k..ofs + 12 + 4 * k].try_into().unwrap())
+        };
+        assert_eq!(v(9), coords::outer_vertex(1, 0) as f32);
+        assert_eq!(v(81), coords::inner_vertex(0, 0) as f32);
+        let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+        let back = read(&raw, t, 1, 2, AlphaDepth::Nibble).unwrap();
+        assert_eq!(back.heights, c.heights);
+    }
+
+    proptest! {
+        #[test]
+        fn decoder_never_panics_on_random_or_mutated_bytes(
+            payload in proptest::collection::vec(any::<u8>(), 0..3000),
+            edits in proptest::collection::vec((any::<usize>(), any::<u32>()), 1..6),
+        ) {
+            let t = TileCoord::new(1, 1).unwrap();
+            let mut bytes = b"KNCM".to_vec();
+            bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(&payload);
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            let _ = read(&raw, t, 0, 0, AlphaDepth::Nibble);
+            let _ = looks_like_060(&bytes);
+
+            let mut w = Writer::default();
+            write(&mut w, &Chunk::flat(3.0), t, 0, 0, AlphaTarget { big: false });
+            let mut bytes = w.into_bytes();
+            for (at, v) in edits {
+                let at = 8 + at % (bytes.len() - 12);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
+            if let Err(e) = read(&raw, t, 0, 0, AlphaDepth::Nibble) {
+                prop_assert!(e.offset <= bytes.len() as u64);
+            }
+            let _ = looks_like_060(&bytes);
+        }
+    }
+}

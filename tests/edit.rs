@@ -1,0 +1,307 @@
+//! Brushes and undo: random strokes across a tile corner keep every shared vertex identical,
+//! keep the layer invariants, and undo/redo restore the model bit for bit.
+
+use loam::edit::lattice::{self, Vertex};
+use loam::edit::ops::{self, Op, Tool};
+use loam::edit::paint::layers_consistent;
+use loam::edit::{History, normals};
+use loam::model::coords::{self, TileCoord};
+use loam::model::{Map, Tile};
+use proptest::prelude::*;
+
+/// The corner shared by tiles (31, 31), (32, 31), (31, 32) and (32, 32), in world x, y.
+fn corner() -> [f64; 2] {
+    TileCoord::new(32, 32).unwrap().north_west()
+}
+
+/// A 2×2-tile map around `corner()` whose heights are a smooth function of world position, so it
+/// starts seamless.
+fn seamless_map() -> Map {
+    let mut map = Map::new("Test");
+    for (x, y) in [(31, 31), (32, 31), (31, 32), (32, 32)] {
+        let coord = TileCoord::new(x, y).unwrap();
+        let mut tile = Tile::flat(coord, "Tileset\\Test\\Base.blp", 0.0);
+        for (i, chunk) in tile.chunks.iter_mut().enumerate() {
+            for v in 0..145 {
+                let [wx, wy] = coords::vertex_world_xy(coord, i % 16, i / 16, v);
+                chunk.heights[v] = (20.0 * (wx / 50.0).sin() + 15.0 * (wy / 70.0).cos()) as f32;
+            }
+        }
+        map.tile_flags[coord.index()] = 1;
+        map.tiles.insert(coord, tile);
+    }
+    for coord in map.tiles.keys().copied().collect::<Vec<_>>() {
+        normals::recompute_tile(&mut map, coord);
+    }
+    map
+}
+
+/// Everything an edit may change, with heights as bits (so -0.0 ≠ 0.0).
+fn fingerprint(map: &Map) -> Vec<String> {
+    let mut out = vec![format!("flags {}", map.flags)];
+    for (c, t) in &map.tiles {
+        out.push(format!("{c:?} textures {:?}", t.textures));
+        for (i, ch) in t.chunks.iter().enumerate() {
+            let heights: Vec<u32> = ch.heights.iter().map(|h| h.to_bits()).collect();
+            let alphas: Vec<Option<Vec<u8>>> = ch
+                .layers
+                .iter()
+                .map(|l| l.alpha.as_ref().map(|a| a.texels().to_vec()))
+                .collect();
+            let layers: Vec<(u32, u32)> = ch.layers.iter().map(|l| (l.texture, l.flags)).collect();
+            out.push(format!(
+                "{i} {heights:?} {:?} {layers:?} {alphas:?} {:?} {} {} {}",
+                ch.normals, ch.vertex_colors, ch.holes, ch.area_id, ch.flags
+            ));
+        }
+    }
+    out
+}
+
+/// Every copy of every shared border vertex holds the same height, normal and colour.
+fn assert_no_seams(map: &Map) {
+    for (coord, tile) in &map.tiles {
+        for (i, chunk) in tile.chunks.iter().enumerate() {
+            for v in 0..145 {
+                let vertex = Vertex::of(*coord, i, v);
+                for copy in vertex.copies() {
+                    let Some(other) = map.tiles.get(&copy.tile) else {
+                        continue;
+                    };
+                    let o = &other.chunks[copy.chunk];
+                    assert_eq!(
+                        chunk.heights[v].to_bits(),
+                        o.heights[copy.index].to_bits(),
+                        "height seam at {vertex:?}"
+                    );
+                    assert_eq!(
+                        chunk.normals[v], o.normals[copy.index],
+                        "normal seam at {vertex:?}"
+                    );
+                    let colour = |c: &loam::model::Chunk, k: usize| {
+                        c.vertex_colors
+                            .as_ref()
+                            .map_or(loam::model::chunk::NEUTRAL_COLOR, |vc| vc[k])
+                    };
+                    assert_eq!(
+                        colour(chunk, v),
+                        colour(o, copy.index),
+                        "colour seam at {vertex:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
+    let mut json = serde_json::json!({"tool": tool_name(tool), "points": points, "radius": radius, "strength": strength});
+    let extra = match tool {
+        Tool::Paint | Tool::EraseTexture => {
+            serde_json::json!({"texture": format!("Tileset\\Test\\T{}.blp", (radius as u32) % 6)})
+        }
+        Tool::Area => serde_json::json!({"area_id": radius as u32}),
+        Tool::Impassable => serde_json::json!({"on": radius as u32 % 2 == 0}),
+        Tool::Shade => serde_json::json!({"color": [200, (radius * 3.0) as u8, 40]}),
+        _ => serde_json::json!({}),
+    };
+    json.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    serde_json::from_value(json).unwrap()
+}
+
+fn tool_name(t: Tool) -> &'static str {
+    match t {
+        Tool::Raise => "raise",
+        Tool::Lower => "lower",
+        Tool::Flatten => "flatten",
+        Tool::Smooth => "smooth",
+        Tool::Noise => "noise",
+        Tool::Paint => "paint",
+        Tool::EraseTexture => "erase_texture",
+        Tool::HoleAdd => "hole_add",
+        Tool::HoleRemove => "hole_remove",
+        Tool::Shade => "shade",
+        Tool::Area => "area",
+        Tool::Impassable => "impassable",
+    }
+}
+
+const TOOLS: [Tool; 12] = [
+    Tool::Raise,
+    Tool::Lower,
+    Tool::Flatten,
+    Tool::Smooth,
+    Tool::Noise,
+    Tool::Paint,
+    Tool::EraseTexture,
+    Tool::HoleAdd,
+    Tool::HoleRemove,
+    Tool::Shade,
+    Tool::Area,
+    Tool::Impassable,
+];
+
+fn stroke_strategy() -> impl Strategy<Value = Op> {
+    (
+        0..TOOLS.len(),
+        proptest::collection::vec((-60.0f64..60.0, -60.0f64..60.0), 1..4),
+        4.0f32..50.0,
+        0.05f32..1.0,
+    )
+        .prop_map(|(t, pts, radius, strength)| {
+            let [cx, cy] = corner();
+            op(
+                TOOLS[t],
+                pts.into_iter().map(|(dx, dy)| [cx + dx, cy + dy]).collect(),
+                radius,
+                strength,
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn strokes_keep_seams_closed_and_undo_redo_are_exact(strokes in proptest::collection::vec(stroke_strategy(), 1..6)) {
+        let mut map = seamless_map();
+        let original = fingerprint(&map);
+        let mut history = History::default();
+        for s in &strokes {
+            ops::apply(&mut map, s, &mut history).unwrap();
+            assert_no_seams(&map);
+            for tile in map.tiles.values() {
+                for c in &tile.chunks {
+                    prop_assert!(layers_consistent(c).is_ok(), "{:?}", layers_consistent(c));
+                }
+            }
+        }
+        let edited = fingerprint(&map);
+        while history.undo(&mut map).is_some() {}
+        prop_assert!(fingerprint(&map) == original, "undo restores the model bit for bit");
+        while history.redo(&mut map).is_some() {}
+        prop_assert!(fingerprint(&map) == edited, "redo reapplies bit for bit");
+    }
+}
+
+#[test]
+fn a_raise_at_the_tile_corner_moves_all_four_tiles_equally_with_one_undo_step() {
+    let mut map = seamless_map();
+    let [cx, cy] = corner();
+    let before = lattice::height_at(&map, cx, cy).unwrap();
+    let mut history = History::default();
+    let r = ops::apply(
+        &mut map,
+        &op(Tool::Raise, vec![[cx, cy], [cx + 10.0, cy]], 30.0, 5.0),
+        &mut history,
+    )
+    .unwrap();
+    assert_eq!(history.len(), 1);
+    assert!(r.label.starts_with("Raise, ") && r.chunks >= 4, "{r:?}");
+    let corner_vertex = Vertex {
+        gx: 32 * 128,
+        gy: 32 * 128,
+        inner: false,
+    };
+    let copies: Vec<f32> = corner_vertex
+        .copies()
+        .map(|c| map.tiles[&c.tile].chunks[c.chunk].heights[c.index])
+        .collect();
+    assert_eq!(copies.len(), 4);
+    assert!(copies.iter().all(|h| *h == copies[0]));
+    assert!(copies[0] > before + 4.0, "{} → {}", before, copies[0]);
+    let touched_tiles: std::collections::BTreeSet<_> = history_touched(&mut map, &mut history);
+    assert_eq!(touched_tiles.len(), 4);
+}
+
+fn history_touched(map: &mut Map, history: &mut History) -> std::collections::BTreeSet<TileCoord> {
+    let touched = history.undo(map).unwrap();
+    history.redo(map);
+    touched.into_iter().map(|(t, _)| t).collect()
+}
+
+#[test]
+fn painting_a_fifth_texture_is_refused_where_four_layers_show() {
+    let mut map = seamless_map();
+    let [cx, cy] = corner();
+    let p = [cx - 100.0, cy - 100.0];
+    let mut history = History::default();
+    for k in 1..=3 {
+        let mut o = op(Tool::Paint, vec![p], 40.0, 1.0);
+        o.texture = Some(format!("Tileset\\Test\\Layer{k}.blp"));
+        o.opacity = Some(0.3);
+        ops::apply(&mut map, &o, &mut history).unwrap();
+    }
+    let mut fifth = op(Tool::Paint, vec![p], 10.0, 1.0);
+    fifth.texture = Some("Tileset\\Test\\Fifth.blp".into());
+    let r = ops::apply(&mut map, &fifth, &mut history).unwrap();
+    assert!(!r.refused.is_empty(), "{r:?}");
+    for tile in map.tiles.values() {
+        for c in &tile.chunks {
+            assert!(c.layers.len() <= 4);
+            layers_consistent(c).unwrap();
+        }
+    }
+}
+
+#[test]
+fn unknown_fields_and_misplaced_fields_are_errors() {
+    assert!(
+        ops::parse(r#"{"ops": [{"tool": "raise", "points": [[0, 0]], "radius": 5, "colour": 1}]}"#)
+            .unwrap_err()
+            .contains("colour")
+    );
+    assert!(
+        ops::parse(
+            r#"{"ops": [{"tool": "raise", "points": [[0, 0]], "radius": 5, "texture": "a"}]}"#
+        )
+        .unwrap_err()
+        .contains("texture")
+    );
+    assert!(
+        ops::parse(r#"{"ops": [{"tool": "paint", "points": [[0, 0]], "radius": 5}]}"#)
+            .unwrap_err()
+            .contains("texture")
+    );
+    assert!(
+        ops::parse(r#"{"ops": [{"tool": "teleport", "points": [[0, 0]], "radius": 5}]}"#).is_err()
+    );
+    assert!(
+        ops::parse(r#"{"ops": [{"tool": "raise", "points": [[0, 0]], "radius": 5}], "extra": 1}"#)
+            .is_err()
+    );
+}
+
+#[test]
+fn the_history_drops_the_oldest_steps_beyond_its_byte_budget_and_keeps_the_saved_point() {
+    let mut map = seamless_map();
+    let [cx, cy] = corner();
+    let mut history = History::with_budget(150_000);
+    let mut labels = 0;
+    for k in 0..12 {
+        ops::apply(
+            &mut map,
+            &op(Tool::Raise, vec![[cx + k as f64 * 7.0, cy]], 30.0, 1.0),
+            &mut history,
+        )
+        .unwrap();
+        labels += 1;
+        if k == 10 {
+            history.set_saved();
+        }
+    }
+    assert!(history.size_bytes() <= 150_000, "{}", history.size_bytes());
+    assert!(
+        history.len() < labels,
+        "oldest steps were dropped ({} kept)",
+        history.len()
+    );
+    assert!(!history.is_saved());
+    history.undo(&mut map);
+    assert!(
+        history.is_saved(),
+        "undoing back to the saved point is clean"
+    );
+}
