@@ -24,6 +24,8 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
     let dialogs = dialogs.clone();
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
+        // Frames as a window has them, so that two clicks in a row make a double click.
+        .with_step_dt(1.0 / 60.0)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,
@@ -176,8 +178,8 @@ fn save_as_lists_the_targets_and_shows_the_report() {
     h.run();
     h.get_by_label("Save as…").click();
     h.run();
-    for target in ["0.5.3", "0.5.5", "0.6.0", "1.12", "3.3.5"] {
-        h.get_by_label(&format!("Target {target}"));
+    for g in loam::format::Generation::ALL {
+        h.get_by_label(&format!("Target {g}"));
     }
     h.get_by_label("nothing changes");
     h.get_by_label("Target 1.12").click();
@@ -281,4 +283,116 @@ fn tiles_stream_in_near_the_camera_and_out_far_from_it() {
         "a far, unedited tile was dropped: {now:?}"
     );
     assert!(now.contains(&20), "an edited tile stays: {now:?}");
+}
+
+/// A file dropped onto the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn a_file_dropped_on_the_window_opens() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let adt = corpus("wowserhq-format/map/continent4229.adt");
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(adt.clone())));
+    h.run();
+    assert_eq!(h.state().session().unwrap().source, adt);
+}
+
+#[test]
+fn the_status_bar_names_what_is_under_the_mouse_and_a_double_click_frames_it() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    // Below the middle, clear of the placeholder text the view shows without GL.
+    let centre = view.center() + egui::vec2(0.0, view.height() * 0.2);
+    h.hover_at(centre);
+    h.run();
+    // The sample's middle is where its four tiles meet.
+    assert!(h.query_by_label_contains("tile 3").is_some());
+    h.get_by_label_contains("chunk ");
+    h.get_by_label_contains("area ");
+
+    let before = *h.state().camera();
+    for _ in 0..2 {
+        click_at(&h, centre);
+        h.step();
+    }
+    h.run();
+    let after = *h.state().camera();
+    assert_ne!(
+        before.position, after.position,
+        "a double click moves the camera"
+    );
+    // The framed point is now straight ahead, 150 yards away, on the terrain.
+    let ahead = after.eye() + after.forward() * 150.0;
+    let ground = loam::render::pick::terrain_at(
+        &h.state().session().unwrap().map,
+        ahead.x as f64,
+        ahead.y as f64,
+    )
+    .expect("the framed point is on the terrain");
+    assert!((ground.world[2] - ahead.z as f64).abs() < 1.0);
+}
+
+#[test]
+fn w_flies_forward_and_a_right_drag_turns() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    let p = view.center() + egui::vec2(0.0, view.height() * 0.2);
+    h.hover_at(p);
+    h.run();
+    let start = *h.state().camera();
+    h.key_down(egui::Key::W);
+    for _ in 0..10 {
+        h.step();
+    }
+    h.key_up(egui::Key::W);
+    h.run();
+    let flown = *h.state().camera();
+    let moved = flown.eye() - start.eye();
+    assert!(moved.length() > 1.0, "{moved:?}");
+    assert!(
+        moved.normalize().dot(start.forward()) > 0.99,
+        "along the view"
+    );
+
+    // Right-drag to the left turns the view to the left (yaw grows toward the west).
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for k in 1..=10 {
+        h.hover_at(p - egui::vec2(10.0 * k as f32, 0.0));
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: p - egui::vec2(100.0, 0.0),
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    let turned = *h.state().camera();
+    assert_eq!(turned.position, flown.position);
+    let d_yaw = (turned.yaw - flown.yaw).rem_euclid(std::f32::consts::TAU);
+    assert!(d_yaw > 0.1 && d_yaw < 1.0, "{d_yaw}");
 }

@@ -13,19 +13,34 @@ fn out_dir() -> PathBuf {
 
 /// Runs `loam screenshot ARGS` under Xvfb.
 fn screenshot(args: &[&str]) {
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_loam"))
-        .arg("screenshot")
-        .args(args)
-        .output()
-        .expect("xvfb-run is missing: install the packages in docs/ci-needs.md");
+    let out = run_screenshot(args);
     assert!(
         out.status.success(),
         "loam screenshot failed: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+fn run_screenshot(args: &[&str]) -> std::process::Output {
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_loam"))
+        .arg("screenshot")
+        .args(args)
+        .output()
+        .expect("xvfb-run is missing: install the packages in docs/ci-needs.md")
+}
+
+#[test]
+fn a_map_that_does_not_open_fails_the_screenshot() {
+    let dir = out_dir();
+    let png = dir.join("nothing.png");
+    let _ = std::fs::remove_file(&png);
+    let out = run_screenshot(&["/nonexistent/Nowhere.wdt", png.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("could not open"));
+    assert!(!png.exists());
 }
 
 /// Decodes an RGBA PNG: (width, height, pixels).

@@ -375,7 +375,7 @@ impl LoamApp {
         let Some(s) = &mut self.session else { return };
         for loaded in self.loader.poll() {
             match loaded.result {
-                Ok(tile) => s.insert_tile(tile),
+                Ok((tile, is_060)) => s.insert_tile(tile, is_060),
                 Err(e) => {
                     self.message = Some(format!(
                         "tile {}_{} could not be read: {e}",
@@ -725,7 +725,16 @@ impl eframe::App for LoamApp {
             self.handle(&ctx, intent);
         }
         if let Some(job) = &mut self.screenshot {
-            job.step(&ctx, ready, self.gl.lock().error.clone());
+            // A map that did not open is a failure, not a picture of an empty window.
+            let failure = match &self.session {
+                None => Some(
+                    self.message
+                        .clone()
+                        .unwrap_or_else(|| "no map is open".into()),
+                ),
+                Some(_) => self.gl.lock().error.clone(),
+            };
+            job.step(&ctx, ready, failure);
         }
     }
 

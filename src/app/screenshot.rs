@@ -50,13 +50,13 @@ impl ScreenshotJob {
         self.request.tile
     }
 
-    /// Called once a frame; `ready` says every wanted tile is drawn, `gl_error` why there is
-    /// no renderer. Asks for the screenshot when ready, closes the window when the PNG is
-    /// written, the renderer failed or the wait timed out.
-    pub fn step(&mut self, ctx: &egui::Context, ready: bool, gl_error: Option<String>) {
+    /// Called once a frame; `ready` says every wanted tile is drawn, `failure` why there is
+    /// nothing to take (no map, no renderer). Asks for the screenshot when ready, closes the
+    /// window when the PNG is written, something failed or the wait timed out.
+    pub fn step(&mut self, ctx: &egui::Context, ready: bool, failure: Option<String>) {
         ctx.request_repaint();
-        if let Some(e) = gl_error {
-            self.finish(Err(format!("the renderer did not start: {e}")));
+        if let Some(e) = failure {
+            self.finish(Err(e));
         }
         let done = self
             .request

@@ -11,6 +11,7 @@ use crate::convert::{self, Report};
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
 use crate::format::v18::{self, AlphaDepth};
+use crate::format::{alpha, v060};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS};
 use crate::model::{Map, Tile, TileCoord};
 
@@ -39,6 +40,22 @@ pub struct Session {
     pub alpha_depth: AlphaDepth,
     /// Tiles that failed to load, with the reason.
     pub failed: BTreeMap<TileCoord, String>,
+    /// Whether the WDT's flags settle the generation (3.3.5) before any tile is read.
+    flags_say_335: bool,
+}
+
+/// A tile read from a split map and whether it was a 0.6.0 file, or why it could not be read.
+pub type TileRead = Result<(Tile, bool), LoamError>;
+
+/// Reads one tile file of a split map, 0.6.0 or v18, telling which it was.
+pub fn read_split_tile(path: &Path, coord: TileCoord, depth: AlphaDepth) -> TileRead {
+    let bytes = disk::read_file(path)?;
+    if v060::looks_like_060(&bytes) {
+        let tile = v060::read_adt(&bytes, Some(coord)).map_err(|e| e.in_file(path))?;
+        return Ok((tile, true));
+    }
+    let tile = v18::read_adt(&bytes, Some(coord), depth).map_err(|e| e.in_file(path))?;
+    Ok((tile, false))
 }
 
 /// What a save wrote.
@@ -53,13 +70,20 @@ pub struct SaveSummary {
 }
 
 impl Session {
-    /// Opens a lone .adt (read at once) or a .wdt: its header only; the tiles are read with
-    /// [`Session::load_now`] or streamed in by the app.
+    /// Opens a lone .adt or a 0.5.x monolithic WDT (read whole at once, the tiles are inside
+    /// it), or a split .wdt: its header only; the tiles are read with [`Session::load_now`] or
+    /// streamed in by the app.
     pub fn open(path: &Path) -> Result<Session, LoamError> {
         let is_wdt = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("wdt"));
-        if !is_wdt {
+        let bytes = if is_wdt {
+            Some(disk::read_file(path)?)
+        } else {
+            None
+        };
+        let monolithic = bytes.as_deref().is_some_and(alpha::is_monolithic);
+        if !is_wdt || monolithic {
             let opened = disk::open_map(path)?;
             let depth = if opened.map.big_alpha() {
                 AlphaDepth::Big
@@ -71,13 +95,14 @@ impl Session {
                 source: path.to_path_buf(),
                 folder: opened.folder,
                 generation: opened.generation,
-                has_wdt: false,
+                has_wdt: opened.wdt.is_some(),
                 lone_tile_file: opened.lone_tile_file,
                 missing_tiles: opened.missing_tiles,
                 edited: BTreeSet::new(),
                 on_disk: BTreeSet::new(),
                 alpha_depth: depth,
                 failed: BTreeMap::new(),
+                flags_say_335: false,
             });
         }
         let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -85,7 +110,7 @@ impl Session {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let bytes = disk::read_file(path)?;
+        let bytes = bytes.unwrap_or_default();
         let map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
         let alpha_depth = if map.big_alpha() {
             AlphaDepth::Big
@@ -94,7 +119,8 @@ impl Session {
         };
         // As `disk::open_map` judges it: these flags only exist in 3.3.5; otherwise the tiles
         // decide as they arrive.
-        let generation = if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0 {
+        let flags_say_335 = map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0;
+        let generation = if flags_say_335 {
             Generation::V335
         } else {
             Generation::V112
@@ -115,6 +141,7 @@ impl Session {
             on_disk: on_disk.into_iter().collect(),
             alpha_depth,
             failed: BTreeMap::new(),
+            flags_say_335,
         })
     }
 
@@ -133,9 +160,16 @@ impl Session {
             .join(disk::tile_file_name(&self.map.name, coord))
     }
 
-    /// Takes a freshly read tile into the map.
-    pub fn insert_tile(&mut self, tile: Tile) {
-        self.generation = self.generation.max(disk::tile_generation(&tile));
+    /// Takes a freshly read tile into the map; `is_060` says it was a 0.6.0 file, which makes
+    /// the map 0.6.0 unless the WDT's flags say 3.3.5 (as `disk::open_map` judges).
+    pub fn insert_tile(&mut self, tile: Tile, is_060: bool) {
+        if !self.flags_say_335 {
+            if is_060 {
+                self.generation = Generation::V060;
+            } else if self.generation != Generation::V060 {
+                self.generation = self.generation.max(disk::tile_generation(&tile));
+            }
+        }
         self.failed.remove(&tile.coord);
         self.map.tiles.insert(tile.coord, tile);
     }
@@ -149,13 +183,13 @@ impl Session {
             .copied()
             .collect();
         let depth = self.alpha_depth;
-        let read: Vec<(TileCoord, Result<Tile, LoamError>)> = wanted
+        let read: Vec<(TileCoord, TileRead)> = wanted
             .par_iter()
-            .map(|&c| (c, disk::read_tile(&self.tile_path(c), Some(c), depth)))
+            .map(|&c| (c, read_split_tile(&self.tile_path(c), c, depth)))
             .collect();
         for (c, r) in read {
             match r {
-                Ok(t) => self.insert_tile(t),
+                Ok((t, is_060)) => self.insert_tile(t, is_060),
                 Err(e) => {
                     self.failed.insert(c, e.to_string());
                 }
@@ -276,6 +310,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_generation_saved_as_reopens_with_its_tiles() {
+        let dir = tempfile::tempdir().unwrap();
+        for to in Generation::ALL {
+            let mut s = sample_session(dir.path());
+            let out = dir.path().join(to.label());
+            s.save_as(&out, to).unwrap();
+            let mut back = Session::open(&out.join("Sample.wdt")).unwrap();
+            back.load_all();
+            assert_eq!(back.map.tiles.len(), 4, "{to}");
+            assert!(back.failed.is_empty(), "{to}: {:?}", back.failed);
+            let expect = match to {
+                // The 0.5.5 save is the 0.5.3 monolithic file, which reads as 0.5.3.
+                Generation::Alpha055 => Generation::Alpha053,
+                g => g,
+            };
+            assert_eq!(back.generation, expect, "{to}");
+        }
+    }
+
+    #[test]
     fn unloading_keeps_edited_tiles() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = sample_session(dir.path());
@@ -324,7 +378,6 @@ mod tests {
             s.map.tiles[&t].chunks[0].heights[0]
         );
 
-        // Every generation has a writer now, the alpha era included.
         assert_eq!(Session::save_targets(), Generation::ALL.to_vec());
         assert!(!s.conversion_report(Generation::V112).is_lossless());
         let out = dir.path().join("classic");

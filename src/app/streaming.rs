@@ -29,8 +29,8 @@ pub struct Loaded {
     pub session: u64,
     /// Which tile.
     pub coord: TileCoord,
-    /// The tile, or why it could not be read.
-    pub result: Result<Tile, String>,
+    /// The tile and whether it was a 0.6.0 file, or why it could not be read.
+    pub result: Result<(Tile, bool), String>,
 }
 
 /// The loader: a worker thread and the requests it has not answered yet.
@@ -50,7 +50,7 @@ impl TileLoader {
             .name("loam-tile-loader".into())
             .spawn(move || {
                 for r in req_rx {
-                    let result = crate::disk::read_tile(&r.path, Some(r.coord), r.depth)
+                    let result = super::session::read_split_tile(&r.path, r.coord, r.depth)
                         .map_err(|e| e.to_string());
                     let loaded = Loaded {
                         session: r.session,
@@ -135,7 +135,12 @@ mod tests {
         rx.recv().unwrap();
         let got = loader.poll();
         assert_eq!(got.len(), 1);
-        assert!(got[0].result.as_ref().is_ok_and(|t| t.coord == c));
+        assert!(
+            got[0]
+                .result
+                .as_ref()
+                .is_ok_and(|(t, old)| t.coord == c && !old)
+        );
         assert!(!loader.is_loading(c));
 
         loader.request(c, path, AlphaDepth::Big);

@@ -268,6 +268,27 @@ mod tests {
         assert!(decode(&b).is_err());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_after_the_magic_decode_or_fail_cleanly(
+            header in proptest::collection::vec(proptest::num::u8::ANY, 16),
+            body in proptest::collection::vec(proptest::num::u8::ANY, 0..3000),
+            encoding in 0u8..5,
+        ) {
+            let mut bytes = b"BLP2".to_vec();
+            bytes.extend(&header);
+            bytes[8] = encoding;
+            // Small sizes and an in-file mip 0, so decoding goes deep.
+            bytes[12..20].copy_from_slice(&[8, 0, 0, 0, 8, 0, 0, 0]);
+            bytes.extend(((HEADER + PALETTE) as u32).to_le_bytes());
+            bytes.resize(20 + 64, 0);
+            bytes.extend((body.len() as u32).to_le_bytes());
+            bytes.resize(HEADER + PALETTE, 0);
+            bytes.extend(&body);
+            let _ = decode(&bytes);
+        }
+    }
+
     #[test]
     fn a_dxt1_block_decodes() {
         // c0 = pure red, c1 = pure blue, all texels index 0 except the second (index 1).

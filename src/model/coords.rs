@@ -260,6 +260,15 @@ mod tests {
     }
 
     #[test]
+    fn world_to_chunk_grid_inverts_vertex_world_xy() {
+        let t = TileCoord::new(42, 29).unwrap();
+        let [x, y] = vertex_world_xy(t, 3, 5, inner_vertex(2, 6));
+        let (tile, cx, cy, [s, e]) = world_to_chunk_grid(x, y).unwrap();
+        assert_eq!((tile, cx, cy), (t, 3, 5));
+        assert!((s - 2.5).abs() < 1e-3 && (e - 6.5).abs() < 1e-3);
+    }
+
+    #[test]
     fn outer_then_inner_order_is_a_permutation() {
         let mut seen = [false; VERTICES_PER_CHUNK];
         for k in 0..VERTICES_PER_CHUNK {
@@ -269,15 +278,6 @@ mod tests {
         assert_eq!(outer_then_inner_vertex(9), outer_vertex(1, 0));
         assert_eq!(outer_then_inner_vertex(81), inner_vertex(0, 0));
         assert_eq!(outer_then_inner_vertex(144), inner_vertex(7, 7));
-    }
-
-    #[test]
-    fn world_to_chunk_grid_inverts_vertex_world_xy() {
-        let t = TileCoord::new(42, 29).unwrap();
-        let [x, y] = vertex_world_xy(t, 3, 5, inner_vertex(2, 6));
-        let (tile, cx, cy, [s, e]) = world_to_chunk_grid(x, y).unwrap();
-        assert_eq!((tile, cx, cy), (t, 3, 5));
-        assert!((s - 2.5).abs() < 1e-3 && (e - 6.5).abs() < 1e-3);
     }
 
     #[test]

@@ -401,7 +401,8 @@ unsafe fn upload_tile(
 
         let diffuse = gl.create_texture()?;
         gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(diffuse));
-        let count = textures.len().max(1);
+        // Layer slots address at most 255 textures (see `mesh::NO_LAYER`).
+        let count = textures.len().clamp(1, 255);
         let slice = PROCEDURAL_SIDE * PROCEDURAL_SIDE * 4;
         let mut pixels = Vec::with_capacity(count * slice);
         for i in 0..count {
