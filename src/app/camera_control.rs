@@ -17,7 +17,9 @@ pub const PICK_DISTANCE: f32 = 5000.0;
 /// The terrain point under normalised device coordinates.
 pub fn pick(map: &Map, camera: &Camera, ndc: [f32; 2], aspect: f32) -> Option<TerrainPoint> {
     let (origin, dir) = camera.ray(ndc, aspect);
-    pick::raycast(map, origin, dir, PICK_DISTANCE)
+    // Holes count as surface: the brush must reach a hole to fill it, and the status bar still
+    // names the chunk under the cursor.
+    pick::raycast(map, origin, dir, PICK_DISTANCE, true)
 }
 
 /// Applies one frame of input. `speed` is the fly speed in yards per second.

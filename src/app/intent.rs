@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::app::editing::ToolSettings;
 use crate::format::Generation;
 use crate::model::TileCoord;
 
@@ -47,4 +48,12 @@ pub enum Intent {
     ClearClientData,
     /// Dismiss the message in the status bar.
     DismissMessage,
+    /// New tool and brush settings from the tool panel.
+    SetTools(Box<ToolSettings>),
+    /// Undo the last edit.
+    Undo,
+    /// Redo the next edit.
+    Redo,
+    /// Undo or redo until this many history steps are applied.
+    HistoryGoTo(usize),
 }

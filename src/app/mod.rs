@@ -6,6 +6,7 @@
 
 pub mod camera_control;
 pub mod dialogs;
+pub mod editing;
 pub mod intent;
 pub mod screenshot;
 pub mod session;
@@ -27,6 +28,7 @@ use crate::render::terrain::{FrameParams, Overlays};
 use crate::ui;
 
 use dialogs::FileDialogs;
+use editing::{Editing, Tool, Touched};
 use intent::Intent;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
 use session::Session;
@@ -43,8 +45,6 @@ const LOAD_RADIUS_TILES: f64 = 2.2;
 const UNLOAD_RADIUS_TILES: f64 = 3.5;
 /// Tiles uploaded per frame at most, so that a frame never stalls long.
 const UPLOADS_PER_FRAME: usize = 2;
-/// Radius of the brush cursor in yards.
-const BRUSH_RADIUS: f32 = 12.0;
 
 /// How the app starts.
 pub struct StartOptions {
@@ -83,6 +83,8 @@ pub struct LoamApp {
     title: String,
     /// Layer textures by game path, for the open map (found files or procedural stand-ins).
     textures: std::collections::HashMap<String, Vec<u8>>,
+    /// Tools, the stroke under way and the undo history.
+    editing: Editing,
 }
 
 impl LoamApp {
@@ -118,6 +120,7 @@ impl LoamApp {
             session_id: 0,
             title: String::new(),
             textures: std::collections::HashMap::new(),
+            editing: Editing::default(),
         };
         match options.open {
             Some(path) => app.open(&path),
@@ -142,6 +145,18 @@ impl LoamApp {
     /// The settings as they would be saved.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The edit tools and the undo history.
+    pub fn editing(&self) -> &Editing {
+        &self.editing
+    }
+
+    /// True when there are changes a save would write: edits since the saved point of the
+    /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise.
+    pub fn has_unsaved(&self) -> bool {
+        let edited = self.session.as_ref().is_some_and(|s| !s.edited.is_empty());
+        edited && (self.editing.history.is_empty() || !self.editing.history.is_saved())
     }
 
     /// The status bar's message, if any.
@@ -194,6 +209,8 @@ impl LoamApp {
         self.message = (!notes.is_empty()).then(|| notes.join("; "));
         self.session = Some(session);
         self.save_as = None;
+        // A new map starts a new history; the tool settings stay.
+        self.editing = Editing::with_settings(self.editing.settings.clone());
         self.textures.clear();
         let mut gl = self.gl.lock();
         for c in gl.uploaded.clone() {
@@ -309,6 +326,75 @@ impl LoamApp {
                 self.reload_textures();
             }
             Intent::DismissMessage => self.message = None,
+            Intent::SetTools(settings) => self.editing.settings = *settings,
+            Intent::Undo => self.history_step(|e, m| e.undo(m)),
+            Intent::Redo => self.history_step(|e, m| e.redo(m)),
+            Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
+        }
+    }
+
+    /// Undoes or redoes through `step`, then re-sends and marks what changed.
+    fn history_step(&mut self, step: impl FnOnce(&mut Editing, &mut crate::model::Map) -> Touched) {
+        let Some(s) = &mut self.session else { return };
+        if self.editing.is_stroking() {
+            return;
+        }
+        let touched = step(&mut self.editing, &mut s.map);
+        self.after_edit(touched);
+    }
+
+    /// Runs the brush for this frame's input: a press on the terrain starts a stroke, holding
+    /// drags it, releasing records it as one undo step. Ctrl+click with the area tool picks the
+    /// area id instead.
+    fn brush(&mut self, input: &ui::viewport::ViewportInput) {
+        let Some(s) = &mut self.session else { return };
+        let at = self.hover.map(|p| p.world);
+        let mut touched = Vec::new();
+        if input.brush_pressed && !self.editing.is_stroking() {
+            match at {
+                Some(p) if self.editing.settings.tool == Tool::Area && input.slow => {
+                    if let Some(id) = Editing::pick_area(&s.map, p[0], p[1]) {
+                        self.editing.settings.area_id = id;
+                    }
+                }
+                Some(p) => touched = self.editing.begin(&mut s.map, p),
+                None => {}
+            }
+        } else if self.editing.is_stroking() && input.brush_held {
+            if let Some(p) = at {
+                touched = self.editing.drag(&mut s.map, p);
+            }
+        }
+        if self.editing.is_stroking() && !input.brush_held {
+            touched.extend(self.editing.end(&mut s.map, at));
+            if !self.editing.refused.is_empty() {
+                self.message = Some(format!(
+                    "{} chunk(s) already show four textures: painting there was refused",
+                    self.editing.refused.len()
+                ));
+            }
+        }
+        self.after_edit(touched);
+    }
+
+    /// Marks the tiles of changed chunks edited and re-sends them to the GPU.
+    fn after_edit(&mut self, touched: Touched) {
+        let tiles: BTreeSet<TileCoord> = touched.into_iter().map(|(t, _)| t).collect();
+        let Some(s) = &mut self.session else { return };
+        for t in &tiles {
+            s.mark_edited(*t);
+        }
+        let roots =
+            crate::assets::textures::search_roots(self.settings.client_data.as_deref(), &s.folder);
+        let mut gl = self.gl.lock();
+        if !gl.has_renderer() {
+            return;
+        }
+        for t in tiles {
+            if let Some(tile) = s.map.tiles.get(&t) {
+                let images = layer_images(&mut self.textures, &roots, tile);
+                gl.queue_upload(build_tile_mesh(tile), images);
+            }
         }
     }
 
@@ -325,7 +411,10 @@ impl LoamApp {
     fn save(&mut self) {
         let Some(s) = &mut self.session else { return };
         self.message = Some(match s.save() {
-            Ok(sum) => format!("saved {} file(s) to {}", sum.files, sum.folder.display()),
+            Ok(sum) => {
+                self.editing.history.set_saved();
+                format!("saved {} file(s) to {}", sum.files, sum.folder.display())
+            }
             Err(e) => format!("save failed: {e}"),
         });
     }
@@ -438,21 +527,7 @@ impl LoamApp {
                         self.settings.client_data.as_deref(),
                         &session.folder,
                     );
-                    let images = tile
-                        .textures
-                        .iter()
-                        .map(|name| {
-                            self.textures
-                                .entry(name.to_ascii_lowercase())
-                                .or_insert_with(|| {
-                                    crate::assets::textures::load_layer_texture(name, &roots)
-                                        .unwrap_or_else(|| {
-                                            crate::render::procedural::procedural_texture(name)
-                                        })
-                                })
-                                .clone()
-                        })
-                        .collect();
+                    let images = layer_images(&mut self.textures, &roots, tile);
                     gl.queue_upload(build_tile_mesh(tile), images);
                 }
             }
@@ -465,10 +540,12 @@ impl LoamApp {
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
-            brush: self
-                .hover
-                .filter(|_| self.screenshot.is_none())
-                .map(|p| ([p.world[0] as f32, p.world[1] as f32], BRUSH_RADIUS)),
+            brush: self.hover.filter(|_| self.screenshot.is_none()).map(|p| {
+                (
+                    [p.world[0] as f32, p.world[1] as f32],
+                    self.editing.settings.brush.radius,
+                )
+            }),
         }
     }
 
@@ -494,7 +571,9 @@ impl LoamApp {
         let menu_state = ui::menu::MenuState {
             recent: self.settings.recent.clone(),
             has_map: self.session.is_some(),
-            unsaved: self.session.as_ref().is_some_and(|s| !s.edited.is_empty()),
+            unsaved: self.has_unsaved(),
+            can_undo: self.editing.history.can_undo(),
+            can_redo: self.editing.history.can_redo(),
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
@@ -507,7 +586,11 @@ impl LoamApp {
         let status = ui::status::StatusInfo {
             hover: self.hover,
             frame_ms: self.frame_ms,
-            unsaved: self.session.as_ref().map_or(0, |s| s.edited.len()),
+            unsaved: if self.has_unsaved() {
+                self.session.as_ref().map_or(0, |s| s.edited.len())
+            } else {
+                0
+            },
             tiles_loaded: (
                 self.session.as_ref().map_or(0, |s| s.map.tiles.len()),
                 self.gl.lock().uploaded.len(),
@@ -528,8 +611,56 @@ impl LoamApp {
                 }
                 intents.extend(ui::tile_map::show(ui, &tile_map));
             });
+        let tile_textures = self.session.as_ref().and_then(|s| {
+            let tile = self
+                .hover
+                .map(|p| p.tile)
+                .or_else(|| s.map.tiles.keys().next().copied())?;
+            Some(s.map.tiles.get(&tile)?.textures.clone())
+        });
+        let tools_view = ui::tools::ToolsView {
+            textures: tile_textures.unwrap_or_default(),
+            note: (!self.editing.refused.is_empty()).then(|| {
+                format!(
+                    "{} chunk(s) refused: four textures already",
+                    self.editing.refused.len()
+                )
+            }),
+        };
+        let (labels, applied) = self.editing.history.labels();
+        let can_redo = self.editing.history.can_redo();
+        let settings = self.editing.settings.clone();
+        egui::Panel::right("loam-tools")
+            .resizable(true)
+            .default_size(270.0)
+            .show(ui, |ui| {
+                intents.extend(ui::tools::show(ui, &settings, &tools_view));
+                ui.separator();
+                intents.extend(ui::history::show(ui, &labels, applied, can_redo));
+            });
         intents
     }
+}
+
+/// The layer textures of a tile: found under the client data or map folder, else a procedural
+/// stand-in, each decoded once per map and kept in `cache`.
+fn layer_images(
+    cache: &mut std::collections::HashMap<String, Vec<u8>>,
+    roots: &[PathBuf],
+    tile: &crate::model::Tile,
+) -> Vec<Vec<u8>> {
+    tile.textures
+        .iter()
+        .map(|name| {
+            cache
+                .entry(name.to_ascii_lowercase())
+                .or_insert_with(|| {
+                    crate::assets::textures::load_layer_texture(name, roots)
+                        .unwrap_or_else(|| crate::render::procedural::procedural_texture(name))
+                })
+                .clone()
+        })
+        .collect()
 }
 
 /// The report lines for saving `session` as `target`: one per kind of change, with its count.
@@ -648,7 +779,7 @@ impl eframe::App for LoamApp {
         // Closing with unsaved changes asks first.
         if ctx.input(|i| i.viewport().close_requested())
             && !self.quit_confirmed
-            && self.session.as_ref().is_some_and(|s| !s.edited.is_empty())
+            && self.has_unsaved()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.confirm_quit = true;
@@ -718,6 +849,19 @@ impl eframe::App for LoamApp {
             (Some(m), Some(ndc)) => camera_control::pick(m, &self.camera, ndc, input.aspect()),
             _ => None,
         };
+        self.brush(&input);
+        // Undo and redo shortcuts, unless a text field has the keyboard.
+        if !ctx.egui_wants_keyboard_input() {
+            use egui::{Key, KeyboardShortcut, Modifiers};
+            let redo_shift = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+            let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+            let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+            if ctx.input_mut(|i| i.consume_shortcut(&redo_shift) || i.consume_shortcut(&redo_y)) {
+                intents.push(Intent::Redo);
+            } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
+                intents.push(Intent::Undo);
+            }
+        }
         if input.is_active() || !ready {
             ctx.request_repaint();
         }

@@ -25,11 +25,17 @@ pub struct TerrainPoint {
 
 /// The terrain under world (x, y): `None` off the loaded tiles or inside a hole.
 pub fn terrain_at(map: &Map, x: f64, y: f64) -> Option<TerrainPoint> {
+    surface_at(map, x, y, false)
+}
+
+/// The terrain surface under world (x, y), holes included when `through_holes` (the surface a
+/// hole cuts is still where the brush acts: a hole must be clickable to fill it).
+pub fn surface_at(map: &Map, x: f64, y: f64, through_holes: bool) -> Option<TerrainPoint> {
     let (tile, chunk_x, chunk_y, [south, east]) = world_to_chunk_grid(x, y)?;
     let chunk = map.tiles.get(&tile)?.chunks.get(chunk_y * 16 + chunk_x)?;
     let row = (south.floor() as usize).min(7);
     let col = (east.floor() as usize).min(7);
-    if chunk.has_hole(row / 2, col / 2) {
+    if !through_holes && chunk.has_hole(row / 2, col / 2) {
         return None;
     }
     // Barycentric interpolation in the fan triangle around the quad's inner vertex, as drawn.
@@ -77,9 +83,17 @@ fn fan(c: f32, a: f32, b: f32, depth: f32, side: f32) -> f32 {
     c + (edge - c) * t
 }
 
-/// The first terrain point along a ray, within `max_distance` yards.
-pub fn raycast(map: &Map, origin: Vec3, dir: Vec3, max_distance: f32) -> Option<TerrainPoint> {
+/// The first terrain point along a ray, within `max_distance` yards. Holes let the ray through
+/// unless `holes_solid` (picking for the brushes and the cursor treats them as surface).
+pub fn raycast(
+    map: &Map,
+    origin: Vec3,
+    dir: Vec3,
+    max_distance: f32,
+    holes_solid: bool,
+) -> Option<TerrainPoint> {
     let step = UNIT_SIZE as f32 * 0.5;
+    let terrain_at = |map: &Map, x: f64, y: f64| surface_at(map, x, y, holes_solid);
     let above = |p: Vec3| terrain_at(map, p.x as f64, p.y as f64).map(|t| p.z as f64 - t.world[2]);
     let mut prev_t = 0.0f32;
     let mut prev = above(origin);
@@ -191,9 +205,25 @@ mod tests {
             Vec3::new(x as f32, y as f32, 300.0),
             Vec3::new(0.3, 0.0, -1.0).normalize(),
             2000.0,
+            false,
         )
         .unwrap();
         assert!((hit.world[2] - 12.0).abs() < 0.01);
         assert!((hit.world[0] - (x + 0.3 / 1.0 * 288.0)).abs() < 1.0);
+    }
+
+    #[test]
+    fn holes_stop_the_brush_ray_but_not_the_view_ray() {
+        let mut map = map_with_one_tile(|_| 12.0);
+        let t = TileCoord::new(30, 31).unwrap();
+        for c in &mut map.tiles.get_mut(&t).unwrap().chunks {
+            c.holes = 0xFFFF;
+        }
+        let [x, y] = vertex_world_xy(t, 7, 7, 60);
+        let down = Vec3::new(0.0, 0.0, -1.0);
+        let origin = Vec3::new(x as f32, y as f32, 300.0);
+        assert!(raycast(&map, origin, down, 2000.0, false).is_none());
+        let hit = raycast(&map, origin, down, 2000.0, true).expect("the surface under the hole");
+        assert!((hit.world[2] - 12.0).abs() < 0.01);
     }
 }

@@ -23,6 +23,10 @@ pub struct MenuState {
     pub camera_speed: f32,
     /// The client data folder, when set.
     pub client_data: Option<PathBuf>,
+    /// An edit can be undone.
+    pub can_undo: bool,
+    /// An edit can be redone.
+    pub can_redo: bool,
 }
 
 /// Draws the menu bar and returns what was chosen.
@@ -62,6 +66,16 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             ui.separator();
             if ui.button("Quit").clicked() {
                 out.push(Intent::Quit);
+            }
+        });
+        ui.menu_button("Edit", |ui| {
+            let undo = egui::Button::new("Undo").shortcut_text("Ctrl+Z");
+            if ui.add_enabled(state.can_undo, undo).clicked() {
+                out.push(Intent::Undo);
+            }
+            let redo = egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z");
+            if ui.add_enabled(state.can_redo, redo).clicked() {
+                out.push(Intent::Redo);
             }
         });
         ui.menu_button("View", |ui| {

@@ -5,7 +5,9 @@
 //! Not for: changing the model or the session (the app does that from the intents) or any GL.
 
 pub mod dialogs;
+pub mod history;
 pub mod menu;
 pub mod status;
 pub mod tile_map;
+pub mod tools;
 pub mod viewport;

@@ -30,6 +30,10 @@ pub struct ViewportInput {
     pub double_click_ndc: Option<[f32; 2]>,
     /// Seconds since the last frame.
     pub dt: f32,
+    /// The brush (left button, without Alt) went down over the view this frame.
+    pub brush_pressed: bool,
+    /// The brush button is held.
+    pub brush_held: bool,
 }
 
 impl Default for ViewportInput {
@@ -45,6 +49,8 @@ impl Default for ViewportInput {
             slow: false,
             double_click_ndc: None,
             dt: 0.0,
+            brush_pressed: false,
+            brush_held: false,
         }
     }
 }
@@ -109,6 +115,10 @@ pub fn show(
     };
     input.hover_ndc = response.hover_pos().map(|p| to_ndc(rect, p));
     let alt = ui.input(|i| i.modifiers.alt);
+    // The left button without Alt is the brush; with Alt it orbits (below).
+    let (pressed, down) = ui.input(|i| (i.pointer.primary_pressed(), i.pointer.primary_down()));
+    input.brush_pressed = pressed && !alt && response.hovered();
+    input.brush_held = down && !alt;
     if response.dragged_by(PointerButton::Secondary) {
         input.look = response.drag_delta();
     }

@@ -1,0 +1,344 @@
+//! The edit tools as the editor drives them: the chosen tool and brush, the stroke under way
+//! while the mouse button is held, and the undo history. A stroke's dabs go through
+//! `edit::ops::dab`, the same code `loam apply` runs, and a stroke becomes one undo step.
+//!
+//! Not for: widgets (see `ui::tools`, `ui::history`) or GL (the app re-sends changed tiles).
+
+use serde::{Deserialize, Serialize};
+
+use crate::edit::ops::{self, Op};
+use crate::edit::sculpt::{FlattenMode, Sculpt};
+use crate::edit::{Brush, History, Stroke, lattice};
+use crate::model::{Map, TileCoord};
+
+/// The tools of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tool {
+    /// Raise terrain.
+    Raise,
+    /// Lower terrain.
+    Lower,
+    /// Flatten toward a height (typed, or the height under the first click).
+    Flatten,
+    /// Smooth toward the neighbours' mean.
+    Smooth,
+    /// Add smooth noise.
+    Noise,
+    /// Flatten along the slope from where the drag starts to where it ends.
+    Ramp,
+    /// Paint the chosen texture.
+    Paint,
+    /// Erase the chosen texture.
+    EraseTexture,
+    /// Cut holes.
+    HoleAdd,
+    /// Fill holes.
+    HoleRemove,
+    /// Tint vertex colours.
+    Shade,
+    /// Erase vertex colours back to neutral.
+    EraseShade,
+    /// Set the area id.
+    Area,
+    /// Set the impassable flag.
+    Impassable,
+    /// Clear the impassable flag.
+    Passable,
+}
+
+impl Tool {
+    /// Every tool, in the order the tool panel lists them.
+    pub const ALL: [Tool; 15] = [
+        Tool::Raise,
+        Tool::Lower,
+        Tool::Flatten,
+        Tool::Smooth,
+        Tool::Noise,
+        Tool::Ramp,
+        Tool::Paint,
+        Tool::EraseTexture,
+        Tool::HoleAdd,
+        Tool::HoleRemove,
+        Tool::Shade,
+        Tool::EraseShade,
+        Tool::Area,
+        Tool::Impassable,
+        Tool::Passable,
+    ];
+
+    /// The name shown on its button and in the history.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Raise => "Raise",
+            Tool::Lower => "Lower",
+            Tool::Flatten => "Flatten",
+            Tool::Smooth => "Smooth",
+            Tool::Noise => "Noise",
+            Tool::Ramp => "Ramp",
+            Tool::Paint => "Paint",
+            Tool::EraseTexture => "Erase texture",
+            Tool::HoleAdd => "Add holes",
+            Tool::HoleRemove => "Remove holes",
+            Tool::Shade => "Shade",
+            Tool::EraseShade => "Erase shade",
+            Tool::Area => "Area",
+            Tool::Impassable => "Impassable",
+            Tool::Passable => "Passable",
+        }
+    }
+}
+
+/// Everything the tool panel sets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSettings {
+    /// The chosen tool.
+    pub tool: Tool,
+    /// The brush.
+    pub brush: Brush,
+    /// Texture path for paint and erase.
+    pub texture: String,
+    /// Most a paint dab changes at the centre, 0..1.
+    pub opacity: f32,
+    /// Shade colour (RGB).
+    pub color: [u8; 3],
+    /// Area id for the area tool.
+    pub area_id: u32,
+    /// Flatten target; `None` takes the height under the first click.
+    pub flatten_height: Option<f32>,
+    /// Which way flatten may move heights.
+    pub flatten_mode: FlattenMode,
+    /// Noise seed.
+    pub noise_seed: u32,
+    /// Noise wavelength in yards.
+    pub noise_scale: f32,
+}
+
+impl Default for ToolSettings {
+    fn default() -> Self {
+        ToolSettings {
+            tool: Tool::Raise,
+            brush: Brush {
+                radius: 20.0,
+                inner_radius: 6.0,
+                strength: 1.0,
+                ..Brush::default()
+            },
+            texture: String::new(),
+            opacity: 0.5,
+            color: [230, 150, 80],
+            area_id: 0,
+            flatten_height: None,
+            flatten_mode: FlattenMode::Both,
+            noise_seed: 1,
+            noise_scale: 20.0,
+        }
+    }
+}
+
+impl ToolSettings {
+    /// The operation one dab of this tool performs, as `loam apply` would read it from JSON.
+    fn op(&self) -> Op {
+        let tool = match self.tool {
+            Tool::Raise => ops::Tool::Raise,
+            Tool::Lower => ops::Tool::Lower,
+            Tool::Flatten | Tool::Ramp => ops::Tool::Flatten,
+            Tool::Smooth => ops::Tool::Smooth,
+            Tool::Noise => ops::Tool::Noise,
+            Tool::Paint => ops::Tool::Paint,
+            Tool::EraseTexture => ops::Tool::EraseTexture,
+            Tool::HoleAdd => ops::Tool::HoleAdd,
+            Tool::HoleRemove => ops::Tool::HoleRemove,
+            Tool::Shade | Tool::EraseShade => ops::Tool::Shade,
+            Tool::Area => ops::Tool::Area,
+            Tool::Impassable | Tool::Passable => ops::Tool::Impassable,
+        };
+        let b = self.brush;
+        Op {
+            tool,
+            points: vec![[0.0, 0.0]],
+            radius: b.radius,
+            inner_radius: Some(b.inner_radius),
+            strength: Some(b.strength),
+            falloff: Some(b.falloff),
+            shape: Some(b.shape),
+            spacing: Some(b.spacing),
+            height: None,
+            mode: None,
+            seed: None,
+            scale: None,
+            texture: Some(self.texture.clone()),
+            opacity: Some(self.opacity),
+            color: (self.tool == Tool::Shade).then_some(self.color),
+            area_id: Some(self.area_id),
+            on: Some(self.tool == Tool::Impassable),
+        }
+    }
+}
+
+/// A stroke while the mouse button is held.
+struct Active {
+    stroke: Stroke,
+    op: Op,
+    sculpt: Option<Sculpt>,
+    last: [f64; 2],
+    start: [f64; 3],
+}
+
+/// The editor's editing state: tool settings, the stroke under way, the history.
+#[derive(Default)]
+pub struct Editing {
+    /// What the tool panel set.
+    pub settings: ToolSettings,
+    /// Undo and redo.
+    pub history: History,
+    active: Option<Active>,
+    /// Chunks a paint stroke could not paint (four layers, none free), for the status bar.
+    pub refused: Vec<(TileCoord, usize)>,
+}
+
+/// Chunks changed by an action, for the app to re-send and mark edited.
+pub type Touched = Vec<(TileCoord, usize)>;
+
+impl Editing {
+    /// A fresh history with these tool settings (a newly opened map).
+    pub fn with_settings(settings: ToolSettings) -> Editing {
+        Editing {
+            settings,
+            ..Editing::default()
+        }
+    }
+
+    /// True while a stroke is under way.
+    pub fn is_stroking(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Starts a stroke at world `at` (x, y, terrain height) and lays its first dab (the ramp
+    /// lays its dabs when the drag ends).
+    pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Touched {
+        let s = &self.settings;
+        let sculpt = match s.tool {
+            Tool::Raise => Some(Sculpt::Raise),
+            Tool::Lower => Some(Sculpt::Lower),
+            Tool::Smooth => Some(Sculpt::Smooth),
+            Tool::Noise => Some(Sculpt::Noise {
+                seed: s.noise_seed,
+                scale: s.noise_scale,
+            }),
+            Tool::Flatten => Some(Sculpt::Flatten {
+                target: s.flatten_height.unwrap_or(at[2] as f32),
+                mode: s.flatten_mode,
+            }),
+            _ => None,
+        };
+        self.refused.clear();
+        self.active = Some(Active {
+            stroke: Stroke::new(s.tool.name()),
+            op: s.op(),
+            sculpt,
+            last: [at[0], at[1]],
+            start: at,
+        });
+        if s.tool == Tool::Ramp {
+            return Vec::new();
+        }
+        self.dab(map, [at[0], at[1]])
+    }
+
+    /// Continues the stroke to world `at`: dabs spaced along the way.
+    pub fn drag(&mut self, map: &mut Map, at: [f64; 3]) -> Touched {
+        let Some(a) = &mut self.active else {
+            return Vec::new();
+        };
+        if self.settings.tool == Tool::Ramp {
+            return Vec::new();
+        }
+        let points = self.settings.brush.dabs_between(a.last, [at[0], at[1]]);
+        a.last = [at[0], at[1]];
+        let mut touched = Vec::new();
+        for p in points {
+            touched.extend(self.dab(map, p));
+        }
+        touched
+    }
+
+    /// One dab; returns every chunk the stroke has touched so far (a superset of what this dab
+    /// changed, which is what the app re-sends).
+    fn dab(&mut self, map: &mut Map, p: [f64; 2]) -> Touched {
+        let Some(a) = &mut self.active else {
+            return Vec::new();
+        };
+        ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke);
+        a.stroke.touched()
+    }
+
+    /// Ends the stroke at world `at` and records it as one undo step; returns the chunks it
+    /// changed (none when it changed nothing).
+    pub fn end(&mut self, map: &mut Map, at: Option<[f64; 3]>) -> Touched {
+        let Some(mut a) = self.active.take() else {
+            return Vec::new();
+        };
+        if self.settings.tool == Tool::Ramp {
+            if let Some(end) = at {
+                let ramp = Sculpt::Ramp {
+                    from: a.start,
+                    to: end,
+                };
+                let mut points = vec![[a.start[0], a.start[1]]];
+                points.extend(
+                    self.settings
+                        .brush
+                        .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
+                );
+                for p in points {
+                    ops::dab(map, &a.op, Some(ramp), p[0], p[1], &mut a.stroke);
+                }
+            }
+        }
+        self.refused = std::mem::take(&mut a.stroke.refused);
+        match a.stroke.finish(map) {
+            Some(edit) => {
+                let touched = edit.touched();
+                self.history.push(map, edit);
+                touched
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Undoes the last step.
+    pub fn undo(&mut self, map: &mut Map) -> Touched {
+        self.history.undo(map).unwrap_or_default()
+    }
+
+    /// Redoes the next step.
+    pub fn redo(&mut self, map: &mut Map) -> Touched {
+        self.history.redo(map).unwrap_or_default()
+    }
+
+    /// Undoes or redoes until `applied` steps are applied.
+    pub fn go_to(&mut self, map: &mut Map, applied: usize) -> Touched {
+        let mut touched = Vec::new();
+        loop {
+            let (_, head) = self.history.labels();
+            if head > applied {
+                touched.extend(self.undo(map));
+            } else if head < applied && self.history.can_redo() {
+                touched.extend(self.redo(map));
+            } else {
+                break;
+            }
+        }
+        touched
+    }
+
+    /// The area id under world (x, y), for the area tool's picker.
+    pub fn pick_area(map: &Map, x: f64, y: f64) -> Option<u32> {
+        crate::edit::cells::pick_area(map, x, y)
+    }
+
+    /// The terrain height under world (x, y), for the flatten tool's "use height here".
+    pub fn height_at(map: &Map, x: f64, y: f64) -> Option<f32> {
+        lattice::height_at(map, x, y)
+    }
+}

@@ -1,0 +1,154 @@
+//! The tool panel: the tools, the brush (radius, hardness, strength, falloff, shape, spacing) and
+//! each tool's own settings. It edits a copy of the settings and returns it when changed.
+
+use egui::{ComboBox, DragValue, Slider};
+
+use crate::app::editing::{Tool, ToolSettings};
+use crate::app::intent::Intent;
+use crate::edit::sculpt::FlattenMode;
+use crate::edit::{Falloff, Shape};
+
+/// What the panel shows besides the settings.
+#[derive(Debug, Clone, Default)]
+pub struct ToolsView {
+    /// Texture paths of the tile under the cursor (or the first loaded tile), to pick from.
+    pub textures: Vec<String>,
+    /// A message about the last stroke (refused chunks), if any.
+    pub note: Option<String>,
+}
+
+/// Shows the panel; returns an intent when a setting changed.
+pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec<Intent> {
+    let mut s = settings.clone();
+    ui.heading("Tools");
+    ui.horizontal_wrapped(|ui| {
+        for tool in Tool::ALL {
+            if ui.selectable_label(s.tool == tool, tool.name()).clicked() {
+                s.tool = tool;
+            }
+        }
+    });
+    ui.separator();
+    ui.label("Brush");
+    ui.add(
+        Slider::new(&mut s.brush.radius, 1.0..=200.0)
+            .logarithmic(true)
+            .text("Radius"),
+    );
+    let radius = s.brush.radius;
+    ui.add(Slider::new(&mut s.brush.inner_radius, 0.0..=radius).text("Inner radius"));
+    let (max, what) = match s.tool {
+        Tool::Raise | Tool::Lower => (20.0, "Strength (yd)"),
+        Tool::Noise => (20.0, "Amplitude (yd)"),
+        _ => (1.0, "Strength"),
+    };
+    s.brush.strength = s.brush.strength.min(max);
+    ui.add(Slider::new(&mut s.brush.strength, 0.0..=max).text(what));
+    ui.add(Slider::new(&mut s.brush.spacing, 0.05..=1.0).text("Spacing"));
+    ComboBox::from_label("Falloff")
+        .selected_text(format!("{:?}", s.brush.falloff))
+        .show_ui(ui, |ui| {
+            for f in [
+                Falloff::Linear,
+                Falloff::Smooth,
+                Falloff::Gaussian,
+                Falloff::Flat,
+            ] {
+                ui.selectable_value(&mut s.brush.falloff, f, format!("{f:?}"));
+            }
+        });
+    ComboBox::from_label("Shape")
+        .selected_text(format!("{:?}", s.brush.shape))
+        .show_ui(ui, |ui| {
+            for f in [Shape::Circle, Shape::Square] {
+                ui.selectable_value(&mut s.brush.shape, f, format!("{f:?}"));
+            }
+        });
+    ui.separator();
+    match s.tool {
+        Tool::Flatten => {
+            let mut typed = s.flatten_height.is_some();
+            ui.checkbox(
+                &mut typed,
+                "Typed height (else: height under the first click)",
+            );
+            if typed {
+                let mut h = s.flatten_height.unwrap_or(0.0);
+                ui.horizontal(|ui| {
+                    let label = ui.label("Height");
+                    ui.add(DragValue::new(&mut h).speed(0.5))
+                        .labelled_by(label.id);
+                });
+                s.flatten_height = Some(h);
+            } else {
+                s.flatten_height = None;
+            }
+            ComboBox::from_label("Mode")
+                .selected_text(format!("{:?}", s.flatten_mode))
+                .show_ui(ui, |ui| {
+                    for m in [
+                        FlattenMode::Both,
+                        FlattenMode::RaiseOnly,
+                        FlattenMode::LowerOnly,
+                    ] {
+                        ui.selectable_value(&mut s.flatten_mode, m, format!("{m:?}"));
+                    }
+                });
+        }
+        Tool::Noise => {
+            ui.horizontal(|ui| {
+                let label = ui.label("Seed");
+                ui.add(DragValue::new(&mut s.noise_seed))
+                    .labelled_by(label.id);
+            });
+            ui.add(Slider::new(&mut s.noise_scale, 2.0..=200.0).text("Wavelength (yd)"));
+        }
+        Tool::Ramp => {
+            ui.label("Drag from the start of the slope to its end.");
+        }
+        Tool::Paint | Tool::EraseTexture => {
+            ComboBox::from_label("Tile textures")
+                .selected_text(short(&s.texture))
+                .show_ui(ui, |ui| {
+                    for t in &view.textures {
+                        ui.selectable_value(&mut s.texture, t.clone(), short(t));
+                    }
+                });
+            ui.horizontal(|ui| {
+                let label = ui.label("Texture path");
+                ui.text_edit_singleline(&mut s.texture)
+                    .labelled_by(label.id);
+            });
+            ui.add(Slider::new(&mut s.opacity, 0.0..=1.0).text("Opacity"));
+        }
+        Tool::Shade => {
+            ui.horizontal(|ui| {
+                let label = ui.label("Colour");
+                ui.color_edit_button_srgb(&mut s.color)
+                    .labelled_by(label.id);
+            });
+        }
+        Tool::Area => {
+            ui.horizontal(|ui| {
+                let label = ui.label("Area id");
+                ui.add(DragValue::new(&mut s.area_id)).labelled_by(label.id);
+            });
+            ui.label("Ctrl+click picks the area id under the cursor.");
+        }
+        _ => {}
+    }
+    if let Some(note) = &view.note {
+        ui.separator();
+        ui.colored_label(egui::Color32::from_rgb(240, 180, 80), note);
+    }
+    if s != *settings {
+        vec![Intent::SetTools(Box::new(s))]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The file name of a texture path.
+fn short(path: &str) -> String {
+    path.rsplit(['\\', '/']).next().unwrap_or(path).to_string()
+}

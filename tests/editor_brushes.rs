@@ -1,0 +1,193 @@
+//! Brushes in the editor window, driven through egui_kittest with the real app: a drag in the 3D
+//! view with each tool makes exactly one undo step that changes chunks under the stroke, Ctrl+Z
+//! restores the map and Ctrl+Shift+Z reapplies the step.
+
+use egui::{Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use loam::app::camera_control;
+use loam::app::dialogs::ScriptedDialogs;
+use loam::app::editing::Tool;
+use loam::app::{LoamApp, StartOptions};
+use loam::model::Map;
+use loam::model::coords::{self, CHUNK_SIZE};
+use loam::ui::viewport::VIEWPORT_LABEL;
+
+fn harness() -> Harness<'static, LoamApp> {
+    let dialogs = ScriptedDialogs::default();
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| {
+            LoamApp::new(
+                cc,
+                StartOptions {
+                    open: None,
+                    dialogs: Box::new(dialogs),
+                    screenshot: None,
+                },
+            )
+        })
+}
+
+fn map(h: &Harness<'_, LoamApp>) -> Map {
+    h.state().session().expect("the sample is open").map.clone()
+}
+
+/// The chunks (tile, index) whose content differs between two maps.
+fn changed_chunks(a: &Map, b: &Map) -> Vec<(loam::model::TileCoord, usize)> {
+    let mut out = Vec::new();
+    for (coord, ta) in &a.tiles {
+        let tb = &b.tiles[coord];
+        for (i, (ca, cb)) in ta.chunks.iter().zip(&tb.chunks).enumerate() {
+            if ca != cb {
+                out.push((*coord, i));
+            }
+        }
+    }
+    out
+}
+
+fn press(h: &Harness<'_, LoamApp>, pos: Pos2, pressed: bool) {
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    });
+}
+
+/// World (x, y) the app picks under a screen position in the view.
+fn world_under(h: &Harness<'_, LoamApp>, view: egui::Rect, pos: Pos2) -> [f64; 2] {
+    let ndc = [
+        (pos.x - view.left()) / view.width() * 2.0 - 1.0,
+        1.0 - (pos.y - view.top()) / view.height() * 2.0,
+    ];
+    let app = h.state();
+    let aspect = view.width() / view.height();
+    let p = camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
+        .expect("terrain under the stroke");
+    [p.world[0], p.world[1]]
+}
+
+#[test]
+fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
+    let mut h = harness();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (a, b) = (
+        view.center() + egui::vec2(-30.0, 40.0),
+        view.center() + egui::vec2(30.0, 60.0),
+    );
+    let (wa, wb) = (world_under(&h, view, a), world_under(&h, view, b));
+
+    // Painting needs a texture: pick the tile's first one from the panel's list.
+    let tools = [
+        Tool::Raise,
+        Tool::Lower,
+        Tool::Flatten,
+        Tool::Smooth,
+        Tool::Noise,
+        Tool::Ramp,
+        Tool::Paint,
+        Tool::EraseTexture,
+        Tool::HoleAdd,
+        Tool::HoleRemove,
+        Tool::Shade,
+        Tool::EraseShade,
+        Tool::Area,
+        Tool::Impassable,
+        Tool::Passable,
+    ];
+    for tool in tools {
+        h.get_by_label(tool.name()).click();
+        h.run();
+        assert_eq!(h.state().editing().settings.tool, tool);
+        if tool == Tool::Paint {
+            h.get_by_label("Tile textures").click();
+            h.run();
+            let first = map(&h).tiles.values().next().unwrap().textures[1].clone();
+            let short = first.rsplit('\\').next().unwrap().to_string();
+            h.get_all_by_label(&short).last().unwrap().click();
+            h.run();
+            assert_eq!(h.state().editing().settings.texture, first);
+        }
+        let before = map(&h);
+        let steps = h.state().editing().history.len();
+
+        h.hover_at(a);
+        h.run();
+        press(&h, a, true);
+        h.run();
+        for k in 1..=4 {
+            h.hover_at(a + (b - a) * (k as f32 / 4.0));
+            h.run();
+        }
+        press(&h, b, false);
+        h.run();
+
+        let after = map(&h);
+        assert_eq!(
+            h.state().editing().history.len(),
+            steps + 1,
+            "{tool:?}: one stroke, one undo step"
+        );
+        let changed = changed_chunks(&before, &after);
+        assert!(!changed.is_empty(), "{tool:?} changed nothing");
+        // Every changed chunk lies within the brush (plus a chunk) of the stroke's segment.
+        let reach = h.state().editing().settings.brush.radius as f64 + CHUNK_SIZE * 1.5;
+        for (tile, i) in &changed {
+            let [nx, ny] = coords::chunk_north_west(*tile, i % 16, i / 16);
+            let (cx, cy) = (nx - CHUNK_SIZE / 2.0, ny - CHUNK_SIZE / 2.0);
+            let (dx, dy) = (wb[0] - wa[0], wb[1] - wa[1]);
+            let t = (((cx - wa[0]) * dx + (cy - wa[1]) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+            let d = ((cx - wa[0] - t * dx).powi(2) + (cy - wa[1] - t * dy).powi(2)).sqrt();
+            assert!(
+                d <= reach,
+                "{tool:?} changed chunk {i} of {tile:?}, {d:.0} yd from the stroke"
+            );
+        }
+
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+        assert!(
+            changed_chunks(&before, &map(&h)).is_empty(),
+            "{tool:?}: Ctrl+Z restores the map"
+        );
+        h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        h.run();
+        assert!(
+            changed_chunks(&after, &map(&h)).is_empty(),
+            "{tool:?}: Ctrl+Shift+Z reapplies it"
+        );
+    }
+    // The history panel names the steps.
+    h.get_by_label_contains("Raise, ");
+    h.get_by_label_contains("Add holes, ");
+}
+
+#[test]
+fn undoing_back_to_the_saved_point_leaves_nothing_to_save() {
+    let mut h = harness();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    h.get_by_label("Raise").click();
+    h.run();
+    let p = view.center() + egui::vec2(0.0, 40.0);
+    h.hover_at(p);
+    h.run();
+    press(&h, p, true);
+    h.run();
+    press(&h, p, false);
+    h.run();
+    assert!(h.state().has_unsaved());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        !h.state().has_unsaved(),
+        "back at the opened state: quitting asks nothing"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run();
+    assert!(h.state().has_unsaved());
+}
