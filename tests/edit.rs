@@ -117,6 +117,7 @@ fn tool_name(t: Tool) -> &'static str {
         Tool::Lower => "lower",
         Tool::Flatten => "flatten",
         Tool::Smooth => "smooth",
+        Tool::Ramp => "ramp",
         Tool::Noise => "noise",
         Tool::Paint => "paint",
         Tool::EraseTexture => "erase_texture",
@@ -128,7 +129,8 @@ fn tool_name(t: Tool) -> &'static str {
     }
 }
 
-const TOOLS: [Tool; 12] = [
+const TOOLS: [Tool; 13] = [
+    Tool::Ramp,
     Tool::Raise,
     Tool::Lower,
     Tool::Flatten,
@@ -146,7 +148,7 @@ const TOOLS: [Tool; 12] = [
 fn stroke_strategy() -> impl Strategy<Value = Op> {
     (
         0..TOOLS.len(),
-        proptest::collection::vec((-60.0f64..60.0, -60.0f64..60.0), 1..4),
+        proptest::collection::vec((-60.0f64..60.0, -60.0f64..60.0), 2..4),
         4.0f32..50.0,
         0.05f32..1.0,
     )

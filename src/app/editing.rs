@@ -136,6 +136,37 @@ impl Default for ToolSettings {
 }
 
 impl ToolSettings {
+    /// The settings that show `op`'s tool and brush, keeping the rest of `base`.
+    pub fn for_op(op: &Op, base: ToolSettings) -> ToolSettings {
+        let tool = match op.tool {
+            ops::Tool::Raise => Tool::Raise,
+            ops::Tool::Lower => Tool::Lower,
+            ops::Tool::Flatten => Tool::Flatten,
+            ops::Tool::Smooth => Tool::Smooth,
+            ops::Tool::Ramp => Tool::Ramp,
+            ops::Tool::Noise => Tool::Noise,
+            ops::Tool::Paint => Tool::Paint,
+            ops::Tool::EraseTexture => Tool::EraseTexture,
+            ops::Tool::HoleAdd => Tool::HoleAdd,
+            ops::Tool::HoleRemove => Tool::HoleRemove,
+            ops::Tool::Shade if op.color.is_none() => Tool::EraseShade,
+            ops::Tool::Shade => Tool::Shade,
+            ops::Tool::Area => Tool::Area,
+            ops::Tool::Impassable if op.on == Some(false) => Tool::Passable,
+            ops::Tool::Impassable => Tool::Impassable,
+        };
+        ToolSettings {
+            tool,
+            brush: op.brush(),
+            texture: op.texture.clone().unwrap_or(base.texture.clone()),
+            opacity: op.opacity.unwrap_or(base.opacity),
+            color: op.color.unwrap_or(base.color),
+            area_id: op.area_id.unwrap_or(base.area_id),
+            flatten_height: op.height.or(base.flatten_height),
+            ..base
+        }
+    }
+
     /// The operation one dab of this tool performs, as `loam apply` would read it from JSON.
     fn op(&self) -> Op {
         let tool = match self.tool {

@@ -85,6 +85,8 @@ pub struct LoamApp {
     textures: std::collections::HashMap<String, Vec<u8>>,
     /// Tools, the stroke under way and the undo history.
     editing: Editing,
+    /// Where the brush cursor is drawn when there is no mouse (screenshots of a tool in use).
+    shown_cursor: Option<[f64; 3]>,
 }
 
 impl LoamApp {
@@ -121,10 +123,19 @@ impl LoamApp {
             title: String::new(),
             textures: std::collections::HashMap::new(),
             editing: Editing::default(),
+            shown_cursor: None,
         };
         match options.open {
             Some(path) => app.open(&path),
             None => app.open_sample(),
+        }
+        if let Some(ops) = app
+            .screenshot
+            .as_ref()
+            .and_then(ScreenshotJob::ops)
+            .cloned()
+        {
+            app.apply_ops(&ops);
         }
         if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
             app.go_to_tile(tile);
@@ -330,6 +341,30 @@ impl LoamApp {
             Intent::Undo => self.history_step(|e, m| e.undo(m)),
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
+        }
+    }
+
+    /// Runs scripted operations as strokes, each an undo step (the screenshot command's
+    /// `--apply`); the tool panel then shows the last operation's tool and brush, and the brush
+    /// cursor sits on its last point.
+    pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
+        let Some(s) = &mut self.session else { return };
+        for op in &file.ops {
+            if let Err(e) = crate::edit::ops::apply(&mut s.map, op, &mut self.editing.history) {
+                self.message = Some(e);
+            }
+            for p in &op.points {
+                if let Some(t) = TileCoord::containing(p[0], p[1]) {
+                    s.mark_edited(t);
+                }
+            }
+        }
+        if let Some(op) = file.ops.last() {
+            self.editing.settings =
+                editing::ToolSettings::for_op(op, self.editing.settings.clone());
+            let last = op.points[op.points.len() - 1];
+            let z = crate::edit::lattice::height_at(&s.map, last[0], last[1]).unwrap_or(0.0) as f64;
+            self.shown_cursor = Some([last[0], last[1], z]);
         }
     }
 
@@ -540,12 +575,17 @@ impl LoamApp {
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
-            brush: self.hover.filter(|_| self.screenshot.is_none()).map(|p| {
-                (
-                    [p.world[0] as f32, p.world[1] as f32],
-                    self.editing.settings.brush.radius,
-                )
-            }),
+            brush: self
+                .hover
+                .filter(|_| self.screenshot.is_none())
+                .map(|p| p.world)
+                .or(self.shown_cursor)
+                .map(|p| {
+                    (
+                        [p[0] as f32, p[1] as f32],
+                        self.editing.settings.brush.radius,
+                    )
+                }),
         }
     }
 
@@ -780,6 +820,8 @@ impl eframe::App for LoamApp {
         if ctx.input(|i| i.viewport().close_requested())
             && !self.quit_confirmed
             && self.has_unsaved()
+            // A screenshot run closes by itself; there is nobody to answer.
+            && self.screenshot.is_none()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.confirm_quit = true;

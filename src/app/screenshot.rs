@@ -21,6 +21,9 @@ pub struct ScreenshotRequest {
     pub out: PathBuf,
     /// A tile to frame instead of the default view.
     pub tile: Option<TileCoord>,
+    /// Brush operations to run through the editor first (as strokes with undo steps), so the
+    /// shot shows a tool in use.
+    pub ops: Option<crate::edit::ops::OpsFile>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -35,6 +38,11 @@ pub struct ScreenshotJob {
 }
 
 impl ScreenshotJob {
+    /// The operations to run before the shot, if any.
+    pub fn ops(&self) -> Option<&crate::edit::ops::OpsFile> {
+        self.request.ops.as_ref()
+    }
+
     /// Starts waiting.
     pub fn new(request: ScreenshotRequest) -> ScreenshotJob {
         ScreenshotJob {

@@ -77,11 +77,13 @@ pub fn run_screenshot(
     out: PathBuf,
     size: [u32; 2],
     tile: Option<TileCoord>,
+    ops: Option<crate::edit::ops::OpsFile>,
 ) -> Result<(), String> {
     let outcome = Arc::new(Mutex::new(None));
     let request = ScreenshotRequest {
         out,
         tile,
+        ops,
         outcome: outcome.clone(),
     };
     eframe::run_native(

@@ -74,6 +74,10 @@ pub enum Command {
         /// Frame this tile (X Y, as in Map_X_Y.adt).
         #[arg(long, num_args = 2, value_names = ["X", "Y"])]
         tile: Option<Vec<u8>>,
+        /// Run these brush operations (docs/scripting.md) through the editor first: the shot
+        /// shows the result, the last operation's tool and brush, and the history.
+        #[arg(long, value_name = "OPS.json")]
+        apply: Option<PathBuf>,
     },
     /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
@@ -106,11 +110,16 @@ pub fn run(cli: Cli) -> ExitCode {
         }) => convert::run(&src, &dst, to, area_map.as_deref()),
         Some(Command::Apply { map, ops, to, out }) => apply::run(&map, &ops, to, &out),
         Some(Command::Sample { out }) => sample::run(&out),
-        Some(Command::Screenshot { paths, size, tile }) => {
+        Some(Command::Screenshot {
+            paths,
+            size,
+            tile,
+            apply,
+        }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
             let tile = tile.and_then(|t| Some([*t.first()?, *t.get(1)?]));
-            screenshot::run(paths.pop(), out, size, tile)
+            screenshot::run(paths.pop(), out, size, tile, apply)
         }
         None => crate::app::startup::run_gui(cli.path)
             .map(|()| ExitCode::SUCCESS)

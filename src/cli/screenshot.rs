@@ -32,7 +32,21 @@ pub fn run(
     out: PathBuf,
     size: [u32; 2],
     tile: Option<[u8; 2]>,
+    apply: Option<PathBuf>,
 ) -> Result<ExitCode, LoamError> {
+    let ops = match apply {
+        Some(p) => {
+            let text = std::fs::read_to_string(&p).map_err(|source| LoamError::Io {
+                path: p.clone(),
+                source,
+            })?;
+            Some(
+                crate::edit::ops::parse(&text)
+                    .map_err(|e| LoamError::Usage(format!("{}: {e}", p.display())))?,
+            )
+        }
+        None => None,
+    };
     let tile = match tile {
         Some([x, y]) => Some(
             TileCoord::new(x as usize, y as usize)
@@ -40,7 +54,8 @@ pub fn run(
         ),
         None => None,
     };
-    crate::app::startup::run_screenshot(path, out.clone(), size, tile).map_err(LoamError::Usage)?;
+    crate::app::startup::run_screenshot(path, out.clone(), size, tile, ops)
+        .map_err(LoamError::Usage)?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -33,6 +33,8 @@ pub enum Tool {
     Flatten,
     /// Smooth toward the neighbours' mean.
     Smooth,
+    /// Flatten along the slope from the first point to the last (heights from the terrain there).
+    Ramp,
     /// Add value noise of amplitude `strength` yards.
     Noise,
     /// Paint `texture` with `opacity`.
@@ -144,6 +146,9 @@ impl Op {
         if self.points.is_empty() {
             return Err("an operation needs at least one point".into());
         }
+        if self.tool == Tool::Ramp && self.points.len() < 2 {
+            return Err("tool Ramp needs two points: the start and the end of the slope".into());
+        }
         if !(self.radius > 0.0 && self.radius.is_finite()) {
             return Err(format!("radius must be positive, not {}", self.radius));
         }
@@ -178,13 +183,16 @@ impl Op {
             Tool::Lower => "Lower",
             Tool::Flatten => "Flatten",
             Tool::Smooth => "Smooth",
+            Tool::Ramp => "Ramp",
             Tool::Noise => "Noise",
             Tool::Paint => "Paint",
             Tool::EraseTexture => "Erase texture",
             Tool::HoleAdd => "Add holes",
             Tool::HoleRemove => "Remove holes",
+            Tool::Shade if self.color.is_none() => "Erase shade",
             Tool::Shade => "Shade",
             Tool::Area => "Area",
+            Tool::Impassable if self.on == Some(false) => "Passable",
             Tool::Impassable => "Impassable",
         }
     }
@@ -201,7 +209,7 @@ pub fn dab(
 ) {
     let brush = op.brush();
     match op.tool {
-        Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise => {
+        Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp => {
             if let Some(tool) = sculpt_tool {
                 sculpt::dab(map, &brush, tool, x, y, stroke);
             }
@@ -266,6 +274,18 @@ pub fn apply(map: &mut Map, op: &Op, history: &mut History) -> Result<OpResult, 
             Some(Sculpt::Flatten {
                 target,
                 mode: op.mode.unwrap_or_default(),
+            })
+        }
+        Tool::Ramp => {
+            let end = op.points[op.points.len() - 1];
+            let height = |p: [f64; 2]| {
+                lattice::height_at(map, p[0], p[1])
+                    .map(|h| h as f64)
+                    .ok_or_else(|| format!("ramp: no loaded terrain under ({}, {})", p[0], p[1]))
+            };
+            Some(Sculpt::Ramp {
+                from: [first[0], first[1], height(first)?],
+                to: [end[0], end[1], height(end)?],
             })
         }
         _ => None,
