@@ -81,25 +81,9 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
     );
     let (wa, wb) = (world_under(&h, view, a), world_under(&h, view, b));
 
-    // Painting needs a texture: pick the tile's first one from the panel's list.
-    let tools = [
-        Tool::Raise,
-        Tool::Lower,
-        Tool::Flatten,
-        Tool::Smooth,
-        Tool::Noise,
-        Tool::Ramp,
-        Tool::Paint,
-        Tool::EraseTexture,
-        Tool::HoleAdd,
-        Tool::HoleRemove,
-        Tool::Shade,
-        Tool::EraseShade,
-        Tool::Area,
-        Tool::Impassable,
-        Tool::Passable,
-    ];
-    for tool in tools {
+    // Tool::ALL lists each undoing tool (remove holes, erase…) after the tool it undoes, so the
+    // second always has something to act on. Painting needs a texture: it picks the tile's second.
+    for tool in Tool::ALL {
         h.get_by_label(tool.name()).click();
         h.run();
         assert_eq!(h.state().editing().settings.tool, tool);
