@@ -136,7 +136,7 @@ impl Default for ToolSettings {
 }
 
 impl ToolSettings {
-    /// The settings that show `op`'s tool and brush, keeping the rest of `base`.
+    /// The settings that show `op`'s tool and brush, taking from `base` what `op` leaves out.
     pub fn for_op(op: &Op, base: ToolSettings) -> ToolSettings {
         let tool = match op.tool {
             ops::Tool::Raise => Tool::Raise,
@@ -163,7 +163,9 @@ impl ToolSettings {
             color: op.color.unwrap_or(base.color),
             area_id: op.area_id.unwrap_or(base.area_id),
             flatten_height: op.height.or(base.flatten_height),
-            ..base
+            flatten_mode: op.mode.unwrap_or(base.flatten_mode),
+            noise_seed: op.seed.unwrap_or(base.noise_seed),
+            noise_scale: op.scale.unwrap_or(base.noise_scale),
         }
     }
 
@@ -371,5 +373,30 @@ impl Editing {
     /// The terrain height under world (x, y), for the flatten tool's "use height here".
     pub fn height_at(map: &Map, x: f64, y: f64) -> Option<f32> {
         lattice::height_at(map, x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scripted_operation_shows_as_its_tool_and_settings() {
+        let file = ops::parse(
+            r#"{"ops": [{"tool": "noise", "points": [[0, 0]], "radius": 50, "strength": 12, "seed": 3, "scale": 12}]}"#,
+        )
+        .unwrap();
+        let s = ToolSettings::for_op(&file.ops[0], ToolSettings::default());
+        assert_eq!(
+            (s.tool, s.noise_seed, s.noise_scale),
+            (Tool::Noise, 3, 12.0)
+        );
+        assert_eq!((s.brush.radius, s.brush.strength), (50.0, 12.0));
+        let erase =
+            ops::parse(r#"{"ops": [{"tool": "shade", "points": [[0, 0]], "radius": 5}]}"#).unwrap();
+        assert_eq!(
+            ToolSettings::for_op(&erase.ops[0], ToolSettings::default()).tool,
+            Tool::EraseShade
+        );
     }
 }
