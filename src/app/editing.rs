@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::edit::ops::{self, Op};
 use crate::edit::sculpt::{FlattenMode, Sculpt};
-use crate::edit::{Brush, History, Stroke, lattice};
+use crate::edit::{Brush, History, Stroke};
+use crate::model::coords;
 use crate::model::{Map, TileCoord};
 
 /// The tools of the editor.
@@ -248,7 +249,7 @@ impl Editing {
 
     /// Starts a stroke at world `at` (x, y, terrain height) and lays its first dab (the ramp
     /// lays its dabs when the drag ends).
-    pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Touched {
+    pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Vec<TileCoord> {
         let s = &self.settings;
         let sculpt = match s.tool {
             Tool::Raise => Some(Sculpt::Raise),
@@ -278,8 +279,8 @@ impl Editing {
         self.dab(map, [at[0], at[1]])
     }
 
-    /// Continues the stroke to world `at`: dabs spaced along the way.
-    pub fn drag(&mut self, map: &mut Map, at: [f64; 3]) -> Touched {
+    /// Continues the stroke to world `at`: dabs spaced along the way. Returns the tiles to redraw.
+    pub fn drag(&mut self, map: &mut Map, at: [f64; 3]) -> Vec<TileCoord> {
         let Some(a) = &mut self.active else {
             return Vec::new();
         };
@@ -288,21 +289,39 @@ impl Editing {
         }
         let points = self.settings.brush.dabs_between(a.last, [at[0], at[1]]);
         a.last = [at[0], at[1]];
-        let mut touched = Vec::new();
+        let mut tiles: Vec<TileCoord> = Vec::new();
         for p in points {
-            touched.extend(self.dab(map, p));
+            for t in self.dab(map, p) {
+                if !tiles.contains(&t) {
+                    tiles.push(t);
+                }
+            }
         }
-        touched
+        tiles
     }
 
-    /// One dab; returns every chunk the stroke has touched so far (a superset of what this dab
-    /// changed, which is what the app re-sends).
-    fn dab(&mut self, map: &mut Map, p: [f64; 2]) -> Touched {
+    /// One dab; returns the tiles it can have changed, for the app to redraw: those under its
+    /// footprint, widened by a chunk for the normals of the vertices around the rim.
+    fn dab(&mut self, map: &mut Map, p: [f64; 2]) -> Vec<TileCoord> {
         let Some(a) = &mut self.active else {
             return Vec::new();
         };
         ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke);
-        a.stroke.touched()
+        let reach = a.op.radius as f64 + coords::CHUNK_SIZE;
+        let mut tiles = Vec::new();
+        for (dx, dy) in [
+            (-reach, -reach),
+            (-reach, reach),
+            (reach, -reach),
+            (reach, reach),
+        ] {
+            if let Some(t) = TileCoord::containing(p[0] + dx, p[1] + dy)
+                && !tiles.contains(&t)
+            {
+                tiles.push(t);
+            }
+        }
+        tiles
     }
 
     /// Ends the stroke at world `at` and records it as one undo step; returns the chunks it
@@ -368,11 +387,6 @@ impl Editing {
     /// The area id under world (x, y), for the area tool's picker.
     pub fn pick_area(map: &Map, x: f64, y: f64) -> Option<u32> {
         crate::edit::cells::pick_area(map, x, y)
-    }
-
-    /// The terrain height under world (x, y), for the flatten tool's "use height here".
-    pub fn height_at(map: &Map, x: f64, y: f64) -> Option<f32> {
-        lattice::height_at(map, x, y)
     }
 }
 

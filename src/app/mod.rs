@@ -384,6 +384,9 @@ impl LoamApp {
     fn brush(&mut self, input: &ui::viewport::ViewportInput) {
         let Some(s) = &mut self.session else { return };
         let at = self.hover.map(|p| p.world);
+        // Tiles under this frame's dabs are redrawn now; the chunks the stroke changed are
+        // marked edited when it ends.
+        let mut redraw = Vec::new();
         let mut touched = Vec::new();
         if input.brush_pressed && !self.editing.is_stroking() {
             match at {
@@ -392,12 +395,12 @@ impl LoamApp {
                         self.editing.settings.area_id = id;
                     }
                 }
-                Some(p) => touched = self.editing.begin(&mut s.map, p),
+                Some(p) => redraw = self.editing.begin(&mut s.map, p),
                 None => {}
             }
         } else if self.editing.is_stroking() && input.brush_held {
             if let Some(p) = at {
-                touched = self.editing.drag(&mut s.map, p);
+                redraw = self.editing.drag(&mut s.map, p);
             }
         }
         if self.editing.is_stroking() && !input.brush_held {
@@ -409,15 +412,26 @@ impl LoamApp {
                 ));
             }
         }
+        self.redraw(redraw.into_iter().collect());
         self.after_edit(touched);
     }
 
     /// Marks the tiles of changed chunks edited and re-sends them to the GPU.
     fn after_edit(&mut self, touched: Touched) {
         let tiles: BTreeSet<TileCoord> = touched.into_iter().map(|(t, _)| t).collect();
-        let Some(s) = &mut self.session else { return };
-        for t in &tiles {
-            s.mark_edited(*t);
+        if let Some(s) = &mut self.session {
+            for t in &tiles {
+                s.mark_edited(*t);
+            }
+        }
+        self.redraw(tiles);
+    }
+
+    /// Rebuilds and re-sends the meshes of the loaded `tiles`.
+    fn redraw(&mut self, tiles: BTreeSet<TileCoord>) {
+        let Some(s) = &self.session else { return };
+        if tiles.is_empty() {
+            return;
         }
         let roots =
             crate::assets::textures::search_roots(self.settings.client_data.as_deref(), &s.folder);
