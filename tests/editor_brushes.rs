@@ -25,6 +25,7 @@ fn harness() -> Harness<'static, LoamApp> {
                     open: None,
                     dialogs: Box::new(dialogs),
                     screenshot: None,
+                    read_as: None,
                 },
             )
         })

@@ -33,6 +33,7 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
                     open,
                     dialogs: Box::new(dialogs),
                     screenshot: None,
+                    read_as: None,
                 },
             )
         })

@@ -9,6 +9,7 @@ mod common;
 use alpha_support::*;
 use common::*;
 use loam::disk;
+use loam::format::evidence::{self, MapEvidence, TileEvidence};
 use loam::format::{Generation, v18, v060};
 use loam::model::coords::outer_then_inner_vertex;
 use loam::model::map::TILE_PRESENT;
@@ -30,10 +31,16 @@ fn corpus_tiles_survive_a_trip_through_0_6_0() {
     let mut compared = 0;
     for (rel, original, tile) in corpus_tiles(&ADTS) {
         let bytes = v060::write_adt(&tile);
-        assert!(
-            v060::looks_like_060(&bytes),
-            "{rel}: the sniffer must know its own output"
+        // What loam writes as 0.6.0 proves it only through its MCLQ; nothing in it claims a
+        // later generation.
+        let evidence = TileEvidence::of(&bytes);
+        assert!(!evidence.after_112(), "{rel}: {evidence:?}");
+        assert_eq!(
+            evidence.mclq_060 > 0,
+            tile.liquid_chunk_count() > 0,
+            "{rel}: 0x2D4-byte MCLQ exactly where there is liquid"
         );
+        assert_eq!(evidence.mclq_v18, 0, "{rel}");
         let back = v060::read_adt(&bytes, Some(tile.coord)).unwrap();
         assert_tile_matches(rel, &tile, &back);
         compared += assert_alpha_within_one_step(rel, &original, &back);
@@ -47,7 +54,10 @@ fn corpus_tiles_survive_a_trip_through_0_6_0() {
 fn corpus_v18_tiles_are_not_taken_for_0_6_0() {
     for rel in ADTS {
         let bytes = std::fs::read(corpus_file(rel)).unwrap();
-        assert!(!v060::looks_like_060(&bytes), "{rel}");
+        let mut e = MapEvidence::new(None);
+        e.add(&TileEvidence::of(&bytes));
+        let d = evidence::decide(&e, None);
+        assert_ne!(d.generation, Generation::V060, "{rel}: {d}");
     }
 }
 
@@ -74,7 +84,12 @@ fn a_0_6_0_map_folder_opens_and_rewrites_identically() {
     );
     disk::write_atomic(&dir.path().join("Test.wdt"), &wdt).unwrap();
     let opened = disk::open_map(&dir.path().join("Test.wdt")).unwrap();
-    assert_eq!(opened.generation, Generation::V060);
+    assert_eq!(opened.generation, Generation::V060, "{}", opened.decision);
+    assert!(
+        opened.decision.reason.contains("0x2D4"),
+        "{}",
+        opened.decision
+    );
     assert!(opened.missing_tiles.is_empty());
     for (tile, bytes) in &first {
         let back = &opened.map.tiles[&tile.coord];
@@ -148,7 +163,7 @@ fn damaged_0_6_0_files_never_panic() {
     for cut in (0..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
         let err = v060::read_adt(&bytes[..cut], Some(tile.coord)).expect_err("truncated");
         assert!(err.offset <= cut as u64, "cut {cut}: {err}");
-        let _ = v060::looks_like_060(&bytes[..cut]);
+        let _ = TileEvidence::of(&bytes[..cut]);
     }
     for at in (0..bytes.len() - 4).step_by(step / 3 + 1) {
         let mut b = bytes.clone();

@@ -12,6 +12,8 @@ pub trait FileDialogs {
     fn pick_map(&mut self) -> Option<PathBuf>;
     /// Asks for a folder to save into; `None` when cancelled.
     fn pick_folder(&mut self) -> Option<PathBuf>;
+    /// Asks for a folder of `Name_X_Y.adt` tiles to open as a map; `None` when cancelled.
+    fn pick_map_folder(&mut self) -> Option<PathBuf>;
 }
 
 /// The native dialogs (rfd: the XDG portal on Linux).
@@ -29,6 +31,12 @@ impl FileDialogs for RfdDialogs {
     fn pick_folder(&mut self) -> Option<PathBuf> {
         rfd::FileDialog::new()
             .set_title("Save into folder")
+            .pick_folder()
+    }
+
+    fn pick_map_folder(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Open a folder of map tiles")
             .pick_folder()
     }
 }
@@ -66,5 +74,10 @@ impl FileDialogs for ScriptedDialogs {
 
     fn pick_folder(&mut self) -> Option<PathBuf> {
         self.folders.lock().ok()?.pop_front().flatten()
+    }
+
+    /// Answered from the same queue as [`FileDialogs::pick_folder`].
+    fn pick_map_folder(&mut self) -> Option<PathBuf> {
+        self.pick_folder()
     }
 }

@@ -12,8 +12,13 @@ use crate::model::TileCoord;
 pub enum Intent {
     /// Ask for a map with the file dialog, then open it.
     OpenDialog,
-    /// Open this .wdt or .adt.
+    /// Ask for a folder of tiles with the folder dialog, then open it as a map.
+    OpenFolderDialog,
+    /// Open this .wdt, .adt or folder of tiles.
     Open(PathBuf),
+    /// Reopen the current map read as this generation (`None`: as its bytes decide), and
+    /// remember the choice for it.
+    ReadAs(Option<Generation>),
     /// Open the bundled sample map.
     OpenSample,
     /// Write the edited tiles back in their generation.

@@ -54,6 +54,8 @@ pub struct StartOptions {
     pub dialogs: Box<dyn FileDialogs>,
     /// Take a screenshot and close, instead of running interactively.
     pub screenshot: Option<ScreenshotRequest>,
+    /// Read the map as this generation (`--from`) instead of as remembered or decided.
+    pub read_as: Option<Generation>,
 }
 
 /// The Save as… dialog's state.
@@ -125,9 +127,10 @@ impl LoamApp {
             editing: Editing::default(),
             shown_cursor: None,
         };
-        match options.open {
-            Some(path) => app.open(&path),
-            None => app.open_sample(),
+        match (options.open, options.read_as) {
+            (Some(path), Some(from)) => app.open_as(&path, Some(from)),
+            (Some(path), None) => app.open(&path),
+            (None, _) => app.open_sample(),
         }
         if let Some(ops) = app
             .screenshot
@@ -182,10 +185,19 @@ impl LoamApp {
         }
     }
 
-    /// Opens a map file, replacing the current one; failures become the status message. The
-    /// tiles around the first view are read at once, the rest stream in as the camera moves.
+    /// Opens a map (a .wdt, an .adt or a folder of tiles), replacing the current one, read as
+    /// the generation remembered for it ("Read as"), else as its bytes decide; failures become
+    /// the status message. The tiles around the first view are read at once, the rest stream in
+    /// as the camera moves.
     pub fn open(&mut self, path: &Path) {
-        let mut session = match Session::open(path) {
+        let from = self.settings.read_as_for(path);
+        self.open_as(path, from);
+    }
+
+    /// Opens a map read as `from` (`None`: as its bytes decide) and remembers the choice for
+    /// this map.
+    pub fn open_as(&mut self, path: &Path, from: Option<Generation>) {
+        let mut session = match Session::open_as(path, from) {
             Ok(s) => s,
             Err(e) => {
                 self.message = Some(format!("could not open: {e}"));
@@ -196,6 +208,7 @@ impl LoamApp {
         self.session_id += 1;
         self.loader.start_session(self.session_id);
         self.settings.add_recent(path);
+        self.settings.set_read_as(path, from);
         let remembered = self.settings.camera_for(&session.key());
         let first = remembered.unwrap_or_else(|| initial_camera(&session));
         let near = tiles_near(
@@ -216,6 +229,12 @@ impl LoamApp {
         }
         if let Some((c, why)) = session.failed.iter().next() {
             notes.push(format!("tile {}_{} could not be read: {why}", c.x, c.y));
+        }
+        if session.decision.assumed {
+            notes.push(format!(
+                "read as {}: {} (File ▸ Read as to change)",
+                session.generation, session.decision.reason
+            ));
         }
         self.message = (!notes.is_empty()).then(|| notes.join("; "));
         self.session = Some(session);
@@ -279,7 +298,17 @@ impl LoamApp {
                     self.open(&p);
                 }
             }
+            Intent::OpenFolderDialog => {
+                if let Some(p) = self.dialogs.pick_map_folder() {
+                    self.open(&p);
+                }
+            }
             Intent::Open(p) => self.open(&p),
+            Intent::ReadAs(from) => {
+                if let Some(path) = self.session.as_ref().map(|s| s.source.clone()) {
+                    self.open_as(&path, from);
+                }
+            }
             Intent::OpenSample => self.open_sample(),
             Intent::Save => self.save(),
             Intent::SaveAsDialog => {
@@ -513,7 +542,7 @@ impl LoamApp {
         let Some(s) = &mut self.session else { return };
         for loaded in self.loader.poll() {
             match loaded.result {
-                Ok((tile, is_060)) => s.insert_tile(tile, is_060),
+                Ok(tile) => s.insert_tile(tile),
                 Err(e) => {
                     self.message = Some(format!(
                         "tile {}_{} could not be read: {e}",
@@ -532,7 +561,8 @@ impl LoamApp {
                 && !self.loader.is_loading(c)
                 && !s.failed.contains_key(&c)
             {
-                self.loader.request(c, s.tile_path(c), s.alpha_depth);
+                self.loader
+                    .request(c, s.tile_path(c), s.generation, s.alpha_depth);
             }
         }
         let keep = tiles_near(&s.on_disk, &points, UNLOAD_RADIUS_TILES);
@@ -616,6 +646,7 @@ impl LoamApp {
             state.present = s.map.present_tiles().into_iter().collect();
             state.loaded = s.map.tiles.keys().copied().collect();
             state.edited = s.edited.clone();
+            state.unreadable = s.failed.clone();
         }
         state
     }
@@ -633,6 +664,14 @@ impl LoamApp {
             layer_count: self.settings.layer_count,
             camera_speed: self.settings.camera_speed,
             client_data: self.settings.client_data.clone(),
+            generation: self
+                .session
+                .as_ref()
+                .map(|s| (s.generation, s.decision.reason.clone())),
+            read_as: self
+                .session
+                .as_ref()
+                .and_then(|s| self.settings.read_as_for(&s.source)),
         };
         egui::Panel::top("loam-menu").show(ui, |ui| {
             intents.extend(ui::menu::show(ui, &menu_state));

@@ -8,11 +8,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::convert::{self, Report};
+use crate::disk::MapKind;
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
-use crate::format::v18::{self, AlphaDepth};
-use crate::format::{alpha, v060};
-use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS};
+use crate::format::evidence::Decision;
+use crate::format::v18::AlphaDepth;
+use crate::model::map::TILE_PRESENT;
 use crate::model::{Map, Tile, TileCoord};
 
 /// One open map.
@@ -20,14 +21,19 @@ use crate::model::{Map, Tile, TileCoord};
 pub struct Session {
     /// The model.
     pub map: Map,
-    /// The file the user opened (.wdt or .adt).
+    /// The file or folder the user opened (.wdt, .adt or a folder of tiles).
     pub source: PathBuf,
     /// The folder the map's files are in.
     pub folder: PathBuf,
-    /// The generation of the files.
+    /// The generation the files are read as (decided once when the map opened).
     pub generation: Generation,
-    /// True when the map came with a WDT (a lone ADT has none to write back).
+    /// How that generation was decided ("MH2O in 12 tiles"), for the status bar and title.
+    pub decision: Decision,
+    /// True when a whole-map save writes a WDT: the map has one, or it is a folder of tiles
+    /// whose WDT is inferred (a lone ADT has none to write back).
     pub has_wdt: bool,
+    /// True when the map is a folder of tiles without a WDT.
+    pub wdt_inferred: bool,
     /// The file name of a lone ADT, so that saves keep it.
     pub lone_tile_file: Option<String>,
     /// Tiles the WDT lists whose files are not there.
@@ -36,26 +42,25 @@ pub struct Session {
     pub edited: BTreeSet<TileCoord>,
     /// Tiles whose file is in the folder, loaded or not (a WDT's map streams them in).
     pub on_disk: BTreeSet<TileCoord>,
+    /// Where each tile on disk is (names matched without regard to case).
+    tile_files: BTreeMap<TileCoord, PathBuf>,
     /// The alpha depth the map's tiles are read with.
     pub alpha_depth: AlphaDepth,
-    /// Tiles that failed to load, with the reason.
+    /// Tiles that failed to load, with the reason; they are never written.
     pub failed: BTreeMap<TileCoord, String>,
-    /// Whether the WDT's flags settle the generation (3.3.5) before any tile is read.
-    flags_say_335: bool,
 }
 
-/// A tile read from a split map and whether it was a 0.6.0 file, or why it could not be read.
-pub type TileRead = Result<(Tile, bool), LoamError>;
+/// A tile read from a split map, or why it could not be read.
+pub type TileRead = Result<Tile, LoamError>;
 
-/// Reads one tile file of a split map, 0.6.0 or v18, telling which it was.
-pub fn read_split_tile(path: &Path, coord: TileCoord, depth: AlphaDepth) -> TileRead {
-    let bytes = disk::read_file(path)?;
-    if v060::looks_like_060(&bytes) {
-        let tile = v060::read_adt(&bytes, Some(coord)).map_err(|e| e.in_file(path))?;
-        return Ok((tile, true));
-    }
-    let tile = v18::read_adt(&bytes, Some(coord), depth).map_err(|e| e.in_file(path))?;
-    Ok((tile, false))
+/// Reads one tile file of a split map as the map's generation.
+pub fn read_split_tile(
+    path: &Path,
+    coord: TileCoord,
+    generation: Generation,
+    depth: AlphaDepth,
+) -> TileRead {
+    disk::read_tile_as(path, Some(coord), generation, depth)
 }
 
 /// What a save wrote.
@@ -70,21 +75,19 @@ pub struct SaveSummary {
 }
 
 impl Session {
-    /// Opens a lone .adt or a 0.5.x monolithic WDT (read whole at once, the tiles are inside
-    /// it), or a split .wdt: its header only; the tiles are read with [`Session::load_now`] or
-    /// streamed in by the app.
+    /// Opens a map as [`Session::open_as`] does, deciding its generation from the bytes.
     pub fn open(path: &Path) -> Result<Session, LoamError> {
-        let is_wdt = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("wdt"));
-        let bytes = if is_wdt {
-            Some(disk::read_file(path)?)
-        } else {
-            None
-        };
-        let monolithic = bytes.as_deref().is_some_and(alpha::is_monolithic);
-        if !is_wdt || monolithic {
-            let opened = disk::open_map(path)?;
+        Session::open_as(path, None)
+    }
+
+    /// Opens a lone .adt or a 0.5.x monolithic WDT (read whole at once, the tiles are inside
+    /// it), or a split map (a .wdt, or a folder of tiles without one): its header only, with the
+    /// generation decided from every tile's bytes (or `from`, the user's "Read as"); the tiles
+    /// are read with [`Session::load_now`] or streamed in by the app.
+    pub fn open_as(path: &Path, from: Option<Generation>) -> Result<Session, LoamError> {
+        let source = disk::locate(path)?;
+        if matches!(source.kind, MapKind::Monolithic | MapKind::LoneTile) {
+            let opened = disk::open_map_as(path, from)?;
             let depth = if opened.map.big_alpha() {
                 AlphaDepth::Big
             } else {
@@ -95,53 +98,54 @@ impl Session {
                 source: path.to_path_buf(),
                 folder: opened.folder,
                 generation: opened.generation,
+                decision: opened.decision,
                 has_wdt: opened.wdt.is_some(),
+                wdt_inferred: false,
                 lone_tile_file: opened.lone_tile_file,
                 missing_tiles: opened.missing_tiles,
                 edited: BTreeSet::new(),
                 on_disk: BTreeSet::new(),
+                tile_files: BTreeMap::new(),
                 alpha_depth: depth,
-                failed: BTreeMap::new(),
-                flags_say_335: false,
+                failed: opened.failed,
             });
         }
-        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let bytes = bytes.unwrap_or_default();
-        let map = v18::read_wdt(&bytes, &name).map_err(|e| e.in_file(path))?;
-        let alpha_depth = if map.big_alpha() {
-            AlphaDepth::Big
-        } else {
-            AlphaDepth::Nibble
+        if let Some(g) = from
+            && g <= Generation::Alpha055
+        {
+            return Err(LoamError::Usage(format!(
+                "{}: cannot be read as {g}: it is a split map",
+                path.display()
+            )));
+        }
+        let header = source.split_header()?;
+        let (decision, evidence) = disk::open::decide_split(&source, header.as_ref(), from);
+        let alpha_depth = disk::open::split_alpha_depth(header.as_ref(), &evidence);
+        let wdt_inferred = source.kind == MapKind::Folder;
+        let mut map = match header {
+            Some(map) => map,
+            None => disk::open::inferred_header(&source.name, &evidence),
         };
-        // As `disk::open_map` judges it: these flags only exist in 3.3.5; otherwise the tiles
-        // decide as they arrive.
-        let flags_say_335 = map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_VERTEX_COLORS) != 0;
-        let generation = if flags_say_335 {
-            Generation::V335
-        } else {
-            Generation::V112
-        };
-        let (on_disk, missing): (Vec<TileCoord>, Vec<TileCoord>) = map
-            .present_tiles()
-            .into_iter()
-            .partition(|&c| folder.join(disk::tile_file_name(&name, c)).is_file());
+        if wdt_inferred {
+            for c in source.tiles.keys() {
+                map.tile_flags[c.index()] = TILE_PRESENT;
+            }
+        }
         Ok(Session {
             map,
             source: path.to_path_buf(),
-            folder,
-            generation,
+            folder: source.folder,
+            generation: decision.generation,
+            decision,
             has_wdt: true,
+            wdt_inferred,
             lone_tile_file: None,
-            missing_tiles: missing,
+            missing_tiles: source.missing,
             edited: BTreeSet::new(),
-            on_disk: on_disk.into_iter().collect(),
+            on_disk: source.tiles.keys().copied().collect(),
+            tile_files: source.tiles,
             alpha_depth,
             failed: BTreeMap::new(),
-            flags_say_335,
         })
     }
 
@@ -156,20 +160,15 @@ impl Session {
 
     /// Where tile `coord` is read from.
     pub fn tile_path(&self, coord: TileCoord) -> PathBuf {
-        self.folder
-            .join(disk::tile_file_name(&self.map.name, coord))
+        self.tile_files.get(&coord).cloned().unwrap_or_else(|| {
+            self.folder
+                .join(disk::tile_file_name(&self.map.name, coord))
+        })
     }
 
-    /// Takes a freshly read tile into the map; `is_060` says it was a 0.6.0 file, which makes
-    /// the map 0.6.0 unless the WDT's flags say 3.3.5 (as `disk::open_map` judges).
-    pub fn insert_tile(&mut self, tile: Tile, is_060: bool) {
-        if !self.flags_say_335 {
-            if is_060 {
-                self.generation = Generation::V060;
-            } else if self.generation != Generation::V060 {
-                self.generation = self.generation.max(disk::tile_generation(&tile));
-            }
-        }
+    /// Takes a freshly read tile into the map. The generation was decided when the map opened
+    /// and does not change with what arrives.
+    pub fn insert_tile(&mut self, tile: Tile) {
         self.failed.remove(&tile.coord);
         self.map.tiles.insert(tile.coord, tile);
     }
@@ -182,14 +181,14 @@ impl Session {
             .filter(|c| self.on_disk.contains(c) && !self.map.tiles.contains_key(c))
             .copied()
             .collect();
-        let depth = self.alpha_depth;
+        let (depth, generation) = (self.alpha_depth, self.generation);
         let read: Vec<(TileCoord, TileRead)> = wanted
             .par_iter()
-            .map(|&c| (c, read_split_tile(&self.tile_path(c), c, depth)))
+            .map(|&c| (c, read_split_tile(&self.tile_path(c), c, generation, depth)))
             .collect();
         for (c, r) in read {
             match r {
-                Ok((t, is_060)) => self.insert_tile(t, is_060),
+                Ok(t) => self.insert_tile(t),
                 Err(e) => {
                     self.failed.insert(c, e.to_string());
                 }
@@ -316,7 +315,10 @@ mod tests {
             let mut s = sample_session(dir.path());
             let out = dir.path().join(to.label());
             s.save_as(&out, to).unwrap();
-            let mut back = Session::open(&out.join("Sample.wdt")).unwrap();
+            // The sample has no liquid, so nothing in its 0.6.0 bytes proves 0.6.0: the user
+            // says so, as with `--from 0.6.0`. Every other generation is told by its bytes.
+            let from = (to == Generation::V060).then_some(to);
+            let mut back = Session::open_as(&out.join("Sample.wdt"), from).unwrap();
             back.load_all();
             assert_eq!(back.map.tiles.len(), 4, "{to}");
             assert!(back.failed.is_empty(), "{to}: {:?}", back.failed);
@@ -325,7 +327,7 @@ mod tests {
                 Generation::Alpha055 => Generation::Alpha053,
                 g => g,
             };
-            assert_eq!(back.generation, expect, "{to}");
+            assert_eq!(back.generation, expect, "{to}: {}", back.decision);
         }
     }
 

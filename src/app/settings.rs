@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::format::Generation;
 use crate::render::camera::Camera;
 
 /// How many recent files the File menu lists.
@@ -36,6 +37,9 @@ pub struct Settings {
     pub layer_count: bool,
     /// The camera last used on each map, keyed by the file it was opened from.
     pub cameras: BTreeMap<String, Camera>,
+    /// The generation the user chose to read each map as (File ▸ Read as), keyed by the file
+    /// or folder it was opened from ("0.6.0"); maps not listed are read as their bytes decide.
+    pub read_as: BTreeMap<String, String>,
 }
 
 impl Default for Settings {
@@ -48,6 +52,7 @@ impl Default for Settings {
             tile_grid: true,
             layer_count: false,
             cameras: BTreeMap::new(),
+            read_as: BTreeMap::new(),
         }
     }
 }
@@ -66,6 +71,26 @@ impl Settings {
         self.cameras.get(key).copied().filter(Camera::is_valid)
     }
 
+    /// The generation remembered for reading the map at `path`, if the user chose one.
+    pub fn read_as_for(&self, path: &Path) -> Option<Generation> {
+        self.read_as
+            .get(&path.display().to_string())
+            .and_then(|g| g.parse().ok())
+    }
+
+    /// Remembers (or, with `None`, forgets) the generation to read the map at `path` as.
+    pub fn set_read_as(&mut self, path: &Path, from: Option<Generation>) {
+        let key = path.display().to_string();
+        match from {
+            Some(g) => {
+                self.read_as.insert(key, g.label().to_string());
+            }
+            None => {
+                self.read_as.remove(&key);
+            }
+        }
+    }
+
     /// Makes the stored values usable (a hand-edited or old file may hold nonsense).
     pub fn sanitize(&mut self) {
         if !self.camera_speed.is_finite() || self.camera_speed <= 0.0 {
@@ -74,6 +99,7 @@ impl Settings {
         self.camera_speed = self.camera_speed.clamp(1.0, 5000.0);
         self.recent.truncate(RECENT_LIMIT);
         self.cameras.retain(|_, c| c.is_valid());
+        self.read_as.retain(|_, g| g.parse::<Generation>().is_ok());
     }
 }
 
@@ -100,9 +126,15 @@ mod tests {
             ..Settings::default()
         };
         s.cameras.insert("a".into(), Camera::default());
+        s.set_read_as(Path::new("/m/Old.wdt"), Some(Generation::V060));
         let text = serde_json::to_string(&s).unwrap();
         let back: Settings = serde_json::from_str(&text).unwrap();
         assert_eq!(back, s);
+        assert_eq!(
+            back.read_as_for(Path::new("/m/Old.wdt")),
+            Some(Generation::V060)
+        );
+        assert_eq!(back.read_as_for(Path::new("/m/New.wdt")), None);
         let mut bad = Settings {
             camera_speed: f32::NAN,
             ..Settings::default()

@@ -10,6 +10,7 @@ use super::dialogs::RfdDialogs;
 use super::screenshot::ScreenshotRequest;
 use super::{LoamApp, StartOptions};
 use crate::disk::LoamError;
+use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::sample::SAMPLE_NAME;
 
@@ -52,7 +53,7 @@ pub fn sample_path() -> Result<PathBuf, LoamError> {
 }
 
 /// Runs the editor window on `path` (the sample when `None`) until it is closed.
-pub fn run_gui(path: Option<PathBuf>) -> Result<(), String> {
+pub fn run_gui(path: Option<PathBuf>, read_as: Option<Generation>) -> Result<(), String> {
     eframe::run_native(
         "loam",
         native_options(DEFAULT_SIZE, true),
@@ -63,6 +64,7 @@ pub fn run_gui(path: Option<PathBuf>) -> Result<(), String> {
                     open: path,
                     dialogs: Box::new(RfdDialogs),
                     screenshot: None,
+                    read_as,
                 },
             )))
         }),
@@ -78,6 +80,7 @@ pub fn run_screenshot(
     size: [u32; 2],
     tile: Option<TileCoord>,
     ops: Option<crate::edit::ops::OpsFile>,
+    read_as: Option<Generation>,
 ) -> Result<(), String> {
     let outcome = Arc::new(Mutex::new(None));
     let request = ScreenshotRequest {
@@ -96,6 +99,7 @@ pub fn run_screenshot(
                     open: path,
                     dialogs: Box::new(RfdDialogs),
                     screenshot: Some(request),
+                    read_as,
                 },
             )))
         }),

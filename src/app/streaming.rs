@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 
+use crate::format::Generation;
 use crate::format::v18::AlphaDepth;
 use crate::model::{Tile, TileCoord};
 
@@ -20,6 +21,7 @@ struct Request {
     session: u64,
     coord: TileCoord,
     path: PathBuf,
+    generation: Generation,
     depth: AlphaDepth,
 }
 
@@ -29,8 +31,8 @@ pub struct Loaded {
     pub session: u64,
     /// Which tile.
     pub coord: TileCoord,
-    /// The tile and whether it was a 0.6.0 file, or why it could not be read.
-    pub result: Result<(Tile, bool), String>,
+    /// The tile, or why it could not be read.
+    pub result: Result<Tile, String>,
 }
 
 /// The loader: a worker thread and the requests it has not answered yet.
@@ -50,8 +52,9 @@ impl TileLoader {
             .name("loam-tile-loader".into())
             .spawn(move || {
                 for r in req_rx {
-                    let result = super::session::read_split_tile(&r.path, r.coord, r.depth)
-                        .map_err(|e| e.to_string());
+                    let result =
+                        super::session::read_split_tile(&r.path, r.coord, r.generation, r.depth)
+                            .map_err(|e| e.to_string());
                     let loaded = Loaded {
                         session: r.session,
                         coord: r.coord,
@@ -88,13 +91,20 @@ impl TileLoader {
         self.requests.is_some() && self.in_flight.len() < MAX_IN_FLIGHT
     }
 
-    /// Asks for a tile.
-    pub fn request(&mut self, coord: TileCoord, path: PathBuf, depth: AlphaDepth) {
+    /// Asks for a tile, to be read as `generation` (the map's, decided when it opened).
+    pub fn request(
+        &mut self,
+        coord: TileCoord,
+        path: PathBuf,
+        generation: Generation,
+        depth: AlphaDepth,
+    ) {
         let Some(tx) = &self.requests else { return };
         let sent = tx.send(Request {
             session: self.session,
             coord,
             path,
+            generation,
             depth,
         });
         if sent.is_ok() {
@@ -130,20 +140,15 @@ mod tests {
         let c = TileCoord::new(31, 31).unwrap();
         let path = dir.path().join("Sample_31_31.adt");
         loader.start_session(1);
-        loader.request(c, path.clone(), AlphaDepth::Big);
+        loader.request(c, path.clone(), Generation::V335, AlphaDepth::Big);
         assert!(loader.is_loading(c));
         rx.recv().unwrap();
         let got = loader.poll();
         assert_eq!(got.len(), 1);
-        assert!(
-            got[0]
-                .result
-                .as_ref()
-                .is_ok_and(|(t, old)| t.coord == c && !old)
-        );
+        assert!(got[0].result.as_ref().is_ok_and(|t| t.coord == c));
         assert!(!loader.is_loading(c));
 
-        loader.request(c, path, AlphaDepth::Big);
+        loader.request(c, path, Generation::V335, AlphaDepth::Big);
         loader.start_session(2);
         rx.recv().unwrap();
         assert!(

@@ -14,6 +14,7 @@ pub fn run(
     map_path: &Path,
     ops_path: &Path,
     to: Generation,
+    from: Option<Generation>,
     out: &Path,
 ) -> Result<ExitCode, LoamError> {
     if !to.writable() {
@@ -27,7 +28,7 @@ pub fn run(
     })?;
     let file =
         ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", ops_path.display())))?;
-    let mut opened = disk::open_map(map_path)?;
+    let mut opened = disk::open_map_as(map_path, from)?;
     let mut history = History::default();
     for (i, op) in file.ops.iter().enumerate() {
         let result = ops::apply(&mut opened.map, op, &mut history)
@@ -44,12 +45,15 @@ pub fn run(
         }
     }
     let report = convert::prepare_map(&mut opened.map, opened.generation, to);
-    let mut files = disk::encode_map(&opened.map, to, opened.wdt.is_some(), None)?;
+    let mut files = disk::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
         only.name = name.clone();
     }
     disk::write_files(out, &files, |_| {})?;
     println!("wrote {} file(s) to {}", files.len(), out.display());
     print!("{report}");
-    Ok(ExitCode::SUCCESS)
+    Ok(super::convert::report_unreadable(
+        &opened.map.name,
+        &opened.failed,
+    ))
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
+use crate::format::Generation;
 use crate::model::coords::{CHUNKS_PER_SIDE, TileCoord, outer_vertex};
 use crate::model::{Map, Tile};
 
@@ -38,6 +39,12 @@ pub fn check_map(opened: &disk::OpenedMap) -> Vec<Problem> {
                 c.y,
                 disk::tile_file_name(&map.name, *c)
             ),
+        });
+    }
+    for (c, why) in &opened.failed {
+        problems.push(Problem {
+            file: opened.folder.join(disk::tile_file_name(&map.name, *c)),
+            message: format!("tile {}_{} cannot be read: {why}", c.x, c.y),
         });
     }
     for tile in map.tiles.values() {
@@ -234,11 +241,11 @@ fn check_unique_ids(map: &Map) -> Vec<String> {
     out
 }
 
-/// Runs `loam check PATH...`: prints each problem and exits 1 when there are any.
-pub fn run(paths: &[PathBuf]) -> Result<ExitCode, LoamError> {
+/// Runs `loam check PATH... [--from GEN]`: prints each problem and exits 1 when there are any.
+pub fn run(paths: &[PathBuf], from: Option<Generation>) -> Result<ExitCode, LoamError> {
     let mut count = 0;
     for path in paths {
-        count += check_path(path);
+        count += check_path(path, from);
     }
     if count == 0 {
         println!("{} file(s) checked: no problems", paths.len());
@@ -250,8 +257,8 @@ pub fn run(paths: &[PathBuf]) -> Result<ExitCode, LoamError> {
 }
 
 /// Checks one path, printing its problems; returns how many there were.
-fn check_path(path: &Path) -> usize {
-    match disk::open_map(path) {
+fn check_path(path: &Path, from: Option<Generation>) -> usize {
+    match disk::open_map_as(path, from) {
         Err(e) => {
             println!("{e}");
             1

@@ -15,6 +15,7 @@ pub fn run(
     src: &Path,
     dst: &Path,
     to: Generation,
+    from: Option<Generation>,
     area_map: Option<&Path>,
 ) -> Result<ExitCode, LoamError> {
     if !to.writable() {
@@ -31,7 +32,7 @@ pub fn run(
             dst.display()
         )));
     }
-    let mut opened = disk::open_map(src)?;
+    let mut opened = disk::open_map_as(src, from)?;
     // A few names help find the problem; hundreds (a WDT copied without its tiles) do not.
     const SHOWN: usize = 5;
     for c in opened.missing_tiles.iter().take(SHOWN) {
@@ -55,7 +56,13 @@ pub fn run(
             opened.missing_tiles.len() as u64,
         );
     }
-    let mut files = disk::encode_map(&opened.map, to, opened.wdt.is_some(), None)?;
+    if opened.kind == disk::MapKind::Folder {
+        report.note(
+            "map: WDT written (the source folder had none; inferred from its tiles)",
+            1,
+        );
+    }
+    let mut files = disk::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
         only.name = name.clone();
     }
@@ -75,7 +82,30 @@ pub fn run(
     bar.finish_and_clear();
     println!("wrote {} file(s) to {}", files.len(), dst.display());
     print!("{report}");
-    Ok(ExitCode::SUCCESS)
+    Ok(report_unreadable(&opened.map.name, &opened.failed))
+}
+
+/// Lists the tiles that could not be read (and so were not written) on stderr; the exit code
+/// is 1 when there are any, so that scripts notice.
+pub fn report_unreadable(
+    map: &str,
+    failed: &std::collections::BTreeMap<crate::model::TileCoord, String>,
+) -> ExitCode {
+    for (c, why) in failed {
+        eprintln!(
+            "error: {} not written: {why}",
+            disk::tile_file_name(map, *c)
+        );
+    }
+    if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "{} tile(s) could not be read; every other tile was written",
+            failed.len()
+        );
+        ExitCode::from(1)
+    }
 }
 
 /// Reads an `--area-map` CSV.

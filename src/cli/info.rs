@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::disk::{self, LoamError};
+use crate::format::Generation;
 use crate::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_SHADOW, FLAG_IMPASSABLE};
 use crate::model::liquid::{LiquidOrigin, liquid_type};
 use crate::model::map::*;
@@ -19,6 +20,11 @@ pub struct MapInfo {
     pub path: String,
     /// Client generation of the files ("3.3.5").
     pub generation: String,
+    /// How the generation was decided ("MH2O in 12 tiles", "no 3.3.5-only chunk: 1.12
+    /// assumed", "as --from / Read as says").
+    pub generation_reason: String,
+    /// What was opened: "wdt", "monolithic", "folder" (tiles without a WDT) or "tile".
+    pub kind: String,
     /// Map name.
     pub name: String,
     /// True when opened from a WDT.
@@ -29,10 +35,21 @@ pub struct MapInfo {
     pub tiles_listed: usize,
     /// Tiles MAIN lists that are not on disk, as "X_Y".
     pub tiles_missing: Vec<String>,
+    /// Tiles whose file is there but cannot be read, with the reason.
+    pub tiles_unreadable: Vec<UnreadableTile>,
     /// The global WMO of a WMO-only map.
     pub global_wmo: Option<String>,
     /// Each tile read.
     pub tiles: Vec<TileInfo>,
+}
+
+/// A tile that could not be read.
+#[derive(Debug, Serialize)]
+pub struct UnreadableTile {
+    /// "X_Y" as in the file name.
+    pub tile: String,
+    /// Why: the file, chunk and byte offset.
+    pub error: String,
 }
 
 /// A flag word with the names of its set bits.
@@ -212,6 +229,14 @@ pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
     MapInfo {
         path: path.display().to_string(),
         generation: opened.generation.to_string(),
+        generation_reason: opened.decision.reason.clone(),
+        kind: match opened.kind {
+            disk::MapKind::SplitWdt => "wdt",
+            disk::MapKind::Monolithic => "monolithic",
+            disk::MapKind::Folder => "folder",
+            disk::MapKind::LoneTile => "tile",
+        }
+        .to_string(),
         name: map.name.clone(),
         has_wdt: opened.wdt.is_some(),
         flags: flag_names(
@@ -232,14 +257,22 @@ pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
             .iter()
             .map(|c| format!("{}_{}", c.x, c.y))
             .collect(),
+        tiles_unreadable: opened
+            .failed
+            .iter()
+            .map(|(c, e)| UnreadableTile {
+                tile: format!("{}_{}", c.x, c.y),
+                error: e.clone(),
+            })
+            .collect(),
         global_wmo: map.global_wmo.as_ref().map(|g| g.name.clone()),
         tiles: map.tiles.values().map(tile_info).collect(),
     }
 }
 
-/// Runs `loam info PATH [--json]`.
-pub fn run(path: &Path, json: bool) -> Result<ExitCode, LoamError> {
-    let opened = disk::open_map(path)?;
+/// Runs `loam info PATH [--json] [--from GEN]`.
+pub fn run(path: &Path, json: bool, from: Option<Generation>) -> Result<ExitCode, LoamError> {
+    let opened = disk::open_map_as(path, from)?;
     let info = map_info(path, &opened);
     if json {
         println!(
@@ -256,32 +289,36 @@ pub fn run(path: &Path, json: bool) -> Result<ExitCode, LoamError> {
 pub fn render_text(info: &MapInfo) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    let kind = if info.has_wdt && matches!(info.generation.as_str(), "0.5.3" | "0.5.5") {
-        "map (monolithic WDT)"
-    } else if info.has_wdt {
-        "map (WDT + ADTs)"
-    } else {
-        "tile (ADT, read without its WDT)"
+    let kind = match info.kind.as_str() {
+        "monolithic" => "map (monolithic WDT)",
+        "wdt" => "map (WDT + ADTs)",
+        "folder" => "map (ADTs without a WDT: one is inferred from the tiles)",
+        _ => "tile (ADT, read without its WDT)",
     };
     let _ = writeln!(
         s,
         "{}: {} {kind}, generation {}",
         info.path, info.name, info.generation
     );
+    let _ = writeln!(s, "generation decided by: {}", info.generation_reason);
     let _ = writeln!(
         s,
         "map flags: 0x{:x} {}",
         info.flags.value,
         info.flags.names.join(", ")
     );
-    if info.has_wdt {
+    if info.kind != "tile" {
         let _ = writeln!(
             s,
-            "tiles: {} listed, {} read, {} missing",
+            "tiles: {} listed, {} read, {} missing, {} unreadable",
             info.tiles_listed,
             info.tiles.len(),
-            info.tiles_missing.len()
+            info.tiles_missing.len(),
+            info.tiles_unreadable.len()
         );
+        for u in &info.tiles_unreadable {
+            let _ = writeln!(s, "  unreadable {}: {}", u.tile, u.error);
+        }
         if !info.tiles_missing.is_empty() {
             let shown: Vec<_> = info.tiles_missing.iter().take(12).cloned().collect();
             let more = info.tiles_missing.len().saturating_sub(shown.len());

@@ -22,8 +22,12 @@ pub struct Cli {
     /// What to do; without a command the editor opens (on PATH, or on the bundled sample).
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// A .wdt or .adt to open in the editor.
+    /// A .wdt, an .adt or a folder of Name_X_Y.adt tiles to open in the editor.
     pub path: Option<PathBuf>,
+    /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+    /// deciding from its bytes.
+    #[arg(long, value_parser = parse_generation)]
+    pub from: Option<Generation>,
 }
 
 /// The subcommands.
@@ -32,17 +36,25 @@ pub enum Command {
     /// Describe a map (.wdt with its tiles) or a tile (.adt): generation, tiles, textures,
     /// objects, liquids, flags.
     Info {
-        /// A .wdt or .adt file.
+        /// A .wdt, an .adt, or a folder of Name_X_Y.adt tiles without a WDT.
         path: PathBuf,
         /// Print JSON for scripts instead of text.
         #[arg(long)]
         json: bool,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
     },
     /// Validate maps or tiles; exits 1 and prints one line per problem when any is found.
     Check {
-        /// .wdt or .adt files.
+        /// .wdt or .adt files, or folders of tiles.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
     },
     /// Convert a map or tile to another client generation, printing what was dropped or changed.
     Convert {
@@ -52,8 +64,14 @@ pub enum Command {
         /// CSV of `old,new` area id pairs to translate area ids (otherwise they pass through).
         #[arg(long)]
         area_map: Option<PathBuf>,
-        /// A .wdt (the whole map folder around it is converted) or one .adt.
+        /// A .wdt (the whole map folder around it is converted), one .adt, or a folder of
+        /// Name_X_Y.adt tiles without a WDT (a WDT is then written for targets that need one).
         src: PathBuf,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
+
         /// Folder that receives files of the same names.
         dst: PathBuf,
     },
@@ -78,10 +96,14 @@ pub enum Command {
         /// shows the result, the last operation's tool and brush, and the history.
         #[arg(long, value_name = "OPS.json")]
         apply: Option<PathBuf>,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
     },
     /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
-        /// A .wdt (with its tiles) or one .adt.
+        /// A .wdt (with its tiles), one .adt, or a folder of tiles.
         map: PathBuf,
         /// The operations file.
         ops: PathBuf,
@@ -90,6 +112,10 @@ pub enum Command {
         to: Generation,
         /// Folder that receives the saved files.
         out: PathBuf,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
     },
 }
 
@@ -100,28 +126,36 @@ fn parse_generation(s: &str) -> Result<Generation, String> {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        Some(Command::Info { path, json }) => info::run(&path, json),
-        Some(Command::Check { paths }) => check::run(&paths),
+        Some(Command::Info { path, json, from }) => info::run(&path, json, from),
+        Some(Command::Check { paths, from }) => check::run(&paths, from),
         Some(Command::Convert {
             to,
             area_map,
             src,
             dst,
-        }) => convert::run(&src, &dst, to, area_map.as_deref()),
-        Some(Command::Apply { map, ops, to, out }) => apply::run(&map, &ops, to, &out),
+            from,
+        }) => convert::run(&src, &dst, to, from, area_map.as_deref()),
+        Some(Command::Apply {
+            map,
+            ops,
+            to,
+            out,
+            from,
+        }) => apply::run(&map, &ops, to, from, &out),
         Some(Command::Sample { out }) => sample::run(&out),
         Some(Command::Screenshot {
             paths,
             size,
             tile,
             apply,
+            from,
         }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
             let tile = tile.and_then(|t| Some([*t.first()?, *t.get(1)?]));
-            screenshot::run(paths.pop(), out, size, tile, apply)
+            screenshot::run(paths.pop(), out, size, tile, apply, from)
         }
-        None => crate::app::startup::run_gui(cli.path)
+        None => crate::app::startup::run_gui(cli.path, cli.from)
             .map(|()| ExitCode::SUCCESS)
             .map_err(crate::disk::LoamError::Usage),
     };

@@ -33,6 +33,7 @@ pub fn run(
     size: [u32; 2],
     tile: Option<[u8; 2]>,
     apply: Option<PathBuf>,
+    from: Option<crate::format::Generation>,
 ) -> Result<ExitCode, LoamError> {
     let ops = match apply {
         Some(p) => {
@@ -54,7 +55,7 @@ pub fn run(
         ),
         None => None,
     };
-    crate::app::startup::run_screenshot(path, out.clone(), size, tile, ops)
+    crate::app::startup::run_screenshot(path, out.clone(), size, tile, ops, from)
         .map_err(LoamError::Usage)?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)

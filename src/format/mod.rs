@@ -5,6 +5,7 @@
 
 pub mod alpha;
 pub mod chunk;
+pub mod evidence;
 pub mod mcal;
 pub mod mclq;
 pub mod mh2o;

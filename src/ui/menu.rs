@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::app::intent::Intent;
+use crate::format::Generation;
 
 /// What the menu shows.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +28,37 @@ pub struct MenuState {
     pub can_undo: bool,
     /// An edit can be redone.
     pub can_redo: bool,
+    /// The generation the open map is read as, and how that was decided.
+    pub generation: Option<(Generation, String)>,
+    /// The user's "Read as" choice for the open map (`None`: as its bytes decide).
+    pub read_as: Option<Generation>,
+}
+
+/// File ▸ Read as: reopens the map as another generation, for files whose bytes cannot tell
+/// (a 0.6.0 map without liquid reads as 1.12 otherwise).
+fn read_as_menu(ui: &mut egui::Ui, state: &MenuState, out: &mut Vec<Intent>) {
+    let enabled = state.has_map && !state.unsaved;
+    ui.add_enabled_ui(enabled, |ui| {
+        ui.menu_button("Read as", |ui| {
+            if let Some((g, why)) = &state.generation {
+                ui.label(format!("Read as {g}: {why}"));
+                ui.separator();
+            }
+            if ui
+                .radio(state.read_as.is_none(), "Decide from the files")
+                .clicked()
+            {
+                out.push(Intent::ReadAs(None));
+            }
+            for g in Generation::ALL {
+                if ui.radio(state.read_as == Some(g), g.label()).clicked() {
+                    out.push(Intent::ReadAs(Some(g)));
+                }
+            }
+        });
+    })
+    .response
+    .on_disabled_hover_text("Save or undo your changes first: reading again discards them");
 }
 
 /// Draws the menu bar and returns what was chosen.
@@ -47,9 +79,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                     }
                 }
             });
+            if ui.button("Open folder of tiles…").clicked() {
+                out.push(Intent::OpenFolderDialog);
+            }
             if ui.button("Open sample map").clicked() {
                 out.push(Intent::OpenSample);
             }
+            read_as_menu(ui, state, &mut out);
             ui.separator();
             if ui
                 .add_enabled(state.has_map && state.unsaved, egui::Button::new("Save"))

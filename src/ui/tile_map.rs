@@ -1,7 +1,7 @@
 //! The tile map: the map's 64×64 tile grid showing which tiles exist, are loaded, are drawn and
 //! were edited, with the camera on it; a click asks to go to a tile.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
@@ -20,6 +20,8 @@ pub struct TileMapState {
     pub drawn: BTreeSet<TileCoord>,
     /// Tiles with unsaved changes.
     pub edited: BTreeSet<TileCoord>,
+    /// Tiles whose file cannot be read, with the reason (shown on hover; never written).
+    pub unreadable: BTreeMap<TileCoord, String>,
     /// The camera: world (x, y) and yaw.
     pub camera: Option<([f64; 2], f32)>,
 }
@@ -27,9 +29,14 @@ pub struct TileMapState {
 /// The accessible name of the tile map widget.
 pub const TILE_MAP_LABEL: &str = "Tile map";
 
+/// Colour of a tile that cannot be read.
+pub const UNREADABLE_COLOR: Color32 = Color32::from_rgb(200, 40, 40);
+
 /// Colour of a tile cell.
 fn cell_color(state: &TileMapState, c: TileCoord) -> Option<Color32> {
-    if state.edited.contains(&c) {
+    if state.unreadable.contains_key(&c) {
+        Some(UNREADABLE_COLOR)
+    } else if state.edited.contains(&c) {
         Some(Color32::from_rgb(240, 150, 40))
     } else if state.drawn.contains(&c) {
         Some(Color32::from_rgb(90, 200, 110))
@@ -189,12 +196,14 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
         && let Some(c) = region.tile_at(rect, pos)
     {
         let present = state.present.contains(&c);
-        response.clone().on_hover_text(format!(
-            "tile {}_{}{}",
-            c.x,
-            c.y,
-            if present { "" } else { " (none)" }
-        ));
+        let note = match state.unreadable.get(&c) {
+            Some(why) => format!(" cannot be read: {why}"),
+            None if present => String::new(),
+            None => " (none)".to_string(),
+        };
+        response
+            .clone()
+            .on_hover_text(format!("tile {}_{}{note}", c.x, c.y));
     }
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
@@ -202,9 +211,11 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
     {
         out.push(Intent::GoToTile(c));
     }
-    // "Go to tile" by number; the typed values live in egui's memory, not in the app.
-    let id = ui.scope_id().with("loam-go-to-tile");
-    let (mut x, mut y) = ui.data(|d| d.get_temp::<(u8, u8)>(id)).unwrap_or((32, 32));
+    // "Go to tile" by number; the typed values live in egui's memory, not in the app. They
+    // start at the map's own first tile, and a map with other tiles starts afresh.
+    let first = state.present.first().map_or((32, 32), |c| (c.x, c.y));
+    let id = ui.scope_id().with(("loam-go-to-tile", first));
+    let (mut x, mut y) = ui.data(|d| d.get_temp::<(u8, u8)>(id)).unwrap_or(first);
     ui.horizontal(|ui| {
         let label = ui.label("X");
         ui.add(egui::DragValue::new(&mut x).range(0..=63))
@@ -224,6 +235,9 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
         legend(ui, Color32::from_rgb(60, 120, 80), "loaded");
         legend(ui, Color32::from_rgb(90, 200, 110), "drawn");
         legend(ui, Color32::from_rgb(240, 150, 40), "edited");
+        if !state.unreadable.is_empty() {
+            legend(ui, UNREADABLE_COLOR, "unreadable");
+        }
     });
     out
 }

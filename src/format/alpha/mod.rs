@@ -10,4 +10,4 @@ pub mod mcnk;
 pub mod tile;
 pub mod wdt;
 
-pub use wdt::{is_monolithic, read_wdt, write_wdt};
+pub use wdt::{is_monolithic, read_wdt, read_wdt_tolerant, write_wdt};

@@ -60,8 +60,20 @@ pub fn is_monolithic(bytes: &[u8]) -> bool {
 }
 
 /// Decodes a monolithic WDT with all its embedded tiles. `name` is the map's name. Tiles whose
-/// MAIN entry says they live in a 0.5.5 prototype ADT are marked present but not loaded.
+/// MAIN entry says they live in a 0.5.5 prototype ADT are marked present but not loaded. Any
+/// tile that fails to decode fails the whole read (see [`read_wdt_tolerant`]).
 pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
+    let (map, mut failed) = read_wdt_tolerant(bytes, name)?;
+    match failed.drain(..).next() {
+        Some((_, e)) => Err(e),
+        None => Ok(map),
+    }
+}
+
+/// Decodes a monolithic WDT as [`read_wdt`] does, but sets aside each tile that fails to decode
+/// (it stays listed in MAIN, not loaded) with its error, so one bad tile does not lose the map.
+/// Errors in the header chunks (MVER, MPHD, MAIN, MDNM, MONM) still fail the whole read.
+pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoord, FormatError)>)> {
     let mver = expect_chunk(bytes, 0, 0, tags::MVER)?;
     let version = mver.reader().u32()?;
     if version != VERSION {
@@ -137,6 +149,7 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
         }
     }
 
+    let mut failed = Vec::new();
     let mut mr = main.reader();
     for index in 0..TILES_PER_SIDE * TILES_PER_SIDE {
         let entry_at = main.payload_offset() + index * MAIN_ENTRY_BYTES;
@@ -155,12 +168,16 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
             }
             continue;
         }
-        let tile = read_tile(bytes, offset, coord, &mut global)?;
         map.tile_flags[index] = TILE_PRESENT;
-        map.tiles.insert(coord, tile);
+        match read_tile(bytes, offset, coord, &mut global) {
+            Ok(tile) => {
+                map.tiles.insert(coord, tile);
+            }
+            Err(e) => failed.push((coord, e)),
+        }
     }
     map.map_wide_names = Some(global);
-    Ok(map)
+    Ok((map, failed))
 }
 
 /// Reads the tile block whose MHDR tag is at absolute `at`.

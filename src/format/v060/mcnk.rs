@@ -438,68 +438,6 @@ pub fn write(
     );
 }
 
-/// Judges whether a v18-shaped ADT is 0.6.0: its MCNKs' heights are smoother read outer-first
-/// than interleaved, or its MCLQ chunks hold 0x2D4-byte instances. Flat terrain without liquid
-/// reads the same either way and answers `false`. Unreadable input answers `false`; the real
-/// read reports the problem.
-pub fn looks_like_060(bytes: &[u8]) -> bool {
-    let word = |at: usize| {
-        bytes
-            .get(at..at.saturating_add(4))
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let height = |at: usize| word(at).map(f32::from_bits);
-    let (mut outer_first, mut interleaved) = (0f64, 0f64);
-    for c in crate::format::chunk::ChunkIter::new(bytes, 0, tags::FILE) {
-        let Ok(c) = c else { break };
-        if c.tag != tags::MCNK {
-            continue;
-        }
-        let h = c.payload_offset();
-        if let (Some(flags), Some(ofs_liquid), Some(size_liquid)) =
-            (word(h), word(h + 0x60), word(h + 0x64))
-        {
-            let n = (flags & FLAG_LIQUID_ANY).count_ones() as usize;
-            let len = size_liquid.saturating_sub(8) as usize;
-            if n > 0 && ofs_liquid != 0 {
-                if len == n * mclq::INSTANCE_BYTES_060 {
-                    return true;
-                }
-                if len == n * mclq::INSTANCE_BYTES {
-                    return false;
-                }
-            }
-        }
-        let Some(ofs_height) = word(h + 0x14) else {
-            continue;
-        };
-        let data = c.offset + ofs_height as usize + 8;
-        let grid = |index: &dyn Fn(usize, usize) -> usize| -> Option<f64> {
-            let mut sum = 0f64;
-            for row in 0..9 {
-                for col in 0..9 {
-                    let here = height(data + 4 * index(row, col))? as f64;
-                    if col < 8 {
-                        sum += (height(data + 4 * index(row, col + 1))? as f64 - here).abs();
-                    }
-                    if row < 8 {
-                        sum += (height(data + 4 * index(row + 1, col))? as f64 - here).abs();
-                    }
-                }
-            }
-            sum.is_finite().then_some(sum)
-        };
-        if let (Some(a), Some(b)) = (
-            grid(&|r, c| r * 9 + c),
-            grid(&|r, c| coords::outer_vertex(r, c)),
-        ) {
-            outer_first += a;
-            interleaved += b;
-        }
-    }
-    outer_first < interleaved
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,7 +478,6 @@ mod tests {
             bytes.extend_from_slice(&payload);
             let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
             let _ = read(&raw, t, 0, 0, AlphaDepth::Nibble);
-            let _ = looks_like_060(&bytes);
 
             let mut w = Writer::default();
             write(&mut w, &Chunk::flat(3.0), t, 0, 0, AlphaTarget { big: false });
@@ -553,7 +490,6 @@ mod tests {
             if let Err(e) = read(&raw, t, 0, 0, AlphaDepth::Nibble) {
                 prop_assert!(e.offset <= bytes.len() as u64);
             }
-            let _ = looks_like_060(&bytes);
         }
     }
 }

@@ -15,8 +15,6 @@ use crate::model::coords::TileCoord;
 use crate::model::map::Map;
 use crate::model::tile::Tile;
 
-pub use mcnk::looks_like_060;
-
 /// The 0.6.0 ADT: v18 top level, 0.6.0 MCNKs, no MH2O.
 pub const FLAVOR: AdtFlavor = AdtFlavor {
     read_mcnk: mcnk::read,
