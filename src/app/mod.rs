@@ -151,6 +151,11 @@ impl LoamApp {
         self.session.as_ref()
     }
 
+    /// The open map for changes that go around the ui (tests saving or loading directly).
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.session.as_mut()
+    }
+
     /// The camera.
     pub fn camera(&self) -> &Camera {
         &self.camera
@@ -232,7 +237,7 @@ impl LoamApp {
         }
         if session.decision.assumed {
             notes.push(format!(
-                "read as {}: {} (File ▸ Read as to change)",
+                "read as {}: {} (File > Read as to change)",
                 session.generation, session.decision.reason
             ));
         }

@@ -1,0 +1,168 @@
+//! The editor on maps as users have them (kittest, real app, no GL): a map with one unreadable
+//! tile opens with the rest and marks that tile; a folder of tiles without a WDT opens from the
+//! File menu; File ▸ Read as reopens a map as another generation and remembers it.
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use loam::app::dialogs::ScriptedDialogs;
+use loam::app::{LoamApp, StartOptions};
+use loam::format::Generation;
+use loam::format::v060;
+use loam::model::TileCoord;
+use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
+
+fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {
+    let dialogs = dialogs.clone();
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| {
+            LoamApp::new(
+                cc,
+                StartOptions {
+                    open,
+                    dialogs: Box::new(dialogs),
+                    screenshot: None,
+                    read_as: None,
+                },
+            )
+        })
+}
+
+fn bad_tile() -> TileCoord {
+    TileCoord::new(32, 31).unwrap()
+}
+
+/// The sample in `dir` with one tile's first bytes destroyed.
+fn sample_with_a_bad_tile(dir: &Path) -> PathBuf {
+    loam::sample::write_sample(dir).unwrap();
+    let bad = dir.join("Sample_32_31.adt");
+    let mut bytes = std::fs::read(&bad).unwrap();
+    bytes[..64].fill(0xEE);
+    std::fs::write(&bad, &bytes).unwrap();
+    dir.join("Sample.wdt")
+}
+
+#[test]
+fn a_map_with_one_corrupt_tile_opens_with_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = sample_with_a_bad_tile(dir.path());
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(wdt));
+    h.run();
+    let s = h.state().session().expect("the map opens");
+    assert_eq!(s.map.tiles.len(), 3, "the three good tiles are read");
+    assert!(s.failed.contains_key(&bad_tile()));
+    assert!(
+        h.state()
+            .message()
+            .unwrap()
+            .contains("32_31 could not be read"),
+        "{:?}",
+        h.state().message()
+    );
+
+    // The tile map marks it and says why under the mouse.
+    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
+    let present = s.map.present_tiles().into_iter().collect();
+    let at = Region::around(&present).tile_centre(rect, bad_tile());
+    h.hover_at(at);
+    // Tooltips wait a moment before they show.
+    for _ in 0..60 {
+        h.step();
+    }
+    h.get_by_label_contains("tile 32_31 cannot be read");
+
+    // Saving the whole map elsewhere writes every other tile and never the unreadable one.
+    let out = tempfile::tempdir().unwrap();
+    let mut app = h.state_mut();
+    let session = app.session_mut().unwrap();
+    session.save_as(out.path(), Generation::V335).unwrap();
+    assert!(out.path().join("Sample_31_31.adt").is_file());
+    assert!(!out.path().join("Sample_32_31.adt").exists());
+}
+
+#[test]
+fn a_folder_of_tiles_opens_from_the_file_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(dir.path()).unwrap();
+    std::fs::remove_file(dir.path().join("Sample.wdt")).unwrap();
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    dialogs.answer_folder(Some(dir.path().to_path_buf()));
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open folder of tiles…").click();
+    h.run();
+    let s = h.state().session().expect("the folder opens");
+    assert_eq!(s.source, dir.path());
+    assert!(s.wdt_inferred);
+    assert_eq!(s.on_disk.len(), 4);
+    assert_eq!(s.map.present_tiles().len(), 4);
+    // Save as writes a WDT for it.
+    let out = tempfile::tempdir().unwrap();
+    let mut app = h.state_mut();
+    let session = app.session_mut().unwrap();
+    session.load_all();
+    session.save_as(out.path(), Generation::V335).unwrap();
+    assert!(out.path().join("Sample.wdt").is_file());
+}
+
+#[test]
+fn read_as_reopens_the_map_and_is_remembered() {
+    // A 0.6.0 map without liquid: nothing in its bytes tells it from 1.12.
+    let dir = tempfile::tempdir().unwrap();
+    let mut map = loam::sample::sample_map();
+    for t in map.tiles.values_mut() {
+        for c in &mut t.chunks {
+            c.liquid = None;
+        }
+    }
+    let mut prepared = map.clone();
+    loam::convert::prepare_map(&mut prepared, Generation::V335, Generation::V060);
+    let files = loam::disk::encode_map(&prepared, Generation::V060, true, None).unwrap();
+    loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
+    let wdt = dir.path().join("Sample.wdt");
+    assert_eq!(
+        v060::read_wdt(&std::fs::read(&wdt).unwrap(), "Sample")
+            .unwrap()
+            .present_tiles()
+            .len(),
+        4
+    );
+
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(wdt.clone()));
+    h.run();
+    let s = h.state().session().unwrap();
+    assert_eq!(s.generation, Generation::V112);
+    assert!(s.decision.assumed);
+    assert!(h.state().message().unwrap().contains("1.12 assumed"));
+
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Read as").click();
+    h.run();
+    h.get_by_label("0.6.0").click();
+    h.run();
+    let s = h.state().session().unwrap();
+    assert_eq!(s.generation, Generation::V060);
+    let c = TileCoord::new(31, 31).unwrap();
+    let back = &s.map.tiles[&c];
+    for (a, b) in back.chunks.iter().zip(&prepared.tiles[&c].chunks) {
+        for (x, y) in a.heights.iter().zip(b.heights.iter()) {
+            assert!((x - y).abs() < 0.01, "heights read the 0.6.0 way");
+        }
+    }
+    assert_eq!(
+        h.state().settings().read_as_for(&wdt),
+        Some(Generation::V060)
+    );
+    // Opening it again uses the remembered choice.
+    h.state_mut().open(&wdt);
+    assert_eq!(h.state().session().unwrap().generation, Generation::V060);
+}
