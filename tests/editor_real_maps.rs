@@ -78,7 +78,7 @@ fn a_map_with_one_corrupt_tile_opens_with_the_rest() {
 
     // Saving the whole map elsewhere writes every other tile and never the unreadable one.
     let out = tempfile::tempdir().unwrap();
-    let mut app = h.state_mut();
+    let app = h.state_mut();
     let session = app.session_mut().unwrap();
     session.save_as(out.path(), Generation::V335).unwrap();
     assert!(out.path().join("Sample_31_31.adt").is_file());
@@ -105,7 +105,7 @@ fn a_folder_of_tiles_opens_from_the_file_menu() {
     assert_eq!(s.map.present_tiles().len(), 4);
     // Save as writes a WDT for it.
     let out = tempfile::tempdir().unwrap();
-    let mut app = h.state_mut();
+    let app = h.state_mut();
     let session = app.session_mut().unwrap();
     session.load_all();
     session.save_as(out.path(), Generation::V335).unwrap();
