@@ -32,57 +32,42 @@ pub fn run(
             dst.display()
         )));
     }
-    let mut opened = disk::open_map_as(src, from)?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} tiles")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message("converting");
+    let progress = |done: usize, total: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let converted = disk::stream::convert_map(src, from, to, &options, dst, &progress)?;
+    bar.finish_and_clear();
     // A few names help find the problem; hundreds (a WDT copied without its tiles) do not.
     const SHOWN: usize = 5;
-    for c in opened.missing_tiles.iter().take(SHOWN) {
-        let name = disk::tile_file_name(&opened.map.name, *c);
+    for c in converted.missing.iter().take(SHOWN) {
+        let name = disk::tile_file_name(&converted.name, *c);
         eprintln!(
             "warning: MAIN lists tile {}_{} but {name} is missing; it is not converted",
             c.x, c.y
         );
     }
-    if opened.missing_tiles.len() > SHOWN {
+    if converted.missing.len() > SHOWN {
         eprintln!(
             "warning: … and {} more tiles listed in MAIN are missing",
-            opened.missing_tiles.len() - SHOWN
+            converted.missing.len() - SHOWN
         );
     }
-    let mut report = convert::prepare_map_with(&mut opened.map, opened.generation, to, &options);
-    if to <= Generation::Alpha055 {
-        // A monolithic WDT can only list tiles whose data it holds.
-        report.note(
-            "tiles listed in MAIN but missing on disk, left out of the monolithic WDT",
-            opened.missing_tiles.len() as u64,
-        );
-    }
-    if opened.kind == disk::MapKind::Folder {
-        report.note(
-            "map: WDT written (the source folder had none; inferred from its tiles)",
-            1,
-        );
-    }
-    let mut files = disk::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
-    if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
-        only.name = name.clone();
-    }
-    let bar = if files.len() > 1 {
-        let bar = ProgressBar::new(files.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} files")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
-        bar.set_message("writing");
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    disk::write_files(dst, &files, |n| bar.set_position(n as u64))?;
-    bar.finish_and_clear();
-    println!("wrote {} file(s) to {}", files.len(), dst.display());
-    print!("{report}");
-    Ok(report_unreadable(&opened.map.name, &opened.failed))
+    println!(
+        "read as {}; wrote {} file(s) to {}",
+        converted.decision,
+        converted.files,
+        dst.display()
+    );
+    print!("{}", converted.report);
+    Ok(report_unreadable(&converted.name, &converted.failed))
 }
 
 /// Lists the tiles that could not be read (and so were not written) on stderr; the exit code

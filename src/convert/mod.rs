@@ -48,35 +48,30 @@ pub fn prepare_map_with(
     to: Generation,
     options: &Options,
 ) -> Report {
+    let mut report = prepare_header(map, from, to, options, map.tiles.len());
+    for tile in map.tiles.values_mut() {
+        report.merge(prepare_tile_with(tile, from, to, options));
+    }
+    report
+}
+
+/// The map-wide part of [`prepare_map_with`]: the WDT header's flags, and the notes that speak
+/// for all `tiles` at once. A streaming conversion calls it once, then
+/// [`prepare_tile_with`] for each tile as it passes.
+pub fn prepare_header(
+    map: &mut Map,
+    from: Generation,
+    to: Generation,
+    options: &Options,
+    tiles: usize,
+) -> Report {
     let mut report = Report::new(from, to);
-    if let Some(areas) = &options.area_map {
-        for tile in map.tiles.values_mut() {
-            areas.apply(tile, &mut report);
-        }
-    } else if alpha_area_ids(from) != alpha_area_ids(to) {
-        let chunks = map.tiles.len() as u64 * 256;
+    if options.area_map.is_none() && alpha_area_ids(from) != alpha_area_ids(to) {
+        let chunks = tiles as u64 * 256;
         report.note("area ids passed through unchanged (alpha zone<<16|subzone and AreaTable ids differ; see --area-map)", chunks);
     }
     if from == to {
         return report;
-    }
-    if uses_mdx(from) != uses_mdx(to) {
-        let (old, new) = if uses_mdx(to) {
-            (".m2", ".mdx")
-        } else {
-            (".mdx", ".m2")
-        };
-        for tile in map.tiles.values_mut() {
-            for name in &mut tile.doodad_names {
-                if name.to_ascii_lowercase().ends_with(old)
-                    || (old == ".mdx" && name.to_ascii_lowercase().ends_with(".mdl"))
-                {
-                    let stem = &name[..name.rfind('.').unwrap_or(name.len())];
-                    *name = format!("{stem}{new}");
-                    report.note(format!("doodad model paths renamed {old} → {new}"), 1);
-                }
-            }
-        }
     }
     if to < Generation::V335 {
         if map.flags & (MAP_FLAG_BIG_ALPHA | MAP_FLAG_HEIGHT_TEXTURING) != 0 {
@@ -87,9 +82,41 @@ pub fn prepare_map_with(
         }
         map.flags &= !(MAP_FLAG_BIG_ALPHA | MAP_FLAG_HEIGHT_TEXTURING | MAP_FLAG_VERTEX_COLORS);
     }
-    for tile in map.tiles.values_mut() {
-        report.merge(prepare_tile(tile, from, to));
+    report
+}
+
+/// Makes one tile fit generation `to` with the user's choices: area ids translated, model
+/// paths renamed between `.m2` and `.mdx`, and what the target cannot hold dropped.
+pub fn prepare_tile_with(
+    tile: &mut Tile,
+    from: Generation,
+    to: Generation,
+    options: &Options,
+) -> Report {
+    let mut report = Report::new(from, to);
+    if let Some(areas) = &options.area_map {
+        areas.apply(tile, &mut report);
     }
+    if from == to {
+        return report;
+    }
+    if uses_mdx(from) != uses_mdx(to) {
+        let (old, new) = if uses_mdx(to) {
+            (".m2", ".mdx")
+        } else {
+            (".mdx", ".m2")
+        };
+        for name in &mut tile.doodad_names {
+            if name.to_ascii_lowercase().ends_with(old)
+                || (old == ".mdx" && name.to_ascii_lowercase().ends_with(".mdl"))
+            {
+                let stem = &name[..name.rfind('.').unwrap_or(name.len())];
+                *name = format!("{stem}{new}");
+                report.note(format!("doodad model paths renamed {old} → {new}"), 1);
+            }
+        }
+    }
+    report.merge(prepare_tile(tile, from, to));
     report
 }
 

@@ -6,6 +6,7 @@
 
 pub mod locate;
 pub mod open;
+pub mod stream;
 
 pub use locate::{MapKind, MapSource, locate};
 pub use open::{OpenedMap, open_map, open_map_as, read_tile_as};

@@ -261,7 +261,33 @@ pub fn read_block(
     coord: TileCoord,
     global: &mut MapWideNames,
 ) -> Result<Tile> {
-    let mcin = expect_chunk(bytes, at.mcin, 0, tags::MCIN)?;
+    read_block_at(bytes, 0, at, coord, global)
+}
+
+/// [`read_block`] over a window of the file: `bytes[0]` is the file's byte `base`, and `at`
+/// and the MCIN offsets stay absolute file offsets (as the file stores them), so a streaming
+/// reader need not hold the whole file.
+pub fn read_block_at(
+    bytes: &[u8],
+    base: usize,
+    at: BlockOffsets,
+    coord: TileCoord,
+    global: &mut MapWideNames,
+) -> Result<Tile> {
+    // An absolute offset before the window cannot be read from it.
+    let rel = |abs: usize, tag: Tag| {
+        abs.checked_sub(base).ok_or_else(|| {
+            FormatError::new(
+                tag,
+                abs,
+                ErrorKind::OffsetOutOfRange {
+                    offset: abs as u64,
+                    limit: base as u64,
+                },
+            )
+        })
+    };
+    let mcin = expect_chunk(bytes, rel(at.mcin, tags::MCIN)?, base, tags::MCIN)?;
     if mcin.payload.len() < 256 * 16 {
         return Err(mcin.error(
             0,
@@ -271,14 +297,14 @@ pub fn read_block(
             },
         ));
     }
-    let mtex = expect_chunk(bytes, at.mtex, 0, tags::MTEX)?;
+    let mtex = expect_chunk(bytes, rel(at.mtex, tags::MTEX)?, base, tags::MTEX)?;
     let (textures, canonical) = names::split(mtex.payload);
     let mut quirks = TileQuirks::default();
     if !canonical {
         quirks.raw_name_blocks[0] = Some(mtex.payload.to_vec());
     }
 
-    let mddf = expect_chunk(bytes, at.mddf, 0, tags::MDDF)?;
+    let mddf = expect_chunk(bytes, rel(at.mddf, tags::MDDF)?, base, tags::MDDF)?;
     let mut r = mddf.reader();
     let mut doodads = (0..records(&mddf, placement::DOODAD_RECORD, tags::MDDF)?)
         .map(|_| placement::read_doodad(&mut r))
@@ -290,7 +316,7 @@ pub fn read_block(
         d.name_index = l;
     }
 
-    let modf = expect_chunk(bytes, at.modf, 0, tags::MODF)?;
+    let modf = expect_chunk(bytes, rel(at.modf, tags::MODF)?, base, tags::MODF)?;
     let mut r = modf.reader();
     let mut wmos = (0..records(&modf, placement::WMO_RECORD, tags::MODF)?)
         .map(|_| placement::read_wmo(&mut r))
@@ -309,11 +335,11 @@ pub fn read_block(
         let _size = ir.u32()?;
         let _flags = ir.u32()?;
         let _async = ir.u32()?;
-        let raw = expect_chunk(bytes, ofs, 0, tags::MCNK).map_err(|e| {
+        let raw = expect_chunk(bytes, rel(ofs, tags::MCNK)?, base, tags::MCNK).map_err(|e| {
             if e.chunk == tags::MCNK || e.chunk == tags::FILE {
                 e
             } else {
-                FormatError::new(tags::MCNK, ofs.min(bytes.len()), e.kind)
+                FormatError::new(tags::MCNK, ofs.min(base + bytes.len()), e.kind)
             }
         })?;
         chunks.push(mcnk::read(&raw)?);

@@ -70,10 +70,26 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
     }
 }
 
-/// Decodes a monolithic WDT as [`read_wdt`] does, but sets aside each tile that fails to decode
-/// (it stays listed in MAIN, not loaded) with its error, so one bad tile does not lose the map.
-/// Errors in the header chunks (MVER, MPHD, MAIN, MDNM, MONM) still fail the whole read.
-pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoord, FormatError)>)> {
+/// A monolithic WDT's header chunks: the map (flags, MAIN presence, global WMO, no tiles), the
+/// map-wide name lists, and where each embedded tile's MHDR is. Readable from the file's first
+/// bytes alone (up to its first tile), so a streaming reader need not hold the whole file.
+#[derive(Debug, Clone)]
+pub struct WdtHeader {
+    /// The map without tiles; MAIN's present and external tiles are marked.
+    pub map: Map,
+    /// MDNM and MONM (the per-tile views fill in as tiles are read).
+    pub names: MapWideNames,
+    /// Each embedded tile, in MAIN order, and the absolute offset of its MHDR tag.
+    pub tiles: Vec<(TileCoord, usize)>,
+}
+
+/// Byte offset of the first MAIN entry in every monolithic WDT loam writes and reads (MVER and
+/// the 128-byte MPHD come first).
+pub const MAIN_DATA_OFFSET: usize = 12 + 8 + MPHD_BYTES + 8;
+
+/// Decodes a monolithic WDT's header chunks (see [`WdtHeader`]). `bytes` may end anywhere
+/// after MONM and the map-wide MODF.
+pub fn read_header(bytes: &[u8], name: &str) -> Result<WdtHeader> {
     let mver = expect_chunk(bytes, 0, 0, tags::MVER)?;
     let version = mver.reader().u32()?;
     if version != VERSION {
@@ -108,7 +124,7 @@ pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoor
     }
     let mdnm = expect_chunk(bytes, ofs_mdnm, 0, tags::MDNM)?;
     let monm = expect_chunk(bytes, ofs_monm, 0, tags::MONM)?;
-    let mut global = MapWideNames {
+    let names = MapWideNames {
         doodad_names: names::split(mdnm.payload).0,
         wmo_names: names::split(monm.payload).0,
         ..MapWideNames::default()
@@ -129,7 +145,7 @@ pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoor
                 ));
             }
             let placement = placement::read_wmo(&mut modf.reader())?;
-            let wmo_name = global
+            let wmo_name = names
                 .wmo_names
                 .get(placement.name_index as usize)
                 .cloned()
@@ -138,7 +154,7 @@ pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoor
                         0,
                         ErrorKind::OffsetOutOfRange {
                             offset: placement.name_index as u64,
-                            limit: global.wmo_names.len() as u64,
+                            limit: names.wmo_names.len() as u64,
                         },
                     )
                 })?;
@@ -149,7 +165,7 @@ pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoor
         }
     }
 
-    let mut failed = Vec::new();
+    let mut tiles = Vec::new();
     let mut mr = main.reader();
     for index in 0..TILES_PER_SIDE * TILES_PER_SIDE {
         let entry_at = main.payload_offset() + index * MAIN_ENTRY_BYTES;
@@ -169,27 +185,79 @@ pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoor
             continue;
         }
         map.tile_flags[index] = TILE_PRESENT;
-        match read_tile(bytes, offset, coord, &mut global) {
+        tiles.push((coord, offset));
+    }
+    Ok(WdtHeader { map, names, tiles })
+}
+
+/// Decodes a monolithic WDT as [`read_wdt`] does, but sets aside each tile that fails to decode
+/// (it stays listed in MAIN, not loaded) with its error, so one bad tile does not lose the map.
+/// Errors in the header chunks (MVER, MPHD, MAIN, MDNM, MONM) still fail the whole read.
+pub fn read_wdt_tolerant(bytes: &[u8], name: &str) -> Result<(Map, Vec<(TileCoord, FormatError)>)> {
+    let WdtHeader {
+        mut map,
+        mut names,
+        tiles,
+    } = read_header(bytes, name)?;
+    let mut failed = Vec::new();
+    for (coord, offset) in tiles {
+        match read_tile(bytes, 0, offset, coord, &mut names) {
             Ok(tile) => {
                 map.tiles.insert(coord, tile);
             }
             Err(e) => failed.push((coord, e)),
         }
     }
-    map.map_wide_names = Some(global);
+    map.map_wide_names = Some(names);
     Ok((map, failed))
 }
 
-/// Reads the tile block whose MHDR tag is at absolute `at`.
-fn read_tile(
+/// Where the MCIN of the tile whose MHDR chunk (tag, size and 64-byte payload) is `mhdr` lies,
+/// given that MHDR's absolute offset `mhdr_at`.
+pub fn mcin_offset(mhdr: &[u8], mhdr_at: usize) -> Result<usize> {
+    let c = expect_chunk(mhdr, 0, mhdr_at, tags::MHDR)?;
+    let ofs = c.reader().u32()? as usize;
+    Ok(c.payload_offset().saturating_add(ofs))
+}
+
+/// The absolute end of a tile block: the end of its farthest MCNK, from its MCIN chunk
+/// (`mcin`, tag and 4096-byte payload, at absolute `mcin_at`).
+pub fn block_end(mcin: &[u8], mcin_at: usize) -> Result<usize> {
+    let c = expect_chunk(mcin, 0, mcin_at, tags::MCIN)?;
+    let mut r = c.reader();
+    let mut end = c.payload_offset() + c.payload.len();
+    for _ in 0..256 {
+        let ofs = r.u32()? as usize;
+        let size = r.u32()? as usize;
+        let _ = r.u32()?;
+        let _ = r.u32()?;
+        end = end.max(ofs.saturating_add(size));
+    }
+    Ok(end)
+}
+
+/// Reads the embedded tile whose MHDR is at absolute `at` from a window of the file that starts
+/// at absolute `base` (0 for the whole file).
+pub fn read_tile(
     bytes: &[u8],
+    base: usize,
     at: usize,
     coord: TileCoord,
     global: &mut MapWideNames,
 ) -> Result<crate::model::Tile> {
-    let mhdr = expect_chunk(bytes, at, 0, tags::MHDR)?;
+    let rel = at.checked_sub(base).ok_or_else(|| {
+        FormatError::new(
+            tags::MHDR,
+            at,
+            ErrorKind::OffsetOutOfRange {
+                offset: at as u64,
+                limit: base as u64,
+            },
+        )
+    })?;
+    let mhdr = expect_chunk(bytes, rel, base, tags::MHDR)?;
     let mut r = mhdr.reader();
-    let base = mhdr.payload_offset();
+    let payload = mhdr.payload_offset();
     let ofs_info = r.u32()? as usize;
     let ofs_tex = r.u32()? as usize;
     let _size_tex = r.u32()?;
@@ -198,13 +266,13 @@ fn read_tile(
     let ofs_mob = r.u32()? as usize;
     let _size_mob = r.u32()?;
     let offsets = BlockOffsets {
-        mcin: base.saturating_add(ofs_info),
-        mtex: base.saturating_add(ofs_tex),
-        mddf: base.saturating_add(ofs_doo),
-        modf: base.saturating_add(ofs_mob),
+        mcin: payload.saturating_add(ofs_info),
+        mtex: payload.saturating_add(ofs_tex),
+        mddf: payload.saturating_add(ofs_doo),
+        modf: payload.saturating_add(ofs_mob),
         first_mcnk: 0,
     };
-    tile::read_block(bytes, offsets, coord, global)
+    tile::read_block_at(bytes, base, offsets, coord, global)
 }
 
 /// Disputed (and invented here): how a 0.5.5 WDT says that a tile lives in a prototype ADT
@@ -212,6 +280,76 @@ fn read_tile(
 /// offset and size (so \[ac\] and \[gp\], which cannot read prototype ADTs, skip it) and this value
 /// in the MAIN flags word, which the 0.5.3 client only sets at run time.
 pub const EXTERNAL_TILE_FLAG: u32 = 0x1;
+
+/// One embedded tile's bytes (MHDR, MCIN, MTEX, MDDF, MODF, 256 MCNKs), encoded on its own so
+/// that a streaming writer can append tiles one at a time.
+#[derive(Debug, Clone)]
+pub struct TileBlock {
+    /// The bytes, MHDR first.
+    pub bytes: Vec<u8>,
+    /// The MAIN entry's size word: bytes from the MHDR tag to the first MCNK.
+    pub size_to_first_mcnk: u32,
+    /// Where the MCIN payload starts in `bytes`.
+    mcin_data: usize,
+    /// The absolute offset of `bytes[0]` that the MCIN offsets were written for.
+    base: usize,
+}
+
+impl TileBlock {
+    /// The block moved to absolute file offset `at`: MCIN's offsets are absolute in this format,
+    /// everything else in the block is relative to it.
+    pub fn placed_at(mut self, at: usize) -> TileBlock {
+        for i in 0..256 {
+            let field = self.mcin_data + i * 16;
+            let Some(b) = self.bytes.get_mut(field..field + 4) else {
+                break;
+            };
+            let v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+            let moved = v.wrapping_sub(self.base).wrapping_add(at) as u32;
+            b.copy_from_slice(&moved.to_le_bytes());
+        }
+        self.base = at;
+        self
+    }
+}
+
+/// Encodes one tile as an embedded block, with the map-wide name indices of `names`, placed at
+/// offset 0 (see [`TileBlock::placed_at`]).
+pub fn encode_tile(tile: &crate::model::Tile, names: &SaveNames) -> TileBlock {
+    let mut w = Writer::with_capacity(1 << 20);
+    let mhdr = w.begin(tags::MHDR);
+    let base = mhdr.payload_offset();
+    w.zeros(MHDR_BYTES);
+    w.end(mhdr);
+    let at = tile::write_block(&mut w, tile, names, MONOLITHIC);
+    let chunk_size = |tag_at: usize| -> u32 {
+        let b = w.as_bytes();
+        u32::from_le_bytes([b[tag_at + 4], b[tag_at + 5], b[tag_at + 6], b[tag_at + 7]])
+    };
+    let mut h = Writer::with_capacity(MHDR_BYTES);
+    // Offsets from the MHDR payload to each chunk's tag; sizes are payload sizes.
+    h.u32((at.mcin - base) as u32);
+    h.u32((at.mtex - base) as u32);
+    h.u32(chunk_size(at.mtex));
+    h.u32((at.mddf - base) as u32);
+    h.u32(chunk_size(at.mddf));
+    h.u32((at.modf - base) as u32);
+    h.u32(chunk_size(at.modf));
+    w.patch_bytes(base, h.as_bytes());
+    TileBlock {
+        size_to_first_mcnk: at.first_mcnk as u32,
+        mcin_data: at.mcin + 8,
+        base: 0,
+        bytes: w.into_bytes(),
+    }
+}
+
+/// The header chunks of a monolithic WDT (MVER, MPHD, MAIN with every entry zero, MDNM, MONM,
+/// the map-wide MODF) for a streaming writer, which appends [`TileBlock`]s after them and then
+/// writes each MAIN entry at [`MAIN_DATA_OFFSET`] + 16 × tile index: offset, size.
+pub fn write_header(map: &Map, names_out: &SaveNames, global_wmo_index: Option<u32>) -> Vec<u8> {
+    write_container(map, &[], names_out, global_wmo_index, true)
+}
 
 /// Encodes a map as a monolithic WDT holding every loaded tile.
 pub fn write_wdt(map: &Map) -> Vec<u8> {
@@ -283,27 +421,10 @@ pub(crate) fn write_container(
             continue;
         }
         let mhdr_at = w.len();
-        let mhdr = w.begin(tags::MHDR);
-        let base = mhdr.payload_offset();
-        w.zeros(MHDR_BYTES);
-        w.end(mhdr);
-        let at = tile::write_block(&mut w, tile, names_out, MONOLITHIC);
-        let chunk_size = |tag_at: usize| -> u32 {
-            let b = w.as_bytes();
-            u32::from_le_bytes([b[tag_at + 4], b[tag_at + 5], b[tag_at + 6], b[tag_at + 7]])
-        };
-        let mut h = Writer::with_capacity(MHDR_BYTES);
-        // Offsets from the MHDR payload to each chunk's tag; sizes are payload sizes.
-        h.u32((at.mcin - base) as u32);
-        h.u32((at.mtex - base) as u32);
-        h.u32(chunk_size(at.mtex));
-        h.u32((at.mddf - base) as u32);
-        h.u32(chunk_size(at.mddf));
-        h.u32((at.modf - base) as u32);
-        h.u32(chunk_size(at.modf));
-        w.patch_bytes(base, h.as_bytes());
+        let block = encode_tile(tile, names_out).placed_at(mhdr_at);
+        w.bytes(&block.bytes);
         w.patch_u32(entry, mhdr_at as u32);
-        w.patch_u32(entry + 4, (at.first_mcnk - mhdr_at) as u32);
+        w.patch_u32(entry + 4, block.size_to_first_mcnk);
     }
     w.into_bytes()
 }

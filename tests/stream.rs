@@ -1,0 +1,138 @@
+//! The streaming whole-map conversion (`disk::stream`, what `loam convert` runs) writes exactly
+//! the bytes the in-memory conversion (open everything, prepare, encode) writes, in every
+//! direction, from split maps and from a monolithic 0.5.3 WDT read a tile at a time.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::assert_same_bytes;
+use loam::convert;
+use loam::disk;
+use loam::format::Generation;
+
+/// Every file in a folder, by name.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The in-memory conversion of the map at `src`.
+fn in_memory(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
+    let mut opened = disk::open_map_as(src, from).unwrap();
+    convert::prepare_map(&mut opened.map, opened.generation, to);
+    let files = disk::encode_map(&opened.map, to, true, None).unwrap();
+    disk::write_files(dst, &files, |_| {}).unwrap();
+}
+
+fn streamed(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let c = disk::stream::convert_map(src, from, to, &Default::default(), dst, &|_, _| {
+        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    assert!(c.failed.is_empty(), "{:?}", c.failed);
+    assert_eq!(done.into_inner(), 4, "progress once per tile");
+}
+
+fn assert_same_folders(what: &str, a: &Path, b: &Path) {
+    let (a, b) = (files(a), files(b));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "{what}"
+    );
+    for (name, bytes) in &a {
+        assert_same_bytes(&format!("{what}: {name}"), bytes, &b[name]);
+    }
+}
+
+#[test]
+fn streaming_a_split_map_writes_what_the_in_memory_conversion_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    loam::sample::write_sample(&src).unwrap();
+    // The sample's textures folder is not part of the map.
+    std::fs::remove_dir_all(src.join("Tileset")).ok();
+    let wdt = src.join("Sample.wdt");
+    for to in Generation::ALL {
+        let (a, b) = (
+            dir.path().join(format!("mem-{to}")),
+            dir.path().join(format!("str-{to}")),
+        );
+        in_memory(&wdt, None, to, &a);
+        streamed(&wdt, None, to, &b);
+        assert_same_folders(&format!("sample → {to}"), &a, &b);
+    }
+}
+
+#[test]
+fn streaming_a_monolithic_map_reads_it_a_tile_at_a_time_and_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    loam::sample::write_sample(&src).unwrap();
+    let alpha = dir.path().join("alpha");
+    in_memory(&src.join("Sample.wdt"), None, Generation::Alpha053, &alpha);
+    let wdt = alpha.join("Sample.wdt");
+    for to in Generation::ALL {
+        let (a, b) = (
+            dir.path().join(format!("mem-{to}")),
+            dir.path().join(format!("str-{to}")),
+        );
+        in_memory(&wdt, None, to, &a);
+        streamed(&wdt, None, to, &b);
+        assert_same_folders(&format!("0.5.3 → {to}"), &a, &b);
+    }
+    // 0.5.3 → 0.5.3 streamed is the file itself.
+    assert_same_bytes(
+        "0.5.3 re-save",
+        &std::fs::read(&wdt).unwrap(),
+        &std::fs::read(dir.path().join("str-0.5.3/Sample.wdt")).unwrap(),
+    );
+}
+
+#[test]
+fn a_bad_tile_in_a_monolithic_map_is_left_out_and_the_rest_converts() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    loam::sample::write_sample(&src).unwrap();
+    let alpha = dir.path().join("alpha");
+    in_memory(&src.join("Sample.wdt"), None, Generation::Alpha053, &alpha);
+    let wdt = alpha.join("Sample.wdt");
+    // Break one MCNK tag of the last tile block (its MCIN still points at it).
+    let mut bytes = std::fs::read(&wdt).unwrap();
+    let mcnks: Vec<usize> = bytes
+        .windows(4)
+        .enumerate()
+        .filter(|(_, w)| *w == b"KNCM")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(mcnks.len(), 4 * 256);
+    let at = mcnks[3 * 256 + 100];
+    bytes[at..at + 4].copy_from_slice(b"XXXX");
+    std::fs::write(&wdt, &bytes).unwrap();
+
+    let out = dir.path().join("out");
+    let c = disk::stream::convert_map(
+        &wdt,
+        None,
+        Generation::V335,
+        &Default::default(),
+        &out,
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(c.failed.len(), 1, "{:?}", c.failed);
+    assert!(c.failed.values().next().unwrap().contains("Sample.wdt"));
+    assert_eq!(files(&out).len(), 4, "the WDT and three tiles");
+}
