@@ -44,6 +44,10 @@ pub struct Converted {
     pub wdt_inferred: bool,
 }
 
+/// A monolithic tile's view of the map-wide names: the MDNM and MONM index of each of its own
+/// doodad and WMO names.
+type NameView = Option<(Vec<u32>, Vec<u32>)>;
+
 /// Where each tile of the source comes from.
 enum Tiles {
     /// Split tile files, read as one generation with one alpha depth.
@@ -73,7 +77,7 @@ impl Tiles {
 
     /// Reads one tile; for a monolithic source also its view of the map-wide names (which
     /// MDNM/MONM entry each of its own names was), so that a 0.5.x re-save keeps them.
-    fn read(&self, coord: TileCoord) -> Result<(Tile, Option<(Vec<u32>, Vec<u32>)>)> {
+    fn read(&self, coord: TileCoord) -> Result<(Tile, NameView)> {
         match self {
             Tiles::Split {
                 files,
@@ -256,7 +260,7 @@ pub fn convert_map(
         progress(n, total);
     };
     // Reads a tile and makes it fit the target.
-    let prepared = |c: TileCoord| -> Result<(Tile, Option<(Vec<u32>, Vec<u32>)>, Report)> {
+    let prepared = |c: TileCoord| -> Result<(Tile, NameView, Report)> {
         let (mut tile, view) = tiles.read(c)?;
         let r = convert::prepare_tile_with(&mut tile, src_gen, to, options);
         Ok((tile, view, r))
@@ -402,11 +406,11 @@ pub fn convert_map(
 /// A tile reduced to what the map-wide name lists need.
 struct NamesOnly {
     stub: Tile,
-    view: Option<(Vec<u32>, Vec<u32>)>,
+    view: NameView,
 }
 
 impl NamesOnly {
-    fn of(t: &Tile, view: Option<(Vec<u32>, Vec<u32>)>) -> NamesOnly {
+    fn of(t: &Tile, view: NameView) -> NamesOnly {
         let mut stub = Tile::flat(t.coord, "", 0.0);
         stub.textures.clear();
         stub.chunks.clear();
