@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod check;
 pub mod convert;
+pub mod fix;
 pub mod info;
 pub mod sample;
 pub mod screenshot;
@@ -43,6 +44,22 @@ pub enum Command {
         /// .wdt or .adt files.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// List seams larger than this many yards, largest first; smaller ones are one count line
+        /// and not problems.
+        #[arg(long, value_name = "YD", default_value_t = check::DEFAULT_SEAM_THRESHOLD)]
+        seam_threshold: f32,
+    },
+    /// Repair a map (.wdt with its tiles) or a tile (.adt) and write all of it, in the same
+    /// generation, to a folder. Choose the fixes with flags.
+    Fix {
+        /// Give every vertex shared by neighbouring chunks and tiles one height (the mean of its
+        /// copies) and recompute the normals around it.
+        #[arg(long)]
+        seams: bool,
+        /// A .wdt (with its tiles) or one .adt.
+        map: PathBuf,
+        /// Folder that receives the files of the same names.
+        out: PathBuf,
     },
     /// Convert a map or tile to another client generation, printing what was dropped or changed.
     Convert {
@@ -101,7 +118,11 @@ fn parse_generation(s: &str) -> Result<Generation, String> {
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Info { path, json }) => info::run(&path, json),
-        Some(Command::Check { paths }) => check::run(&paths),
+        Some(Command::Check {
+            paths,
+            seam_threshold,
+        }) => check::run(&paths, seam_threshold),
+        Some(Command::Fix { seams, map, out }) => fix::run(&map, &out, &fix::Fixes { seams }),
         Some(Command::Convert {
             to,
             area_map,

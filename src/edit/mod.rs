@@ -12,6 +12,7 @@ pub mod normals;
 pub mod ops;
 pub mod paint;
 pub mod patch;
+pub mod seams;
 pub mod sculpt;
 pub mod shade;
 pub mod stroke;
