@@ -58,7 +58,11 @@ fn stitch_seams_is_one_undo_step_and_ctrl_z_restores_every_height() {
     h.run();
 
     let after = map(&h);
-    assert_eq!(h.state().editing().history.len(), steps + 1, "one undo step");
+    assert_eq!(
+        h.state().editing().history.len(),
+        steps + 1,
+        "one undo step"
+    );
     assert!(seams::find(&after).is_empty(), "every seam closed");
     assert!(h.state().has_unsaved());
     let message = h.state().message().unwrap_or_default().to_string();
@@ -71,11 +75,19 @@ fn stitch_seams_is_one_undo_step_and_ctrl_z_restores_every_height() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     let undone = map(&h);
-    assert_eq!(heights(&undone), heights(&before), "Ctrl+Z restores every height");
+    assert_eq!(
+        heights(&undone),
+        heights(&before),
+        "Ctrl+Z restores every height"
+    );
     assert!(undone.tiles == before.tiles, "and everything else");
     assert!(!h.state().has_unsaved());
 
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run();
-    assert_eq!(heights(&map(&h)), heights(&after), "Ctrl+Shift+Z reapplies it");
+    assert_eq!(
+        heights(&map(&h)),
+        heights(&after),
+        "Ctrl+Shift+Z reapplies it"
+    );
 }

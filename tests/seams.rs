@@ -37,9 +37,13 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
     let t = text(&o);
     let seams: Vec<&str> = t.lines().filter(|l| l.contains(": seam of ")).collect();
     assert_eq!(seams.len(), 3, "the three tears and nothing else:\n{t}");
-    for (line, (_, _, _, _, _, yards)) in seams.iter().zip(seamy::TEARS) {
+    for (line, tear) in seams.iter().zip(seamy::TEARS) {
         let size = seam_size(line);
-        assert!((size - yards).abs() < 0.01, "{line}: expected {yards}");
+        assert!(
+            (size - tear.yards).abs() < 0.01,
+            "{line}: expected {}",
+            tear.yards
+        );
     }
     // Inside a tile: that tile's file and both chunks; across tiles: both tiles and chunks.
     assert!(
@@ -75,7 +79,10 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(!text(&o).contains(": seam of "), "{}", text(&o));
     assert!(
-        text(&o).contains(&format!("{} more seam(s) of at most 100 yd", seamy::BORDERS)),
+        text(&o).contains(&format!(
+            "{} more seam(s) of at most 100 yd",
+            seamy::BORDERS
+        )),
         "{}",
         text(&o)
     );
@@ -114,7 +121,11 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
                 .flat_map(|r| (1..8).map(move |c| outer_vertex(r, c)))
                 .chain((0..8).flat_map(|r| (0..8).map(move |c| inner_vertex(r, c))));
             for i in off_border {
-                assert_eq!(cb.heights[i].to_bits(), ca.heights[i].to_bits(), "{coord:?}");
+                assert_eq!(
+                    cb.heights[i].to_bits(),
+                    ca.heights[i].to_bits(),
+                    "{coord:?}"
+                );
             }
             assert_eq!(cb.layers, ca.layers);
         }
@@ -140,7 +151,12 @@ fn fix_on_a_lone_tile_keeps_its_name_and_stitches_inside_it() {
     assert_eq!(t.matches(": seam of ").count(), 1, "{t}");
 
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&["fix", "--seams", adt.to_str().unwrap(), out.path().to_str().unwrap()]);
+    let o = loam(&[
+        "fix",
+        "--seams",
+        adt.to_str().unwrap(),
+        out.path().to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     let written = out.path().join(adt.file_name().unwrap());
     let o = loam(&["check", "--seam-threshold", "0", written.to_str().unwrap()]);

@@ -41,9 +41,7 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
 /// Runs `loam fix [--seams] MAP OUT`.
 pub fn run(map_path: &Path, out: &Path, fixes: &Fixes) -> Result<ExitCode, LoamError> {
     if fixes.is_empty() {
-        return Err(LoamError::Usage(
-            "choose what to fix: --seams".to_string(),
-        ));
+        return Err(LoamError::Usage("choose what to fix: --seams".to_string()));
     }
     if out.exists() && !out.is_dir() {
         return Err(LoamError::Usage(format!(

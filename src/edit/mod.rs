@@ -12,8 +12,8 @@ pub mod normals;
 pub mod ops;
 pub mod paint;
 pub mod patch;
-pub mod seams;
 pub mod sculpt;
+pub mod seams;
 pub mod shade;
 pub mod stroke;
 

@@ -191,7 +191,12 @@ fn sharing_triangles(v: Vertex) -> Vec<Vertex> {
             .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
             .map(|(dx, dy)| at(dx, dy, false))
             .collect();
-        out.extend([at(-1, -1, true), at(0, -1, true), at(-1, 0, true), at(0, 0, true)]);
+        out.extend([
+            at(-1, -1, true),
+            at(0, -1, true),
+            at(-1, 0, true),
+            at(0, 0, true),
+        ]);
         out
     }
 }

@@ -61,10 +61,10 @@ impl Seam {
 pub fn find(map: &Map) -> Vec<Seam> {
     let mut out = Vec::new();
     for (&coord, tile) in &map.tiles {
-        let east = TileCoord::new(coord.x as usize + 1, coord.y as usize)
-            .and_then(|c| map.tiles.get(&c));
-        let south = TileCoord::new(coord.x as usize, coord.y as usize + 1)
-            .and_then(|c| map.tiles.get(&c));
+        let east =
+            TileCoord::new(coord.x as usize + 1, coord.y as usize).and_then(|c| map.tiles.get(&c));
+        let south =
+            TileCoord::new(coord.x as usize, coord.y as usize + 1).and_then(|c| map.tiles.get(&c));
         for y in 0..CHUNKS_PER_SIDE {
             for x in 0..CHUNKS_PER_SIDE {
                 let a = ChunkAt { tile: coord, x, y };
@@ -193,7 +193,11 @@ pub fn stitch(map: &mut Map, mut before_write: impl FnMut(&Map, TileCoord, usize
 /// The float nearest `h` that survives being stored relative to each of `bases` and read back
 /// (`base + (h - base)`), or `h` when none is near.
 fn storable(h: f32, bases: &[f32]) -> f32 {
-    let keeps = |h: f32| bases.iter().all(|&b| (b + (h - b)).to_bits() == h.to_bits());
+    let keeps = |h: f32| {
+        bases
+            .iter()
+            .all(|&b| (b + (h - b)).to_bits() == h.to_bits())
+    };
     if keeps(h) {
         return h;
     }
@@ -211,16 +215,27 @@ fn storable(h: f32, bases: &[f32]) -> f32 {
     // most the largest base's step, a few hundred of `h`'s steps when `h` is near zero.
     let (mut up, mut down) = (h, h);
     for _ in 0..1024 {
-        up = up.next_up();
+        up = next_float(up, true);
         if keeps(up) {
             return up;
         }
-        down = down.next_down();
+        down = next_float(down, false);
         if keeps(down) {
             return down;
         }
     }
     h
+}
+
+/// The next float above (`up`) or below `h` (`f32::next_up` is newer than the crate's MSRV).
+fn next_float(h: f32, up: bool) -> f32 {
+    if h == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let bits = h.to_bits();
+    // Away from zero the magnitude, and so the bits, grow.
+    f32::from_bits(if (h > 0.0) == up { bits + 1 } else { bits - 1 })
 }
 
 /// [`stitch`] as one undo step ("Stitch seams, N chunks"), holding each touched chunk before and
@@ -358,7 +373,10 @@ mod tests {
         let after = copies_of(&map, v);
         assert_eq!(after.len(), 2);
         assert_eq!(after[0].to_bits(), after[1].to_bits());
-        assert!((after[0] - base - 25.0).abs() < 1e-3, "{after:?} from {base}");
+        assert!(
+            (after[0] - base - 25.0).abs() < 1e-3,
+            "{after:?} from {base}"
+        );
         assert_ne!(map.tiles[&c].chunks[1].normals, normals_before);
         let edit = edit.expect("one undo step");
         assert!(edit.label.starts_with("Stitch seams, "));
@@ -371,7 +389,20 @@ mod tests {
         history.push(&mut map, edit);
         history.undo(&mut map);
         assert_eq!(find(&map).len(), 1);
-        assert!((map.tiles[&c].chunks[0].heights[coords::outer_vertex(4, 8)] - base - 50.0).abs() < 1e-3);
+        assert!(
+            (map.tiles[&c].chunks[0].heights[coords::outer_vertex(4, 8)] - base - 50.0).abs()
+                < 1e-3
+        );
+    }
+
+    #[test]
+    fn next_float_steps_one_float() {
+        for h in [1.0f32, -1.0, 0.3, -1e-30, 0.0] {
+            let (up, down) = (next_float(h, true), next_float(h, false));
+            assert!(up > h && down < h, "{h}");
+            assert_eq!(next_float(up, false), h);
+            assert_eq!(next_float(down, true), h);
+        }
     }
 
     #[test]
@@ -393,7 +424,8 @@ mod tests {
     #[test]
     fn a_lone_tile_stitches_inside_itself_and_leaves_its_edges() {
         let mut map = map();
-        map.tiles.retain(|c, _| *c == TileCoord::new(31, 31).unwrap());
+        map.tiles
+            .retain(|c, _| *c == TileCoord::new(31, 31).unwrap());
         let c = TileCoord::new(31, 31).unwrap();
         // The east edge of the tile has one copy only: nothing to stitch there.
         map.tiles.get_mut(&c).unwrap().chunks[15].heights[coords::outer_vertex(3, 8)] += 9.0;

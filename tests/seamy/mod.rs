@@ -6,16 +6,37 @@
 use std::path::{Path, PathBuf};
 
 use loam::disk;
-use loam::model::TileCoord;
 use loam::model::coords::outer_vertex;
 
-/// Where the tears are: (tile offset from the first tile, chunk x, chunk y, row, col, yards).
+/// A tear: one copy of a border vertex in the first tile raised by `yards`.
+pub struct Tear {
+    /// Chunk (x, y) in the first tile.
+    pub chunk: (usize, usize),
+    /// Vertex (row, column) in the chunk, on its border.
+    pub vertex: (usize, usize),
+    /// How far it is raised.
+    pub yards: f32,
+}
+
+/// The tears, largest first: inside the tile, across its east border, across its south border.
 /// Each is on a chunk of odd parity (global column + row), in the middle of a border, so it
 /// makes exactly one seam.
-pub const TEARS: [((u8, u8), usize, usize, usize, usize, f32); 3] = [
-    ((0, 0), 1, 0, 4, 0, 75.0),
-    ((0, 0), 15, 4, 3, 8, 60.0),
-    ((0, 0), 6, 15, 8, 5, 50.0),
+pub const TEARS: [Tear; 3] = [
+    Tear {
+        chunk: (1, 0),
+        vertex: (4, 0),
+        yards: 75.0,
+    },
+    Tear {
+        chunk: (15, 4),
+        vertex: (3, 8),
+        yards: 60.0,
+    },
+    Tear {
+        chunk: (6, 15),
+        vertex: (8, 5),
+        yards: 50.0,
+    },
 ];
 
 /// Neighbouring chunk pairs of a 2×2-tile map: 480 inside each tile, 16 along each of the four
@@ -58,9 +79,10 @@ pub fn write(dir: &Path) -> PathBuf {
             }
         }
     }
-    for ((dx, dy), cx, cy, r, c, yards) in TEARS {
-        let t = TileCoord::new((first.x + dx) as usize, (first.y + dy) as usize).unwrap();
-        map.tiles.get_mut(&t).unwrap().chunk_mut(cx, cy).heights[outer_vertex(r, c)] += yards;
+    for t in TEARS {
+        let ((cx, cy), (r, c)) = (t.chunk, t.vertex);
+        let tile = map.tiles.get_mut(&first).unwrap();
+        tile.chunk_mut(cx, cy).heights[outer_vertex(r, c)] += t.yards;
     }
     let files = disk::encode_map(map, opened.generation, true, None).expect("encodes");
     disk::write_files(dir, &files, |_| {}).expect("written");
