@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::edit::ops::{self, Op};
 use crate::edit::sculpt::{FlattenMode, Sculpt};
+use crate::edit::seams::{self, Stitched};
 use crate::edit::{Brush, History, Stroke};
 use crate::model::coords;
 use crate::model::{Map, TileCoord};
@@ -356,6 +357,24 @@ impl Editing {
             }
             None => Vec::new(),
         }
+    }
+
+    /// Stitches the seams of the loaded tiles (`edit::seams`) as one undo step; returns what it
+    /// did and the chunks it changed. Nothing happens while a stroke is under way.
+    pub fn stitch_seams(&mut self, map: &mut Map) -> (Stitched, Touched) {
+        if self.is_stroking() {
+            return (Stitched::default(), Vec::new());
+        }
+        let (stitched, edit) = seams::stitch_step(map);
+        let touched = match edit {
+            Some(edit) => {
+                let touched = edit.touched();
+                self.history.push(map, edit);
+                touched
+            }
+            None => Vec::new(),
+        };
+        (stitched, touched)
     }
 
     /// Undoes the last step.

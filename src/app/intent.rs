@@ -61,4 +61,6 @@ pub enum Intent {
     Redo,
     /// Undo or redo until this many history steps are applied.
     HistoryGoTo(usize),
+    /// Give every vertex shared by loaded chunks and tiles one height, as one undo step.
+    StitchSeams,
 }

@@ -375,6 +375,7 @@ impl LoamApp {
             Intent::Undo => self.history_step(|e, m| e.undo(m)),
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
+            Intent::StitchSeams => self.stitch_seams(),
         }
     }
 
@@ -400,6 +401,24 @@ impl LoamApp {
             let z = crate::edit::lattice::height_at(&s.map, last[0], last[1]).unwrap_or(0.0) as f64;
             self.shown_cursor = Some([last[0], last[1], z]);
         }
+    }
+
+    /// Stitches the seams of the loaded tiles as one undo step and says how many vertices changed.
+    fn stitch_seams(&mut self) {
+        let Some(s) = &mut self.session else { return };
+        if self.editing.is_stroking() {
+            return;
+        }
+        let (stitched, touched) = self.editing.stitch_seams(&mut s.map);
+        self.message = Some(if stitched.vertices == 0 {
+            "Stitch seams: no seams among the loaded tiles".to_string()
+        } else {
+            format!(
+                "Stitch seams: {} vertices changed (largest change {:.3} yd)",
+                stitched.vertices, stitched.largest
+            )
+        });
+        self.after_edit(touched);
     }
 
     /// Undoes or redoes through `step`, then re-sends and marks what changed.

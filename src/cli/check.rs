@@ -3,18 +3,25 @@
 //! Decoding already rejects malformed bytes; this looks for what decodes but is wrong: indices
 //! that point nowhere, seams between neighbouring chunks, a uniqueId shared by different
 //! objects, tiles the WDT lists but the folder lacks.
+//!
+//! Seams (measured by `edit::seams`) are listed one per border, largest first, above a threshold
+//! ([`DEFAULT_SEAM_THRESHOLD`], `--seam-threshold`); the smaller ones, float noise that nobody can
+//! see, are one count line and are not problems. `loam fix --seams` closes both.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
+use crate::edit::seams::{self, ChunkAt, Seam};
 use crate::format::Generation;
-use crate::model::coords::{CHUNKS_PER_SIDE, TileCoord, outer_vertex};
+use crate::model::coords::TileCoord;
 use crate::model::{Map, Tile};
 
-/// Largest height difference (yards) tolerated between two copies of a shared border vertex.
-pub const SEAM_TOLERANCE: f32 = 0.001;
+/// Seams up to this size (yards) are float noise and only counted. A hundredth of a yard is
+/// about a third of a millimetre of the player's scale, far below a visible crack, and well above
+/// what float rounding in other tools leaves (thousandths); real tears are yards.
+pub const DEFAULT_SEAM_THRESHOLD: f32 = 0.01;
 
 /// One thing wrong with a map.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,8 +32,9 @@ pub struct Problem {
     pub message: String,
 }
 
-/// Checks one map that opened; returns its problems.
-pub fn check_map(opened: &disk::OpenedMap) -> Vec<Problem> {
+/// Checks one map that opened; returns its problems, seams larger than `seam_threshold` yards
+/// among them (largest first; see [`small_seams`] for the rest).
+pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> {
     let map = &opened.map;
     let mut problems = Vec::new();
     let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
@@ -58,10 +66,24 @@ pub fn check_map(opened: &disk::OpenedMap) -> Vec<Problem> {
             });
         }
     }
-    for message in check_seams_between_tiles(map)
+    for seam in seams::find(map)
         .into_iter()
-        .chain(check_unique_ids(map))
+        .take_while(|s| s.size > seam_threshold)
     {
+        // A seam inside a tile belongs to its file; one between tiles to the map.
+        let file = if seam.crosses_tiles() {
+            wdt.clone()
+        } else {
+            opened
+                .folder
+                .join(disk::tile_file_name(&map.name, seam.a.tile))
+        };
+        problems.push(Problem {
+            file,
+            message: seam_message(&seam),
+        });
+    }
+    for message in check_unique_ids(map) {
         problems.push(Problem {
             file: wdt.clone(),
             message,
@@ -70,7 +92,33 @@ pub fn check_map(opened: &disk::OpenedMap) -> Vec<Problem> {
     problems
 }
 
-/// Problems inside one tile.
+/// How many borders have seams of at most `seam_threshold` yards (but not none): the float noise
+/// that [`check_map`] does not list.
+pub fn small_seams(map: &Map, seam_threshold: f32) -> usize {
+    seams::find(map)
+        .iter()
+        .filter(|s| s.size <= seam_threshold)
+        .count()
+}
+
+/// "seam of 52.0000 yd between chunk 3,4 and chunk 4,4", naming the tiles when they differ.
+fn seam_message(seam: &Seam) -> String {
+    let at = |c: ChunkAt| {
+        if seam.crosses_tiles() {
+            format!("tile {}_{} chunk {},{}", c.tile.x, c.tile.y, c.x, c.y)
+        } else {
+            format!("chunk {},{}", c.x, c.y)
+        }
+    };
+    format!(
+        "seam of {:.4} yd between {} and {}",
+        seam.size,
+        at(seam.a),
+        at(seam.b)
+    )
+}
+
+/// Problems inside one tile (seams are measured over the whole map, see [`check_map`]).
 pub fn check_tile(tile: &Tile) -> Vec<String> {
     let mut out = Vec::new();
     for (i, c) in tile.chunks.iter().enumerate() {
@@ -112,20 +160,6 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
         if c.heights.iter().any(|h| !h.is_finite()) {
             out.push(format!("{at}: a height is not a finite number"));
         }
-        // Seams with the east and south neighbours inside the tile.
-        let (x, y) = (i % 16, i / 16);
-        if x + 1 < CHUNKS_PER_SIDE {
-            out.extend(
-                seam(c, tile.chunk(x + 1, y), true)
-                    .map(|d| format!("{at}: seam of {d:.4} yd with chunk {},{}", x + 1, y)),
-            );
-        }
-        if y + 1 < CHUNKS_PER_SIDE {
-            out.extend(
-                seam(c, tile.chunk(x, y + 1), false)
-                    .map(|d| format!("{at}: seam of {d:.4} yd with chunk {},{}", x, y + 1)),
-            );
-        }
     }
     for (k, d) in tile.doodads.iter().enumerate() {
         if d.name_index as usize >= tile.doodad_names.len() {
@@ -145,52 +179,6 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
                 w.name_index,
                 tile.wmo_names.len()
             ));
-        }
-    }
-    out
-}
-
-/// The largest mismatch along the border `a` shares with its east (`east`) or south neighbour
-/// `b`, if above tolerance.
-fn seam(a: &crate::model::Chunk, b: &crate::model::Chunk, east: bool) -> Option<f32> {
-    let worst = (0..9)
-        .map(|k| {
-            let (ia, ib) = if east {
-                (outer_vertex(k, 8), outer_vertex(k, 0))
-            } else {
-                (outer_vertex(8, k), outer_vertex(0, k))
-            };
-            (a.heights[ia] - b.heights[ib]).abs()
-        })
-        .fold(0f32, f32::max);
-    (worst > SEAM_TOLERANCE).then_some(worst)
-}
-
-/// Seams along the borders of loaded neighbouring tiles.
-fn check_seams_between_tiles(map: &Map) -> Vec<String> {
-    let mut out = Vec::new();
-    for (coord, tile) in &map.tiles {
-        let east =
-            TileCoord::new(coord.x as usize + 1, coord.y as usize).and_then(|c| map.tiles.get(&c));
-        let south =
-            TileCoord::new(coord.x as usize, coord.y as usize + 1).and_then(|c| map.tiles.get(&c));
-        for k in 0..CHUNKS_PER_SIDE {
-            if let Some(e) = east {
-                if let Some(d) = seam(tile.chunk(15, k), e.chunk(0, k), true) {
-                    out.push(format!(
-                        "seam of {d:.4} yd between tiles {}_{} and {}_{} (chunk row {k})",
-                        coord.x, coord.y, e.coord.x, e.coord.y
-                    ));
-                }
-            }
-            if let Some(s) = south {
-                if let Some(d) = seam(tile.chunk(k, 15), s.chunk(k, 0), false) {
-                    out.push(format!(
-                        "seam of {d:.4} yd between tiles {}_{} and {}_{} (chunk column {k})",
-                        coord.x, coord.y, s.coord.x, s.coord.y
-                    ));
-                }
-            }
         }
     }
     out
@@ -241,11 +229,21 @@ fn check_unique_ids(map: &Map) -> Vec<String> {
     out
 }
 
-/// Runs `loam check PATH... [--from GEN]`: prints each problem and exits 1 when there are any.
-pub fn run(paths: &[PathBuf], from: Option<Generation>) -> Result<ExitCode, LoamError> {
+/// Runs `loam check [--seam-threshold YD] [--from GEN] PATH...`: prints each problem and exits
+/// 1 when there are any.
+pub fn run(
+    paths: &[PathBuf],
+    seam_threshold: f32,
+    from: Option<Generation>,
+) -> Result<ExitCode, LoamError> {
+    if !(seam_threshold >= 0.0 && seam_threshold.is_finite()) {
+        return Err(LoamError::Usage(format!(
+            "--seam-threshold must be a number of yards, 0 or more, not {seam_threshold}"
+        )));
+    }
     let mut count = 0;
     for path in paths {
-        count += check_path(path, from);
+        count += check_path(path, seam_threshold, from);
     }
     if count == 0 {
         println!("{} file(s) checked: no problems", paths.len());
@@ -256,17 +254,26 @@ pub fn run(paths: &[PathBuf], from: Option<Generation>) -> Result<ExitCode, Loam
     }
 }
 
-/// Checks one path, printing its problems; returns how many there were.
-fn check_path(path: &Path, from: Option<Generation>) -> usize {
+/// Checks one path, printing its problems and the count of small seams; returns how many
+/// problems there were.
+fn check_path(path: &Path, seam_threshold: f32, from: Option<Generation>) -> usize {
     match disk::open_map_as(path, from) {
         Err(e) => {
             println!("{e}");
             1
         }
         Ok(opened) => {
-            let problems = check_map(&opened);
+            let problems = check_map(&opened, seam_threshold);
             for p in &problems {
                 println!("{}: {}", p.file.display(), p.message);
+            }
+            let small = small_seams(&opened.map, seam_threshold);
+            if small > 0 {
+                println!(
+                    "{}: {small} more seam(s) of at most {seam_threshold} yd, not listed \
+                     (float noise; `loam fix --seams` closes them)",
+                    path.display()
+                );
             }
             problems.len()
         }

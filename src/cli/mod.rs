@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod check;
 pub mod convert;
+pub mod fix;
 pub mod info;
 pub mod sample;
 pub mod screenshot;
@@ -51,6 +52,26 @@ pub enum Command {
         /// .wdt or .adt files, or folders of tiles.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
+        /// List seams larger than this many yards, largest first; smaller ones are one count line
+        /// and not problems.
+        #[arg(long, value_name = "YD", default_value_t = check::DEFAULT_SEAM_THRESHOLD)]
+        seam_threshold: f32,
+    },
+    /// Repair a map (.wdt with its tiles) or a tile (.adt) and write all of it, in the same
+    /// generation, to a folder. Choose the fixes with flags.
+    Fix {
+        /// Give every vertex shared by neighbouring chunks and tiles one height (the mean of its
+        /// copies) and recompute the normals around it.
+        #[arg(long)]
+        seams: bool,
+        /// A .wdt (with its tiles), one .adt, or a folder of tiles.
+        map: PathBuf,
+        /// Folder that receives the files of the same names.
+        out: PathBuf,
         /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
         /// deciding from its bytes.
         #[arg(long, value_parser = parse_generation)]
@@ -127,7 +148,17 @@ fn parse_generation(s: &str) -> Result<Generation, String> {
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Info { path, json, from }) => info::run(&path, json, from),
-        Some(Command::Check { paths, from }) => check::run(&paths, from),
+        Some(Command::Check {
+            paths,
+            seam_threshold,
+            from,
+        }) => check::run(&paths, seam_threshold, from),
+        Some(Command::Fix {
+            seams,
+            map,
+            out,
+            from,
+        }) => fix::run(&map, &out, &fix::Fixes { seams }, from),
         Some(Command::Convert {
             to,
             area_map,

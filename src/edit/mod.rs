@@ -13,6 +13,7 @@ pub mod ops;
 pub mod paint;
 pub mod patch;
 pub mod sculpt;
+pub mod seams;
 pub mod shade;
 pub mod stroke;
 

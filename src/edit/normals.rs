@@ -5,7 +5,9 @@
 //! world (x north, y west, z up) scaled to ±127. On unedited Blizzard tiles this reproduces the
 //! stored normals to within a few units (a test holds it to that).
 
-use super::lattice::{MAP_STEPS, Vertex};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use super::lattice::{MAP_STEPS, STEPS_PER_CHUNK, Vertex};
 use super::patch::Patch;
 use crate::model::Map;
 use crate::model::coords::{self, TileCoord};
@@ -96,7 +98,7 @@ pub fn recompute(
     gy0: i32,
     gx1: i32,
     gy1: i32,
-    mut before_write: impl FnMut(&Map, TileCoord, usize),
+    before_write: impl FnMut(&Map, TileCoord, usize),
 ) -> Vec<(TileCoord, usize)> {
     let patch = Patch::read(
         map,
@@ -116,7 +118,99 @@ pub fn recompute(
             }
         }
     }
+    write(map, updates, before_write)
+}
+
+/// Recomputes the normals of every vertex whose triangles have one of `changed` as a corner
+/// (the vertices themselves and those one lattice step around them), and nothing else: unlike
+/// [`recompute`] over a rectangle, normals of untouched terrain keep their stored values, which
+/// matters where the changed vertices are scattered along chunk borders (stitching seams).
+/// `before_write` and the result are as for [`recompute`].
+pub fn recompute_around(
+    map: &mut Map,
+    changed: &[Vertex],
+    before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Vec<(TileCoord, usize)> {
+    let last_chunk = MAP_STEPS / STEPS_PER_CHUNK - 1;
+    // The affected vertices, grouped by the chunk whose window covers them, so that each chunk's
+    // heights are read once.
+    let mut groups: BTreeMap<(i32, i32), BTreeSet<Vertex>> = BTreeMap::new();
+    for v in changed {
+        for w in sharing_triangles(*v) {
+            if !(0..=MAP_STEPS).contains(&w.gx) || !(0..=MAP_STEPS).contains(&w.gy) {
+                continue;
+            }
+            if w.inner && (w.gx == MAP_STEPS || w.gy == MAP_STEPS) {
+                continue;
+            }
+            let key = (
+                w.gx.div_euclid(STEPS_PER_CHUNK).min(last_chunk),
+                w.gy.div_euclid(STEPS_PER_CHUNK).min(last_chunk),
+            );
+            groups.entry(key).or_default().insert(w);
+        }
+    }
+    let mut updates = Vec::new();
+    for ((c, r), vertices) in groups {
+        let (x0, y0) = (c * STEPS_PER_CHUNK, r * STEPS_PER_CHUNK);
+        let patch = Patch::read(
+            map,
+            (x0 - 1).max(0),
+            (y0 - 1).max(0),
+            (x0 + STEPS_PER_CHUNK + 1).min(MAP_STEPS),
+            (y0 + STEPS_PER_CHUNK + 1).min(MAP_STEPS),
+        );
+        updates.extend(
+            vertices
+                .into_iter()
+                .filter_map(|v| Some((v, normal_at(&patch, v)?))),
+        );
+    }
+    write(map, updates, before_write)
+}
+
+/// `v` and every vertex it shares a triangle with (whose normal its height changes).
+fn sharing_triangles(v: Vertex) -> Vec<Vertex> {
+    let at = |dx: i32, dy: i32, inner: bool| Vertex {
+        gx: v.gx + dx,
+        gy: v.gy + dy,
+        inner,
+    };
+    if v.inner {
+        // Its own quad: the four corners and itself.
+        vec![
+            at(0, 0, false),
+            at(1, 0, false),
+            at(0, 1, false),
+            at(1, 1, false),
+            v,
+        ]
+    } else {
+        // The four quads around it: the eight outer neighbours, itself, and their centres.
+        let mut out: Vec<Vertex> = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+            .map(|(dx, dy)| at(dx, dy, false))
+            .collect();
+        out.extend([
+            at(-1, -1, true),
+            at(0, -1, true),
+            at(-1, 0, true),
+            at(0, 0, true),
+        ]);
+        out
+    }
+}
+
+/// Writes each normal to every loaded copy of its vertex, calling `before_write` once per chunk
+/// before its first change; returns the chunks written.
+fn write(
+    map: &mut Map,
+    updates: Vec<(Vertex, [i8; 3])>,
+    mut before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Vec<(TileCoord, usize)> {
     let mut written: Vec<(TileCoord, usize)> = Vec::new();
+    // Membership in a set: a map-wide stitch writes thousands of chunks.
+    let mut seen: HashSet<(TileCoord, usize)> = HashSet::new();
     for (v, n) in updates {
         for c in v.copies() {
             let Some(tile) = map.tiles.get(&c.tile) else {
@@ -125,7 +219,7 @@ pub fn recompute(
             if tile.chunks[c.chunk].normals[c.index] == n {
                 continue;
             }
-            if !written.contains(&(c.tile, c.chunk)) {
+            if seen.insert((c.tile, c.chunk)) {
                 before_write(map, c.tile, c.chunk);
                 written.push((c.tile, c.chunk));
             }

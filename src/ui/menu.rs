@@ -1,4 +1,5 @@
-//! The menu bar: File (open, recent, sample, save, save as, quit) and View (overlays, speed).
+//! The menu bar: File (open, recent, sample, save, save as, quit), Edit (undo, redo, stitch
+//! seams), View (overlays, speed) and Settings.
 
 use std::path::PathBuf;
 
@@ -112,6 +113,15 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             let redo = egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z");
             if ui.add_enabled(state.can_redo, redo).clicked() {
                 out.push(Intent::Redo);
+            }
+            ui.separator();
+            let stitch = egui::Button::new("Stitch seams");
+            if ui
+                .add_enabled(state.has_map, stitch)
+                .on_hover_text("Give every vertex shared by the loaded chunks and tiles one height")
+                .clicked()
+            {
+                out.push(Intent::StitchSeams);
             }
         });
         ui.menu_button("View", |ui| {

@@ -1,0 +1,439 @@
+//! Seams: a vertex on a chunk border is stored once in each chunk that shares it (twice along an
+//! edge, four times at a chunk corner, across tiles too). When the copies disagree the terrain
+//! has a crack: float noise left by other tools (thousandths of a yard) or a real tear (yards).
+//! This module measures seams (for `loam check`) and closes them (`loam fix --seams`, the
+//! editor's Edit ▸ Stitch seams).
+//!
+//! The rule: every shared vertex takes the **mean of its loaded copies**. The mean does not
+//! depend on which tile was read first or which side is "right" (neither is: a tear is as likely
+//! a bad edit on one side as on the other), moves no copy by more than the spread of the copies,
+//! and leaves a vertex whose copies already agree exactly as it is, so stitching twice changes
+//! nothing. The mean is then moved to the nearest float that every sharing chunk stores exactly:
+//! the 1.12 to 3.3.5 and 0.6.0 files keep heights relative to a per-chunk base, and a height that
+//! does not survive `base + (h - base)` would reopen the seam by a few millionths of a yard on
+//! save. Only heights are stitched; the normals of every vertex sharing a triangle with a
+//! changed vertex are then recomputed (and so also agree). Borders with tiles that are not
+//! loaded are left alone, and so are vertices with a copy that is not a finite number (`check`
+//! reports those on their own).
+//!
+//! Not for: how problems are printed (`cli::check`) or files (`cli::fix`).
+
+use std::collections::BTreeSet;
+
+use super::lattice::Vertex;
+use super::normals;
+use super::stroke::{Stroke, TerrainEdit};
+use crate::model::coords::{self, CHUNKS_PER_SIDE, TileCoord};
+use crate::model::{Chunk, Map};
+
+/// One chunk of one tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ChunkAt {
+    /// The tile.
+    pub tile: TileCoord,
+    /// Chunk column (0..16, eastward with the file's X).
+    pub x: usize,
+    /// Chunk row (0..16, southward with the file's Y).
+    pub y: usize,
+}
+
+/// The border shared by two neighbouring chunks, where their copies of the border vertices
+/// disagree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seam {
+    /// The west or north chunk.
+    pub a: ChunkAt,
+    /// Its east or south neighbour.
+    pub b: ChunkAt,
+    /// The largest height difference (yards) between the two copies of a vertex on the border.
+    pub size: f32,
+}
+
+impl Seam {
+    /// True when the two chunks are in different tiles.
+    pub fn crosses_tiles(&self) -> bool {
+        self.a.tile != self.b.tile
+    }
+}
+
+/// Every border between loaded neighbouring chunks whose copies differ, largest first (ties in
+/// map order, so the list is stable).
+pub fn find(map: &Map) -> Vec<Seam> {
+    let mut out = Vec::new();
+    for (&coord, tile) in &map.tiles {
+        let east =
+            TileCoord::new(coord.x as usize + 1, coord.y as usize).and_then(|c| map.tiles.get(&c));
+        let south =
+            TileCoord::new(coord.x as usize, coord.y as usize + 1).and_then(|c| map.tiles.get(&c));
+        for y in 0..CHUNKS_PER_SIDE {
+            for x in 0..CHUNKS_PER_SIDE {
+                let a = ChunkAt { tile: coord, x, y };
+                let here = tile.chunk(x, y);
+                let east_of = if x + 1 < CHUNKS_PER_SIDE {
+                    Some((tile, x + 1))
+                } else {
+                    east.map(|t| (t, 0))
+                };
+                if let Some((t, bx)) = east_of {
+                    let b = ChunkAt {
+                        tile: t.coord,
+                        x: bx,
+                        y,
+                    };
+                    out.extend(border(here, t.chunk(bx, y), true).map(|size| Seam { a, b, size }));
+                }
+                let south_of = if y + 1 < CHUNKS_PER_SIDE {
+                    Some((tile, y + 1))
+                } else {
+                    south.map(|t| (t, 0))
+                };
+                if let Some((t, by)) = south_of {
+                    let b = ChunkAt {
+                        tile: t.coord,
+                        x,
+                        y: by,
+                    };
+                    out.extend(border(here, t.chunk(x, by), false).map(|size| Seam { a, b, size }));
+                }
+            }
+        }
+    }
+    out.sort_by(|p, q| {
+        q.size
+            .total_cmp(&p.size)
+            .then_with(|| (p.a, p.b).cmp(&(q.a, q.b)))
+    });
+    out
+}
+
+/// The largest difference along the border `a` shares with its east (`east`) or south neighbour
+/// `b`, when any copy differs.
+fn border(a: &Chunk, b: &Chunk, east: bool) -> Option<f32> {
+    let mut differs = false;
+    let mut worst = 0f32;
+    for k in 0..9 {
+        let (ia, ib) = if east {
+            (coords::outer_vertex(k, 8), coords::outer_vertex(k, 0))
+        } else {
+            (coords::outer_vertex(8, k), coords::outer_vertex(0, k))
+        };
+        let (ha, hb) = (a.heights[ia], b.heights[ib]);
+        if ha != hb {
+            differs = true;
+            worst = worst.max((ha - hb).abs());
+        }
+    }
+    differs.then_some(worst)
+}
+
+/// What a stitch did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stitched {
+    /// Shared vertices whose copies were made equal (each counted once, however many copies).
+    pub vertices: usize,
+    /// The largest change to any one copy, in yards.
+    pub largest: f32,
+    /// The chunks written (heights or normals), in the order first written.
+    pub chunks: Vec<(TileCoord, usize)>,
+}
+
+/// Gives every shared border vertex of the loaded tiles one height, the mean of its loaded
+/// copies, and recomputes the normals around the changed ones. `before_write(map, tile, chunk)`
+/// runs once per chunk before its first change (so that a [`Stroke`] can snapshot it).
+pub fn stitch(map: &mut Map, mut before_write: impl FnMut(&Map, TileCoord, usize)) -> Stitched {
+    let mut report = Stitched::default();
+    let mut written: BTreeSet<(TileCoord, usize)> = BTreeSet::new();
+    let mut changed = Vec::new();
+    for v in border_vertices(map) {
+        let (heights, bases): (Vec<f32>, Vec<f32>) = v
+            .copies()
+            .filter_map(|c| {
+                let chunk = &map.tiles.get(&c.tile)?.chunks[c.chunk];
+                Some((chunk.heights[c.index], chunk.base_height))
+            })
+            .unzip();
+        if heights.len() < 2
+            || heights.iter().all(|&h| h == heights[0])
+            || heights.iter().any(|h| !h.is_finite())
+        {
+            continue;
+        }
+        // In f64 so that copies that already agree give back exactly their height.
+        let mean = (heights.iter().map(|&h| h as f64).sum::<f64>() / heights.len() as f64) as f32;
+        let mean = storable(mean, &bases);
+        for c in v.copies() {
+            if !map.tiles.contains_key(&c.tile) {
+                continue;
+            }
+            if written.insert((c.tile, c.chunk)) {
+                before_write(map, c.tile, c.chunk);
+                report.chunks.push((c.tile, c.chunk));
+            }
+            if let Some(t) = map.tiles.get_mut(&c.tile) {
+                let h = &mut t.chunks[c.chunk].heights[c.index];
+                report.largest = report.largest.max((*h - mean).abs());
+                *h = mean;
+            }
+        }
+        report.vertices += 1;
+        changed.push(v);
+    }
+    for (tile, chunk) in normals::recompute_around(map, &changed, |m, t, c| {
+        if !written.contains(&(t, c)) {
+            before_write(m, t, c);
+        }
+    }) {
+        if written.insert((tile, chunk)) {
+            report.chunks.push((tile, chunk));
+        }
+    }
+    report
+}
+
+/// The float nearest `h` that survives being stored relative to each of `bases` and read back
+/// (`base + (h - base)`), or `h` when none is near.
+fn storable(h: f32, bases: &[f32]) -> f32 {
+    let keeps = |h: f32| {
+        bases
+            .iter()
+            .all(|&b| (b + (h - b)).to_bits() == h.to_bits())
+    };
+    if keeps(h) {
+        return h;
+    }
+    // What a file would give back is the natural candidate: a fixed point after a step or two.
+    let mut c = h;
+    for _ in 0..4 {
+        for &b in bases {
+            c = b + (c - b);
+        }
+        if keeps(c) {
+            return c;
+        }
+    }
+    // Otherwise the floats around `h`, nearest first; the spacing of storable heights is at
+    // most the largest base's step, a few hundred of `h`'s steps when `h` is near zero.
+    let (mut up, mut down) = (h, h);
+    for _ in 0..1024 {
+        up = next_float(up, true);
+        if keeps(up) {
+            return up;
+        }
+        down = next_float(down, false);
+        if keeps(down) {
+            return down;
+        }
+    }
+    h
+}
+
+/// The next float above (`up`) or below `h` (`f32::next_up` is newer than the crate's MSRV).
+fn next_float(h: f32, up: bool) -> f32 {
+    if h == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let bits = h.to_bits();
+    // Away from zero the magnitude, and so the bits, grow.
+    f32::from_bits(if (h > 0.0) == up { bits + 1 } else { bits - 1 })
+}
+
+/// [`stitch`] as one undo step ("Stitch seams, N chunks"), holding each touched chunk before and
+/// after; `None` when there was nothing to stitch. The map already holds the result.
+pub fn stitch_step(map: &mut Map) -> (Stitched, Option<TerrainEdit>) {
+    let mut stroke = Stroke::new("Stitch seams");
+    let stitched = stitch(map, |m, t, c| stroke.snapshot(m, t, c));
+    (stitched, stroke.finish(map))
+}
+
+/// The outer vertices on chunk borders of the loaded tiles, each once, in lattice order.
+fn border_vertices(map: &Map) -> BTreeSet<Vertex> {
+    let mut out = BTreeSet::new();
+    for &coord in map.tiles.keys() {
+        for chunk in 0..CHUNKS_PER_SIDE * CHUNKS_PER_SIDE {
+            for k in 0..9 {
+                for (row, col) in [(0, k), (8, k), (k, 0), (k, 8)] {
+                    out.insert(Vertex::of(coord, chunk, coords::outer_vertex(row, col)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Heights of every loaded copy of `v` (a helper for tests and tools that verify a stitch).
+pub fn copies_of(map: &Map, v: Vertex) -> Vec<f32> {
+    v.copies()
+        .filter_map(|c| Some(map.tiles.get(&c.tile)?.chunks[c.chunk].heights[c.index]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Tile;
+    use proptest::prelude::*;
+
+    /// A 2×2-tile map (so it has a 4-way tile corner) of gently sloping terrain, seamless.
+    fn map() -> Map {
+        let mut map = Map::new("Test");
+        for (x, y) in [(31, 31), (32, 31), (31, 32), (32, 32)] {
+            let coord = TileCoord::new(x, y).unwrap();
+            let mut tile = Tile::flat(coord, "Tileset\\Test\\Base.blp", 0.0);
+            for (i, chunk) in tile.chunks.iter_mut().enumerate() {
+                for v in 0..145 {
+                    // From the lattice vertex, so that every copy gets the same bits.
+                    let [wx, wy] = Vertex::of(coord, i, v).world_xy();
+                    chunk.heights[v] = (0.05 * wx + 0.02 * wy) as f32;
+                }
+            }
+            map.tiles.insert(coord, tile);
+        }
+        map
+    }
+
+    /// Every shared vertex of the loaded tiles has identical copies.
+    fn assert_seamless(map: &Map) {
+        for v in border_vertices(map) {
+            let h = copies_of(map, v);
+            assert!(
+                h.iter().all(|x| x.to_bits() == h[0].to_bits()),
+                "{v:?}: {h:?}"
+            );
+        }
+        assert!(find(map).is_empty());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// Random nudges of random copies (noise and tears, at edges, chunk corners and the
+        /// 4-way tile corner): one stitch closes every seam, a second changes nothing.
+        #[test]
+        fn stitching_makes_every_copy_equal_and_is_idempotent(
+            nudges in proptest::collection::vec(
+                (0usize..4, 0usize..256, 0usize..9, 0usize..4, -60.0f32..60.0),
+                1..40,
+            )
+        ) {
+            let mut map = map();
+            let tiles: Vec<TileCoord> = map.tiles.keys().copied().collect();
+            for (t, chunk, k, side, dh) in nudges {
+                let (row, col) = [(0, k), (8, k), (k, 0), (k, 8)][side];
+                let tile = map.tiles.get_mut(&tiles[t]).unwrap();
+                tile.chunks[chunk].heights[coords::outer_vertex(row, col)] += dh;
+            }
+            // The tile corner itself, all four copies apart.
+            for (i, t) in tiles.iter().enumerate() {
+                let chunk = [255, 240, 15, 0][i];
+                let index = [coords::outer_vertex(8, 8), coords::outer_vertex(8, 0),
+                    coords::outer_vertex(0, 8), coords::outer_vertex(0, 0)][i];
+                map.tiles.get_mut(t).unwrap().chunks[chunk].heights[index] += i as f32 * 7.0;
+            }
+            let inner_before: Vec<u32> = map.tiles.values().flat_map(|t| t.chunks.iter())
+                .flat_map(|c| (0..8).map(move |r| c.heights[coords::inner_vertex(r, r)].to_bits()))
+                .collect();
+
+            let first = stitch(&mut map, |_, _, _| {});
+            prop_assert!(first.vertices >= 1);
+            assert_seamless(&map);
+            let corner = Vertex { gx: 32 * 128, gy: 32 * 128, inner: false };
+            prop_assert_eq!(copies_of(&map, corner).len(), 4);
+
+            let inner_after: Vec<u32> = map.tiles.values().flat_map(|t| t.chunks.iter())
+                .flat_map(|c| (0..8).map(move |r| c.heights[coords::inner_vertex(r, r)].to_bits()))
+                .collect();
+            prop_assert_eq!(inner_before, inner_after, "inner heights are not stitched");
+
+            let stitched = map.clone();
+            let second = stitch(&mut map, |_, _, _| {});
+            prop_assert_eq!(second, Stitched::default());
+            prop_assert!(map.tiles == stitched.tiles, "a second stitch changes nothing");
+        }
+    }
+
+    #[test]
+    fn the_mean_of_the_copies_is_the_rule_and_normals_follow() {
+        let mut map = map();
+        assert!(find(&map).is_empty(), "the test map starts seamless");
+        let c = TileCoord::new(31, 31).unwrap();
+        // A tear of 50 yd on one copy of an edge vertex between chunks 0 and 1 of one tile.
+        let v = Vertex::of(c, 0, coords::outer_vertex(4, 8));
+        let base = copies_of(&map, v)[0];
+        map.tiles.get_mut(&c).unwrap().chunks[0].heights[coords::outer_vertex(4, 8)] += 50.0;
+        let seams = find(&map);
+        assert_eq!(seams.len(), 1);
+        assert_eq!((seams[0].a.x, seams[0].b.x), (0, 1));
+        assert!((seams[0].size - 50.0).abs() < 1e-3, "{}", seams[0].size);
+
+        let normals_before = map.tiles[&c].chunks[1].normals.clone();
+        let (stitched, edit) = stitch_step(&mut map);
+        assert_eq!(stitched.vertices, 1);
+        assert!((stitched.largest - 25.0).abs() < 1e-3);
+        let after = copies_of(&map, v);
+        assert_eq!(after.len(), 2);
+        assert_eq!(after[0].to_bits(), after[1].to_bits());
+        assert!(
+            (after[0] - base - 25.0).abs() < 1e-3,
+            "{after:?} from {base}"
+        );
+        assert_ne!(map.tiles[&c].chunks[1].normals, normals_before);
+        let edit = edit.expect("one undo step");
+        assert!(edit.label.starts_with("Stitch seams, "));
+        // Normals changed around the vertex only: chunks 0 and 1 of the tile, nothing else.
+        let mut touched = edit.touched();
+        touched.sort();
+        assert_eq!(touched, vec![(c, 0), (c, 1)]);
+        // The undo step restores the tear exactly.
+        let mut history = crate::edit::History::default();
+        history.push(&mut map, edit);
+        history.undo(&mut map);
+        assert_eq!(find(&map).len(), 1);
+        assert!(
+            (map.tiles[&c].chunks[0].heights[coords::outer_vertex(4, 8)] - base - 50.0).abs()
+                < 1e-3
+        );
+    }
+
+    #[test]
+    fn next_float_steps_one_float() {
+        for h in [1.0f32, -1.0, 0.3, -1e-30, 0.0] {
+            let (up, down) = (next_float(h, true), next_float(h, false));
+            assert!(up > h && down < h, "{h}");
+            assert_eq!(next_float(up, false), h);
+            assert_eq!(next_float(down, true), h);
+        }
+    }
+
+    #[test]
+    fn stitched_heights_survive_storage_relative_to_each_chunk_base() {
+        for (h, bases) in [
+            (0.3f32, vec![100.0f32, -250.0]),
+            (12.345, vec![12.0, 900.0, -3.0, 0.0]),
+            (-0.001, vec![4000.0, 1.0]),
+            (57.1, vec![57.1, 57.1]),
+        ] {
+            let s = storable(h, &bases);
+            for b in &bases {
+                assert_eq!((b + (s - b)).to_bits(), s.to_bits(), "{h} over {b}");
+            }
+            assert!((s - h).abs() < 1e-3, "{h} moved to {s}");
+        }
+    }
+
+    #[test]
+    fn a_lone_tile_stitches_inside_itself_and_leaves_its_edges() {
+        let mut map = map();
+        map.tiles
+            .retain(|c, _| *c == TileCoord::new(31, 31).unwrap());
+        let c = TileCoord::new(31, 31).unwrap();
+        // The east edge of the tile has one copy only: nothing to stitch there.
+        map.tiles.get_mut(&c).unwrap().chunks[15].heights[coords::outer_vertex(3, 8)] += 9.0;
+        assert_eq!(stitch(&mut map, |_, _, _| {}), Stitched::default());
+        map.tiles.get_mut(&c).unwrap().chunks[17].heights[coords::outer_vertex(0, 0)] += 9.0;
+        let s = stitch(&mut map, |_, _, _| {});
+        assert_eq!(s.vertices, 1, "a chunk corner inside the tile");
+        assert_eq!(copies_of(&map, Vertex::of(c, 17, 0)).len(), 4);
+        assert_seamless(&map);
+    }
+}
