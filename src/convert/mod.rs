@@ -100,24 +100,37 @@ pub fn prepare_tile_with(
     if from == to {
         return report;
     }
-    if uses_mdx(from) != uses_mdx(to) {
-        let (old, new) = if uses_mdx(to) {
-            (".m2", ".mdx")
-        } else {
-            (".mdx", ".m2")
-        };
-        for name in &mut tile.doodad_names {
-            if name.to_ascii_lowercase().ends_with(old)
-                || (old == ".mdx" && name.to_ascii_lowercase().ends_with(".mdl"))
-            {
-                let stem = &name[..name.rfind('.').unwrap_or(name.len())];
-                *name = format!("{stem}{new}");
-                report.note(format!("doodad model paths renamed {old} → {new}"), 1);
-            }
-        }
-    }
+    rename_doodad_models(&mut tile.doodad_names, from, to, &mut report);
     report.merge(prepare_tile(tile, from, to));
     report
+}
+
+/// Renames doodad model paths between `.m2` (1.12 and later) and `.mdx` (0.5.x, 0.6.0) when
+/// the two generations' clients load different ones; the only change conversion makes to a
+/// tile's model names.
+pub fn rename_doodad_models(
+    names: &mut [String],
+    from: Generation,
+    to: Generation,
+    report: &mut Report,
+) {
+    if uses_mdx(from) == uses_mdx(to) {
+        return;
+    }
+    let (old, new) = if uses_mdx(to) {
+        (".m2", ".mdx")
+    } else {
+        (".mdx", ".m2")
+    };
+    for name in names {
+        if name.to_ascii_lowercase().ends_with(old)
+            || (old == ".mdx" && name.to_ascii_lowercase().ends_with(".mdl"))
+        {
+            let stem = &name[..name.rfind('.').unwrap_or(name.len())];
+            *name = format!("{stem}{new}");
+            report.note(format!("doodad model paths renamed {old} → {new}"), 1);
+        }
+    }
 }
 
 /// Makes one tile fit generation `to`.

@@ -38,7 +38,8 @@ pub struct MapSource {
     pub kind: MapKind,
     /// The WDT file, for the WDT kinds.
     pub wdt: Option<PathBuf>,
-    /// The WDT's bytes, for the WDT kinds (read once here).
+    /// The split WDT's bytes (read once here; a few tens of KB). A monolithic WDT, which can
+    /// be a gigabyte, is not held: its readers take what they need from the file.
     pub wdt_bytes: Option<Vec<u8>>,
     /// Split tiles on disk: every tile MAIN lists that has a file, every tile of a folder map,
     /// or the lone tile.
@@ -213,9 +214,21 @@ fn folder_map(name: &str, folder: PathBuf, tiles: BTreeMap<TileCoord, PathBuf>) 
     }
 }
 
+/// Enough of a WDT's start to tell a monolithic WDT (MVER, 128-byte MPHD, MAIN of 16-byte
+/// entries) from a split one.
+const SNIFF_BYTES: u64 = 4096;
+
 fn locate_wdt(path: &Path, name: &str, folder: PathBuf) -> Result<MapSource> {
-    let bytes = read_file(path)?;
-    let monolithic = alpha::is_monolithic(&bytes);
+    let head = {
+        use std::io::Read;
+        let f = fs::File::open(path).map_err(io_err(path))?;
+        let mut head = Vec::new();
+        f.take(SNIFF_BYTES)
+            .read_to_end(&mut head)
+            .map_err(io_err(path))?;
+        head
+    };
+    let monolithic = alpha::is_monolithic(&head);
     let mut source = MapSource {
         name: name.to_string(),
         folder,
@@ -231,6 +244,7 @@ fn locate_wdt(path: &Path, name: &str, folder: PathBuf) -> Result<MapSource> {
         lone_tile_file: None,
     };
     if !monolithic {
+        let bytes = read_file(path)?;
         let header = v18::read_wdt(&bytes, name).map_err(|e| e.in_file(path))?;
         let index = folder_index(&source.folder)?;
         for coord in header.present_tiles() {
@@ -242,8 +256,8 @@ fn locate_wdt(path: &Path, name: &str, folder: PathBuf) -> Result<MapSource> {
                 None => source.missing.push(coord),
             }
         }
+        source.wdt_bytes = Some(bytes);
     }
-    source.wdt_bytes = Some(bytes);
     Ok(source)
 }
 

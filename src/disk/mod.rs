@@ -83,6 +83,104 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
+/// A file written to its temporary name, not yet flushed or renamed over its target: see
+/// [`write_pending`] and [`commit`].
+#[derive(Debug)]
+pub struct Pending {
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+/// Writes `bytes` to a temporary file beside `path` without flushing it, so that a whole map's
+/// files can be flushed together by [`commit`] (one flush per file, one after another, costs
+/// more than the encoding: the disk waits on each).
+pub fn write_pending(path: &Path, bytes: &[u8]) -> Result<Pending> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| LoamError::Usage(format!("{} is not a file path", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.loam-tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = fs::write(&tmp, bytes).map_err(io_err(&tmp));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map(|()| Pending {
+        tmp,
+        path: path.to_path_buf(),
+    })
+}
+
+/// Flushes pending files to disk on a thread of its own while the caller keeps encoding, so
+/// that the disk's work overlaps the processor's; [`Flusher::finish`] then renames every file
+/// over its target, or none.
+pub struct Flusher {
+    tx: Option<std::sync::mpsc::Sender<Pending>>,
+    handle: Option<std::thread::JoinHandle<Vec<(Pending, Result<()>)>>>,
+}
+
+impl Flusher {
+    /// Starts the flushing thread.
+    pub fn start() -> Flusher {
+        let (tx, rx) = std::sync::mpsc::channel::<Pending>();
+        let handle = std::thread::Builder::new()
+            .name("loam-flush".into())
+            .spawn(move || {
+                rx.into_iter()
+                    .map(|p| {
+                        let r = fs::File::open(&p.tmp)
+                            .and_then(|f| f.sync_all())
+                            .map_err(io_err(&p.tmp));
+                        (p, r)
+                    })
+                    .collect()
+            })
+            .ok();
+        Flusher {
+            tx: Some(tx),
+            handle,
+        }
+    }
+
+    /// Queues a written file for flushing.
+    pub fn send(&self, p: Pending) {
+        if let Some(tx) = &self.tx {
+            // Should the thread be gone, `finish` reports the file as not flushed.
+            let _ = tx.send(p);
+        }
+    }
+
+    /// Waits for every queued file to reach the disk, then renames each over its target.
+    /// Nothing is renamed unless every file flushed; on failure the temporary files are removed
+    /// and the targets are as they were.
+    pub fn finish(mut self) -> Result<()> {
+        drop(self.tx.take());
+        let flushed = match self.handle.take().map(|h| h.join()) {
+            Some(Ok(v)) => v,
+            _ => return Err(LoamError::Usage("the flushing thread failed".into())),
+        };
+        let failed = flushed.iter().find_map(|(_, r)| r.as_ref().err());
+        let result = match failed {
+            Some(e) => Err(LoamError::Usage(e.to_string())),
+            None => flushed
+                .iter()
+                .try_for_each(|(p, _)| fs::rename(&p.tmp, &p.path).map_err(io_err(&p.path))),
+        };
+        if result.is_err() {
+            for (p, _) in &flushed {
+                let _ = fs::remove_file(&p.tmp);
+            }
+        }
+        result
+    }
+}
+
 /// The file name of a tile of map `map`: `Map_X_Y.adt`.
 pub fn tile_file_name(map: &str, coord: TileCoord) -> String {
     format!("{map}_{}_{}.adt", coord.x, coord.y)

@@ -249,9 +249,10 @@ fn open_monolithic(source: MapSource, from: Option<Generation>) -> Result<Opened
         )));
     }
     let path = source.wdt.clone().unwrap_or_default();
-    let bytes = source.wdt_bytes.as_deref().unwrap_or_default();
+    // Opening the whole map in memory needs the whole file.
+    let bytes = read_file(&path)?;
     let (mut map, tile_errors) =
-        alpha::read_wdt_tolerant(bytes, &source.name).map_err(|e| e.in_file(&path))?;
+        alpha::read_wdt_tolerant(&bytes, &source.name).map_err(|e| e.in_file(&path))?;
     let mut failed: BTreeMap<TileCoord, String> = tile_errors
         .into_iter()
         .map(|(c, e)| (c, e.in_file(&path).to_string()))

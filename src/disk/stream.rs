@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::locate::{MapKind, MapSource, locate};
 use super::open::{decide_split, decode_tile_as, inferred_header, split_alpha_depth};
-use super::{LoamError, Result, io_err, read_file, tile_file_name, write_atomic};
+use super::{LoamError, Result, io_err, read_file, tile_file_name};
 use crate::convert::{self, Report};
 use crate::format::alpha::tile::SaveNames;
 use crate::format::alpha::wdt::{self as alpha_wdt, MAIN_DATA_OFFSET, MAIN_ENTRY_BYTES};
@@ -66,6 +66,43 @@ enum Tiles {
 
 impl Tiles {
     /// The tiles in MAIN order (row by row), the order a monolithic WDT stores them in.
+    /// Only a tile's model names (for the map-wide lists), cheaply where the source allows:
+    /// a split tile's MMDX/MWMO without decoding its chunks.
+    fn names(&self, coord: TileCoord, from: Generation, to: Generation) -> Result<NamesOnly> {
+        match self {
+            Tiles::Split { files, .. } => {
+                let path = files
+                    .get(&coord)
+                    .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
+                let bytes = read_file(path)?;
+                let (doodads, wmos) =
+                    v18::adt::read_model_names(&bytes).map_err(|e| e.in_file(path))?;
+                let mut stub = Tile::flat(coord, "", 0.0);
+                stub.textures.clear();
+                stub.chunks.clear();
+                stub.doodad_names = doodads;
+                stub.wmo_names = wmos;
+                convert::rename_doodad_models(
+                    &mut stub.doodad_names,
+                    from,
+                    to,
+                    &mut Report::default(),
+                );
+                Ok(NamesOnly { stub, view: None })
+            }
+            Tiles::Monolithic { .. } => {
+                let (mut tile, view) = self.read(coord)?;
+                convert::rename_doodad_models(
+                    &mut tile.doodad_names,
+                    from,
+                    to,
+                    &mut Report::default(),
+                );
+                Ok(NamesOnly::of(&tile, view))
+            }
+        }
+    }
+
     fn coords(&self) -> Vec<TileCoord> {
         let mut c: Vec<TileCoord> = match self {
             Tiles::Split { files, .. } => files.keys().copied().collect(),
@@ -272,7 +309,7 @@ pub fn convert_map(
         // Pass 1: every tile's model names, for the map-wide MDNM/MONM that precede the tiles.
         let named: Vec<(TileCoord, Result<NamesOnly>)> = coords
             .par_iter()
-            .map(|&c| (c, prepared(c).map(|(t, view, _)| NamesOnly::of(&t, view))))
+            .map(|&c| (c, tiles.names(c, src_gen, to)))
             .collect();
         let mut stubs = Vec::new();
         let mut kept = match &tiles {
@@ -344,6 +381,7 @@ pub fn convert_map(
         let alpha = AlphaTarget {
             big: header.big_alpha(),
         };
+        let flusher = super::Flusher::start();
         let results: Vec<(TileCoord, Result<Report>)> = coords
             .par_iter()
             .map(|&c| {
@@ -353,7 +391,9 @@ pub fn convert_map(
                         _ => v18::write_adt(&t, alpha),
                     };
                     drop(t);
-                    write_atomic(&dst.join(tile_file_name(&header.name, c)), &bytes)?;
+                    let p =
+                        super::write_pending(&dst.join(tile_file_name(&header.name, c)), &bytes)?;
+                    flusher.send(p);
                     Ok(r)
                 });
                 tick();
@@ -375,7 +415,11 @@ pub fn convert_map(
             Generation::V060 => v060::write_wdt(&header),
             _ => v18::write_wdt(&header),
         };
-        write_atomic(&dst.join(format!("{}.wdt", header.name)), &wdt)?;
+        flusher.send(super::write_pending(
+            &dst.join(format!("{}.wdt", header.name)),
+            &wdt,
+        )?);
+        flusher.finish()?;
         files += 1;
     }
     let missing = source.missing.clone();

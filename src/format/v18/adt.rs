@@ -307,6 +307,31 @@ fn read_names(c: &RawChunk) -> (Vec<String>, Option<Vec<u8>>) {
 /// Names as MMID/MWID index them, plus the raw block and offsets when they are not the plain
 /// list of each string in order.
 #[allow(clippy::type_complexity)]
+/// Only the doodad and WMO model names of a v18 ADT (MMDX through MMID, MWMO through MWID), as
+/// [`read_adt`] resolves them, without decoding its chunks: what a writer of map-wide name
+/// lists (the 0.5.x MDNM/MONM) needs before it writes any tile.
+pub fn read_model_names(bytes: &[u8]) -> Result<(Vec<String>, Vec<String>)> {
+    let mut found: Vec<RawChunk> = Vec::with_capacity(8);
+    for c in ChunkIter::new(bytes, 0, tags::FILE) {
+        let c = c?;
+        if c.tag == tags::MCNK {
+            break;
+        }
+        if [tags::MMDX, tags::MMID, tags::MWMO, tags::MWID].contains(&c.tag) {
+            found.push(c);
+        }
+    }
+    let need = |t: Tag| {
+        found
+            .iter()
+            .find(|c| c.tag == t)
+            .ok_or_else(|| FormatError::new(t, bytes.len(), ErrorKind::Missing(t)))
+    };
+    let (doodads, _, _) = read_indexed_names(need(tags::MMDX)?, need(tags::MMID)?)?;
+    let (wmos, _, _) = read_indexed_names(need(tags::MWMO)?, need(tags::MWID)?)?;
+    Ok((doodads, wmos))
+}
+
 fn read_indexed_names(
     block: &RawChunk,
     index: &RawChunk,

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Whole-continent conversion: peak memory and wall time of `loam convert` on the 687-tile
+# Azeroth map (the corpus Azeroth.wdt with the corpus tile continent4229.adt copied under every
+# name its MAIN lists), in every direction that matters, 0.5.3 included.
+#
+#   bash benches/continent.sh [LOAM_BINARY] [WORK_DIR]
+#
+# Needs GNU time (`apt-get install time`) and about 3 GB of disk. Prints one line per run:
+# direction, wall seconds, peak resident set in MB. Figures go to docs/performance.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+loam=${1:-target/release/loam}
+work=${2:-$(mktemp -d)}
+corpus=../shared/corpus
+[ -x "$loam" ] || { echo "build first: cargo build --release" >&2; exit 1; }
+
+src="$work/src"
+if [ ! -f "$src/Azeroth.wdt" ]; then
+    mkdir -p "$src"
+    cp "$corpus/blizzardry/Azeroth.wdt" "$src/"
+    # The tiles MAIN lists, read straight from the WDT: MAIN is 4096 entries of 8 bytes after
+    # MVER (12 bytes), MPHD (8 + 32) and MAIN's own header (8).
+    python3 - "$src/Azeroth.wdt" <<'PY' | while read -r name; do cp "$corpus/wowserhq-format/map/continent4229.adt" "$src/$name"; done
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+for i in range(4096):
+    if struct.unpack_from("<I", b, 60 + 8 * i)[0] & 1:
+        print(f"Azeroth_{i % 64}_{i // 64}.adt")
+PY
+fi
+echo "tiles: $(ls "$src" | grep -c '\.adt$')"
+
+run() {
+    local what=$1; shift
+    rm -rf "$work/out-$what"
+    sync
+    /usr/bin/time -f "%e %M" -o "$work/time-$what" "$loam" convert "$@" "$work/out-$what" > /dev/null
+    read -r secs kb < "$work/time-$what"
+    printf '%-22s %6.2f s  %6d MB\n' "$what" "$secs" $((kb / 1024))
+}
+
+run "3.3.5->3.3.5" --to 3.3.5 "$src/Azeroth.wdt"
+run "3.3.5->1.12" --to 1.12 "$src/Azeroth.wdt"
+run "3.3.5->0.5.3" --to 0.5.3 "$src/Azeroth.wdt"
+ls -l "$work/out-3.3.5->0.5.3/Azeroth.wdt" | awk '{printf "monolithic WDT: %d MB\n", $5 / 1048576}'
+run "0.5.3->3.3.5" --to 3.3.5 "$work/out-3.3.5->0.5.3/Azeroth.wdt"
+run "0.5.3->0.5.3" --to 0.5.3 "$work/out-3.3.5->0.5.3/Azeroth.wdt"
