@@ -122,8 +122,11 @@ pub fn write_pending(path: &Path, bytes: &[u8]) -> Result<Pending> {
 /// over its target, or none.
 pub struct Flusher {
     tx: Option<std::sync::mpsc::Sender<Pending>>,
-    handle: Option<std::thread::JoinHandle<Vec<(Pending, Result<()>)>>>,
+    handle: Option<std::thread::JoinHandle<Flushed>>,
 }
+
+/// Each file the flushing thread took, and whether it reached the disk.
+type Flushed = Vec<(Pending, Result<()>)>;
 
 impl Flusher {
     /// Starts the flushing thread.

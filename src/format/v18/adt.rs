@@ -332,10 +332,14 @@ pub fn read_model_names(bytes: &[u8]) -> Result<(Vec<String>, Vec<String>)> {
     Ok((doodads, wmos))
 }
 
+/// Names as read, the raw block when it is not the plain list, and the index offsets when
+/// they are not the plain ones (both kept for exact re-saves).
+type IndexedNames = (Vec<String>, Option<Vec<u8>>, Option<Vec<u32>>);
+
 fn read_indexed_names(
     block: &RawChunk,
     index: &RawChunk,
-) -> Result<(Vec<String>, Option<Vec<u8>>, Option<Vec<u32>>)> {
+) -> Result<IndexedNames> {
     let (list, canonical) = names::split(block.payload);
     let mut r = index.reader();
     let offsets = (0..index.payload.len() / 4)
