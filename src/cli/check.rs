@@ -15,6 +15,15 @@ use crate::model::{Map, Tile};
 /// Largest height difference (yards) tolerated between two copies of a shared border vertex.
 pub const SEAM_TOLERANCE: f32 = 0.001;
 
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The map is wrong; `check` exits 1.
+    Error,
+    /// Odd but readable (another tool's marks); reported, `check` still succeeds.
+    Warning,
+}
+
 /// One thing wrong with a map.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -22,6 +31,19 @@ pub struct Problem {
     pub file: PathBuf,
     /// What is wrong, with enough location to find it.
     pub message: String,
+    /// Whether it fails the check.
+    pub severity: Severity,
+}
+
+impl Problem {
+    /// An error in `file`.
+    pub fn error(file: PathBuf, message: String) -> Problem {
+        Problem {
+            file,
+            message,
+            severity: Severity::Error,
+        }
+    }
 }
 
 /// Checks one map that opened; returns its problems.
@@ -30,37 +52,54 @@ pub fn check_map(opened: &disk::OpenedMap) -> Vec<Problem> {
     let mut problems = Vec::new();
     let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
     for c in &opened.missing_tiles {
-        problems.push(Problem {
-            file: wdt.clone(),
-            message: format!(
+        problems.push(Problem::error(
+            wdt.clone(),
+            format!(
                 "MAIN lists tile {}_{} but {} is not in the folder",
                 c.x,
                 c.y,
                 disk::tile_file_name(&map.name, *c)
             ),
-        });
+        ));
     }
+    problems.extend(quirk_warnings(opened));
     for tile in map.tiles.values() {
         let file = opened
             .folder
             .join(disk::tile_file_name(&map.name, tile.coord));
         for message in check_tile(tile) {
-            problems.push(Problem {
-                file: file.clone(),
-                message,
-            });
+            problems.push(Problem::error(file.clone(), message));
         }
     }
     for message in check_seams_between_tiles(map)
         .into_iter()
         .chain(check_unique_ids(map))
     {
-        problems.push(Problem {
-            file: wdt.clone(),
-            message,
-        });
+        problems.push(Problem::error(wdt.clone(), message));
     }
     problems
+}
+
+/// A warning for each oddity the decoders accepted (see `model::quirks`).
+fn quirk_warnings(opened: &disk::OpenedMap) -> Vec<Problem> {
+    let map = &opened.map;
+    let warn = |file: &PathBuf, q: &crate::model::FileQuirk| Problem {
+        file: file.clone(),
+        message: q.to_string(),
+        severity: Severity::Warning,
+    };
+    let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
+    let mut out: Vec<Problem> = map.wdt_quirks.iter().map(|q| warn(&wdt, q)).collect();
+    for tile in map.tiles.values() {
+        let file = match &opened.lone_tile_file {
+            Some(name) => opened.folder.join(name),
+            None => opened
+                .folder
+                .join(disk::tile_file_name(&map.name, tile.coord)),
+        };
+        out.extend(tile.quirks.found.iter().map(|q| warn(&file, q)));
+    }
+    out
 }
 
 /// Problems inside one tile.
@@ -234,34 +273,50 @@ fn check_unique_ids(map: &Map) -> Vec<String> {
     out
 }
 
-/// Runs `loam check PATH...`: prints each problem and exits 1 when there are any.
+/// Runs `loam check PATH...`: prints each problem and exits 1 when there are any errors
+/// (warnings alone do not fail).
 pub fn run(paths: &[PathBuf]) -> Result<ExitCode, LoamError> {
-    let mut count = 0;
+    let (mut errors, mut warnings) = (0, 0);
     for path in paths {
-        count += check_path(path);
+        let (e, w) = check_path(path);
+        errors += e;
+        warnings += w;
     }
-    if count == 0 {
+    if warnings > 0 {
+        println!("{warnings} warning(s)");
+    }
+    if errors == 0 {
         println!("{} file(s) checked: no problems", paths.len());
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("{count} problem(s) found");
+        println!("{errors} problem(s) found");
         Ok(ExitCode::from(1))
     }
 }
 
-/// Checks one path, printing its problems; returns how many there were.
-fn check_path(path: &Path) -> usize {
+/// Checks one path, printing its problems; returns how many errors and warnings there were.
+fn check_path(path: &Path) -> (usize, usize) {
     match disk::open_map(path) {
         Err(e) => {
             println!("{e}");
-            1
+            (1, 0)
         }
         Ok(opened) => {
             let problems = check_map(&opened);
+            let mut counts = (0, 0);
             for p in &problems {
-                println!("{}: {}", p.file.display(), p.message);
+                match p.severity {
+                    Severity::Error => {
+                        counts.0 += 1;
+                        println!("{}: {}", p.file.display(), p.message);
+                    }
+                    Severity::Warning => {
+                        counts.1 += 1;
+                        println!("warning: {}: {}", p.file.display(), p.message);
+                    }
+                }
             }
-            problems.len()
+            counts
         }
     }
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::format::v18::{self, AlphaDepth, AlphaTarget};
 use crate::format::{FormatError, Generation, alpha, proto055, v060};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
-use crate::model::{AlphaEncoding, Tile, TileCoord};
+use crate::model::{AlphaEncoding, FileQuirk, QuirkKind, Tile, TileCoord};
 
 /// Anything that can go wrong opening, checking or saving.
 #[derive(Debug, thiserror::Error)]
@@ -305,7 +305,21 @@ fn read_split_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> 
         let tile = v060::read_adt(&bytes, coord).map_err(|e| e.in_file(path))?;
         return Ok((tile, true));
     }
-    let tile = v18::read_adt(&bytes, coord, depth).map_err(|e| e.in_file(path))?;
+    // Read the tile the way its bytes prove, when they prove a depth the WDT does not say;
+    // reading it the WDT's way would fail or garble it.
+    let proven = v18::adt::proven_alpha_depth(&bytes).filter(|(d, _)| *d != depth);
+    let read_depth = proven.map_or(depth, |(d, _)| d);
+    let mut tile = v18::read_adt(&bytes, coord, read_depth).map_err(|e| e.in_file(path))?;
+    if let Some((d, offset)) = proven.filter(|_| depth != AlphaDepth::Infer) {
+        let tile_big = d == AlphaDepth::Big;
+        tile.quirks.alpha_big = Some(tile_big);
+        tile.quirks.found.push(FileQuirk {
+            kind: QuirkKind::AlphaDepthDisagreesWithWdt { tile_big },
+            chunk: *b"MCNK",
+            chunk_index: None,
+            offset: offset as u64,
+        });
+    }
     Ok((tile, false))
 }
 
