@@ -486,16 +486,19 @@ fn wdt_without_mwmo() {
 /// A WDT whose MPHD says 8-bit alpha over a tile whose maps are 4-bit.
 #[test]
 fn mphd_alpha_flag_disagrees_with_tiles() {
+    // Azeroth_38_46 has no alpha maps (nothing to prove); continent4229 has 4-bit ones.
     let wdt = corpus_bytes("blizzardry/Azeroth.wdt");
-    let adt = corpus_bytes("blizzardry/Azeroth_38_46.adt");
-    // Only the one tile the corpus has is listed.
+    let adt = corpus_bytes(CONTINENT);
+    let coord = v18::read_adt(&adt, None, v18::AlphaDepth::Nibble)
+        .unwrap()
+        .coord;
+    let adt_name = format!("Azeroth_{}_{}.adt", coord.x, coord.y);
+    // Only that one tile is listed.
     let mut clean_wdt = wdt.clone();
     let main = clean_wdt.windows(4).position(|w| w == b"NIAM").unwrap() + 8;
     for i in 0..4096 {
-        let keep = i == 46 * 64 + 38 && u32_at(&wdt, main + i * 8) & 1 == 1;
-        if !keep {
-            set_u32(&mut clean_wdt, main + i * 8, 0);
-        }
+        let flag = u32::from(i == coord.y as usize * 64 + coord.x as usize);
+        set_u32(&mut clean_wdt, main + i * 8, flag);
     }
     let mphd = clean_wdt.windows(4).position(|w| w == b"DHPM").unwrap() + 8;
     assert_eq!(
@@ -509,7 +512,7 @@ fn mphd_alpha_flag_disagrees_with_tiles() {
     let open = |wdt: &[u8]| {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("Azeroth.wdt"), wdt).unwrap();
-        std::fs::write(dir.path().join("Azeroth_38_46.adt"), &adt).unwrap();
+        std::fs::write(dir.path().join(&adt_name), &adt).unwrap();
         let opened = disk::open_map(&dir.path().join("Azeroth.wdt")).unwrap();
         (opened, dir)
     };
@@ -528,12 +531,19 @@ fn mphd_alpha_flag_disagrees_with_tiles() {
         "{problems:?}"
     );
     assert!(check::check_map(&c).is_empty());
-    // Converted, the tile is written the way its (new) WDT says, with the clean content.
-    let mut map = q.map.clone();
-    convert::prepare_map(&mut map, q.generation, Generation::V112);
-    let files = disk::encode_map(&map, Generation::V112, true, None).unwrap();
-    let back = v18::read_adt(&files[1].bytes, None, v18::AlphaDepth::Nibble).unwrap();
-    assert_eq!(content(&back), content(only_tile(&c.map)));
+    // Converted, the tile is written the way its (new) WDT says: the clean map's bytes.
+    assert_eq!(
+        (q.generation, c.generation),
+        (Generation::V335, Generation::V335)
+    );
+    let to_112 = |opened: &disk::OpenedMap| {
+        let mut map = opened.map.clone();
+        convert::prepare_map(&mut map, opened.generation, Generation::V112);
+        disk::encode_map(&map, Generation::V112, true, None).unwrap()
+    };
+    let (qf, cf) = (to_112(&q), to_112(&c));
+    assert_same_bytes("converted WDT", &cf[0].bytes, &qf[0].bytes);
+    assert_same_bytes("converted ADT", &cf[1].bytes, &qf[1].bytes);
 }
 
 proptest! {
@@ -557,7 +567,8 @@ proptest! {
                 }
                 set_u32(p, 0x2C, 0);
                 set_u32(p, 0x30, 0);
-                set_u32(p, 0, u32_at(p, 0) | 1);
+                let flags = u32_at(p, 0);
+                set_u32(p, 0, flags | 1);
             }
             1 => set_u32(p, 0x64, 8),
             2 => {
@@ -568,7 +579,9 @@ proptest! {
             }
             _ => {}
         }
-        set_u32(p, field * 4, if kind == 3 { value } else { u32_at(p, field * 4) });
+        if kind == 3 {
+            set_u32(p, field * 4, value);
+        }
         let bytes = join(&chunks);
         if let Ok(tile) = v18::read_adt(&bytes, None, v18::AlphaDepth::Infer) {
             let written = v18::write_adt(&tile, v18::AlphaTarget { big: false });
