@@ -546,6 +546,31 @@ fn mphd_alpha_flag_disagrees_with_tiles() {
     assert_same_bytes("converted ADT", &cf[1].bytes, &qf[1].bytes);
 }
 
+/// `loam check` prints quirks as `warning:` lines and still succeeds.
+#[test]
+fn check_cli_warns_without_failing() {
+    let original = corpus_bytes(CONTINENT);
+    let mut chunks = split(&original);
+    set_u32(mcnk(&mut chunks, 3), 0x64, 8);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quirky.adt");
+    std::fs::write(&path, join(&chunks)).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    let warning = out
+        .lines()
+        .find(|l| l.starts_with("warning: "))
+        .unwrap_or_else(|| panic!("no warning line: {out}"));
+    assert!(
+        warning.contains("quirky.adt") && warning.contains("chunk 3,0"),
+        "{warning}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
