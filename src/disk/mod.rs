@@ -310,7 +310,7 @@ fn read_split_tile(path: &Path, coord: Option<TileCoord>, depth: AlphaDepth) -> 
     let proven = v18::adt::proven_alpha_depth(&bytes).filter(|(d, _)| *d != depth);
     let read_depth = proven.map_or(depth, |(d, _)| d);
     let mut tile = v18::read_adt(&bytes, coord, read_depth).map_err(|e| e.in_file(path))?;
-    if let Some((d, offset)) = proven.filter(|_| depth != AlphaDepth::Infer) {
+    if let Some((d, offset)) = proven {
         let tile_big = d == AlphaDepth::Big;
         tile.quirks.alpha_big = Some(tile_big);
         tile.quirks.found.push(FileQuirk {
