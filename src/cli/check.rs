@@ -23,6 +23,15 @@ use crate::model::{Map, Tile};
 /// what float rounding in other tools leaves (thousandths); real tears are yards.
 pub const DEFAULT_SEAM_THRESHOLD: f32 = 0.01;
 
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The map is wrong; `check` exits 1.
+    Error,
+    /// Odd but readable (another tool's marks); reported, `check` still succeeds.
+    Warning,
+}
+
 /// One thing wrong with a map.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -30,6 +39,19 @@ pub struct Problem {
     pub file: PathBuf,
     /// What is wrong, with enough location to find it.
     pub message: String,
+    /// Whether it fails the check.
+    pub severity: Severity,
+}
+
+impl Problem {
+    /// An error in `file`.
+    pub fn error(file: PathBuf, message: String) -> Problem {
+        Problem {
+            file,
+            message,
+            severity: Severity::Error,
+        }
+    }
 }
 
 /// Checks one map that opened; returns its problems, seams larger than `seam_threshold` yards
@@ -39,31 +61,29 @@ pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> 
     let mut problems = Vec::new();
     let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
     for c in &opened.missing_tiles {
-        problems.push(Problem {
-            file: wdt.clone(),
-            message: format!(
+        problems.push(Problem::error(
+            wdt.clone(),
+            format!(
                 "MAIN lists tile {}_{} but {} is not in the folder",
                 c.x,
                 c.y,
                 disk::tile_file_name(&map.name, *c)
             ),
-        });
+        ));
     }
     for (c, why) in &opened.failed {
-        problems.push(Problem {
-            file: opened.folder.join(disk::tile_file_name(&map.name, *c)),
-            message: format!("tile {}_{} cannot be read: {why}", c.x, c.y),
-        });
+        problems.push(Problem::error(
+            opened.folder.join(disk::tile_file_name(&map.name, *c)),
+            format!("tile {}_{} cannot be read: {why}", c.x, c.y),
+        ));
     }
+    problems.extend(quirk_warnings(opened));
     for tile in map.tiles.values() {
         let file = opened
             .folder
             .join(disk::tile_file_name(&map.name, tile.coord));
         for message in check_tile(tile) {
-            problems.push(Problem {
-                file: file.clone(),
-                message,
-            });
+            problems.push(Problem::error(file.clone(), message));
         }
     }
     for seam in seams::find(map)
@@ -78,16 +98,10 @@ pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> 
                 .folder
                 .join(disk::tile_file_name(&map.name, seam.a.tile))
         };
-        problems.push(Problem {
-            file,
-            message: seam_message(&seam),
-        });
+        problems.push(Problem::error(file, seam_message(&seam)));
     }
     for message in check_unique_ids(map) {
-        problems.push(Problem {
-            file: wdt.clone(),
-            message,
-        });
+        problems.push(Problem::error(wdt.clone(), message));
     }
     problems
 }
@@ -116,6 +130,28 @@ fn seam_message(seam: &Seam) -> String {
         at(seam.a),
         at(seam.b)
     )
+}
+
+/// A warning for each oddity the decoders accepted (see `model::quirks`).
+fn quirk_warnings(opened: &disk::OpenedMap) -> Vec<Problem> {
+    let map = &opened.map;
+    let warn = |file: &PathBuf, q: &crate::model::FileQuirk| Problem {
+        file: file.clone(),
+        message: q.to_string(),
+        severity: Severity::Warning,
+    };
+    let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
+    let mut out: Vec<Problem> = map.wdt_quirks.iter().map(|q| warn(&wdt, q)).collect();
+    for tile in map.tiles.values() {
+        let file = match &opened.lone_tile_file {
+            Some(name) => opened.folder.join(name),
+            None => opened
+                .folder
+                .join(disk::tile_file_name(&map.name, tile.coord)),
+        };
+        out.extend(tile.quirks.found.iter().map(|q| warn(&file, q)));
+    }
+    out
 }
 
 /// Problems inside one tile (seams are measured over the whole map, see [`check_map`]).
@@ -230,7 +266,7 @@ fn check_unique_ids(map: &Map) -> Vec<String> {
 }
 
 /// Runs `loam check [--seam-threshold YD] [--from GEN] PATH...`: prints each problem and exits
-/// 1 when there are any.
+/// 1 when there are any errors (warnings alone do not fail).
 pub fn run(
     paths: &[PathBuf],
     seam_threshold: f32,
@@ -241,31 +277,46 @@ pub fn run(
             "--seam-threshold must be a number of yards, 0 or more, not {seam_threshold}"
         )));
     }
-    let mut count = 0;
+    let (mut errors, mut warnings) = (0, 0);
     for path in paths {
-        count += check_path(path, seam_threshold, from);
+        let (e, w) = check_path(path, seam_threshold, from);
+        errors += e;
+        warnings += w;
     }
-    if count == 0 {
+    if warnings > 0 {
+        println!("{warnings} warning(s)");
+    }
+    if errors == 0 {
         println!("{} file(s) checked: no problems", paths.len());
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("{count} problem(s) found");
+        println!("{errors} problem(s) found");
         Ok(ExitCode::from(1))
     }
 }
 
 /// Checks one path, printing its problems and the count of small seams; returns how many
-/// problems there were.
-fn check_path(path: &Path, seam_threshold: f32, from: Option<Generation>) -> usize {
+/// errors and warnings there were.
+fn check_path(path: &Path, seam_threshold: f32, from: Option<Generation>) -> (usize, usize) {
     match disk::open_map_as(path, from) {
         Err(e) => {
             println!("{e}");
-            1
+            (1, 0)
         }
         Ok(opened) => {
             let problems = check_map(&opened, seam_threshold);
+            let mut counts = (0, 0);
             for p in &problems {
-                println!("{}: {}", p.file.display(), p.message);
+                match p.severity {
+                    Severity::Error => {
+                        counts.0 += 1;
+                        println!("{}: {}", p.file.display(), p.message);
+                    }
+                    Severity::Warning => {
+                        counts.1 += 1;
+                        println!("warning: {}: {}", p.file.display(), p.message);
+                    }
+                }
             }
             let small = small_seams(&opened.map, seam_threshold);
             if small > 0 {
@@ -275,7 +326,7 @@ fn check_path(path: &Path, seam_threshold: f32, from: Option<Generation>) -> usi
                     path.display()
                 );
             }
-            problems.len()
+            counts
         }
     }
 }

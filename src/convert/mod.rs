@@ -139,6 +139,11 @@ pub fn prepare_tile(tile: &mut Tile, from: Generation, to: Generation) -> Report
     if from == to {
         return report;
     }
+    // A converted file is written fresh: it need not repeat another tool's marks.
+    tile.quirks.forget_tool_marks();
+    for chunk in &mut tile.chunks {
+        chunk.quirks.forget_tool_marks();
+    }
     if to < Generation::V335 {
         down_to_vanilla(tile, &mut report);
     } else {

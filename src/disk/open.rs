@@ -14,7 +14,7 @@ use crate::format::evidence::{self, Decision, MapEvidence, TileEvidence};
 use crate::format::v18::{self, AlphaDepth};
 use crate::format::{Generation, alpha, proto055, v060};
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, Map, TILE_PRESENT};
-use crate::model::{Tile, TileCoord};
+use crate::model::{FileQuirk, QuirkKind, Tile, TileCoord};
 
 /// What [`open_map`] found.
 #[derive(Debug)]
@@ -122,7 +122,25 @@ pub fn decode_tile_as(
 ) -> Result<Tile> {
     let tile = match generation {
         Generation::V060 => v060::read_adt(bytes, coord),
-        Generation::V112 | Generation::V335 => v18::read_adt(bytes, coord, depth),
+        Generation::V112 | Generation::V335 => {
+            // Read the tile the way its bytes prove, when they prove a depth the WDT does not
+            // say; reading it the WDT's way would fail or garble it.
+            let proven = v18::adt::proven_alpha_depth(bytes).filter(|(d, _)| *d != depth);
+            let read_depth = proven.map_or(depth, |(d, _)| d);
+            v18::read_adt(bytes, coord, read_depth).map(|mut tile| {
+                if let Some((d, offset)) = proven {
+                    let tile_big = d == AlphaDepth::Big;
+                    tile.quirks.alpha_big = Some(tile_big);
+                    tile.quirks.found.push(FileQuirk {
+                        kind: QuirkKind::AlphaDepthDisagreesWithWdt { tile_big },
+                        chunk: *b"MCNK",
+                        chunk_index: None,
+                        offset: offset as u64,
+                    });
+                }
+                tile
+            })
+        }
         g => {
             return Err(LoamError::Usage(format!(
                 "{}: a {g} map has no separate tile files",

@@ -203,6 +203,7 @@ pub struct ChunkIter<'a> {
     pos: usize,
     base: usize,
     context: Tag,
+    clamp: bool,
 }
 
 impl<'a> ChunkIter<'a> {
@@ -213,6 +214,18 @@ impl<'a> ChunkIter<'a> {
             pos: 0,
             base,
             context,
+            clamp: false,
+        }
+    }
+
+    /// Like [`ChunkIter::new`], but a chunk whose size runs past the end of `data` is yielded
+    /// with its payload cut at the end (its `size` as stored, longer than its payload) and ends
+    /// the iteration, instead of being an error: nothing can follow it, so reading it up to the
+    /// end is safe.
+    pub fn clamping(data: &'a [u8], base: usize, context: Tag) -> ChunkIter<'a> {
+        ChunkIter {
+            clamp: true,
+            ..ChunkIter::new(data, base, context)
         }
     }
 
@@ -233,6 +246,20 @@ impl<'a> Iterator for ChunkIter<'a> {
             Ok(chunk) => {
                 self.pos += 8 + chunk.payload.len();
                 Some(Ok(chunk))
+            }
+            Err(FormatError {
+                kind: ErrorKind::SizePastEnd { size, .. },
+                ..
+            }) if self.clamp => {
+                let start = self.pos + 8;
+                let header = self.data.get(self.pos..start)?;
+                self.pos = self.data.len();
+                Some(Ok(RawChunk {
+                    tag: Tag::from_disk([header[0], header[1], header[2], header[3]]),
+                    offset: self.base + start - 8,
+                    size,
+                    payload: &self.data[start..],
+                }))
             }
             Err(e) => {
                 self.pos = self.data.len();

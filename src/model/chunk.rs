@@ -104,6 +104,27 @@ pub struct ChunkQuirks {
     pub sound_record_size: Option<usize>,
     /// Bytes inside the MCNK after its last known sub-chunk (sub-chunks loam does not know).
     pub trailing: Vec<u8>,
+    /// Flag 0x1 (has shadow) was set without an MCSH (Noggit); kept while there is no shadow.
+    pub shadow_flag_without_map: bool,
+    /// The header's ofsShadow was 0 for a chunk without shadow (Noggit) instead of pointing
+    /// where MCSH would be.
+    pub shadow_offset_zero: bool,
+    /// The header's sizeLiquid when ofsLiquid was 0 and the size was not (Noggit writes 8).
+    pub liquid_size_without_chunk: Option<u32>,
+    /// Sub-chunks whose size field ran past the end of the MCNK: (tag in reading order, size
+    /// field). The payload was read up to the end; the field is written back as it was.
+    pub oversized_sub_chunks: Vec<([u8; 4], u32)>,
+}
+
+impl ChunkQuirks {
+    /// Forgets what only reproduces another tool's marks (not Blizzard's own oddities), so a
+    /// conversion writes a clean chunk.
+    pub fn forget_tool_marks(&mut self) {
+        self.shadow_flag_without_map = false;
+        self.shadow_offset_zero = false;
+        self.liquid_size_without_chunk = None;
+        self.oversized_sub_chunks.clear();
+    }
 }
 
 /// One 16×16th of a tile.

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use super::coords::{TILES_PER_SIDE, TileCoord};
 use super::monolithic::MapWideNames;
 use super::placement::WmoPlacement;
+use super::quirks::FileQuirk;
 use super::tile::Tile;
 
 /// MPHD flag: the map is a single global WMO with no terrain.
@@ -49,6 +50,8 @@ pub struct Map {
     /// The map-wide MDNM/MONM lists of a map read from a 0.5.x WDT (or its 0.5.5 prototype
     /// ADTs), kept so that an unchanged map saves with the same name order; `None` otherwise.
     pub map_wide_names: Option<MapWideNames>,
+    /// What the WDT had that Blizzard's files do not, for `loam check` to warn about.
+    pub wdt_quirks: Vec<FileQuirk>,
 }
 
 impl Map {
@@ -63,6 +66,7 @@ impl Map {
             empty_wmo_names_chunk: true,
             tiles: BTreeMap::new(),
             map_wide_names: None,
+            wdt_quirks: Vec::new(),
         }
     }
 

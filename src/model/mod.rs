@@ -13,6 +13,7 @@ pub mod liquid;
 pub mod map;
 pub mod monolithic;
 pub mod placement;
+pub mod quirks;
 pub mod tile;
 
 pub use alpha::{AlphaEncoding, AlphaMap, AlphaSource};
@@ -22,4 +23,5 @@ pub use liquid::{ChunkLiquid, LiquidAttributes, LiquidLayer, LiquidOrigin, MclqE
 pub use map::{GlobalWmo, Map};
 pub use monolithic::MapWideNames;
 pub use placement::{DoodadPlacement, WmoPlacement};
+pub use quirks::{FileQuirk, QuirkKind};
 pub use tile::{FlightBounds, Tile, UnknownChunk};

@@ -3,6 +3,7 @@
 use super::chunk::Chunk;
 use super::coords::TileCoord;
 use super::placement::{DoodadPlacement, WmoPlacement};
+use super::quirks::FileQuirk;
 
 /// MHDR flag: the tile has a flight bounds (MFBO) chunk.
 pub const TILE_FLAG_FLIGHT_BOUNDS: u32 = 0x1;
@@ -39,6 +40,26 @@ pub struct TileQuirks {
     pub raw_name_blocks: [Option<Vec<u8>>; 3],
     /// The MHDR words after the known offsets.
     pub header_tail: [u32; 4],
+    /// MCIN entry sizes counted only the MCNK payload (some converters), not payload + 8.
+    pub mcin_sizes_without_header: bool,
+    /// The tile's own alpha depth (true = 8-bit) when its maps prove one the WDT does not
+    /// announce; the writer keeps it so the untouched tile re-saves as it was.
+    pub alpha_big: Option<bool>,
+    /// The size field of the file's last chunk when it ran past the end of the file.
+    pub last_chunk_size_field: Option<u32>,
+    /// What the file had that Blizzard's files do not, for `loam check` to warn about. Only a
+    /// record of the file as read; the writer never looks at it.
+    pub found: Vec<FileQuirk>,
+}
+
+impl TileQuirks {
+    /// Forgets what only reproduces another tool's marks (not Blizzard's own oddities), so a
+    /// conversion writes a clean file.
+    pub fn forget_tool_marks(&mut self) {
+        self.mcin_sizes_without_header = false;
+        self.alpha_big = None;
+        self.last_chunk_size_field = None;
+    }
 }
 
 /// One map tile.

@@ -10,6 +10,7 @@ use crate::format::{mh2o, names, placement};
 use crate::model::chunk::Chunk;
 use crate::model::coords::{self, TileCoord};
 use crate::model::liquid::ChunkLiquid;
+use crate::model::quirks::{FileQuirk, QuirkKind, is_unusual_path};
 use crate::model::tile::{FlightBounds, Tile, TileQuirks, UnknownChunk};
 
 /// Bytes of the MHDR payload.
@@ -47,7 +48,7 @@ pub fn read_adt_as(
     depth: AlphaDepth,
     flavor: AdtFlavor,
 ) -> Result<Tile> {
-    let mut chunks = ChunkIter::new(bytes, 0, tags::FILE);
+    let mut chunks = ChunkIter::clamping(bytes, 0, tags::FILE);
     let first = chunks.next().ok_or_else(|| {
         FormatError::new(
             tags::FILE,
@@ -77,8 +78,23 @@ pub fn read_adt_as(
     let mut mcnks: Vec<RawChunk> = Vec::with_capacity(256);
     let mut unknown = Vec::new();
     let mut last = tags::MVER;
+    let mut found_quirks = Vec::new();
+    let mut last_chunk_size_field = None;
     for c in chunks {
         let c = c?;
+        if c.payload.len() < c.size as usize {
+            // Only the file's last chunk can be clamped (see `ChunkIter::clamping`).
+            last_chunk_size_field = Some(c.size);
+            found_quirks.push(FileQuirk {
+                kind: QuirkKind::ChunkPastFile {
+                    size: c.size,
+                    available: c.payload.len(),
+                },
+                chunk: c.tag.0,
+                chunk_index: None,
+                offset: c.offset as u64,
+            });
+        }
         match c.tag {
             tags::MCNK => mcnks.push(c),
             tags::MHDR
@@ -126,10 +142,11 @@ pub fn read_adt_as(
     for t in header_tail.iter_mut() {
         *t = hr.u32()?;
     }
-    need(tags::MCIN)?;
+    let mcin = need(tags::MCIN)?;
 
     let mut quirks = TileQuirks {
         header_tail,
+        last_chunk_size_field,
         ..TileQuirks::default()
     };
     let (textures, raw) = read_names(need(tags::MTEX)?);
@@ -177,6 +194,45 @@ pub fn read_adt_as(
             ErrorKind::Invalid(format!("a tile has 256 MCNK chunks, found {}", mcnks.len())),
         ));
     }
+    // MCIN is rebuilt on write; only how it counted sizes is kept. Entries are not trusted for
+    // reading (the MCNKs are found in file order).
+    let mut mr = mcin.reader();
+    let entries = (0..mcin.payload.len().min(256 * 16) / 16)
+        .map(|_| Ok((mr.u32()?, mr.u32()?, mr.u32()?, mr.u32()?)))
+        .collect::<Result<Vec<_>>>()?;
+    if entries.len() == 256
+        && entries
+            .iter()
+            .zip(&mcnks)
+            .all(|(e, c)| e.0 as usize == c.offset && e.1 == c.size)
+    {
+        quirks.mcin_sizes_without_header = true;
+        found_quirks.push(FileQuirk {
+            kind: QuirkKind::McinSizeWithoutHeader,
+            chunk: tags::MCIN.0,
+            chunk_index: None,
+            offset: mcin.offset as u64,
+        });
+    }
+    for (block, list) in [
+        (tags::MTEX, &textures),
+        (tags::MMDX, &doodad_names),
+        (tags::MWMO, &wmo_names),
+    ] {
+        let odd: Vec<&String> = list.iter().filter(|n| is_unusual_path(n)).collect();
+        if let (Some(first), Some(c)) = (odd.first(), get(block)) {
+            found_quirks.push(FileQuirk {
+                kind: QuirkKind::UnusualPaths {
+                    count: odd.len(),
+                    example: first.to_string(),
+                },
+                chunk: block.0,
+                chunk_index: None,
+                offset: c.offset as u64,
+            });
+        }
+    }
+
     let coord = match coord {
         Some(c) => c,
         None => tile_from_first_chunk(&mcnks[0])?,
@@ -201,6 +257,11 @@ pub fn read_adt_as(
             }
         }
     }
+
+    for (i, (chunk, raw)) in chunks.iter().zip(&mcnks).enumerate() {
+        found_quirks.extend(chunk_quirks(chunk, raw, i));
+    }
+    quirks.found = found_quirks;
 
     let flight_bounds = match get(tags::MFBO) {
         Some(c) => {
@@ -242,10 +303,75 @@ pub fn read_adt_as(
     })
 }
 
+/// The oddities a decoded MCNK (`raw`, index `index`) had, for `loam check`.
+fn chunk_quirks(chunk: &Chunk, raw: &RawChunk, index: usize) -> Vec<FileQuirk> {
+    let at = |kind, offset: usize| FileQuirk {
+        kind,
+        chunk: tags::MCNK.0,
+        chunk_index: Some(index),
+        offset: offset as u64,
+    };
+    let header = raw.payload_offset();
+    let q = &chunk.quirks;
+    let mut out = Vec::new();
+    if q.shadow_flag_without_map {
+        out.push(at(QuirkKind::ShadowFlagWithoutMap, header));
+    }
+    if let Some(size) = q.liquid_size_without_chunk {
+        out.push(at(
+            QuirkKind::LiquidSizeWithoutChunk { size },
+            header + 0x60,
+        ));
+    }
+    if chunk.layers.is_empty() {
+        out.push(at(QuirkKind::NoTextureLayers, header + 12));
+    }
+    for &(tag, size) in &q.oversized_sub_chunks {
+        let ofs = header_word(raw, sub_offset_field(tag)).unwrap_or(0) as usize;
+        out.push(at(
+            QuirkKind::SubChunkPastMcnk {
+                tag,
+                size,
+                available: raw.payload.len().saturating_sub(ofs),
+            },
+            raw.offset + ofs.saturating_sub(8),
+        ));
+    }
+    out
+}
+
+/// Where in the MCNK header the offset of sub-chunk `tag` is stored.
+fn sub_offset_field(tag: [u8; 4]) -> usize {
+    match Tag(tag) {
+        tags::MCVT => 0x14,
+        tags::MCNR => 0x18,
+        tags::MCLY => 0x1C,
+        tags::MCRF => 0x20,
+        tags::MCAL => 0x24,
+        tags::MCSH => 0x2C,
+        tags::MCSE => 0x58,
+        tags::MCLQ => 0x60,
+        _ => 0x74, // MCCV
+    }
+}
+
+/// The u32 at `at` in an MCNK's header.
+fn header_word(raw: &RawChunk, at: usize) -> Option<u32> {
+    raw.payload
+        .get(at..at + 4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
 /// Judges a lone ADT's alpha depth from its chunks: any RLE layer, or alpha layers that take
 /// 4096 bytes each, mean 8-bit maps. Unreadable input answers [`AlphaDepth::Nibble`]; the real
 /// read reports the problem.
 pub fn sniff_alpha_depth(bytes: &[u8]) -> AlphaDepth {
+    proven_alpha_depth(bytes).map_or(AlphaDepth::Nibble, |(depth, _)| depth)
+}
+
+/// The alpha depth the first MCNK with alpha maps proves (an RLE layer, or the room its layers
+/// take in MCAL), with that MCNK's offset; `None` when no chunk has an alpha map.
+pub fn proven_alpha_depth(bytes: &[u8]) -> Option<(AlphaDepth, usize)> {
     let word = |at: usize| {
         bytes
             .get(at..at + 4)
@@ -266,21 +392,22 @@ pub fn sniff_alpha_depth(bytes: &[u8]) -> AlphaDepth {
         for k in 0..n_layers.min(4) as usize {
             let flags = word(c.offset + ofs_layer as usize + 8 + k * 16 + 4).unwrap_or(0);
             if flags & crate::model::chunk::LAYER_ALPHA_COMPRESSED != 0 {
-                return AlphaDepth::Big;
+                return Some((AlphaDepth::Big, c.offset));
             }
             if k > 0 && flags & crate::model::chunk::LAYER_USE_ALPHA != 0 {
                 alpha_layers += 1;
             }
         }
         if let Some(room) = (size_alpha.saturating_sub(8) as usize).checked_div(alpha_layers) {
-            return if room >= crate::format::mcal::BYTE_BYTES {
+            let depth = if room >= crate::format::mcal::BYTE_BYTES {
                 AlphaDepth::Big
             } else {
                 AlphaDepth::Nibble
             };
+            return Some((depth, c.offset));
         }
     }
-    AlphaDepth::Nibble
+    None
 }
 
 /// The tile a chunk's stored position lies in.
@@ -336,10 +463,7 @@ pub fn read_model_names(bytes: &[u8]) -> Result<(Vec<String>, Vec<String>)> {
 /// they are not the plain ones (both kept for exact re-saves).
 type IndexedNames = (Vec<String>, Option<Vec<u8>>, Option<Vec<u32>>);
 
-fn read_indexed_names(
-    block: &RawChunk,
-    index: &RawChunk,
-) -> Result<IndexedNames> {
+fn read_indexed_names(block: &RawChunk, index: &RawChunk) -> Result<IndexedNames> {
     let (list, canonical) = names::split(block.payload);
     let mut r = index.reader();
     let offsets = (0..index.payload.len() / 4)
@@ -398,6 +522,11 @@ pub fn write_adt(tile: &Tile, alpha: AlphaTarget) -> Vec<u8> {
 
 /// [`write_adt`] for an ADT of another flavor.
 pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u8> {
+    // A tile whose maps disagreed with its WDT keeps its own depth until converted.
+    let alpha = tile
+        .quirks
+        .alpha_big
+        .map_or(alpha, |big| AlphaTarget { big });
     let mut w = Writer::with_capacity(1 << 20);
     let unknown_after = |w: &mut Writer, after: Tag| {
         for u in tile.unknown_chunks.iter().filter(|u| u.after == after.0) {
@@ -482,7 +611,12 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
         let at = w.len();
         (flavor.write_mcnk)(&mut w, chunk, tile.coord, i % 16, i / 16, alpha);
         w.patch_u32(mcin_data + i * 16, at as u32);
-        w.patch_u32(mcin_data + i * 16 + 4, (w.len() - at) as u32);
+        let header = if tile.quirks.mcin_sizes_without_header {
+            8
+        } else {
+            0
+        };
+        w.patch_u32(mcin_data + i * 16 + 4, (w.len() - at - header) as u32);
     }
     unknown_after(&mut w, tags::MCNK);
 
@@ -506,5 +640,34 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
     offsets.iter().for_each(|&o| head.u32(o));
     tile.quirks.header_tail.iter().for_each(|&t| head.u32(t));
     w.patch_bytes(mhdr_data, head.as_bytes());
+    if let Some(size) = tile.quirks.last_chunk_size_field {
+        restore_last_size(
+            &mut w,
+            size,
+            mcin_data,
+            tile.quirks.mcin_sizes_without_header,
+        );
+    }
     w.into_bytes()
+}
+
+/// Writes back the size field the file's last chunk had when it ran past the end of the file
+/// (and, for an MCNK, the MCIN size that goes with it).
+fn restore_last_size(w: &mut Writer, size: u32, mcin_data: usize, without_header: bool) {
+    let Some(last) = ChunkIter::new(w.as_bytes(), 0, tags::FILE)
+        .filter_map(|c| c.ok())
+        .last()
+        .map(|c| (c.tag, c.offset, c.payload.len()))
+    else {
+        return;
+    };
+    // An edit that grew the chunk past the old size makes the old field a lie of another kind.
+    if size as usize <= last.2 {
+        return;
+    }
+    w.patch_u32(last.1 + 4, size);
+    if last.0 == tags::MCNK {
+        let entry = if without_header { size } else { size + 8 };
+        w.patch_u32(mcin_data + 255 * 16 + 4, entry);
+    }
 }

@@ -4,7 +4,7 @@
 //! fields of real files are unreliable (the header's sizeAlpha and sizeLiquid are used).
 
 use crate::format::chunk::{
-    ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
+    ErrorKind, FormatError, OpenChunk, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
 };
 use crate::format::{mcal, mclq};
 use crate::model::alpha::{AlphaEncoding, AlphaMap, AlphaSource};
@@ -46,6 +46,7 @@ pub(crate) struct Header {
     pub(crate) ofs_alpha: u32,
     pub(crate) size_alpha: u32,
     pub(crate) ofs_shadow: u32,
+    pub(crate) size_shadow: u32,
     pub(crate) area_id: u32,
     pub(crate) n_wmo_refs: u32,
     pub(crate) holes: u16,
@@ -76,7 +77,7 @@ pub(crate) fn read_header(r: &mut Reader) -> Result<Header> {
     let ofs_alpha = r.u32()?;
     let size_alpha = r.u32()?;
     let ofs_shadow = r.u32()?;
-    let _size_shadow = r.u32()?;
+    let size_shadow = r.u32()?;
     let area_id = r.u32()?;
     let n_wmo_refs = r.u32()?;
     let holes = r.u16()?;
@@ -102,6 +103,7 @@ pub(crate) fn read_header(r: &mut Reader) -> Result<Header> {
         ofs_alpha,
         size_alpha,
         ofs_shadow,
+        size_shadow,
         area_id,
         n_wmo_refs,
         holes,
@@ -143,6 +145,60 @@ pub(crate) fn sub<'a>(mcnk: &RawChunk<'a>, ofs: u32, tag: Tag) -> Result<RawChun
     Ok(found)
 }
 
+/// [`sub`], but a sub-chunk whose size runs past the end of the MCNK is read up to the end and
+/// its size field remembered in `quirks`, so the untouched chunk writes it back.
+fn sub_clamped<'a>(
+    mcnk: &RawChunk<'a>,
+    ofs: u32,
+    tag: Tag,
+    quirks: &mut ChunkQuirks,
+) -> Result<RawChunk<'a>> {
+    match sub(mcnk, ofs, tag) {
+        Err(FormatError {
+            kind: ErrorKind::SizePastEnd { size, .. },
+            ..
+        }) => {
+            // `sub` got past the offset and tag checks before finding the size too large.
+            let start = ofs as usize; // payload, relative to the MCNK payload
+            let payload = mcnk.payload.get(start..).unwrap_or(&[]);
+            let head = &mcnk.payload[start - 8..start];
+            let found = Tag::from_disk([head[0], head[1], head[2], head[3]]);
+            if found != tag {
+                return Err(FormatError::new(
+                    tags::MCNK,
+                    mcnk.payload_offset() + start - 8,
+                    ErrorKind::UnexpectedTag {
+                        expected: tag,
+                        found,
+                    },
+                ));
+            }
+            quirks.oversized_sub_chunks.push((tag.0, size));
+            Ok(RawChunk {
+                tag,
+                offset: mcnk.payload_offset() + start - 8,
+                size,
+                payload,
+            })
+        }
+        other => other,
+    }
+}
+
+/// Closes sub-chunk `c`, writing back the size field it had when that ran past the MCNK.
+fn end_sub(w: &mut Writer, c: OpenChunk, tag: Tag, quirks: &ChunkQuirks) {
+    let written = w.len() - c.payload_offset();
+    match quirks
+        .oversized_sub_chunks
+        .iter()
+        .find(|(t, _)| *t == tag.0)
+    {
+        // Only while the field still runs past what is written (an edit may have grown it).
+        Some(&(_, size)) if size as usize > written => w.end_with_size(c, size),
+        _ => w.end(c),
+    }
+}
+
 /// The bytes `len` long at header offset `ofs` + 8 (a sub-chunk payload whose own size field is
 /// not trusted).
 fn span<'a>(mcnk: &RawChunk<'a>, ofs: u32, len: usize, tag: Tag) -> Result<(&'a [u8], usize)> {
@@ -178,7 +234,7 @@ pub fn read(
     let mut quirks = ChunkQuirks::default();
 
     // Heights.
-    let mcvt = sub(mcnk, h.ofs_height, tags::MCVT)?;
+    let mcvt = sub_clamped(mcnk, h.ofs_height, tags::MCVT, &mut quirks)?;
     if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
         return Err(mcvt.error(
             0,
@@ -205,7 +261,7 @@ pub fn read(
     }
 
     // Normals and the 13 bytes after them.
-    let mcnr = sub(mcnk, h.ofs_normal, tags::MCNR)?;
+    let mcnr = sub_clamped(mcnk, h.ofs_normal, tags::MCNR, &mut quirks)?;
     if mcnr.payload.len() < NORMAL_BYTES {
         return Err(mcnr.error(
             0,
@@ -230,7 +286,7 @@ pub fn read(
 
     // Vertex colours.
     let vertex_colors = if h.ofs_mccv != 0 {
-        let mccv = sub(mcnk, h.ofs_mccv, tags::MCCV)?;
+        let mccv = sub_clamped(mcnk, h.ofs_mccv, tags::MCCV, &mut quirks)?;
         if mccv.payload.len() < VERTICES_PER_CHUNK * 4 {
             return Err(mccv.error(
                 0,
@@ -250,7 +306,7 @@ pub fn read(
     };
 
     // Layers and their alpha maps.
-    let mcly = sub(mcnk, h.ofs_layer, tags::MCLY)?;
+    let mcly = sub_clamped(mcnk, h.ofs_layer, tags::MCLY, &mut quirks)?;
     let n_layers = h.n_layers as usize;
     if n_layers > 4 || mcly.payload.len() < n_layers * LAYER_BYTES {
         return Err(mcly.error(
@@ -312,7 +368,7 @@ pub fn read(
     }
 
     // Object references.
-    let mcrf = sub(mcnk, h.ofs_refs, tags::MCRF)?;
+    let mcrf = sub_clamped(mcnk, h.ofs_refs, tags::MCRF, &mut quirks)?;
     let mut rr = mcrf.reader();
     let doodad_refs = (0..h.n_doodad_refs)
         .map(|_| rr.u32())
@@ -322,8 +378,15 @@ pub fn read(
         .collect::<Result<Vec<_>>>()?;
 
     // Shadow.
-    let shadow = if h.flags & FLAG_HAS_SHADOW != 0 {
-        let mcsh = sub(mcnk, h.ofs_shadow, tags::MCSH)?;
+    if h.ofs_shadow == 0 && h.size_shadow == 0 {
+        quirks.shadow_offset_zero = true;
+    }
+    let shadow = if h.flags & FLAG_HAS_SHADOW != 0 && h.ofs_shadow == 0 && h.size_shadow == 0 {
+        // Noggit leaves the flag set on chunks it wrote without MCSH.
+        quirks.shadow_flag_without_map = true;
+        None
+    } else if h.flags & FLAG_HAS_SHADOW != 0 {
+        let mcsh = sub_clamped(mcnk, h.ofs_shadow, tags::MCSH, &mut quirks)?;
         if mcsh.payload.len() < 512 {
             return Err(mcsh.error(
                 0,
@@ -344,6 +407,10 @@ pub fn read(
 
     // Old-style liquid.
     let mut liquid = None;
+    if h.ofs_liquid == 0 && h.size_liquid != 0 {
+        // Noggit writes sizeLiquid 8 with no MCLQ.
+        quirks.liquid_size_without_chunk = Some(h.size_liquid);
+    }
     if h.ofs_liquid != 0 && h.size_liquid >= 8 {
         let (_, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
         let len = h.size_liquid as usize - 8;
@@ -370,7 +437,7 @@ pub fn read(
     let mut sound_emitters = Vec::new();
     let mut sound_len = 0;
     if h.ofs_sound != 0 {
-        let mcse = sub(mcnk, h.ofs_sound, tags::MCSE)?;
+        let mcse = sub_clamped(mcnk, h.ofs_sound, tags::MCSE, &mut quirks)?;
         sound_len = mcse.payload.len();
         if h.n_sound > 0 {
             let record = mcse.payload.len() / h.n_sound as usize;
@@ -402,7 +469,10 @@ pub fn read(
         h.ofs_refs as usize + mcrf.payload.len(),
         h.ofs_alpha as usize + alpha_len,
         h.ofs_shadow as usize + shadow.as_ref().map_or(0, |_| 512),
-        h.ofs_liquid as usize + (h.size_liquid as usize).saturating_sub(8),
+        match h.ofs_liquid {
+            0 => 0,
+            ofs => ofs as usize + (h.size_liquid as usize).saturating_sub(8),
+        },
         h.ofs_sound as usize + sound_len,
         h.ofs_mccv as usize + vertex_colors.as_ref().map_or(0, |_| VERTICES_PER_CHUNK * 4),
     ]
@@ -588,7 +658,7 @@ pub fn write(
         };
         w.f32(v);
     }
-    w.end(c);
+    end_sub(w, c, tags::MCVT, &chunk.quirks);
 
     let mut ofs_mccv = 0;
     if let Some(colors) = &chunk.vertex_colors {
@@ -597,7 +667,7 @@ pub fn write(
         for &[r, g, b, a] in colors.iter() {
             w.bytes(&[b, g, r, a]);
         }
-        w.end(c);
+        end_sub(w, c, tags::MCCV, &chunk.quirks);
     }
 
     let ofs_normal = rel(w);
@@ -605,7 +675,7 @@ pub fn write(
     for n in chunk.normals.iter() {
         w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
     }
-    w.end(c);
+    end_sub(w, c, tags::MCNR, &chunk.quirks);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
     // Alpha maps first, so MCLY can name their offsets.
@@ -647,23 +717,26 @@ pub fn write(
         w.u32(o);
         w.u32(e);
     }
-    w.end(c);
+    end_sub(w, c, tags::MCLY, &chunk.quirks);
 
     let ofs_refs = rel(w);
     let c = w.begin(tags::MCRF);
     for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
         w.u32(r);
     }
-    w.end(c);
+    end_sub(w, c, tags::MCRF, &chunk.quirks);
 
-    let ofs_shadow = rel(w);
+    let mut ofs_shadow = rel(w);
+    if chunk.shadow.is_none() && chunk.quirks.shadow_offset_zero {
+        ofs_shadow = 0;
+    }
     let mut size_shadow = 0;
     if let Some(shadow) = &chunk.shadow {
         let c = w.begin(tags::MCSH);
         for row in shadow.rows.iter() {
             w.u64(*row);
         }
-        w.end(c);
+        end_sub(w, c, tags::MCSH, &chunk.quirks);
         size_shadow = 512;
     }
 
@@ -705,18 +778,24 @@ pub fn write(
         }
     }
 
+    if ofs_liquid == 0 {
+        if let Some(size) = chunk.quirks.liquid_size_without_chunk {
+            size_liquid = size;
+        }
+    }
+
     let ofs_sound = rel(w);
     let c = w.begin(tags::MCSE);
     for e in &chunk.sound_emitters {
         w.bytes(&e.record);
     }
-    w.end(c);
+    end_sub(w, c, tags::MCSE, &chunk.quirks);
     w.bytes(&chunk.quirks.trailing);
     w.end(mcnk);
 
     // The header, now that every offset is known.
     let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_HAS_VERTEX_COLORS);
-    if chunk.shadow.is_some() {
+    if chunk.shadow.is_some() || chunk.quirks.shadow_flag_without_map {
         flags |= FLAG_HAS_SHADOW;
     }
     if chunk.vertex_colors.is_some() {

@@ -5,6 +5,7 @@ use crate::format::chunk::{ChunkIter, ErrorKind, FormatError, Result, Writer, ta
 use crate::format::{names, placement};
 use crate::model::coords::TILES_PER_SIDE;
 use crate::model::map::{GlobalWmo, Map};
+use crate::model::quirks::{FileQuirk, QuirkKind};
 
 /// Bytes of MAIN in a v18 WDT.
 pub const MAIN_BYTES: usize = TILES_PER_SIDE * TILES_PER_SIDE * 8;
@@ -15,6 +16,7 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
     map.empty_wmo_names_chunk = false;
     let mut seen_main = false;
     let mut seen_version = false;
+    let mut seen_mwmo = false;
     let mut wmo_names = Vec::new();
     let mut wmo_placements = Vec::new();
     for c in ChunkIter::new(bytes, 0, tags::FILE) {
@@ -52,6 +54,7 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
                 seen_main = true;
             }
             tags::MWMO => {
+                seen_mwmo = true;
                 wmo_names = names::split(c.payload).0;
                 map.empty_wmo_names_chunk = c.payload.is_empty();
             }
@@ -90,6 +93,16 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
             bytes.len(),
             ErrorKind::Missing(tags::MAIN),
         ));
+    }
+    if !seen_mwmo {
+        // Blizzard's WDTs always have one (empty for terrain maps); the writer leaves it out
+        // again because `empty_wmo_names_chunk` stays false.
+        map.wdt_quirks.push(FileQuirk {
+            kind: QuirkKind::WdtWithoutMwmo,
+            chunk: tags::MWMO.0,
+            chunk_index: None,
+            offset: bytes.len() as u64,
+        });
     }
     if let Some(placement) = wmo_placements.into_iter().next() {
         let name = wmo_names
