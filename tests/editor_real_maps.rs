@@ -108,8 +108,20 @@ fn a_folder_of_tiles_opens_from_the_file_menu() {
     let app = h.state_mut();
     let session = app.session_mut().unwrap();
     session.load_all();
-    session.save_as(out.path(), Generation::V335).unwrap();
+    let summary = session.save_as(out.path(), Generation::V335).unwrap();
     assert!(out.path().join("Sample.wdt").is_file());
+    assert!(
+        summary.report.to_string().contains("WDT written"),
+        "{}",
+        summary.report
+    );
+    // The session goes on on the written map, WDT and all.
+    assert_eq!(session.source, out.path().join("Sample.wdt"));
+    assert!(!session.wdt_inferred);
+    assert_eq!(
+        session.tile_path(TileCoord::new(31, 31).unwrap()),
+        out.path().join("Sample_31_31.adt")
+    );
 }
 
 #[test]

@@ -270,19 +270,37 @@ impl Session {
             )));
         }
         let mut map = self.map.clone();
-        let report = convert::prepare_map(&mut map, self.generation, to);
+        let mut report = convert::prepare_map(&mut map, self.generation, to);
+        if self.wdt_inferred {
+            report.note(
+                "map: WDT written (the source folder had none; inferred from its tiles)",
+                1,
+            );
+        }
         let mut files = disk::encode_map(&map, to, self.has_wdt, None)?;
         self.rename_lone_tile(&mut files);
         disk::write_files(folder, &files, |_| {})?;
-        let source_name = self
-            .source
-            .file_name()
-            .map(PathBuf::from)
-            .unwrap_or_default();
+        // A folder of tiles now has the WDT just written; a lone tile keeps its file name.
+        let source_name = if self.wdt_inferred {
+            PathBuf::from(format!("{}.wdt", map.name))
+        } else {
+            self.source
+                .file_name()
+                .map(PathBuf::from)
+                .unwrap_or_default()
+        };
         self.map = map;
         self.generation = to;
+        self.decision = Decision {
+            generation: to,
+            reason: format!("saved as {to}"),
+            assumed: false,
+        };
         self.folder = folder.to_path_buf();
         self.source = folder.join(source_name);
+        self.wdt_inferred = false;
+        // The tiles are now where the save put them, under their canonical names.
+        self.tile_files.clear();
         self.edited.clear();
         if self.has_wdt {
             self.on_disk = self.map.tiles.keys().copied().collect();

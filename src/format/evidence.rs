@@ -305,6 +305,35 @@ pub fn decide(evidence: &MapEvidence, from: Option<Generation>) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Any bytes, and a real tile with words overwritten (offsets, sizes, counts): the
+        /// sniffer answers and never panics or reads out of bounds.
+        #[test]
+        fn sniffing_never_panics(
+            noise in proptest::collection::vec(any::<u8>(), 0..4096),
+            edits in proptest::collection::vec((any::<usize>(), any::<u32>()), 1..12),
+        ) {
+            let _ = TileEvidence::of(&noise);
+            let tile = crate::model::Tile::flat(
+                crate::model::TileCoord::new(3, 4).unwrap(),
+                "a.blp",
+                5.0,
+            );
+            let mut bytes = crate::format::v18::write_adt(
+                &tile,
+                crate::format::v18::AlphaTarget { big: false },
+            );
+            for (at, v) in edits {
+                let at = at % (bytes.len() - 4);
+                bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            let _ = TileEvidence::of(&bytes);
+        }
+    }
 
     fn evidence(f: impl FnOnce(&mut MapEvidence)) -> MapEvidence {
         let mut e = MapEvidence::new(Some(0));
