@@ -513,7 +513,15 @@ struct AtomicFile {
     file: Option<File>,
     len: usize,
     main: Vec<(TileCoord, u32, u32)>,
+    /// Asks a thread to flush what was written so far, so that the disk works while tiles
+    /// encode instead of all at the end (a gigabyte takes seconds to reach the disk).
+    flush: Option<std::sync::mpsc::Sender<()>>,
+    flusher: Option<std::thread::JoinHandle<()>>,
+    unflushed: usize,
 }
+
+/// Bytes written between two background flushes of a monolithic file.
+const FLUSH_EVERY: usize = 64 << 20;
 
 impl AtomicFile {
     fn create(path: &Path) -> Result<AtomicFile> {
@@ -523,12 +531,28 @@ impl AtomicFile {
             .unwrap_or_default();
         let tmp = path.with_file_name(format!(".{name}.loam-tmp-{}", std::process::id()));
         let file = File::create(&tmp).map_err(io_err(&tmp))?;
+        let (flush, asks) = std::sync::mpsc::channel::<()>();
+        // Without a second handle or thread the final flush does it all; errors surface there.
+        let flusher = file.try_clone().ok().and_then(|f| {
+            std::thread::Builder::new()
+                .name("loam-flush".into())
+                .spawn(move || {
+                    while asks.recv().is_ok() {
+                        while asks.try_recv().is_ok() {}
+                        let _ = f.sync_data();
+                    }
+                })
+                .ok()
+        });
         Ok(AtomicFile {
             tmp,
             path: path.to_path_buf(),
             file: Some(file),
             len: 0,
             main: Vec::new(),
+            flush: flusher.is_some().then_some(flush),
+            flusher,
+            unflushed: 0,
         })
     }
 
@@ -542,6 +566,13 @@ impl AtomicFile {
         };
         f.write_all(bytes).map_err(io_err(&self.tmp))?;
         self.len += bytes.len();
+        self.unflushed += bytes.len();
+        if self.unflushed >= FLUSH_EVERY
+            && let Some(tx) = &self.flush
+        {
+            let _ = tx.send(());
+            self.unflushed = 0;
+        }
         Ok(())
     }
 
@@ -550,6 +581,7 @@ impl AtomicFile {
     }
 
     fn finish(mut self) -> Result<()> {
+        self.stop_flusher();
         let Some(mut f) = self.file.take() else {
             return Ok(());
         };
@@ -574,8 +606,18 @@ impl AtomicFile {
     }
 }
 
+impl AtomicFile {
+    fn stop_flusher(&mut self) {
+        drop(self.flush.take());
+        if let Some(h) = self.flusher.take() {
+            let _ = h.join();
+        }
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
+        self.stop_flusher();
         // Unfinished (an error on the way): the target was never touched; drop the temp file.
         if self.file.take().is_some() {
             let _ = fs::remove_file(&self.tmp);
