@@ -322,3 +322,25 @@ fn a_folder_with_two_maps_names_them() {
     let err = disk::open_map(empty.path()).unwrap_err().to_string();
     assert!(err.contains("no .wdt"), "{err}");
 }
+
+#[test]
+fn stopping_the_scan_at_the_first_proof_decides_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = std::fs::read(corpus_file("wowserhq-format/map/continent4229.adt")).unwrap();
+    let mut map = Map::new("Cont");
+    for x in 10..16 {
+        let c = loam::model::TileCoord::new(x, 20).unwrap();
+        map.tile_flags[c.index()] = TILE_PRESENT;
+        std::fs::write(dir.path().join(disk::tile_file_name("Cont", c)), &tile).unwrap();
+    }
+    std::fs::write(dir.path().join("Cont.wdt"), v18::write_wdt(&map)).unwrap();
+    let source = disk::locate(&dir.path().join("Cont.wdt")).unwrap();
+    let header = source.split_header().unwrap();
+    let (full, e_full) = disk::open::decide_split(&source, header.as_ref(), None, false);
+    let (quick, e_quick) = disk::open::decide_split(&source, header.as_ref(), None, true);
+    assert_eq!(full.generation, Generation::V335);
+    assert_eq!(quick.generation, full.generation);
+    assert_eq!(e_full.tiles, 6);
+    assert_eq!(e_quick.tiles + e_quick.skipped, 6);
+    assert!(e_quick.tiles >= 1);
+}

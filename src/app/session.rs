@@ -119,7 +119,7 @@ impl Session {
             )));
         }
         let header = source.split_header()?;
-        let (decision, evidence) = disk::open::decide_split(&source, header.as_ref(), from);
+        let (decision, evidence) = disk::open::decide_split(&source, header.as_ref(), from, true);
         let alpha_depth = disk::open::split_alpha_depth(header.as_ref(), &evidence);
         let wdt_inferred = source.kind == MapKind::Folder;
         let mut map = match header {

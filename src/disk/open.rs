@@ -77,27 +77,52 @@ pub fn split_alpha_depth(header: Option<&Map>, evidence: &MapEvidence) -> AlphaD
 }
 
 /// The facts every tile of a split map shows, read in parallel (each file is read and dropped).
-pub fn scan_evidence(source: &MapSource, wdt_flags: Option<u32>) -> MapEvidence {
+/// With `stop_at_proof`, tiles are no longer read once one proves "later than 1.12" (or the WDT
+/// flags do): no later fact can change that decision (see `format::evidence::decide`), only its
+/// counts, and reading a continent's every tile twice costs seconds.
+pub fn scan_evidence(
+    source: &MapSource,
+    wdt_flags: Option<u32>,
+    stop_at_proof: bool,
+) -> MapEvidence {
     use rayon::prelude::*;
-    let per_tile: Vec<TileEvidence> = source
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut e = MapEvidence::new(wdt_flags);
+    let proven = AtomicBool::new(stop_at_proof && e.after_112());
+    let per_tile: Vec<Option<TileEvidence>> = source
         .tiles
         .par_iter()
-        .filter_map(|(_, p)| read_file(p).ok().map(|b| TileEvidence::of(&b)))
+        .map(|(_, p)| {
+            if proven.load(Ordering::Relaxed) {
+                return None;
+            }
+            let t = read_file(p).ok().map(|b| TileEvidence::of(&b))?;
+            if stop_at_proof && t.after_112() {
+                proven.store(true, Ordering::Relaxed);
+            }
+            Some(t)
+        })
         .collect();
-    let mut e = MapEvidence::new(wdt_flags);
     for t in &per_tile {
-        e.add(t);
+        match t {
+            Some(t) => e.add(t),
+            None => e.skipped += 1,
+        }
     }
     e
 }
 
-/// Decides a split map's generation: its WDT flags and every tile's evidence, or `from`.
+/// Decides a split map's generation: its WDT flags and its tiles' evidence (every tile, or, with
+/// `stop_at_proof` and a WDT, until one proves the answer), or `from`.
 pub fn decide_split(
     source: &MapSource,
     header: Option<&Map>,
     from: Option<Generation>,
+    stop_at_proof: bool,
 ) -> (Decision, MapEvidence) {
-    let evidence = scan_evidence(source, header.map(|m| m.flags));
+    // Without a WDT the evidence also sets the inferred header's flags: read every tile.
+    let stop = stop_at_proof && header.is_some() && from.is_none();
+    let evidence = scan_evidence(source, header.map(|m| m.flags), stop);
     (evidence::decide(&evidence, from), evidence)
 }
 
@@ -161,7 +186,7 @@ fn open_split(source: MapSource, from: Option<Generation>) -> Result<OpenedMap> 
         )));
     }
     let header = source.split_header()?;
-    let (decision, evidence) = decide_split(&source, header.as_ref(), from);
+    let (decision, evidence) = decide_split(&source, header.as_ref(), from, false);
     let depth = split_alpha_depth(header.as_ref(), &evidence);
     let generation = decision.generation;
     let mut map = match header {

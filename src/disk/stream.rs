@@ -270,7 +270,7 @@ pub fn convert_map(
                 )));
             }
             let header = source.split_header()?;
-            let (decision, evidence) = decide_split(&source, header.as_ref(), from);
+            let (decision, evidence) = decide_split(&source, header.as_ref(), from, true);
             let depth = split_alpha_depth(header.as_ref(), &evidence);
             let mut map = header.unwrap_or_else(|| inferred_header(&source.name, &evidence));
             if source.kind == MapKind::Folder {

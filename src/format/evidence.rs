@@ -143,9 +143,16 @@ pub struct MapEvidence {
     pub mclq_060: u32,
     /// Tiles with 804-byte MCLQ instances.
     pub mclq_v18: u32,
+    /// Tiles not looked at because an earlier one already proved the answer.
+    pub skipped: u32,
 }
 
 impl MapEvidence {
+    /// True when the WDT flags or a tile prove "later than 1.12", which settles the decision.
+    pub fn after_112(&self) -> bool {
+        !self.after_112_facts().is_empty()
+    }
+
     /// Starts from the WDT's MPHD flags (`None` for a map without a WDT).
     pub fn new(wdt_flags: Option<u32>) -> MapEvidence {
         MapEvidence {
@@ -285,9 +292,16 @@ pub fn decide(evidence: &MapEvidence, from: Option<Generation>) -> Decision {
         };
     }
     if !later.is_empty() {
+        let mut reason = later.join(", ");
+        if evidence.skipped > 0 {
+            reason.push_str(&format!(
+                " (of the first {} looked at; that settles it)",
+                tiles(evidence.tiles)
+            ));
+        }
         return Decision {
             generation: Generation::V335,
-            reason: later.join(", "),
+            reason,
             assumed: false,
         };
     }
