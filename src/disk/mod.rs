@@ -12,7 +12,6 @@ pub use locate::{MapKind, MapSource, locate};
 pub use open::{OpenedMap, open_map, open_map_as, read_tile_as};
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::format::v18::{self, AlphaTarget};
@@ -58,6 +57,12 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 /// temporary file in the same folder, are flushed to disk, and the temporary file is renamed
 /// over `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_pending(path, bytes)?.commit()
+}
+
+/// The temporary name `path` is written under before it is renamed over the target: beside it,
+/// so that the rename stays on one filesystem.
+pub(crate) fn temp_path(path: &Path) -> Result<PathBuf> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -65,48 +70,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| LoamError::Usage(format!("{} is not a file path", path.display())))?;
-    let tmp = dir.join(format!(
+    Ok(dir.join(format!(
         ".{}.loam-tmp-{}",
         name.to_string_lossy(),
         std::process::id()
-    ));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
-        drop(f);
-        fs::rename(&tmp, path).map_err(io_err(path))
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    )))
 }
 
 /// A file written to its temporary name, not yet flushed or renamed over its target: see
-/// [`write_pending`] and [`commit`].
+/// [`write_pending`], [`Pending::commit`] and [`Flusher`].
 #[derive(Debug)]
 pub struct Pending {
     tmp: PathBuf,
     path: PathBuf,
 }
 
+impl Pending {
+    /// Flushes the file to disk and renames it over its target; on failure the temporary file
+    /// is removed and the target is as it was.
+    pub fn commit(self) -> Result<()> {
+        let result = fs::File::open(&self.tmp)
+            .and_then(|f| f.sync_all())
+            .map_err(io_err(&self.tmp))
+            .and_then(|()| fs::rename(&self.tmp, &self.path).map_err(io_err(&self.path)));
+        if result.is_err() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+        result
+    }
+}
+
 /// Writes `bytes` to a temporary file beside `path` without flushing it, so that a whole map's
-/// files can be flushed together by [`commit`] (one flush per file, one after another, costs
-/// more than the encoding: the disk waits on each).
+/// files can be flushed while others encode ([`Flusher`]): one flush per file, one after
+/// another, costs more than the encoding, as the disk waits on each.
 pub fn write_pending(path: &Path, bytes: &[u8]) -> Result<Pending> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| LoamError::Usage(format!("{} is not a file path", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.loam-tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = temp_path(path)?;
     let result = fs::write(&tmp, bytes).map_err(io_err(&tmp));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -154,7 +152,7 @@ impl Flusher {
     /// Queues a written file for flushing.
     pub fn send(&self, p: Pending) {
         if let Some(tx) = &self.tx {
-            // Should the thread be gone, `finish` reports the file as not flushed.
+            // Only a thread that died refuses; `finish` reports that and renames nothing.
             let _ = tx.send(p);
         }
     }

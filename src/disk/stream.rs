@@ -525,11 +525,7 @@ const FLUSH_EVERY: usize = 64 << 20;
 
 impl AtomicFile {
     fn create(path: &Path) -> Result<AtomicFile> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = path.with_file_name(format!(".{name}.loam-tmp-{}", std::process::id()));
+        let tmp = super::temp_path(path)?;
         let file = File::create(&tmp).map_err(io_err(&tmp))?;
         let (flush, asks) = std::sync::mpsc::channel::<()>();
         // Without a second handle or thread the final flush does it all; errors surface there.
