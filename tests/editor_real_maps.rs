@@ -2,11 +2,14 @@
 //! tile opens with the rest and marks that tile; a folder of tiles without a WDT opens from the
 //! File menu; File ▸ Read as reopens a map as another generation and remembers it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use common::sample_with_a_bad_tile;
 use loam::app::dialogs::ScriptedDialogs;
 use loam::app::{LoamApp, StartOptions};
 use loam::format::Generation;
@@ -34,16 +37,6 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
 
 fn bad_tile() -> TileCoord {
     TileCoord::new(32, 31).unwrap()
-}
-
-/// The sample in `dir` with one tile's first bytes destroyed.
-fn sample_with_a_bad_tile(dir: &Path) -> PathBuf {
-    loam::sample::write_sample(dir).unwrap();
-    let bad = dir.join("Sample_32_31.adt");
-    let mut bytes = std::fs::read(&bad).unwrap();
-    bytes[..64].fill(0xEE);
-    std::fs::write(&bad, &bytes).unwrap();
-    dir.join("Sample.wdt")
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::*;
@@ -195,16 +195,6 @@ fn a_0_6_0_tile_without_liquid_opens_as_0_6_0_when_the_user_says_so() {
             assert!((x - y).abs() < 0.01);
         }
     }
-}
-
-/// The bundled sample written into a folder, with one tile's first bytes destroyed.
-fn sample_with_a_bad_tile(dir: &Path) -> PathBuf {
-    loam::sample::write_sample(dir).unwrap();
-    let bad = dir.join("Sample_32_31.adt");
-    let mut bytes = std::fs::read(&bad).unwrap();
-    bytes[..64].fill(0xEE);
-    std::fs::write(&bad, &bytes).unwrap();
-    dir.join("Sample.wdt")
 }
 
 #[test]

@@ -279,6 +279,9 @@ pub fn inferred_header(name: &str, evidence: &MapEvidence) -> Map {
     map
 }
 
+/// Why a monolithic WDT is 0.5.x: its layout alone says so.
+pub(crate) const MONOLITHIC_REASON: &str = "monolithic WDT (128-byte MPHD, 16-byte MAIN entries)";
+
 /// Opens a 0.5.x monolithic WDT: its embedded tiles, plus the 0.5.5 prototype ADTs beside it
 /// for tiles its MAIN marks as stored outside. A map with any prototype ADT is 0.5.5; one
 /// without cannot be told from 0.5.3 (same file) and opens as 0.5.3 unless `from` says 0.5.5.
@@ -302,7 +305,7 @@ fn open_monolithic(source: MapSource, from: Option<Generation>) -> Result<Opened
         .collect();
     let mut names = map.map_wide_names.take().unwrap_or_default();
     let mut generation = from.unwrap_or(Generation::Alpha053);
-    let mut reason = "monolithic WDT (128-byte MPHD, 16-byte MAIN entries)".to_string();
+    let mut reason = MONOLITHIC_REASON.to_string();
     let mut missing = Vec::new();
     for coord in map.present_tiles() {
         if map.tiles.contains_key(&coord) || failed.contains_key(&coord) {

@@ -250,7 +250,7 @@ pub fn convert_map(
             }
             let decision = Decision {
                 generation,
-                reason: "monolithic WDT (128-byte MPHD, 16-byte MAIN entries)".into(),
+                reason: super::open::MONOLITHIC_REASON.into(),
                 assumed: false,
             };
             let tiles = Tiles::Monolithic {

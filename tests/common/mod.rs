@@ -45,3 +45,14 @@ pub fn assert_same_bytes(what: &str, expected: &[u8], actual: &[u8]) {
         window(actual)
     );
 }
+
+/// The bundled sample written into `dir`, with the first 64 bytes of tile 32_31 destroyed so
+/// that it cannot be read; returns the WDT.
+pub fn sample_with_a_bad_tile(dir: &std::path::Path) -> PathBuf {
+    loam::sample::write_sample(dir).unwrap();
+    let bad = dir.join("Sample_32_31.adt");
+    let mut bytes = std::fs::read(&bad).unwrap();
+    bytes[..64].fill(0xEE);
+    std::fs::write(&bad, &bytes).unwrap();
+    dir.join("Sample.wdt")
+}
