@@ -45,3 +45,18 @@ run "3.3.5->0.5.3" --to 0.5.3 "$src/Azeroth.wdt"
 ls -l "$work/out-3.3.5->0.5.3/Azeroth.wdt" | awk '{printf "monolithic WDT: %d MB\n", $5 / 1048576}'
 run "0.5.3->3.3.5" --to 3.3.5 "$work/out-3.3.5->0.5.3/Azeroth.wdt"
 run "0.5.3->0.5.3" --to 0.5.3 "$work/out-3.3.5->0.5.3/Azeroth.wdt"
+
+# The editor on the same maps: `loam screenshot` opens the map as the window does (the tiles
+# around the first view are read, the rest would stream in as the camera moves), draws a frame
+# under Xvfb and saves it. Peak memory here is what opening a continent costs.
+if command -v xvfb-run >/dev/null; then
+    shot() {
+        local what=$1; shift
+        xvfb-run -a -s "-screen 0 1280x800x24" /usr/bin/time -f "%e %M" -o "$work/time-$what" \
+            "$loam" screenshot "$@" "$work/$what.png" --size 1280x800 > /dev/null
+        read -r secs kb < "$work/time-$what"
+        printf '%-22s %6.2f s  %6d MB\n' "$what" "$secs" $((kb / 1024))
+    }
+    shot "editor-open-3.3.5" "$src/Azeroth.wdt"
+    shot "editor-open-0.5.3" "$work/out-3.3.5->0.5.3/Azeroth.wdt"
+fi

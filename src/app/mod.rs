@@ -318,8 +318,8 @@ impl LoamApp {
             Intent::Save => self.save(),
             Intent::SaveAsDialog => {
                 if let Some(s) = &mut self.session {
-                    // The report and the write cover the whole map, not only what is near.
-                    s.load_all();
+                    // The report and the write cover the whole map, read from disk a tile at a
+                    // time, not only what is near.
                     let target = if s.generation.writable() {
                         s.generation
                     } else {
@@ -566,7 +566,7 @@ impl LoamApp {
         let Some(s) = &mut self.session else { return };
         for loaded in self.loader.poll() {
             match loaded.result {
-                Ok(tile) => s.insert_tile(tile),
+                Ok((tile, view)) => s.insert_tile(tile, view),
                 Err(e) => {
                     self.message = Some(format!(
                         "tile {}_{} could not be read: {e}",
@@ -577,16 +577,17 @@ impl LoamApp {
             }
         }
         let near = tiles_near(&s.on_disk, &points, LOAD_RADIUS_TILES);
-        for c in near {
-            if !self.loader.has_room() {
-                break;
-            }
-            if !s.map.tiles.contains_key(&c)
-                && !self.loader.is_loading(c)
-                && !s.failed.contains_key(&c)
-            {
-                self.loader
-                    .request(c, s.tile_path(c), s.generation, s.alpha_depth);
+        if let Some(source) = &s.tiles {
+            for c in near {
+                if !self.loader.has_room() {
+                    break;
+                }
+                if !s.map.tiles.contains_key(&c)
+                    && !self.loader.is_loading(c)
+                    && !s.failed.contains_key(&c)
+                {
+                    self.loader.request(c, source.clone());
+                }
             }
         }
         let keep = tiles_near(&s.on_disk, &points, UNLOAD_RADIUS_TILES);

@@ -6,20 +6,21 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::convert::{self, Report};
 use crate::disk::MapKind;
+use crate::disk::source::{NameView, OpenedSource, TileSource, open_source};
+use crate::disk::stream::{Overlay, Target, write_map};
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
 use crate::format::evidence::Decision;
-use crate::format::v18::AlphaDepth;
-use crate::model::map::TILE_PRESENT;
 use crate::model::{Map, Tile, TileCoord};
 
 /// One open map.
 #[derive(Debug)]
 pub struct Session {
-    /// The model.
+    /// The model: the map's header and the tiles in memory.
     pub map: Map,
     /// The file or folder the user opened (.wdt, .adt or a folder of tiles).
     pub source: PathBuf,
@@ -40,28 +41,19 @@ pub struct Session {
     pub missing_tiles: Vec<TileCoord>,
     /// Tiles changed since the last save.
     pub edited: BTreeSet<TileCoord>,
-    /// Tiles whose file is in the folder, loaded or not (a WDT's map streams them in).
+    /// Tiles on disk, loaded or not, that stream in as the camera nears them.
     pub on_disk: BTreeSet<TileCoord>,
-    /// Where each tile on disk is (names matched without regard to case).
-    tile_files: BTreeMap<TileCoord, PathBuf>,
-    /// The alpha depth the map's tiles are read with.
-    pub alpha_depth: AlphaDepth,
+    /// Where the tiles on disk are read from, one at a time: split files, or blocks of a
+    /// monolithic WDT read by offset. `None` when the whole map is in memory (a lone tile, or
+    /// a 0.5.5 map with prototype ADTs beside its WDT).
+    pub tiles: Option<Arc<TileSource>>,
     /// Tiles that failed to load, with the reason; they are never written.
     pub failed: BTreeMap<TileCoord, String>,
 }
 
-/// A tile read from a split map, or why it could not be read.
-pub type TileRead = Result<Tile, LoamError>;
-
-/// Reads one tile file of a split map as the map's generation.
-pub fn read_split_tile(
-    path: &Path,
-    coord: TileCoord,
-    generation: Generation,
-    depth: AlphaDepth,
-) -> TileRead {
-    disk::read_tile_as(path, Some(coord), generation, depth)
-}
+/// A tile read from disk with its view of a 0.5.x map's name lists, or why it could not be
+/// read.
+pub type TileRead = Result<(Tile, NameView), LoamError>;
 
 /// What a save wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,72 +72,55 @@ impl Session {
         Session::open_as(path, None)
     }
 
-    /// Opens a lone .adt or a 0.5.x monolithic WDT (read whole at once, the tiles are inside
-    /// it), or a split map (a .wdt, or a folder of tiles without one): its header only, with the
-    /// generation decided from every tile's bytes (or `from`, the user's "Read as"); the tiles
-    /// are read with [`Session::load_now`] or streamed in by the app.
+    /// Opens a map without reading its tiles: a split map (a .wdt, or a folder of tiles
+    /// without one) with its generation decided from every tile's bytes (or `from`, the
+    /// user's "Read as"), or a 0.5.x monolithic WDT, of which only the header chunks are read.
+    /// The tiles are read with [`Session::load_now`] or streamed in by the app. A lone .adt, or
+    /// a 0.5.5 map with prototype ADTs beside its WDT, is read whole.
     pub fn open_as(path: &Path, from: Option<Generation>) -> Result<Session, LoamError> {
-        let source = disk::locate(path)?;
-        if matches!(source.kind, MapKind::Monolithic | MapKind::LoneTile) {
-            let opened = disk::open_map_as(path, from)?;
-            let depth = if opened.map.big_alpha() {
-                AlphaDepth::Big
-            } else {
-                AlphaDepth::Nibble
-            };
-            return Ok(Session {
-                map: opened.map,
-                source: path.to_path_buf(),
-                folder: opened.folder,
-                generation: opened.generation,
-                decision: opened.decision,
-                has_wdt: opened.wdt.is_some(),
-                wdt_inferred: false,
-                lone_tile_file: opened.lone_tile_file,
-                missing_tiles: opened.missing_tiles,
-                edited: BTreeSet::new(),
-                on_disk: BTreeSet::new(),
-                tile_files: BTreeMap::new(),
-                alpha_depth: depth,
-                failed: opened.failed,
-            });
-        }
-        if let Some(g) = from
-            && g <= Generation::Alpha055
-        {
-            return Err(LoamError::Usage(format!(
-                "{}: cannot be read as {g}: it is a split map",
-                path.display()
-            )));
-        }
-        let header = source.split_header()?;
-        let (decision, evidence) = disk::open::decide_split(&source, header.as_ref(), from, true);
-        let alpha_depth = disk::open::split_alpha_depth(header.as_ref(), &evidence);
-        let wdt_inferred = source.kind == MapKind::Folder;
-        let mut map = match header {
-            Some(map) => map,
-            None => disk::open::inferred_header(&source.name, &evidence),
+        let Some(opened) = open_source(path, from)? else {
+            return Session::open_whole(path, from);
         };
-        if wdt_inferred {
-            for c in source.tiles.keys() {
-                map.tile_flags[c.index()] = TILE_PRESENT;
-            }
-        }
+        let OpenedSource {
+            header,
+            tiles,
+            decision,
+            source,
+        } = opened;
         Ok(Session {
-            map,
+            map: header,
             source: path.to_path_buf(),
             folder: source.folder,
             generation: decision.generation,
             decision,
             has_wdt: true,
-            wdt_inferred,
+            wdt_inferred: source.kind == MapKind::Folder,
             lone_tile_file: None,
             missing_tiles: source.missing,
             edited: BTreeSet::new(),
-            on_disk: source.tiles.keys().copied().collect(),
-            tile_files: source.tiles,
-            alpha_depth,
+            on_disk: tiles.coords().into_iter().collect(),
+            tiles: Some(Arc::new(tiles)),
             failed: BTreeMap::new(),
+        })
+    }
+
+    /// Opens a map read whole into memory: a lone .adt, or a 0.5.5 map with prototype ADTs.
+    fn open_whole(path: &Path, from: Option<Generation>) -> Result<Session, LoamError> {
+        let opened = disk::open_map_as(path, from)?;
+        Ok(Session {
+            map: opened.map,
+            source: path.to_path_buf(),
+            folder: opened.folder,
+            generation: opened.generation,
+            decision: opened.decision,
+            has_wdt: opened.wdt.is_some(),
+            wdt_inferred: false,
+            lone_tile_file: opened.lone_tile_file,
+            missing_tiles: opened.missing_tiles,
+            edited: BTreeSet::new(),
+            on_disk: BTreeSet::new(),
+            tiles: None,
+            failed: opened.failed,
         })
     }
 
@@ -158,17 +133,24 @@ impl Session {
             .collect()
     }
 
-    /// Where tile `coord` is read from.
+    /// The file tile `coord` is read from (for a monolithic map, the WDT holding it).
     pub fn tile_path(&self, coord: TileCoord) -> PathBuf {
-        self.tile_files.get(&coord).cloned().unwrap_or_else(|| {
-            self.folder
-                .join(disk::tile_file_name(&self.map.name, coord))
-        })
+        self.tiles
+            .as_ref()
+            .and_then(|t| t.file_of(coord).map(Path::to_path_buf))
+            .unwrap_or_else(|| {
+                self.folder
+                    .join(disk::tile_file_name(&self.map.name, coord))
+            })
     }
 
-    /// Takes a freshly read tile into the map. The generation was decided when the map opened
-    /// and does not change with what arrives.
-    pub fn insert_tile(&mut self, tile: Tile) {
+    /// Takes a freshly read tile into the map, with its view of a 0.5.x map's name lists. The
+    /// generation was decided when the map opened and does not change with what arrives.
+    pub fn insert_tile(&mut self, tile: Tile, view: NameView) {
+        if let (Some((doodads, wmos)), Some(names)) = (view, &mut self.map.map_wide_names) {
+            names.tile_doodad_indices.insert(tile.coord, doodads);
+            names.tile_wmo_indices.insert(tile.coord, wmos);
+        }
         self.failed.remove(&tile.coord);
         self.map.tiles.insert(tile.coord, tile);
     }
@@ -176,19 +158,19 @@ impl Session {
     /// Reads tiles now (in parallel) and takes them in; failures are kept in `failed`.
     pub fn load_now(&mut self, coords: &[TileCoord]) {
         use rayon::prelude::*;
+        let Some(source) = self.tiles.clone() else {
+            return;
+        };
         let wanted: Vec<TileCoord> = coords
             .iter()
             .filter(|c| self.on_disk.contains(c) && !self.map.tiles.contains_key(c))
             .copied()
             .collect();
-        let (depth, generation) = (self.alpha_depth, self.generation);
-        let read: Vec<(TileCoord, TileRead)> = wanted
-            .par_iter()
-            .map(|&c| (c, read_split_tile(&self.tile_path(c), c, generation, depth)))
-            .collect();
+        let read: Vec<(TileCoord, TileRead)> =
+            wanted.par_iter().map(|&c| (c, source.read(c))).collect();
         for (c, r) in read {
             match r {
-                Ok(t) => self.insert_tile(t),
+                Ok((t, view)) => self.insert_tile(t, view),
                 Err(e) => {
                     self.failed.insert(c, e.to_string());
                 }
@@ -240,55 +222,175 @@ impl Session {
             .collect()
     }
 
-    /// What saving as `to` would change or drop, computed on a copy of the map (of the tiles
-    /// in memory: call [`Session::load_all`] first for the whole map).
+    /// What saving as `to` would change or drop, for the whole map: the tiles in memory as
+    /// they are, the others read from disk one at a time (in parallel) and dropped.
     pub fn conversion_report(&self, to: Generation) -> Report {
-        let mut copy = self.map.clone();
-        convert::prepare_map(&mut copy, self.generation, to)
+        use rayon::prelude::*;
+        let from = self.generation;
+        let options = convert::Options::default();
+        let all: Vec<TileCoord> = self.known_tiles().into_iter().collect();
+        let mut header = self.map.header_only();
+        let mut report = convert::prepare_header(&mut header, from, to, &options, all.len());
+        let per_tile: Vec<Option<Report>> = all
+            .par_iter()
+            .map(|c| {
+                let mut tile = match self.map.tiles.get(c) {
+                    Some(t) => t.clone(),
+                    None => self.tiles.as_ref()?.read(*c).ok()?.0,
+                };
+                Some(convert::prepare_tile_with(&mut tile, from, to, &options))
+            })
+            .collect();
+        let unreadable = per_tile.iter().filter(|r| r.is_none()).count();
+        for r in per_tile.into_iter().flatten() {
+            report.merge(r);
+        }
+        report.note("tiles that could not be read, left out", unreadable as u64);
+        report
     }
 
-    /// Writes the edited tiles back into their folder in their own generation, atomically.
+    /// Writes the edited tiles back in their own generation, atomically: each edited tile's
+    /// file of a split map, or the whole 0.5.x WDT (its other tiles copied from the file one at
+    /// a time). A WDT whose tiles cannot all be read is not saved over: Save as… writes the
+    /// others elsewhere.
     pub fn save(&mut self) -> Result<SaveSummary, LoamError> {
+        if self.edited.is_empty() {
+            return Ok(self.saved(0, Report::new(self.generation, self.generation)));
+        }
+        if let Some(source) = self.tiles.clone()
+            && let TileSource::Monolithic { file, .. } = &*source
+        {
+            let target = Target {
+                generation: self.generation,
+                folder: &self.folder,
+                options: &convert::Options::default(),
+                all_or_nothing: true,
+            };
+            let overlay = Overlay {
+                map: &self.map,
+                take: &self.edited,
+            };
+            let header = self.map.header_only();
+            write_map(
+                header,
+                &source,
+                Some(overlay),
+                self.generation,
+                target,
+                &|_, _| {},
+            )?;
+            self.reread_monolithic_header(file)?;
+            self.edited.clear();
+            return Ok(self.saved(1, Report::new(self.generation, self.generation)));
+        }
         let tiles: Vec<TileCoord> = self.edited.iter().copied().collect();
         let mut files = disk::encode_map(&self.map, self.generation, false, Some(&tiles))?;
         self.rename_lone_tile(&mut files);
         disk::write_files(&self.folder, &files, |_| {})?;
         self.edited.clear();
-        Ok(SaveSummary {
-            folder: self.folder.clone(),
-            files: files.len(),
-            report: Report::new(self.generation, self.generation),
-        })
+        Ok(self.saved(files.len(), Report::new(self.generation, self.generation)))
     }
 
-    /// Writes the whole map (WDT and every loaded tile) into `folder` as generation `to`; the
-    /// session then continues on the written files.
+    fn saved(&self, files: usize, report: Report) -> SaveSummary {
+        SaveSummary {
+            folder: self.folder.clone(),
+            files,
+            report,
+        }
+    }
+
+    /// After the monolithic WDT was written anew, its tile blocks are elsewhere: reads its
+    /// header again so that tiles not in memory are read from their new offsets. The tiles in
+    /// memory stay; their views of the name lists are dropped where the save may have
+    /// re-mapped them (edited tiles are re-mapped by name on the next save).
+    fn reread_monolithic_header(&mut self, file: &Path) -> Result<(), LoamError> {
+        let h = disk::source::read_monolithic_header(file, &self.map.name)?;
+        if let Some(names) = &mut self.map.map_wide_names {
+            names.doodad_names = h.names.doodad_names.clone();
+            names.wmo_names = h.names.wmo_names.clone();
+            for c in &self.edited {
+                names.tile_doodad_indices.remove(c);
+                names.tile_wmo_indices.remove(c);
+            }
+        }
+        self.tiles = Some(Arc::new(TileSource::Monolithic {
+            file: file.to_path_buf(),
+            names: h.names,
+            blocks: h.tiles.into_iter().collect(),
+        }));
+        Ok(())
+    }
+
+    /// Writes the whole map (WDT and every tile) into `folder` as generation `to`; the session
+    /// then continues on the written files. Tiles not in memory are read, converted and
+    /// written one at a time, so a continent never has to fit in memory.
     pub fn save_as(&mut self, folder: &Path, to: Generation) -> Result<SaveSummary, LoamError> {
         if !to.writable() {
             return Err(LoamError::Usage(format!(
                 "loam cannot write {to} files yet"
             )));
         }
-        let mut map = self.map.clone();
-        let mut report = convert::prepare_map(&mut map, self.generation, to);
+        let Some(source) = self.tiles.clone() else {
+            return self.save_as_whole(folder, to);
+        };
+        let target = Target {
+            generation: to,
+            folder,
+            options: &convert::Options::default(),
+            all_or_nothing: false,
+        };
+        let overlay = Overlay {
+            map: &self.map,
+            take: &self.edited,
+        };
+        let header = self.map.header_only();
+        let written = write_map(
+            header,
+            &source,
+            Some(overlay),
+            self.generation,
+            target,
+            &|_, _| {},
+        )?;
+        let mut report = written.report;
         if self.wdt_inferred {
             report.note(
                 "map: WDT written (the source folder had none; inferred from its tiles)",
                 1,
             );
         }
+        if to > Generation::Alpha055 {
+            report.note(
+                "tiles that could not be read, not written",
+                written.failed.len() as u64,
+            );
+        }
+        // Go on on the written map, with the same tiles in memory (read back as written).
+        let loaded: Vec<TileCoord> = self.map.tiles.keys().copied().collect();
+        let mut next = Session::open_as(&folder.join(format!("{}.wdt", written.name)), Some(to))?;
+        next.load_now(&loaded);
+        next.decision = Decision {
+            generation: to,
+            reason: format!("saved as {to}"),
+            assumed: false,
+        };
+        *self = next;
+        Ok(self.saved(written.files, report))
+    }
+
+    /// Save as for a map held whole in memory (a lone tile, a 0.5.5 map with prototype ADTs).
+    fn save_as_whole(&mut self, folder: &Path, to: Generation) -> Result<SaveSummary, LoamError> {
+        let mut map = self.map.clone();
+        let report = convert::prepare_map(&mut map, self.generation, to);
         let mut files = disk::encode_map(&map, to, self.has_wdt, None)?;
         self.rename_lone_tile(&mut files);
         disk::write_files(folder, &files, |_| {})?;
-        // A folder of tiles now has the WDT just written; a lone tile keeps its file name.
-        let source_name = if self.wdt_inferred {
-            PathBuf::from(format!("{}.wdt", map.name))
-        } else {
-            self.source
-                .file_name()
-                .map(PathBuf::from)
-                .unwrap_or_default()
-        };
+        // A lone tile keeps its file name.
+        let source_name = self
+            .source
+            .file_name()
+            .map(PathBuf::from)
+            .unwrap_or_default();
         self.map = map;
         self.generation = to;
         self.decision = Decision {
@@ -298,18 +400,8 @@ impl Session {
         };
         self.folder = folder.to_path_buf();
         self.source = folder.join(source_name);
-        self.wdt_inferred = false;
-        // The tiles are now where the save put them, under their canonical names.
-        self.tile_files.clear();
         self.edited.clear();
-        if self.has_wdt {
-            self.on_disk = self.map.tiles.keys().copied().collect();
-        }
-        Ok(SaveSummary {
-            folder: folder.to_path_buf(),
-            files: files.len(),
-            report,
-        })
+        Ok(self.saved(files.len(), report))
     }
 
     /// A lone ADT keeps the file name it was opened from.

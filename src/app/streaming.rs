@@ -5,11 +5,10 @@
 //! Not for: deciding which tiles are near (the app) or decoding (see `disk`).
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use crate::format::Generation;
-use crate::format::v18::AlphaDepth;
+use crate::disk::source::{NameView, TileSource};
 use crate::model::{Tile, TileCoord};
 
 /// How many tiles may be queued or loading at once, so that a fast camera does not queue a
@@ -20,9 +19,7 @@ pub const MAX_IN_FLIGHT: usize = 4;
 struct Request {
     session: u64,
     coord: TileCoord,
-    path: PathBuf,
-    generation: Generation,
-    depth: AlphaDepth,
+    source: Arc<TileSource>,
 }
 
 /// One tile read (or not).
@@ -31,8 +28,8 @@ pub struct Loaded {
     pub session: u64,
     /// Which tile.
     pub coord: TileCoord,
-    /// The tile, or why it could not be read.
-    pub result: Result<Tile, String>,
+    /// The tile with its view of a 0.5.x map's name lists, or why it could not be read.
+    pub result: Result<(Tile, NameView), String>,
 }
 
 /// The loader: a worker thread and the requests it has not answered yet.
@@ -52,9 +49,7 @@ impl TileLoader {
             .name("loam-tile-loader".into())
             .spawn(move || {
                 for r in req_rx {
-                    let result =
-                        super::session::read_split_tile(&r.path, r.coord, r.generation, r.depth)
-                            .map_err(|e| e.to_string());
+                    let result = r.source.read(r.coord).map_err(|e| e.to_string());
                     let loaded = Loaded {
                         session: r.session,
                         coord: r.coord,
@@ -91,21 +86,14 @@ impl TileLoader {
         self.requests.is_some() && self.in_flight.len() < MAX_IN_FLIGHT
     }
 
-    /// Asks for a tile, to be read as `generation` (the map's, decided when it opened).
-    pub fn request(
-        &mut self,
-        coord: TileCoord,
-        path: PathBuf,
-        generation: Generation,
-        depth: AlphaDepth,
-    ) {
+    /// Asks for a tile from `source` (the open map's, which knows the generation and depth
+    /// the map was decided to be read as).
+    pub fn request(&mut self, coord: TileCoord, source: Arc<TileSource>) {
         let Some(tx) = &self.requests else { return };
         let sent = tx.send(Request {
             session: self.session,
             coord,
-            path,
-            generation,
-            depth,
+            source,
         });
         if sent.is_ok() {
             self.in_flight.insert(coord);
@@ -138,17 +126,21 @@ mod tests {
             let _ = tx.send(());
         });
         let c = TileCoord::new(31, 31).unwrap();
-        let path = dir.path().join("Sample_31_31.adt");
+        let source = crate::disk::source::open_source(&dir.path().join("Sample.wdt"), None)
+            .unwrap()
+            .unwrap()
+            .tiles;
+        let source = Arc::new(source);
         loader.start_session(1);
-        loader.request(c, path.clone(), Generation::V335, AlphaDepth::Big);
+        loader.request(c, source.clone());
         assert!(loader.is_loading(c));
         rx.recv().unwrap();
         let got = loader.poll();
         assert_eq!(got.len(), 1);
-        assert!(got[0].result.as_ref().is_ok_and(|t| t.coord == c));
+        assert!(got[0].result.as_ref().is_ok_and(|t| t.0.coord == c));
         assert!(!loader.is_loading(c));
 
-        loader.request(c, path, Generation::V335, AlphaDepth::Big);
+        loader.request(c, source);
         loader.start_session(2);
         rx.recv().unwrap();
         assert!(

@@ -6,6 +6,7 @@
 
 pub mod locate;
 pub mod open;
+pub mod source;
 pub mod stream;
 
 pub use locate::{MapKind, MapSource, locate};

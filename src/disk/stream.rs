@@ -6,22 +6,23 @@
 //! Not for: what a target keeps (see `convert`) or editing (the editor's Save as works on the
 //! map in memory).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::locate::{MapKind, MapSource, locate};
-use super::open::{decide_split, decode_tile_as, inferred_header, split_alpha_depth};
-use super::{LoamError, Result, io_err, read_file, tile_file_name};
+use super::locate::MapKind;
+use super::source::{NameView, OpenedSource, TileSource, open_source};
+use super::{LoamError, Result, io_err, tile_file_name};
 use crate::convert::{self, Report};
 use crate::format::alpha::tile::SaveNames;
 use crate::format::alpha::wdt::{self as alpha_wdt, MAIN_DATA_OFFSET, MAIN_ENTRY_BYTES};
 use crate::format::evidence::Decision;
-use crate::format::v18::{self, AlphaDepth, AlphaTarget};
+use crate::format::v18::{self, AlphaTarget};
 use crate::format::{Generation, v060};
+use crate::model::map::Map;
 use crate::model::monolithic::MapWideNames;
 use crate::model::{Tile, TileCoord};
 
@@ -44,176 +45,6 @@ pub struct Converted {
     pub wdt_inferred: bool,
 }
 
-/// A monolithic tile's view of the map-wide names: the MDNM and MONM index of each of its own
-/// doodad and WMO names.
-type NameView = Option<(Vec<u32>, Vec<u32>)>;
-
-/// Where each tile of the source comes from.
-enum Tiles {
-    /// Split tile files, read as one generation with one alpha depth.
-    Split {
-        files: BTreeMap<TileCoord, PathBuf>,
-        generation: Generation,
-        depth: AlphaDepth,
-    },
-    /// Tile blocks inside a monolithic WDT file, read by offset.
-    Monolithic {
-        file: PathBuf,
-        names: MapWideNames,
-        blocks: Vec<(TileCoord, usize)>,
-    },
-}
-
-impl Tiles {
-    /// The tiles in MAIN order (row by row), the order a monolithic WDT stores them in.
-    /// Only a tile's model names (for the map-wide lists), cheaply where the source allows:
-    /// a split tile's MMDX/MWMO without decoding its chunks.
-    fn names(&self, coord: TileCoord, from: Generation, to: Generation) -> Result<NamesOnly> {
-        match self {
-            Tiles::Split { files, .. } => {
-                let path = files
-                    .get(&coord)
-                    .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
-                let bytes = read_file(path)?;
-                let (doodads, wmos) =
-                    v18::adt::read_model_names(&bytes).map_err(|e| e.in_file(path))?;
-                let mut stub = Tile::flat(coord, "", 0.0);
-                stub.textures.clear();
-                stub.chunks.clear();
-                stub.doodad_names = doodads;
-                stub.wmo_names = wmos;
-                convert::rename_doodad_models(
-                    &mut stub.doodad_names,
-                    from,
-                    to,
-                    &mut Report::default(),
-                );
-                Ok(NamesOnly { stub, view: None })
-            }
-            Tiles::Monolithic { .. } => {
-                let (mut tile, view) = self.read(coord)?;
-                convert::rename_doodad_models(
-                    &mut tile.doodad_names,
-                    from,
-                    to,
-                    &mut Report::default(),
-                );
-                Ok(NamesOnly::of(&tile, view))
-            }
-        }
-    }
-
-    fn coords(&self) -> Vec<TileCoord> {
-        let mut c: Vec<TileCoord> = match self {
-            Tiles::Split { files, .. } => files.keys().copied().collect(),
-            Tiles::Monolithic { blocks, .. } => blocks.iter().map(|b| b.0).collect(),
-        };
-        c.sort_by_key(|t| t.index());
-        c
-    }
-
-    /// Reads one tile; for a monolithic source also its view of the map-wide names (which
-    /// MDNM/MONM entry each of its own names was), so that a 0.5.x re-save keeps them.
-    fn read(&self, coord: TileCoord) -> Result<(Tile, NameView)> {
-        match self {
-            Tiles::Split {
-                files,
-                generation,
-                depth,
-            } => {
-                let path = files
-                    .get(&coord)
-                    .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
-                let bytes = read_file(path)?;
-                let tile = decode_tile_as(&bytes, path, Some(coord), *generation, *depth)?;
-                Ok((tile, None))
-            }
-            Tiles::Monolithic {
-                file,
-                names,
-                blocks,
-            } => {
-                let at = blocks
-                    .iter()
-                    .find(|b| b.0 == coord)
-                    .map(|b| b.1)
-                    .unwrap_or_default();
-                let window = read_block_window(file, at)?;
-                let mut view = MapWideNames {
-                    doodad_names: names.doodad_names.clone(),
-                    wmo_names: names.wmo_names.clone(),
-                    ..MapWideNames::default()
-                };
-                let tile = alpha_wdt::read_tile(&window, at, at, coord, &mut view)
-                    .map_err(|e| e.in_file(file))?;
-                let d = view.tile_doodad_indices.remove(&coord).unwrap_or_default();
-                let w = view.tile_wmo_indices.remove(&coord).unwrap_or_default();
-                Ok((tile, Some((d, w))))
-            }
-        }
-    }
-}
-
-/// The largest tile block a monolithic file may claim; real ones are under 2 MiB. A larger
-/// claim is damage, refused before allocating.
-const MAX_BLOCK_BYTES: usize = 64 << 20;
-
-/// Reads the bytes of the tile block whose MHDR is at `at` of a monolithic file: the MHDR, to
-/// find MCIN, then MCIN, to find the block's end, then the block.
-fn read_block_window(path: &Path, at: usize) -> Result<Vec<u8>> {
-    let mut f = File::open(path).map_err(io_err(path))?;
-    let len = f.metadata().map_err(io_err(path))?.len() as usize;
-    let mut read_at = |pos: usize, n: usize| -> Result<Vec<u8>> {
-        let n = n.min(len.saturating_sub(pos));
-        let mut buf = vec![0; n];
-        f.seek(SeekFrom::Start(pos as u64)).map_err(io_err(path))?;
-        f.read_exact(&mut buf).map_err(io_err(path))?;
-        Ok(buf)
-    };
-    let mhdr = read_at(at, 8 + alpha_wdt::MHDR_BYTES)?;
-    let mcin_at = alpha_wdt::mcin_offset(&mhdr, at).map_err(|e| e.in_file(path))?;
-    let mcin = read_at(mcin_at, 8 + 256 * 16)?;
-    let end = alpha_wdt::block_end(&mcin, mcin_at)
-        .map_err(|e| e.in_file(path))?
-        .min(len);
-    let size = end.saturating_sub(at);
-    if size > MAX_BLOCK_BYTES {
-        return Err(LoamError::Usage(format!(
-            "{}: the tile block at byte {at} claims {size} bytes",
-            path.display()
-        )));
-    }
-    read_at(at, size)
-}
-
-/// How many bytes of a monolithic WDT to read for its header: MVER, MPHD and MAIN, and up to
-/// the first tile (where MDNM, MONM and the map-wide MODF are).
-fn read_monolithic_header(path: &Path, name: &str) -> Result<alpha_wdt::WdtHeader> {
-    let mut f = File::open(path).map_err(io_err(path))?;
-    let mut head = vec![0; MAIN_DATA_OFFSET + alpha_wdt::MAIN_BYTES];
-    let n = f.read(&mut head).map_err(io_err(path))?;
-    head.truncate(n);
-    // MDNM and MONM sit between MAIN and the first tile (or at the end of a map without
-    // embedded tiles); read up to whichever comes first of the first tile and the file's end.
-    let len = f.metadata().map_err(io_err(path))?.len() as usize;
-    let first_tile = (0..4096)
-        .filter_map(|i| {
-            let at = MAIN_DATA_OFFSET + i * MAIN_ENTRY_BYTES;
-            let b = head.get(at..at + 4)?;
-            let ofs = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
-            (ofs > head.len()).then_some(ofs)
-        })
-        .min()
-        .unwrap_or(len)
-        .min(len);
-    if first_tile > head.len() {
-        let mut rest = vec![0; first_tile - head.len()];
-        f.read_exact(&mut rest).map_err(io_err(path))?;
-        head.extend_from_slice(&rest);
-    }
-    alpha_wdt::read_header(&head, name).map_err(|e| e.in_file(path).into())
-}
-
 /// Converts the map at `src` (a .wdt, a folder of tiles, or one .adt) to `to`, writing into
 /// `dst`; `progress(done, total)` is called as tiles finish. Tiles that cannot be read are
 /// listed, not written; every other tile is.
@@ -230,63 +61,142 @@ pub fn convert_map(
             "loam cannot write {to} files yet"
         )));
     }
-    let source = locate(src)?;
-    if source.kind == MapKind::LoneTile
-        || (source.kind == MapKind::Monolithic && has_external_tiles(&source)?)
-    {
+    let Some(opened) = open_source(src, from)? else {
         // One tile, or a 0.5.5 map with prototype ADTs beside it: small enough to do in memory.
         return convert_in_memory(src, from, to, options, dst);
+    };
+    let OpenedSource {
+        header,
+        tiles,
+        decision,
+        source,
+    } = opened;
+    let target = Target {
+        generation: to,
+        folder: dst,
+        options,
+        all_or_nothing: false,
+    };
+    let written = write_map(header, &tiles, None, decision.generation, target, progress)?;
+    let mut report = written.report;
+    let wdt_inferred = source.kind == MapKind::Folder;
+    if to <= Generation::Alpha055 {
+        report.note(
+            "tiles listed in MAIN but missing on disk, left out of the monolithic WDT",
+            source.missing.len() as u64,
+        );
     }
-    let (mut header, tiles, decision) = match source.kind {
-        MapKind::Monolithic => {
-            let path = source.wdt.clone().unwrap_or_default();
-            let h = read_monolithic_header(&path, &source.name)?;
-            let generation = from.unwrap_or(Generation::Alpha053);
-            if generation > Generation::Alpha055 {
-                return Err(LoamError::Usage(format!(
-                    "--from {generation} names a split map, but {} is a 0.5.x monolithic WDT",
-                    path.display()
-                )));
-            }
-            let decision = Decision {
-                generation,
-                reason: super::open::MONOLITHIC_REASON.into(),
-                assumed: false,
-            };
-            let tiles = Tiles::Monolithic {
-                file: path,
-                names: h.names,
-                blocks: h.tiles,
-            };
-            (h.map, tiles, decision)
+    if wdt_inferred {
+        report.note(
+            "map: WDT written (the source folder had none; inferred from its tiles)",
+            1,
+        );
+    }
+    Ok(Converted {
+        name: written.name,
+        decision,
+        files: written.files,
+        report,
+        missing: source.missing,
+        failed: written.failed,
+        wdt_inferred,
+    })
+}
+
+/// Tiles a streamed write takes from memory instead of from the source: the editor's edited
+/// tiles, with their view of the map-wide names when the map is 0.5.x.
+#[derive(Clone, Copy)]
+pub struct Overlay<'a> {
+    /// The map in memory (its tiles and map-wide names).
+    pub map: &'a Map,
+    /// Which of its tiles to take.
+    pub take: &'a BTreeSet<TileCoord>,
+}
+
+impl Overlay<'_> {
+    /// The tile `coord` from memory, when the overlay takes it.
+    fn get(&self, coord: TileCoord) -> Option<(Tile, NameView)> {
+        if !self.take.contains(&coord) {
+            return None;
         }
-        _ => {
-            if let Some(g) = from
-                && g <= Generation::Alpha055
-            {
-                return Err(LoamError::Usage(format!(
-                    "--from {g} names a monolithic map, but {} is a split map",
-                    src.display()
-                )));
-            }
-            let header = source.split_header()?;
-            let (decision, evidence) = decide_split(&source, header.as_ref(), from, true);
-            let depth = split_alpha_depth(header.as_ref(), &evidence);
-            let mut map = header.unwrap_or_else(|| inferred_header(&source.name, &evidence));
-            if source.kind == MapKind::Folder {
-                for c in source.tiles.keys() {
-                    map.tile_flags[c.index()] = crate::model::map::TILE_PRESENT;
-                }
-            }
-            let tiles = Tiles::Split {
-                files: source.tiles.clone(),
-                generation: decision.generation,
-                depth,
-            };
-            (map, tiles, decision)
+        let tile = self.map.tiles.get(&coord)?.clone();
+        let view = self.map.map_wide_names.as_ref().and_then(|n| {
+            Some((
+                n.tile_doodad_indices.get(&coord)?.clone(),
+                n.tile_wmo_indices.get(&coord)?.clone(),
+            ))
+        });
+        Some((tile, view))
+    }
+}
+
+/// What [`write_map`] wrote.
+#[derive(Debug)]
+pub struct Written {
+    /// The map's name.
+    pub name: String,
+    /// Files written into the target folder.
+    pub files: usize,
+    /// What the conversion changed or dropped.
+    pub report: Report,
+    /// Tiles that could not be read, with the reason; they were not written.
+    pub failed: BTreeMap<TileCoord, String>,
+}
+
+/// Where and how [`write_map`] writes.
+#[derive(Clone, Copy)]
+pub struct Target<'a> {
+    /// The generation to write.
+    pub generation: Generation,
+    /// The folder to write into.
+    pub folder: &'a Path,
+    /// The user's conversion choices.
+    pub options: &'a convert::Options,
+    /// True when a tile that cannot be read fails the whole write of a monolithic target,
+    /// nothing written: a monolithic file saved over itself must not lose a tile it could not
+    /// read. (A split target writes each tile file on its own and lists the failures.)
+    pub all_or_nothing: bool,
+}
+
+/// Writes the map `header` with every tile of `tiles` (or of `overlay`, where it takes one)
+/// into the target, a few tiles at a time: each is read, made to fit, encoded, written and
+/// dropped. `from` is the generation the tiles are read as.
+pub fn write_map(
+    mut header: Map,
+    tiles: &TileSource,
+    overlay: Option<Overlay>,
+    from: Generation,
+    target: Target,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Written> {
+    let Target {
+        generation: to,
+        folder: dst,
+        options,
+        all_or_nothing,
+    } = target;
+    if !to.writable() {
+        return Err(LoamError::Usage(format!(
+            "loam cannot write {to} files yet"
+        )));
+    }
+    // The tiles come from `tiles`; the header's own tiles, if any, are not written twice.
+    header.tiles.clear();
+    let read = |c: TileCoord| -> Result<(Tile, NameView)> {
+        match overlay.and_then(|o| o.get(c)) {
+            Some(t) => Ok(t),
+            None => tiles.read(c),
         }
     };
-    let src_gen = decision.generation;
+    let names_of = |c: TileCoord| -> Result<NamesOnly> {
+        let (mut doodads, wmos, view) = match overlay.and_then(|o| o.get(c)) {
+            Some((t, view)) => (t.doodad_names, t.wmo_names, view),
+            None => tiles.model_names(c)?,
+        };
+        convert::rename_doodad_models(&mut doodads, from, to, &mut Report::default());
+        Ok(NamesOnly::new(c, doodads, wmos, view))
+    };
+    let src_gen = from;
     let coords = tiles.coords();
     let mut report = convert::prepare_header(&mut header, src_gen, to, options, coords.len());
     fs::create_dir_all(dst).map_err(io_err(dst))?;
@@ -298,7 +208,7 @@ pub fn convert_map(
     };
     // Reads a tile and makes it fit the target.
     let prepared = |c: TileCoord| -> Result<(Tile, NameView, Report)> {
-        let (mut tile, view) = tiles.read(c)?;
+        let (mut tile, view) = read(c)?;
         let r = convert::prepare_tile_with(&mut tile, src_gen, to, options);
         Ok((tile, view, r))
     };
@@ -307,18 +217,16 @@ pub fn convert_map(
     let mut files = 0;
     if to <= Generation::Alpha055 {
         // Pass 1: every tile's model names, for the map-wide MDNM/MONM that precede the tiles.
-        let named: Vec<(TileCoord, Result<NamesOnly>)> = coords
-            .par_iter()
-            .map(|&c| (c, tiles.names(c, src_gen, to)))
-            .collect();
+        let named: Vec<(TileCoord, Result<NamesOnly>)> =
+            coords.par_iter().map(|&c| (c, names_of(c))).collect();
         let mut stubs = Vec::new();
-        let mut kept = match &tiles {
-            Tiles::Monolithic { names, .. } => Some(MapWideNames {
+        let mut kept = match tiles {
+            TileSource::Monolithic { names, .. } => Some(MapWideNames {
                 doodad_names: names.doodad_names.clone(),
                 wmo_names: names.wmo_names.clone(),
                 ..MapWideNames::default()
             }),
-            Tiles::Split { .. } => None,
+            TileSource::Split { .. } => None,
         };
         for (c, n) in named {
             match n {
@@ -329,6 +237,7 @@ pub fn convert_map(
                     }
                     stubs.push(n.stub);
                 }
+                Err(e) if all_or_nothing => return Err(e),
                 Err(e) => {
                     failed.insert(c, e.to_string());
                 }
@@ -363,6 +272,7 @@ pub fn convert_map(
                         out.patch_main(c, at as u32, block.size_to_first_mcnk);
                         report.merge(r);
                     }
+                    Err(e) if all_or_nothing => return Err(e),
                     Err(e) => {
                         failed.insert(c, e.to_string());
                     }
@@ -422,28 +332,11 @@ pub fn convert_map(
         flusher.finish()?;
         files += 1;
     }
-    let missing = source.missing.clone();
-    if to <= Generation::Alpha055 {
-        report.note(
-            "tiles listed in MAIN but missing on disk, left out of the monolithic WDT",
-            missing.len() as u64,
-        );
-    }
-    let wdt_inferred = source.kind == MapKind::Folder;
-    if wdt_inferred {
-        report.note(
-            "map: WDT written (the source folder had none; inferred from its tiles)",
-            1,
-        );
-    }
-    Ok(Converted {
+    Ok(Written {
         name: header.name.clone(),
-        decision,
         files,
         report,
-        missing,
         failed,
-        wdt_inferred,
     })
 }
 
@@ -454,23 +347,14 @@ struct NamesOnly {
 }
 
 impl NamesOnly {
-    fn of(t: &Tile, view: NameView) -> NamesOnly {
-        let mut stub = Tile::flat(t.coord, "", 0.0);
+    fn new(coord: TileCoord, doodads: Vec<String>, wmos: Vec<String>, view: NameView) -> NamesOnly {
+        let mut stub = Tile::flat(coord, "", 0.0);
         stub.textures.clear();
         stub.chunks.clear();
-        stub.doodad_names = t.doodad_names.clone();
-        stub.wmo_names = t.wmo_names.clone();
+        stub.doodad_names = doodads;
+        stub.wmo_names = wmos;
         NamesOnly { stub, view }
     }
-}
-
-/// True when a monolithic WDT marks tiles as living in 0.5.5 prototype ADTs beside it.
-fn has_external_tiles(source: &MapSource) -> Result<bool> {
-    let Some(path) = &source.wdt else {
-        return Ok(false);
-    };
-    let h = read_monolithic_header(path, &source.name)?;
-    Ok(h.map.present_tiles().len() > h.tiles.len())
 }
 
 /// The in-memory conversion, for a lone tile and for 0.5.5 maps with prototype ADTs.

@@ -70,6 +70,22 @@ impl Map {
         }
     }
 
+    /// A copy of the map without its tiles (what a streamed save starts from: the tiles come
+    /// one at a time).
+    pub fn header_only(&self) -> Map {
+        Map {
+            name: self.name.clone(),
+            flags: self.flags,
+            header_extra: self.header_extra,
+            tile_flags: self.tile_flags.clone(),
+            global_wmo: self.global_wmo.clone(),
+            empty_wmo_names_chunk: self.empty_wmo_names_chunk,
+            tiles: BTreeMap::new(),
+            map_wide_names: self.map_wide_names.clone(),
+            wdt_quirks: self.wdt_quirks.clone(),
+        }
+    }
+
     /// True when MAIN says tile `coord` exists.
     pub fn has_tile(&self, coord: TileCoord) -> bool {
         self.tile_flags[coord.index()] & TILE_PRESENT != 0
