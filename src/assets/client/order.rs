@@ -71,6 +71,28 @@ pub(crate) fn locale_folder(data: &BTreeMap<String, PathBuf>) -> Option<(String,
     })
 }
 
+type Stack = Vec<(PathBuf, ArchiveKind)>;
+
+/// Appends archive `name` (lower case) when the folder has it as a file.
+fn push(stack: &mut Stack, files: &BTreeMap<String, PathBuf>, name: &str, kind: ArchiveKind) {
+    if let Some(p) = files.get(name).filter(|p| p.is_file()) {
+        stack.push((p.clone(), kind));
+    }
+}
+
+/// Appends `stem.mpq` and its numbered and lettered successors, in load order.
+fn push_patches(
+    stack: &mut Stack,
+    files: &BTreeMap<String, PathBuf>,
+    stem: &str,
+    kind: ArchiveKind,
+) {
+    push(stack, files, &format!("{stem}.mpq"), kind);
+    for c in PATCH_SUFFIXES.chars() {
+        push(stack, files, &format!("{stem}-{c}.mpq"), kind);
+    }
+}
+
 /// The archive stack of a `Data` folder, lowest priority first. Per-file wrappers of 0.5.x
 /// are not listed here: they are found by walking the folder (`ClientData::open`).
 pub fn archive_stack(
@@ -79,20 +101,6 @@ pub fn archive_stack(
 ) -> Vec<(PathBuf, ArchiveKind)> {
     let top = list_folder(data_dir);
     let mut stack = Vec::new();
-    let mut push = |files: &BTreeMap<String, PathBuf>, name: &str, kind| {
-        if let Some(p) = files.get(name).filter(|p| p.is_file()) {
-            stack.push((p.clone(), kind));
-        }
-    };
-    let patches = |push: &mut dyn FnMut(&BTreeMap<String, PathBuf>, &str, ArchiveKind),
-                   files: &BTreeMap<String, PathBuf>,
-                   stem: &str,
-                   kind| {
-        push(files, &format!("{stem}.mpq"), kind);
-        for c in PATCH_SUFFIXES.chars() {
-            push(files, &format!("{stem}-{c}.mpq"), kind);
-        }
-    };
     match generation {
         ClientGeneration::Alpha | ClientGeneration::V060 | ClientGeneration::V112 => {
             // The content archives hold disjoint folders, so their mutual order does not
@@ -101,9 +109,9 @@ pub fn archive_stack(
                 .iter()
                 .chain(VANILLA_CONTENT.iter())
             {
-                push(&top, name, ArchiveKind::Base);
+                push(&mut stack, &top, name, ArchiveKind::Base);
             }
-            patches(&mut push, &top, "patch", ArchiveKind::Patch);
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch);
         }
         ClientGeneration::V243 | ClientGeneration::V335 => {
             for name in [
@@ -112,9 +120,9 @@ pub fn archive_stack(
                 "expansion.mpq",
                 "lichking.mpq",
             ] {
-                push(&top, name, ArchiveKind::Base);
+                push(&mut stack, &top, name, ArchiveKind::Base);
             }
-            patches(&mut push, &top, "patch", ArchiveKind::Patch);
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch);
             if let Some((code, dir)) = locale_folder(&top) {
                 let files = list_folder(&dir);
                 let l = code.to_ascii_lowercase();
@@ -128,10 +136,15 @@ pub fn archive_stack(
                     "lichking-locale",
                     "lichking-speech",
                 ] {
-                    push(&files, &format!("{stem}-{l}.mpq"), ArchiveKind::Locale);
+                    push(
+                        &mut stack,
+                        &files,
+                        &format!("{stem}-{l}.mpq"),
+                        ArchiveKind::Locale,
+                    );
                 }
-                patches(
-                    &mut push,
+                push_patches(
+                    &mut stack,
                     &files,
                     &format!("patch-{l}"),
                     ArchiveKind::LocalePatch,
@@ -146,9 +159,9 @@ pub fn archive_stack(
                 .collect();
             rest.sort();
             for (n, _) in rest {
-                push(&top, n, ArchiveKind::Base);
+                push(&mut stack, &top, n, ArchiveKind::Base);
             }
-            patches(&mut push, &top, "patch", ArchiveKind::Patch);
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch);
         }
     }
     stack
