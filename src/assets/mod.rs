@@ -1,8 +1,11 @@
 //! Where texture bytes come from: a folder of loose client files (the client data folder, or
 //! the map's own folder and the folders above it) and BLP decoding.
 //!
-//! Not for: MPQ archives or models yet; a texture that is not found is the renderer's
-//! procedural stand-in's business.
+//! The client's MPQ archives, per-file wrappers and loose files are [`client`].
+//!
+//! Not for: models yet; a texture that is not found is the renderer's procedural stand-in's
+//! business.
 
 pub mod blp;
+pub mod client;
 pub mod textures;

@@ -1,0 +1,439 @@
+//! A game client's data: the folder holding `Data/`, its generation, its MPQ archives in the
+//! client's own order, per-file wrappers (0.5.x) and loose files, answering "the bytes of this
+//! game path" the way the client would.
+//!
+//! Not for: decoding what is read (BLP, models) or caching decoded assets; the map's own
+//! folder on top of the client is [`AssetSource`].
+
+mod error;
+mod generation;
+mod loose;
+mod mpq;
+mod order;
+mod path;
+mod source;
+mod stored;
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{OnceLock, RwLock};
+
+pub use error::AssetError;
+pub use generation::ClientGeneration;
+pub use loose::LooseIndex;
+pub use mpq::{Mpq, name_key};
+pub use order::ArchiveKind;
+pub use path::{display_form, glob_match, normalise};
+pub use source::AssetSource;
+
+use error::io_err;
+
+/// One archive of the client, for listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveInfo {
+    /// The archive file.
+    pub path: PathBuf,
+    /// Files in its hash table (deletion markers not counted); 1 for a per-file wrapper.
+    pub files: usize,
+    /// Its role in the stack.
+    pub kind: ArchiveKind,
+}
+
+/// Where a game path is served from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// An archive of the client's stack (or a 0.5.x per-file wrapper).
+    Archive {
+        /// The archive file.
+        path: PathBuf,
+        /// Its role.
+        kind: ArchiveKind,
+    },
+    /// A loose file under the client's `Data` folder.
+    Loose(PathBuf),
+    /// A file in the open map's folder.
+    MapFolder(PathBuf),
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Archive { path, kind } => write!(f, "{} ({kind})", path.display()),
+            Self::Loose(p) => write!(f, "{} (loose)", p.display()),
+            Self::MapFolder(p) => write!(f, "{} (map folder)", p.display()),
+        }
+    }
+}
+
+/// Which archive entry serves a name hash.
+#[derive(Debug, Clone, Copy)]
+enum Served {
+    Archive {
+        archive: u32,
+        block: u32,
+    },
+    /// A later patch's deletion marker hides the file.
+    Deleted,
+    /// A 0.5.x per-file wrapper (index into `wrappers`).
+    Wrapper(u32),
+}
+
+/// The index keys are MPQ name hashes already; hashing them again would only cost time.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeyMap = HashMap<u64, Served, BuildHasherDefault<KeyHasher>>;
+
+/// An opened client folder. `Send + Sync`: share it in an `Arc` with worker threads.
+#[derive(Debug)]
+pub struct ClientData {
+    data_dir: PathBuf,
+    generation: ClientGeneration,
+    mpqs: Vec<(Mpq, ArchiveKind)>,
+    wrappers: Vec<(String, PathBuf)>,
+    infos: Vec<ArchiveInfo>,
+    index: KeyMap,
+    loose: Option<LooseIndex>,
+    listed: OnceLock<Vec<String>>,
+    added_names: RwLock<Vec<String>>,
+}
+
+impl std::fmt::Debug for KeyHasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeyHasher")
+    }
+}
+
+/// Whether a generation's client reads loose files under `Data/` (docs/client-data.md).
+fn honours_loose_files(g: &ClientGeneration) -> bool {
+    matches!(
+        g,
+        ClientGeneration::Alpha | ClientGeneration::V060 | ClientGeneration::V112
+    )
+}
+
+/// The `Data` folder for `dir`: `dir` itself when it is named `Data` (any case), else its
+/// child of that name.
+fn find_data_dir(dir: &Path) -> Result<PathBuf, AssetError> {
+    let meta = std::fs::metadata(dir).map_err(io_err(dir))?;
+    if !meta.is_dir() {
+        return Err(AssetError::NotAClient {
+            dir: dir.to_path_buf(),
+            reason: "not a folder".into(),
+        });
+    }
+    if dir
+        .file_name()
+        .is_some_and(|n| n.eq_ignore_ascii_case("data"))
+    {
+        return Ok(dir.to_path_buf());
+    }
+    order::list_folder(dir)
+        .remove("data")
+        .filter(|p| p.is_dir())
+        .ok_or_else(|| AssetError::NotAClient {
+            dir: dir.to_path_buf(),
+            reason: "no Data folder here (give the game folder or its Data folder)".into(),
+        })
+}
+
+/// A 0.5.x wrapper's name: `Azeroth.wdt.MPQ` wraps `Azeroth.wdt` (an extension before
+/// `.mpq`); `model.MPQ` does not.
+fn wrapped_path(archive_game_path: &str) -> Option<&str> {
+    let stem = archive_game_path.get(..archive_game_path.len().checked_sub(4)?)?;
+    path::plain_name(stem).contains('.').then_some(stem)
+}
+
+impl ClientData {
+    /// Opens a game folder (the one holding `Data/`) or its `Data/` folder: tells the
+    /// generation, opens the archives in the client's order and indexes every name they hold.
+    pub fn open(dir: &Path) -> Result<ClientData, AssetError> {
+        let data_dir = find_data_dir(dir)?;
+        let top: BTreeSet<String> = order::list_folder(&data_dir)
+            .into_keys()
+            .filter(|n| n.ends_with(".mpq"))
+            .collect();
+        let modern = [
+            "common.mpq",
+            "common-2.mpq",
+            "expansion.mpq",
+            "lichking.mpq",
+        ]
+        .iter()
+        .any(|n| top.contains(*n));
+        // Only the vanilla-era layouts need the walk: for loose files and 0.5.x wrappers.
+        let walk = if modern {
+            loose::Walk::default()
+        } else {
+            loose::walk(&data_dir)
+        };
+        let wrappers: Vec<(String, PathBuf)> = walk
+            .archives
+            .into_iter()
+            .filter_map(|(game, p)| Some((display_form(wrapped_path(&game)?), p)))
+            .collect();
+        let generation = generation::detect(&top, !wrappers.is_empty());
+        let wrappers = if generation == ClientGeneration::Alpha {
+            wrappers
+        } else {
+            Vec::new()
+        };
+
+        let mut mpqs = Vec::new();
+        let mut infos = Vec::new();
+        let mut index = KeyMap::default();
+        for (path, kind) in order::archive_stack(&generation, &data_dir) {
+            let mpq = Mpq::open(&path)?;
+            let archive = mpqs.len() as u32;
+            for e in mpq.entries() {
+                let served = if e.deleted {
+                    Served::Deleted
+                } else {
+                    Served::Archive {
+                        archive,
+                        block: e.block,
+                    }
+                };
+                index.insert(e.key, served);
+            }
+            infos.push(ArchiveInfo {
+                path,
+                files: mpq.file_count(),
+                kind,
+            });
+            mpqs.push((mpq, kind));
+        }
+        for (i, (game, p)) in wrappers.iter().enumerate() {
+            index.insert(name_key(game), Served::Wrapper(i as u32));
+            infos.push(ArchiveInfo {
+                path: p.clone(),
+                files: 1,
+                kind: ArchiveKind::PerFile,
+            });
+        }
+        let loose = honours_loose_files(&generation).then_some(walk.loose);
+        Ok(ClientData {
+            data_dir,
+            generation,
+            mpqs,
+            wrappers,
+            infos,
+            index,
+            loose,
+            listed: OnceLock::new(),
+            added_names: RwLock::new(Vec::new()),
+        })
+    }
+
+    /// The client generation told from the folder.
+    pub fn generation(&self) -> &ClientGeneration {
+        &self.generation
+    }
+
+    /// The `Data` folder.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// The archives in priority order (the last one wins), per-file wrappers last.
+    pub fn archives(&self) -> &[ArchiveInfo] {
+        &self.infos
+    }
+
+    /// The loose files the client honours, when it honours any.
+    pub fn loose_files(&self) -> Option<&LooseIndex> {
+        self.loose.as_ref()
+    }
+
+    fn lookup(&self, game_path: &str) -> Option<(String, Lookup<'_>)> {
+        let key = normalise(game_path);
+        if key.is_empty() {
+            return None;
+        }
+        if let Some(p) = self.loose.as_ref().and_then(|l| l.get_normalised(&key)) {
+            return Some((key, Lookup::Loose(p)));
+        }
+        let found = match *self.index.get(&name_key(&key))? {
+            Served::Deleted => return None,
+            Served::Archive { archive, block } => {
+                Lookup::Archive(&self.mpqs[archive as usize], block)
+            }
+            Served::Wrapper(w) => Lookup::Wrapper(&self.wrappers[w as usize].1),
+        };
+        Some((key, found))
+    }
+
+    /// The bytes the client would load for `game_path` (any case, `/` or `\`): `Ok(None)`
+    /// when no archive or honoured loose file has it, `Err` when it is there but unreadable.
+    pub fn read(&self, game_path: &str) -> Result<Option<Vec<u8>>, AssetError> {
+        let Some((key, found)) = self.lookup(game_path) else {
+            return Ok(None);
+        };
+        let name = display_form(game_path);
+        match found {
+            Lookup::Loose(p) => std::fs::read(p).map(Some).map_err(io_err(p)),
+            Lookup::Archive((mpq, _), block) => mpq.read_block(block, &name).map(Some),
+            Lookup::Wrapper(p) => {
+                let mpq = Mpq::open(p)?;
+                // The payload's name inside a wrapper is not known for certain: try the full
+                // path and the plain name, then take the largest block (the other is an MD5).
+                let block = mpq
+                    .find(&key)
+                    .or_else(|| mpq.find(path::plain_name(&key)))
+                    .or_else(|| mpq.largest_block());
+                match block {
+                    Some(b) => mpq.read_block(b, &name).map(Some),
+                    None => Err(AssetError::BadArchive {
+                        archive: p.to_path_buf(),
+                        reason: format!("per-file wrapper of {name} holds no file"),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Which archive or loose file serves `game_path`, if any.
+    pub fn served_by(&self, game_path: &str) -> Option<Origin> {
+        Some(match self.lookup(game_path)?.1 {
+            Lookup::Loose(p) => Origin::Loose(p.to_path_buf()),
+            Lookup::Archive((mpq, kind), _) => Origin::Archive {
+                path: mpq.path().to_path_buf(),
+                kind: *kind,
+            },
+            Lookup::Wrapper(p) => Origin::Archive {
+                path: p.to_path_buf(),
+                kind: ArchiveKind::PerFile,
+            },
+        })
+    }
+
+    /// Adds the names of a listfile (one game path a line) to [`names`](Self::names); returns
+    /// how many lines it held.
+    pub fn add_listfile(&self, listfile: &Path) -> Result<usize, AssetError> {
+        let text = std::fs::read(listfile).map_err(io_err(listfile))?;
+        let lines: Vec<String> = String::from_utf8_lossy(&text)
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        let n = lines.len();
+        match self.added_names.write() {
+            Ok(mut names) => names.extend(lines),
+            Err(poisoned) => poisoned.into_inner().extend(lines),
+        }
+        Ok(n)
+    }
+
+    /// Every known game path that the client serves: the archives' listfiles, per-file
+    /// wrappers, honoured loose files and added listfiles, one spelling per path
+    /// (case-insensitively), sorted. Files in archives without a listfile appear only when a
+    /// listfile names them; they are served by name all the same.
+    pub fn names(&self) -> Vec<String> {
+        let listed = self.listed.get_or_init(|| {
+            self.mpqs
+                .iter()
+                .filter_map(|(m, _)| m.listfile())
+                .flatten()
+                .chain(self.wrappers.iter().map(|(n, _)| n.clone()))
+                .collect()
+        });
+        let added = match self.added_names.read() {
+            Ok(a) => a.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        let loose = self.loose.iter().flat_map(|l| l.names());
+        let mut by_key: HashMap<String, String> = HashMap::new();
+        for name in listed
+            .iter()
+            .map(String::as_str)
+            .chain(added.iter().map(String::as_str))
+            .chain(loose)
+        {
+            let key = normalise(name);
+            if key.is_empty() || key.starts_with('(') {
+                continue;
+            }
+            let spelled = display_form(name);
+            by_key
+                .entry(key)
+                .and_modify(|kept| {
+                    if !is_readable(kept) && is_readable(&spelled) {
+                        *kept = spelled.clone();
+                    }
+                })
+                .or_insert(spelled);
+        }
+        let mut out: Vec<String> = by_key
+            .into_iter()
+            .filter(|(k, _)| self.lookup(k).is_some())
+            .map(|(_, v)| v)
+            .collect();
+        out.sort_by_key(|n| n.to_ascii_lowercase());
+        out
+    }
+}
+
+/// Mixed case reads better than the all-upper or all-lower spellings some listfiles use.
+fn is_readable(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase()) && name.chars().any(|c| c.is_ascii_lowercase())
+}
+
+enum Lookup<'a> {
+    Loose(&'a Path),
+    Archive(&'a (Mpq, ArchiveKind), u32),
+    Wrapper(&'a Path),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_data_is_shareable_across_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<ClientData>();
+        shareable::<AssetSource>();
+    }
+
+    #[test]
+    fn wrapper_names() {
+        assert_eq!(
+            wrapped_path("World\\Maps\\Azeroth\\Azeroth.wdt.MPQ"),
+            Some("World\\Maps\\Azeroth\\Azeroth.wdt")
+        );
+        assert_eq!(wrapped_path("model.MPQ"), None);
+        assert_eq!(wrapped_path("x"), None);
+    }
+
+    #[test]
+    fn data_folder_is_found_in_any_case() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("DATA")).unwrap();
+        assert_eq!(find_data_dir(dir.path()).unwrap(), dir.path().join("DATA"));
+        assert_eq!(
+            find_data_dir(&dir.path().join("DATA")).unwrap(),
+            dir.path().join("DATA")
+        );
+        let empty = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            find_data_dir(empty.path()),
+            Err(AssetError::NotAClient { .. })
+        ));
+    }
+}

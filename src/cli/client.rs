@@ -1,0 +1,50 @@
+//! `loam client DIR [--find GLOB]`: what a game client folder holds — its generation and its
+//! archives in priority order — or which archive serves each path matching a glob.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::assets::client::{ClientData, glob_match};
+use crate::disk::LoamError;
+
+/// Prints the client's generation and archives, or with `find` the matching paths and where
+/// each is served from. Exits 1 when `find` matches nothing.
+pub fn run(dir: &Path, find: Option<&str>) -> Result<ExitCode, LoamError> {
+    let client = ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?;
+    if let Some(pattern) = find {
+        let mut found = 0usize;
+        for name in client.names().iter().filter(|n| glob_match(pattern, n)) {
+            found += 1;
+            match client.served_by(name) {
+                Some(origin) => println!("{name}\t{origin}"),
+                None => println!("{name}\t(not served)"),
+            }
+        }
+        eprintln!("{found} path(s) match {pattern}");
+        return Ok(if found == 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+    println!("client: {}", client.generation());
+    println!("data folder: {}", client.data_dir().display());
+    let archives = client.archives();
+    println!("archives, lowest priority first ({}):", archives.len());
+    for (i, a) in archives.iter().enumerate() {
+        let shown = a.path.strip_prefix(client.data_dir()).unwrap_or(&a.path);
+        println!(
+            "{:>4}  {:<12} {:>8} files  {}",
+            i + 1,
+            a.kind.to_string(),
+            a.files,
+            shown.display()
+        );
+    }
+    if let Some(loose) = client.loose_files() {
+        println!("loose files honoured: {}", loose.len());
+    } else {
+        println!("loose files: not read by this client");
+    }
+    Ok(ExitCode::SUCCESS)
+}
