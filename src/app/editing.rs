@@ -331,21 +331,21 @@ impl Editing {
         let Some(mut a) = self.active.take() else {
             return Vec::new();
         };
-        if self.settings.tool == Tool::Ramp {
-            if let Some(end) = at {
-                let ramp = Sculpt::Ramp {
-                    from: a.start,
-                    to: end,
-                };
-                let mut points = vec![[a.start[0], a.start[1]]];
-                points.extend(
-                    self.settings
-                        .brush
-                        .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
-                );
-                for p in points {
-                    ops::dab(map, &a.op, Some(ramp), p[0], p[1], &mut a.stroke);
-                }
+        if self.settings.tool == Tool::Ramp
+            && let Some(end) = at
+        {
+            let ramp = Sculpt::Ramp {
+                from: a.start,
+                to: end,
+            };
+            let mut points = vec![[a.start[0], a.start[1]]];
+            points.extend(
+                self.settings
+                    .brush
+                    .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
+            );
+            for p in points {
+                ops::dab(map, &a.op, Some(ramp), p[0], p[1], &mut a.stroke);
             }
         }
         self.refused = std::mem::take(&mut a.stroke.refused);

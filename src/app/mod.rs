@@ -455,10 +455,11 @@ impl LoamApp {
                 Some(p) => redraw = self.editing.begin(&mut s.map, p),
                 None => {}
             }
-        } else if self.editing.is_stroking() && input.brush_held {
-            if let Some(p) = at {
-                redraw = self.editing.drag(&mut s.map, p);
-            }
+        } else if self.editing.is_stroking()
+            && input.brush_held
+            && let Some(p) = at
+        {
+            redraw = self.editing.drag(&mut s.map, p);
         }
         if self.editing.is_stroking() && !input.brush_held {
             touched.extend(self.editing.end(&mut s.map, at));

@@ -137,10 +137,10 @@ pub fn tile_info(tile: &Tile) -> TileInfo {
         by_layers[c.layers.len().min(4)] += 1;
         let mut seen = std::collections::BTreeSet::new();
         for l in &c.layers {
-            if seen.insert(l.texture) {
-                if let Some(u) = uses.get_mut(l.texture as usize) {
-                    *u += 1;
-                }
+            if seen.insert(l.texture)
+                && let Some(u) = uses.get_mut(l.texture as usize)
+            {
+                *u += 1;
             }
             if let Some(a) = &l.alpha {
                 let form = match a.source().map(|s| s.encoding) {

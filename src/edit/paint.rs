@@ -229,10 +229,10 @@ fn paint_layer(c: &mut Chunk, k: usize, weights: &[f32]) {
         }
     }
     for (layer, m) in c.layers.iter_mut().zip(maps) {
-        if let (Some(alpha), Some(m)) = (layer.alpha.as_mut(), m) {
-            if alpha.texels()[..] != m[..] {
-                *alpha.texels_mut() = *m;
-            }
+        if let (Some(alpha), Some(m)) = (layer.alpha.as_mut(), m)
+            && alpha.texels()[..] != m[..]
+        {
+            *alpha.texels_mut() = *m;
         }
     }
 }

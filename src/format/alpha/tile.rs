@@ -237,7 +237,7 @@ fn tile_view(
 }
 
 fn records<'a>(c: &RawChunk<'a>, size: usize, tag: Tag) -> Result<usize> {
-    if c.payload.len() % size != 0 {
+    if !c.payload.len().is_multiple_of(size) {
         return Err(c.error(
             0,
             ErrorKind::BadSize {

@@ -133,36 +133,36 @@ pub fn read_header(bytes: &[u8], name: &str) -> Result<WdtHeader> {
     let mut map = Map::new(name);
     map.empty_wmo_names_chunk = false;
     let after_monm = monm.offset + 8 + monm.payload.len();
-    if let Ok(modf) = chunk_at(bytes, after_monm, 0, tags::FILE) {
-        if modf.tag == tags::MODF {
-            if modf.payload.len() < placement::WMO_RECORD {
-                return Err(modf.error(
-                    0,
-                    ErrorKind::BadSize {
-                        size: modf.size as u64,
-                        why: "the map-wide MODF holds one 64-byte record",
-                    },
-                ));
-            }
-            let placement = placement::read_wmo(&mut modf.reader())?;
-            let wmo_name = names
-                .wmo_names
-                .get(placement.name_index as usize)
-                .cloned()
-                .ok_or_else(|| {
-                    modf.error(
-                        0,
-                        ErrorKind::OffsetOutOfRange {
-                            offset: placement.name_index as u64,
-                            limit: names.wmo_names.len() as u64,
-                        },
-                    )
-                })?;
-            map.global_wmo = Some(GlobalWmo {
-                name: wmo_name,
-                placement,
-            });
+    if let Ok(modf) = chunk_at(bytes, after_monm, 0, tags::FILE)
+        && modf.tag == tags::MODF
+    {
+        if modf.payload.len() < placement::WMO_RECORD {
+            return Err(modf.error(
+                0,
+                ErrorKind::BadSize {
+                    size: modf.size as u64,
+                    why: "the map-wide MODF holds one 64-byte record",
+                },
+            ));
         }
+        let placement = placement::read_wmo(&mut modf.reader())?;
+        let wmo_name = names
+            .wmo_names
+            .get(placement.name_index as usize)
+            .cloned()
+            .ok_or_else(|| {
+                modf.error(
+                    0,
+                    ErrorKind::OffsetOutOfRange {
+                        offset: placement.name_index as u64,
+                        limit: names.wmo_names.len() as u64,
+                    },
+                )
+            })?;
+        map.global_wmo = Some(GlobalWmo {
+            name: wmo_name,
+            placement,
+        });
     }
 
     let mut tiles = Vec::new();

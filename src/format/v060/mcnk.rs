@@ -151,12 +151,12 @@ pub fn read(
         normals[vertex_index(k)] = [b[0] as i8, b[1] as i8, b[2] as i8];
     }
     let pad_at = ofs_normal as usize + NORMAL_BYTES;
-    if let Some(p) = mcnk.payload.get(pad_at..pad_at + NORMAL_PADDING) {
-        if p.iter().any(|&b| b != 0) {
-            let mut pad = [0u8; NORMAL_PADDING];
-            pad.copy_from_slice(p);
-            quirks.normal_padding = Some(pad);
-        }
+    if let Some(p) = mcnk.payload.get(pad_at..pad_at + NORMAL_PADDING)
+        && p.iter().any(|&b| b != 0)
+    {
+        let mut pad = [0u8; NORMAL_PADDING];
+        pad.copy_from_slice(p);
+        quirks.normal_padding = Some(pad);
     }
 
     let mcly = sub(mcnk, ofs_layer, tags::MCLY)?;

@@ -469,7 +469,7 @@ fn read_indexed_names(block: &RawChunk, index: &RawChunk) -> Result<IndexedNames
     let offsets = (0..index.payload.len() / 4)
         .map(|_| r.u32())
         .collect::<Result<Vec<_>>>()?;
-    if canonical && offsets == names::offsets(&list) && index.payload.len() % 4 == 0 {
+    if canonical && offsets == names::offsets(&list) && index.payload.len().is_multiple_of(4) {
         return Ok((list, None, None));
     }
     let resolved = offsets

@@ -778,10 +778,10 @@ pub fn write(
         }
     }
 
-    if ofs_liquid == 0 {
-        if let Some(size) = chunk.quirks.liquid_size_without_chunk {
-            size_liquid = size;
-        }
+    if ofs_liquid == 0
+        && let Some(size) = chunk.quirks.liquid_size_without_chunk
+    {
+        size_liquid = size;
     }
 
     let ofs_sound = rel(w);
