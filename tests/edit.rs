@@ -101,7 +101,7 @@ fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
             serde_json::json!({"texture": format!("Tileset\\Test\\T{}.blp", (radius as u32) % 6)})
         }
         Tool::Area => serde_json::json!({"area_id": radius as u32}),
-        Tool::Impassable => serde_json::json!({"on": radius as u32 % 2 == 0}),
+        Tool::Impassable => serde_json::json!({"on": (radius as u32).is_multiple_of(2)}),
         Tool::Shade => serde_json::json!({"color": [200, (radius * 3.0) as u8, 40]}),
         _ => serde_json::json!({}),
     };

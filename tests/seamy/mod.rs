@@ -66,7 +66,7 @@ pub fn write(dir: &Path) -> PathBuf {
         for (i, chunk) in tile.chunks.iter_mut().enumerate() {
             let (cx, cy) = (i % 16, i / 16);
             let global = coord.x as usize * 16 + cx + coord.y as usize * 16 + cy;
-            if global % 2 != 0 {
+            if !global.is_multiple_of(2) {
                 continue;
             }
             for k in 0..9 {
