@@ -70,17 +70,31 @@ fn egl() -> Egl {
 
 /// Draws `tiles` with `camera` into a W×H framebuffer and returns RGBA rows, top row first.
 fn render(camera: &Camera, tiles: &[&Tile], overlays: Overlays, png: &str) -> Vec<u8> {
+    render_with(camera, tiles, overlays, png, &[])
+}
+
+/// As `render`, with real textures (path, square mip chain) given to the store after the
+/// tiles are uploaded, as the texture worker's results arrive in the app.
+fn render_with(
+    camera: &Camera,
+    tiles: &[&Tile],
+    overlays: Overlays,
+    png: &str,
+    real: &[(String, Vec<Vec<u8>>)],
+) -> Vec<u8> {
     let egl = egl();
     let gl = &egl.gl;
     let mut renderer = TerrainRenderer::new(gl).expect("the terrain shader compiles");
     for t in tiles {
         renderer
-            .upload(
-                gl,
-                &build_tile_mesh(t),
-                &loam::render::procedural::procedural_textures(&t.textures),
-            )
+            .upload(gl, &build_tile_mesh(t), &t.textures)
             .expect("upload");
+    }
+    for (name, levels) in real {
+        renderer
+            .set_texture(gl, name, levels)
+            .expect("texture upload");
+        assert!(renderer.has_texture(name));
     }
     let mut pixels = vec![0u8; (W * H * 4) as usize];
     // SAFETY: plain GL calls on the current context with objects created here.
@@ -359,4 +373,61 @@ fn two_differently_named_layers_give_two_colours() {
             r.iter().cloned().fold(f64::MIN, f64::max) - r.iter().cloned().fold(f64::MAX, f64::min);
         assert!(spread < 0.15, "colour is not the texture's tint: {r:?}");
     }
+}
+
+/// The spread of per-channel ratios of a measured colour to an expected one: small when the
+/// measured colour is the expected one under some light.
+fn tint_spread(measured: [f64; 3], expected: [f64; 3]) -> f64 {
+    let r: Vec<f64> = (0..3).map(|c| measured[c] / expected[c].max(1.0)).collect();
+    r.iter().cloned().fold(f64::MIN, f64::max) - r.iter().cloned().fold(f64::MAX, f64::min)
+}
+
+#[test]
+fn a_real_texture_shows_its_colour_and_a_missing_one_its_stand_in() {
+    use loam::render::texture_store::mip_chain;
+    let tile = two_texture_tile();
+    let [nx, ny] = tile.coord.north_west();
+    let camera = looking_down(
+        nx - 8.0 * CHUNK_SIZE,
+        ny - 8.0 * CHUNK_SIZE,
+        0.0,
+        100.0,
+        40.0,
+    );
+    let overlays = Overlays {
+        tile_grid: false,
+        ..Overlays::default()
+    };
+    // Meadow gets a real 256×256 texture; Cobbles has none and keeps its stand-in. Eleven
+    // other textures of the same size fill the store past its first capacity, so the array is
+    // grown (and Meadow copied over) before the draw.
+    let meadow = [40u8, 90, 210];
+    let mut real = vec![(
+        "TILESET/test/MEADOW.blp".to_string(), // spelled otherwise than the tile: same texture
+        mip_chain(
+            256,
+            [meadow[0], meadow[1], meadow[2], 255].repeat(256 * 256),
+        ),
+    )];
+    for i in 0..11u8 {
+        real.push((
+            format!("Tileset\\Other{i}.blp"),
+            mip_chain(256, [i * 20, 255 - i * 20, 0, 255].repeat(256 * 256)),
+        ));
+    }
+    let img = render_with(&camera, &[&tile], overlays, "real-texture.png", &real);
+    let west = mean(&img, 0..W / 2 - 4);
+    let east = mean(&img, W / 2 + 4..W);
+    let stand_in = loam::render::procedural::name_color(&tile.textures[1]).map(|c| c as f64);
+    assert!(
+        tint_spread(west, meadow.map(|c| c as f64)) < 0.15,
+        "west is not the real texture's colour: {west:?}"
+    );
+    assert!(
+        tint_spread(east, stand_in) < 0.15,
+        "east is not the stand-in's colour: {east:?}"
+    );
+    // And not the other way round: the west half is no longer Meadow's stand-in.
+    let meadow_stand_in = loam::render::procedural::name_color(&tile.textures[0]).map(|c| c as f64);
+    assert!(tint_spread(west, meadow_stand_in) > 0.3, "{west:?}");
 }

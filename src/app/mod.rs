@@ -13,6 +13,7 @@ pub mod session;
 pub mod settings;
 pub mod startup;
 pub mod streaming;
+pub mod textures;
 pub mod viewport;
 
 use std::collections::BTreeSet;
@@ -83,8 +84,8 @@ pub struct LoamApp {
     loader: TileLoader,
     session_id: u64,
     title: String,
-    /// Layer textures by game path, for the open map (found files or procedural stand-ins).
-    textures: std::collections::HashMap<String, Vec<u8>>,
+    /// Layer textures decoding on the worker, and which are missing.
+    textures: textures::TextureLoader,
     /// Tools, the stroke under way and the undo history.
     editing: Editing,
     /// Where the brush cursor is drawn when there is no mouse (screenshots of a tool in use).
@@ -123,7 +124,10 @@ impl LoamApp {
             },
             session_id: 0,
             title: String::new(),
-            textures: std::collections::HashMap::new(),
+            textures: {
+                let ctx = cc.egui_ctx.clone();
+                textures::TextureLoader::new(move || ctx.request_repaint())
+            },
             editing: Editing::default(),
             shown_cursor: None,
         };
@@ -246,7 +250,7 @@ impl LoamApp {
         self.save_as = None;
         // A new map starts a new history; the tool settings stay.
         self.editing = Editing::with_settings(self.editing.settings.clone());
-        self.textures.clear();
+        self.restart_textures();
         let mut gl = self.gl.lock();
         for c in gl.uploaded.clone() {
             gl.queue_removal(c);
@@ -487,24 +491,33 @@ impl LoamApp {
         if tiles.is_empty() {
             return;
         }
-        let roots =
-            crate::assets::textures::search_roots(self.settings.client_data.as_deref(), &s.folder);
         let mut gl = self.gl.lock();
         if !gl.has_renderer() {
             return;
         }
         for t in tiles {
             if let Some(tile) = s.map.tiles.get(&t) {
-                let images = layer_images(&mut self.textures, &roots, tile);
-                gl.queue_upload(build_tile_mesh(tile), images);
+                self.textures.want(&tile.textures);
+                gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
             }
         }
+    }
+
+    /// Starts the texture worker over for the open map's byte source (loose files under the
+    /// client data folder and the map's folders) and forgets the textures on the GPU.
+    fn restart_textures(&mut self) {
+        let Some(s) = &self.session else { return };
+        let roots =
+            crate::assets::textures::search_roots(self.settings.client_data.as_deref(), &s.folder);
+        self.textures
+            .start(crate::assets::textures::loose_files(roots));
+        self.gl.lock().queue_clear_textures();
     }
 
     /// Forgets the layer textures and re-sends the drawn tiles, so that a new client data
     /// folder shows.
     fn reload_textures(&mut self) {
-        self.textures.clear();
+        self.restart_textures();
         let mut gl = self.gl.lock();
         for c in gl.uploaded.clone() {
             gl.queue_removal(c);
@@ -604,8 +617,9 @@ impl LoamApp {
         }
     }
 
-    /// Sends near tiles to the GPU and drops far ones; edited tiles are re-sent by the edit
-    /// tools. Returns true when every wanted tile is drawn (or there is nothing to draw with).
+    /// Sends near tiles and the textures that arrived to the GPU and drops far tiles; edited
+    /// tiles are re-sent by the edit tools. Returns true when every wanted tile is drawn with
+    /// every texture it names decoded or known missing (or there is nothing to draw with).
     fn stream_tiles(&mut self) -> bool {
         let wanted = self.wanted_tiles();
         let Some(session) = &self.session else {
@@ -614,6 +628,9 @@ impl LoamApp {
         let mut gl = self.gl.lock();
         if !gl.has_renderer() {
             return true;
+        }
+        for texture in self.textures.poll() {
+            gl.queue_texture(texture);
         }
         for c in gl.uploaded.clone() {
             if !wanted.contains(&c) {
@@ -628,16 +645,15 @@ impl LoamApp {
                 .collect();
             for c in missing.iter().take(UPLOADS_PER_FRAME) {
                 if let Some(tile) = session.map.tiles.get(c) {
-                    let roots = crate::assets::textures::search_roots(
-                        self.settings.client_data.as_deref(),
-                        &session.folder,
-                    );
-                    let images = layer_images(&mut self.textures, &roots, tile);
-                    gl.queue_upload(build_tile_mesh(tile), images);
+                    self.textures.want(&tile.textures);
+                    gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
                 }
             }
         }
-        gl.pending_count() == 0 && wanted.iter().all(|c| gl.uploaded.contains(c))
+        gl.pending_count() == 0
+            && gl.pending_textures() == 0
+            && self.textures.is_settled()
+            && wanted.iter().all(|c| gl.uploaded.contains(c))
     }
 
     fn overlays(&self) -> Overlays {
@@ -715,6 +731,7 @@ impl LoamApp {
                 self.gl.lock().uploaded.len(),
             ),
             message: self.message.clone(),
+            textures: self.textures.status(),
         };
         egui::Panel::bottom("loam-status").show(ui, |ui| {
             intents.extend(ui::status::show(ui, &status));
@@ -759,27 +776,6 @@ impl LoamApp {
             });
         intents
     }
-}
-
-/// The layer textures of a tile: found under the client data or map folder, else a procedural
-/// stand-in, each decoded once per map and kept in `cache`.
-fn layer_images(
-    cache: &mut std::collections::HashMap<String, Vec<u8>>,
-    roots: &[PathBuf],
-    tile: &crate::model::Tile,
-) -> Vec<Vec<u8>> {
-    tile.textures
-        .iter()
-        .map(|name| {
-            cache
-                .entry(name.to_ascii_lowercase())
-                .or_insert_with(|| {
-                    crate::assets::textures::load_layer_texture(name, roots)
-                        .unwrap_or_else(|| crate::render::procedural::procedural_texture(name))
-                })
-                .clone()
-        })
-        .collect()
 }
 
 /// The report lines for saving `session` as `target`: one per kind of change, with its count.

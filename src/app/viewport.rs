@@ -1,5 +1,5 @@
-//! The bridge between the app and the GL renderer: tiles waiting to be uploaded or dropped, and
-//! the egui paint callback that applies them and draws the terrain inside the central panel.
+//! The bridge between the app and the GL renderer: tiles and layer textures waiting to be
+//! uploaded or dropped, and the egui paint callback that applies them and draws the terrain inside the central panel.
 //!
 //! Not for: building meshes or choosing tiles (the app) or the GL code itself (`render`).
 
@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use egui::mutex::Mutex;
 
+use super::textures::Decoded;
 use crate::model::TileCoord;
 use crate::render::mesh::TileMesh;
 use crate::render::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
@@ -18,8 +19,10 @@ pub struct GlState {
     renderer: Option<TerrainRenderer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
-    pending: Vec<(TileMesh, Vec<Vec<u8>>)>,
+    pending: Vec<(TileMesh, Vec<String>)>,
     removals: Vec<TileCoord>,
+    textures: Vec<Decoded>,
+    clear_textures: bool,
     /// Tiles on the GPU, as of the last callback.
     pub uploaded: BTreeSet<TileCoord>,
     /// Frames drawn so far.
@@ -46,8 +49,8 @@ impl GlState {
         self.renderer.is_some()
     }
 
-    /// Queues a tile to upload (replacing an older copy) with its layer textures.
-    pub fn queue_upload(&mut self, mesh: TileMesh, textures: Vec<Vec<u8>>) {
+    /// Queues a tile to upload (replacing an older copy) with its texture list (game paths).
+    pub fn queue_upload(&mut self, mesh: TileMesh, textures: Vec<String>) {
         self.removals.retain(|c| *c != mesh.coord);
         self.pending.retain(|(m, _)| m.coord != mesh.coord);
         self.pending.push((mesh, textures));
@@ -59,9 +62,25 @@ impl GlState {
         self.removals.push(coord);
     }
 
+    /// Queues a decoded layer texture for the store.
+    pub fn queue_texture(&mut self, texture: Decoded) {
+        self.textures.push(texture);
+    }
+
+    /// Queues forgetting every layer texture (and so every tile: re-upload them after).
+    pub fn queue_clear_textures(&mut self) {
+        self.textures.clear();
+        self.clear_textures = true;
+    }
+
     /// Tiles queued but not yet on the GPU.
     pub fn pending_count(&self) -> usize {
         self.pending.len()
+    }
+
+    /// Layer textures queued but not yet on the GPU.
+    pub fn pending_textures(&self) -> usize {
+        self.textures.len()
     }
 
     /// Applies queued uploads and removals.
@@ -69,13 +88,22 @@ impl GlState {
         let Some(renderer) = self.renderer.as_mut() else {
             self.pending.clear();
             self.removals.clear();
+            self.textures.clear();
             return;
         };
+        if std::mem::take(&mut self.clear_textures) {
+            renderer.clear_textures(gl);
+        }
         for coord in self.removals.drain(..) {
             renderer.remove(gl, coord);
         }
         for (mesh, textures) in self.pending.drain(..) {
             if let Err(e) = renderer.upload(gl, &mesh, &textures) {
+                self.error = Some(e);
+            }
+        }
+        for t in self.textures.drain(..) {
+            if let Err(e) = renderer.set_texture(gl, &t.name, &t.levels) {
                 self.error = Some(e);
             }
         }

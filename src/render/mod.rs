@@ -9,3 +9,4 @@ pub mod mesh;
 pub mod pick;
 pub mod procedural;
 pub mod terrain;
+pub mod texture_store;

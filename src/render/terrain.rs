@@ -1,5 +1,6 @@
-//! The terrain on the GPU: one shader program, and per tile a vertex/index buffer, a texture
-//! array of chunk alpha maps and a texture array of the tile's layer textures.
+//! The terrain on the GPU: one shader program, per tile a vertex/index buffer and a texture
+//! array of chunk alpha maps, and the map-wide store of layer textures (`texture_store`) that
+//! every tile samples through its own list of slots.
 //!
 //! Not for: building meshes (see `render::mesh`) or choosing which tiles to keep (the app
 //! does). Every call takes the `glow::Context` so the same code draws into egui's window, an
@@ -11,7 +12,7 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 
 use super::mesh::{ALPHA_SIDE, CHUNKS_PER_TILE, TerrainVertex, TileMesh};
-use super::procedural::{PROCEDURAL_SIDE, procedural_texture};
+use super::texture_store::{TextureStore, texture_key};
 use crate::model::TileCoord;
 use crate::model::coords::{CHUNK_SIZE, TILE_SIZE};
 
@@ -59,14 +60,19 @@ struct GpuTile {
     vbo: glow::Buffer,
     ebo: glow::Buffer,
     alpha: glow::Texture,
-    diffuse: glow::Texture,
+    /// The tile's texture list as store keys; layer `i` of a chunk samples `textures[i]`.
+    textures: Vec<String>,
     index_count: i32,
 }
+
+/// Entries of a tile's texture list the shader can address (`mesh::NO_LAYER` is 255).
+const MAX_TILE_TEXTURES: usize = 255;
 
 /// The terrain renderer: a shader and the tiles uploaded so far.
 pub struct TerrainRenderer {
     program: glow::Program,
     tiles: HashMap<TileCoord, GpuTile>,
+    store: TextureStore,
     uniforms: Uniforms,
 }
 
@@ -75,7 +81,8 @@ struct Uniforms {
     view_projection: Option<glow::UniformLocation>,
     eye: Option<glow::UniformLocation>,
     alpha: Option<glow::UniformLocation>,
-    diffuse: Option<glow::UniformLocation>,
+    diffuse: [Option<glow::UniformLocation>; 4],
+    slots: Option<glow::UniformLocation>,
     light: Option<glow::UniformLocation>,
     sizes: Option<glow::UniformLocation>,
     overlays: Option<glow::UniformLocation>,
@@ -118,7 +125,13 @@ in vec2 v_uv;
 flat in uvec4 v_layers;
 flat in uint v_chunk;
 uniform sampler2DArray u_alpha;
-uniform sampler2DArray u_diffuse;
+// The store's texture arrays by size class: 64, 128, 256, 512 texels.
+uniform sampler2DArray u_diffuse0;
+uniform sampler2DArray u_diffuse1;
+uniform sampler2DArray u_diffuse2;
+uniform sampler2DArray u_diffuse3;
+// The tile's texture list as store slots, four to a vector: class << 16 | layer.
+uniform uvec4 u_slots[64];
 uniform vec3 u_light;     // direction the light travels
 uniform vec2 u_sizes;     // chunk size, tile size (yards)
 uniform ivec3 u_overlays; // chunk grid, tile grid, layer count
@@ -127,9 +140,18 @@ uniform vec3 u_eye;
 uniform vec3 u_sky;
 out vec4 o_color;
 
-// Layer textures repeat eight times across a chunk, as in the client.
-vec3 layer_color(uint slot) {
-    return texture(u_diffuse, vec3(v_uv * 8.0, float(slot))).rgb;
+// Layer textures repeat eight times across a chunk, as in the client: WebWowViewerCpp's
+// commonADTMaterial.glsl (calcAdtAlphaUV, transformADTUV) gives each vertex its index 0..8
+// across the chunk as the layer UV, scaled by 1 unless a later client's MTXP says otherwise.
+// Gradients are taken outside the class branch so that mip selection is well defined.
+vec3 layer_color(uint index, vec2 uv, vec2 dx, vec2 dy) {
+    uint slot = u_slots[index / 4u][index % 4u];
+    uint class_index = slot >> 16;
+    vec3 at = vec3(uv, float(slot & 0xFFFFu));
+    if (class_index == 0u) return textureGrad(u_diffuse0, at, dx, dy).rgb;
+    if (class_index == 1u) return textureGrad(u_diffuse1, at, dx, dy).rgb;
+    if (class_index == 2u) return textureGrad(u_diffuse2, at, dx, dy).rgb;
+    return textureGrad(u_diffuse3, at, dx, dy).rgb;
 }
 
 // 1 on a grid line of spacing `size`, fading out over about one pixel.
@@ -141,10 +163,13 @@ float grid(float size, float width) {
 
 void main() {
     vec4 alpha = texture(u_alpha, vec3(v_uv, float(v_chunk)));
-    vec3 color = v_layers.x != 255u ? layer_color(v_layers.x) : vec3(0.5);
-    if (v_layers.y != 255u) color = mix(color, layer_color(v_layers.y), alpha.r);
-    if (v_layers.z != 255u) color = mix(color, layer_color(v_layers.z), alpha.g);
-    if (v_layers.w != 255u) color = mix(color, layer_color(v_layers.w), alpha.b);
+    vec2 uv = v_uv * 8.0;
+    vec2 dx = dFdx(uv);
+    vec2 dy = dFdy(uv);
+    vec3 color = v_layers.x != 255u ? layer_color(v_layers.x, uv, dx, dy) : vec3(0.5);
+    if (v_layers.y != 255u) color = mix(color, layer_color(v_layers.y, uv, dx, dy), alpha.r);
+    if (v_layers.z != 255u) color = mix(color, layer_color(v_layers.z, uv, dx, dy), alpha.g);
+    if (v_layers.w != 255u) color = mix(color, layer_color(v_layers.w, uv, dx, dy), alpha.b);
     // MCCV: 0x7F is neutral, so twice the stored value is the tint.
     color *= clamp(v_color.rgb * 2.0, 0.0, 2.0);
     float diffuse = max(dot(normalize(v_normal), -u_light), 0.0);
@@ -232,7 +257,8 @@ impl TerrainRenderer {
                 view_projection: loc("u_view_projection"),
                 eye: loc("u_eye"),
                 alpha: loc("u_alpha"),
-                diffuse: loc("u_diffuse"),
+                diffuse: std::array::from_fn(|i| loc(&format!("u_diffuse{i}"))),
+                slots: loc("u_slots[0]"),
                 light: loc("u_light"),
                 sizes: loc("u_sizes"),
                 overlays: loc("u_overlays"),
@@ -242,6 +268,7 @@ impl TerrainRenderer {
             Ok(TerrainRenderer {
                 program,
                 tiles: HashMap::new(),
+                store: TextureStore::new(gl),
                 uniforms,
             })
         }
@@ -257,20 +284,58 @@ impl TerrainRenderer {
         self.tiles.keys().copied().collect()
     }
 
-    /// Uploads (or replaces) a tile's mesh with its layer textures: one 64×64 RGBA image per
-    /// entry of the tile's texture list (see `render::procedural` for stand-ins).
+    /// Uploads (or replaces) a tile's mesh with its texture list (game paths, in the tile's
+    /// order). Each path draws its procedural stand-in until `set_texture` gives its real one.
     pub fn upload(
         &mut self,
         gl: &glow::Context,
         mesh: &TileMesh,
-        textures: &[Vec<u8>],
+        textures: &[String],
     ) -> Result<(), String> {
         self.remove(gl, mesh.coord);
+        let keys: Vec<String> = textures
+            .iter()
+            .take(MAX_TILE_TEXTURES)
+            .map(|n| texture_key(n))
+            .collect();
+        for key in &keys {
+            self.store.ensure_stand_in(gl, key)?;
+        }
         // SAFETY: plain GL calls on the caller's current context; buffer sizes come from the
         // slices passed.
-        let tile = unsafe { upload_tile(gl, mesh, textures)? };
+        let tile = unsafe { upload_tile(gl, mesh, keys)? };
         self.tiles.insert(mesh.coord, tile);
         Ok(())
+    }
+
+    /// Gives a texture path its real texture: `levels` is the square mip chain of a side in
+    /// `texture_store::CLASS_SIDES` (see `texture_store::mip_chain`). Every tile naming the
+    /// path shows it from the next frame.
+    pub fn set_texture(
+        &mut self,
+        gl: &glow::Context,
+        name: &str,
+        levels: &[Vec<u8>],
+    ) -> Result<(), String> {
+        self.store.set_real(gl, &texture_key(name), levels)
+    }
+
+    /// True when a path's real texture is on the GPU.
+    pub fn has_texture(&self, name: &str) -> bool {
+        self.store.has_real(&texture_key(name))
+    }
+
+    /// GPU memory of the layer texture store in bytes, and the number of real textures in it.
+    pub fn texture_memory(&self) -> (usize, usize) {
+        (self.store.gpu_bytes(), self.store.real_count())
+    }
+
+    /// Forgets every layer texture (a new client data folder); tiles must be uploaded again.
+    pub fn clear_textures(&mut self, gl: &glow::Context) {
+        for coord in self.tile_coords() {
+            self.remove(gl, coord);
+        }
+        self.store.destroy(gl);
     }
 
     /// Frees a tile's GPU objects.
@@ -313,18 +378,27 @@ impl TerrainRenderer {
             gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
             gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
             gl.uniform_1_i32(u.alpha.as_ref(), 0);
-            gl.uniform_1_i32(u.diffuse.as_ref(), 1);
+            for (i, loc) in u.diffuse.iter().enumerate() {
+                gl.uniform_1_i32(loc.as_ref(), 1 + i as i32);
+            }
+            self.store.bind(gl, 1);
+            let mut slots = [0u32; 256];
             for tile in self.tiles.values() {
+                // Looked up each frame, so that a texture that arrived since shows at once.
+                for (slot, key) in slots.iter_mut().zip(&tile.textures) {
+                    *slot = self.store.slot(key).map_or(0, |s| s.packed());
+                }
+                gl.uniform_4_u32_slice(u.slots.as_ref(), &slots);
                 gl.active_texture(glow::TEXTURE0);
                 gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.alpha));
-                gl.active_texture(glow::TEXTURE1);
-                gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.diffuse));
                 gl.bind_vertex_array(Some(tile.vao));
                 gl.draw_elements(glow::TRIANGLES, tile.index_count, glow::UNSIGNED_INT, 0);
             }
             gl.bind_vertex_array(None);
-            gl.active_texture(glow::TEXTURE1);
-            gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+            for unit in 1..5 {
+                gl.active_texture(glow::TEXTURE0 + unit);
+                gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+            }
             gl.active_texture(glow::TEXTURE0);
             gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
             gl.use_program(None);
@@ -334,9 +408,7 @@ impl TerrainRenderer {
 
     /// Frees everything (call from `on_exit`).
     pub fn destroy(&mut self, gl: &glow::Context) {
-        for coord in self.tile_coords() {
-            self.remove(gl, coord);
-        }
+        self.clear_textures(gl);
         // SAFETY: the program was created on this context.
         unsafe { gl.delete_program(self.program) };
     }
@@ -346,7 +418,7 @@ impl TerrainRenderer {
 unsafe fn upload_tile(
     gl: &glow::Context,
     mesh: &TileMesh,
-    textures: &[Vec<u8>],
+    textures: Vec<String>,
 ) -> Result<GpuTile, String> {
     unsafe {
         let vao = gl.create_vertex_array()?;
@@ -397,35 +469,14 @@ unsafe fn upload_tile(
             glow::UNSIGNED_BYTE,
             glow::PixelUnpackData::Slice(Some(bytemuck::cast_slice(&mesh.alpha))),
         );
-        set_sampling(gl, false);
+        // Alpha maps: linear, clamped to the chunk, no mipmaps.
+        let t = glow::TEXTURE_2D_ARRAY;
+        let clamp = glow::CLAMP_TO_EDGE as i32;
+        gl.tex_parameter_i32(t, glow::TEXTURE_WRAP_S, clamp);
+        gl.tex_parameter_i32(t, glow::TEXTURE_WRAP_T, clamp);
+        gl.tex_parameter_i32(t, glow::TEXTURE_MIN_FILTER, glow::LINEAR as i32);
+        gl.tex_parameter_i32(t, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
 
-        let diffuse = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(diffuse));
-        // Layer slots address at most 255 textures (see `mesh::NO_LAYER`).
-        let count = textures.len().clamp(1, 255);
-        let slice = PROCEDURAL_SIDE * PROCEDURAL_SIDE * 4;
-        let mut pixels = Vec::with_capacity(count * slice);
-        for i in 0..count {
-            // A wrongly sized image would shift every later slice; use a stand-in instead.
-            match textures.get(i) {
-                Some(t) if t.len() == slice => pixels.extend_from_slice(t),
-                _ => pixels.extend(procedural_texture("")),
-            }
-        }
-        gl.tex_image_3d(
-            glow::TEXTURE_2D_ARRAY,
-            0,
-            glow::RGBA8 as i32,
-            PROCEDURAL_SIDE as i32,
-            PROCEDURAL_SIDE as i32,
-            count as i32,
-            0,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(&pixels)),
-        );
-        gl.generate_mipmap(glow::TEXTURE_2D_ARRAY);
-        set_sampling(gl, true);
         gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
 
         Ok(GpuTile {
@@ -433,30 +484,9 @@ unsafe fn upload_tile(
             vbo,
             ebo,
             alpha,
-            diffuse,
+            textures,
             index_count: mesh.indices.len() as i32,
         })
-    }
-}
-
-/// Linear filtering; repeating and mipmapped for layer textures, clamped for alpha maps.
-unsafe fn set_sampling(gl: &glow::Context, repeat: bool) {
-    unsafe {
-        let wrap = if repeat {
-            glow::REPEAT
-        } else {
-            glow::CLAMP_TO_EDGE
-        } as i32;
-        let min = if repeat {
-            glow::LINEAR_MIPMAP_LINEAR
-        } else {
-            glow::LINEAR
-        } as i32;
-        let t = glow::TEXTURE_2D_ARRAY;
-        gl.tex_parameter_i32(t, glow::TEXTURE_WRAP_S, wrap);
-        gl.tex_parameter_i32(t, glow::TEXTURE_WRAP_T, wrap);
-        gl.tex_parameter_i32(t, glow::TEXTURE_MIN_FILTER, min);
-        gl.tex_parameter_i32(t, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
     }
 }
 
@@ -467,6 +497,5 @@ unsafe fn delete_tile(gl: &glow::Context, t: &GpuTile) {
         gl.delete_buffer(t.vbo);
         gl.delete_buffer(t.ebo);
         gl.delete_texture(t.alpha);
-        gl.delete_texture(t.diffuse);
     }
 }

@@ -16,6 +16,8 @@ pub struct StatusInfo {
     pub tiles_loaded: (usize, usize),
     /// The last message (an error or what a save did).
     pub message: Option<String>,
+    /// Textures that show their stand-in because they are missing or unreadable.
+    pub textures: Option<String>,
 }
 
 /// Draws the status line.
@@ -49,6 +51,10 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         ));
         ui.separator();
         ui.label(format!("{} unsaved", info.unsaved));
+        if let Some(t) = &info.textures {
+            ui.separator();
+            ui.label(t);
+        }
         if let Some(m) = &info.message {
             ui.separator();
             ui.label(m);

@@ -1,38 +1,10 @@
-//! BLP2 textures (the format of 1.12 and 3.3.5 tilesets): decoding the first mip level of the
-//! palettized, DXT1/3/5 and raw BGRA encodings to RGBA, and writing raw BGRA files (what the
-//! bundled sample ships).
+//! loam's own BLP2 decoder: the first mip level of the palettized, DXT1/3/5 and raw BGRA
+//! encodings to RGBA, and the raw BGRA writer. `blp::decode` uses it only where `wow-blp`
+//! refuses a file this one reads (see the parent module).
 //!
-//! Not for: BLP1 (0.5.x) or JPEG-compressed BLPs, which are reported as unsupported.
+//! Not for: BLP1 or JPEG-compressed BLPs, which are reported as unsupported.
 
-/// A decoded image, RGBA8 rows top to bottom.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Image {
-    /// Width in pixels.
-    pub width: usize,
-    /// Height in pixels.
-    pub height: usize,
-    /// `width * height * 4` bytes.
-    pub rgba: Vec<u8>,
-}
-
-/// Why a BLP could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BlpError {
-    /// Not a BLP2 file.
-    #[error("not a BLP2 file")]
-    NotBlp2,
-    /// An encoding loam does not decode.
-    #[error("unsupported BLP encoding {encoding} (alpha type {alpha_type})")]
-    Unsupported {
-        /// The encoding byte.
-        encoding: u8,
-        /// The alpha type byte.
-        alpha_type: u8,
-    },
-    /// The header points outside the file or sizes are nonsense.
-    #[error("damaged BLP: {0}")]
-    Damaged(&'static str),
-}
+use super::{BlpError, Image};
 
 const HEADER: usize = 20 + 16 * 4 * 2;
 const PALETTE: usize = 256 * 4;
@@ -40,7 +12,10 @@ const PALETTE: usize = 256 * 4;
 fn u32_at(b: &[u8], at: usize) -> Result<u32, BlpError> {
     b.get(at..at + 4)
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or(BlpError::Damaged("header cut short"))
+        .ok_or(BlpError::Damaged {
+            offset: at,
+            what: "header cut short",
+        })
 }
 
 /// Decodes mip level 0 of a BLP2 file.
@@ -49,23 +24,36 @@ pub fn decode(bytes: &[u8]) -> Result<Image, BlpError> {
         return Err(BlpError::NotBlp2);
     }
     if bytes.len() < HEADER + PALETTE {
-        return Err(BlpError::Damaged("header cut short"));
+        return Err(BlpError::Damaged {
+            offset: bytes.len(),
+            what: "header cut short",
+        });
     }
     let (encoding, alpha_depth, alpha_type) = (bytes[8], bytes[9], bytes[10]);
     let width = u32_at(bytes, 12)? as usize;
     let height = u32_at(bytes, 16)? as usize;
-    if width == 0 || height == 0 || width > 4096 || height > 4096 {
-        return Err(BlpError::Damaged("size out of range"));
+    let max = super::MAX_SIDE as usize;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(BlpError::Damaged {
+            offset: 12,
+            what: "size out of range",
+        });
     }
     let offset = u32_at(bytes, 20)? as usize;
     let size = u32_at(bytes, 20 + 64)? as usize;
     let data = offset
         .checked_add(size)
         .and_then(|end| bytes.get(offset..end))
-        .ok_or(BlpError::Damaged("mip 0 lies outside the file"))?;
+        .ok_or(BlpError::Damaged {
+            offset: 20,
+            what: "mip 0 lies outside the file",
+        })?;
     let pixels = width * height;
     let mut rgba = vec![0u8; pixels * 4];
-    let short = BlpError::Damaged("mip 0 is too short");
+    let short = BlpError::Damaged {
+        offset: offset + size,
+        what: "mip 0 is too short",
+    };
     match encoding {
         1 => {
             let palette = &bytes[HEADER..HEADER + PALETTE];
@@ -84,7 +72,12 @@ pub fn decode(bytes: &[u8]) -> Result<Image, BlpError> {
                         nib * 17
                     }
                     8 => *alpha.get(i).ok_or(short.clone())?,
-                    _ => return Err(BlpError::Damaged("alpha depth")),
+                    _ => {
+                        return Err(BlpError::Damaged {
+                            offset: 9,
+                            what: "alpha depth is not 0, 1, 4 or 8",
+                        });
+                    }
                 };
                 rgba[i * 4..i * 4 + 4].copy_from_slice(&[c[2], c[1], c[0], a]);
             }
