@@ -26,6 +26,7 @@ fn harness() -> Harness<'static, LoamApp> {
                     dialogs: Box::new(dialogs),
                     screenshot: None,
                     read_as: None,
+                    client: None,
                 },
             )
         })

@@ -30,6 +30,7 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
                     dialogs: Box::new(dialogs),
                     screenshot: None,
                     read_as: None,
+                    client: None,
                 },
             )
         })

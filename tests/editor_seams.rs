@@ -24,6 +24,7 @@ fn harness(open: std::path::PathBuf) -> Harness<'static, LoamApp> {
                     dialogs: Box::new(ScriptedDialogs::default()),
                     screenshot: None,
                     read_as: None,
+                    client: None,
                 },
             )
         })

@@ -34,6 +34,7 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
                     dialogs: Box::new(dialogs),
                     screenshot: None,
                     read_as: None,
+                    client: None,
                 },
             )
         })
@@ -90,16 +91,41 @@ fn file_open_uses_the_dialog_and_remembers_the_file() {
 
 #[test]
 fn the_client_data_folder_is_chosen_in_settings_and_persisted() {
+    // A 3.3.5 client: Data/common.MPQ and lichking.MPQ (common.MPQ alone is 2.4.3's).
+    let game = tempfile::tempdir().unwrap();
+    let data = game.path().join("Data");
+    std::fs::create_dir_all(&data).unwrap();
+    for archive in ["common.MPQ", "lichking.MPQ"] {
+        wow_mpq::ArchiveBuilder::new()
+            .add_file_data(b"grass".to_vec(), "Tileset\\Grass.blp")
+            .build(data.join(archive).as_path())
+            .unwrap();
+    }
+
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs, None);
     h.run();
-    dialogs.answer_folder(Some(PathBuf::from("/games/wow/Data")));
+    // A folder that is not a client is read as extracted files, and says so.
+    dialogs.answer_folder(Some(PathBuf::from("/games/extracted")));
     h.get_by_label("Settings").click();
     h.run();
-    h.get_by_label("Choose client data folder…").click();
+    h.get_by_label("Choose client folder…").click();
     h.run();
+    let message = h.state().message().unwrap_or_default().to_string();
+    assert!(message.contains("as extracted files"), "{message}");
+
+    dialogs.answer_folder(Some(game.path().to_path_buf()));
+    h.get_by_label("Settings").click();
+    h.run();
+    h.get_by_label("Choose client folder…").click();
+    h.run();
+    let message = h.state().message().unwrap_or_default().to_string();
+    assert!(
+        message.starts_with("3.3.5 client, 2 archive(s)"),
+        "{message}"
+    );
     let settings = h.state().settings();
-    assert_eq!(settings.client_data, Some(PathBuf::from("/games/wow/Data")));
+    assert_eq!(settings.client_data, Some(game.path().to_path_buf()));
     let expected = settings.clone();
 
     // What the app gives eframe's storage is what the next start reads, with the camera of

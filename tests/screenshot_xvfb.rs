@@ -97,3 +97,82 @@ fn the_window_screenshots_the_sample_and_a_corpus_tile() {
     let share = terrain_share(w, h, &px);
     assert!(share > 0.3, "the corpus tile covers {share:.2} of the view");
 }
+
+/// Mean absolute difference per channel between two screenshots' 3D views.
+fn view_difference(a: &(usize, usize, Vec<u8>), b: &(usize, usize, Vec<u8>)) -> f64 {
+    assert_eq!((a.0, a.1), (b.0, b.1));
+    let (w, h) = (a.0, a.1);
+    let (mut sum, mut n) = (0u64, 0u64);
+    for y in (h / 10..h * 9 / 10).step_by(2) {
+        for x in (w * 3 / 10..w * 8 / 10).step_by(2) {
+            let i = (y * w + x) * 4;
+            for c in 0..3 {
+                sum += (a.2[i + c] as i32 - b.2[i + c] as i32).unsigned_abs() as u64;
+                n += 1;
+            }
+        }
+    }
+    sum as f64 / n as f64
+}
+
+#[test]
+fn the_sample_is_textured_from_a_client_archive_written_by_stormlib() {
+    let dir = out_dir();
+    let scratch = tempfile::tempdir().unwrap();
+    // The reference: the sample with its textures loose beside it.
+    let loose = scratch.path().join("loose");
+    loam::sample::write_sample(&loose).unwrap();
+    // The same map without them, and a 3.3.5 client whose common.MPQ (written by StormLib's
+    // smpq, not by the crate loam reads with) holds them.
+    let bare = scratch.path().join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    for f in loam::sample::sample_files().unwrap() {
+        std::fs::write(bare.join(&f.name), &f.bytes).unwrap();
+    }
+    let stage = scratch.path().join("stage");
+    let mut names = Vec::new();
+    for t in loam::sample::texture_files() {
+        let p = stage.join(&t.name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, &t.bytes).unwrap();
+        names.push(t.name);
+    }
+    let client = scratch.path().join("WoW");
+    std::fs::create_dir_all(client.join("Data")).unwrap();
+    let status = Command::new("smpq")
+        .current_dir(&stage)
+        .args(["-c", "-q", "-f"])
+        .arg(client.join("Data").join("common.MPQ"))
+        .args(&names)
+        .status()
+        .expect("smpq is missing: install it with .ci/setup (Debian package smpq)");
+    assert!(status.success());
+
+    let shot = |name: &str, map: &Path, client: Option<&Path>| {
+        let png = dir.join(name);
+        let mut args = vec![
+            map.join("Sample.wdt").to_str().unwrap().to_string(),
+            png.to_str().unwrap().to_string(),
+            "--size".into(),
+            "960x600".into(),
+        ];
+        if let Some(c) = client {
+            args.extend(["--client".into(), c.to_str().unwrap().to_string()]);
+        }
+        screenshot(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        read_png(&png)
+    };
+    let reference = shot("client-reference.png", &loose, None);
+    let stand_ins = shot("client-none.png", &bare, None);
+    let from_archive = shot("client-archive.png", &bare, Some(&client));
+    let off = view_difference(&reference, &stand_ins);
+    let on = view_difference(&reference, &from_archive);
+    assert!(
+        off > 8.0,
+        "without the textures the view shows stand-ins (difference {off:.1})"
+    );
+    assert!(
+        on < 1.0,
+        "from the archive the view is the loose-texture view (difference {on:.2}, stand-ins {off:.1})"
+    );
+}

@@ -5,6 +5,7 @@
 //! Not for: widgets (see `ui`), GL (see `render`) or file formats (see `disk`, `format`).
 
 pub mod camera_control;
+pub mod client;
 pub mod dialogs;
 pub mod editing;
 pub mod intent;
@@ -57,6 +58,9 @@ pub struct StartOptions {
     pub screenshot: Option<ScreenshotRequest>,
     /// Read the map as this generation (`--from`) instead of as remembered or decided.
     pub read_as: Option<Generation>,
+    /// Read textures from this game client (`--client`) instead of the one in the settings,
+    /// for this run only.
+    pub client: Option<PathBuf>,
 }
 
 /// The Save as… dialog's state.
@@ -70,6 +74,8 @@ struct SaveAsState {
 /// The editor.
 pub struct LoamApp {
     settings: Settings,
+    /// The game client textures are read from (Settings > Client data, or `--client`).
+    client: Option<client::Client>,
     session: Option<Session>,
     camera: Camera,
     gl: SharedGl,
@@ -105,7 +111,13 @@ impl LoamApp {
                 .unwrap_or_default()
         };
         settings.sanitize();
+        let client = options
+            .client
+            .as_deref()
+            .or(settings.client_data.as_deref())
+            .map(client::Client::open);
         let mut app = LoamApp {
+            client,
             settings,
             session: None,
             camera: Camera::default(),
@@ -366,12 +378,19 @@ impl LoamApp {
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
             Intent::PickClientData => {
                 if let Some(f) = self.dialogs.pick_folder() {
+                    let c = client::Client::open(&f);
+                    self.message = Some(match &c.opened {
+                        Ok(_) => c.describe(),
+                        Err(why) => format!("{why}; reading it as extracted files"),
+                    });
                     self.settings.client_data = Some(f);
+                    self.client = Some(c);
                     self.reload_textures();
                 }
             }
             Intent::ClearClientData => {
                 self.settings.client_data = None;
+                self.client = None;
                 self.reload_textures();
             }
             Intent::DismissMessage => self.message = None,
@@ -507,10 +526,8 @@ impl LoamApp {
     /// client data folder and the map's folders) and forgets the textures on the GPU.
     fn restart_textures(&mut self) {
         let Some(s) = &self.session else { return };
-        let roots =
-            crate::assets::textures::search_roots(self.settings.client_data.as_deref(), &s.folder);
         self.textures
-            .start(crate::assets::textures::loose_files(roots));
+            .start(client::byte_source(self.client.as_ref(), &s.folder));
         self.gl.lock().queue_clear_textures();
     }
 
@@ -705,7 +722,7 @@ impl LoamApp {
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
             camera_speed: self.settings.camera_speed,
-            client_data: self.settings.client_data.clone(),
+            client: self.client.as_ref().map(client::Client::describe),
             generation: self
                 .session
                 .as_ref()

@@ -53,7 +53,12 @@ pub fn sample_path() -> Result<PathBuf, LoamError> {
 }
 
 /// Runs the editor window on `path` (the sample when `None`) until it is closed.
-pub fn run_gui(path: Option<PathBuf>, read_as: Option<Generation>) -> Result<(), String> {
+/// Textures come from `client` when given (`--client`), else from the folder in the settings.
+pub fn run_gui(
+    path: Option<PathBuf>,
+    read_as: Option<Generation>,
+    client: Option<PathBuf>,
+) -> Result<(), String> {
     eframe::run_native(
         "loam",
         native_options(DEFAULT_SIZE, true),
@@ -65,6 +70,7 @@ pub fn run_gui(path: Option<PathBuf>, read_as: Option<Generation>) -> Result<(),
                     dialogs: Box::new(RfdDialogs),
                     screenshot: None,
                     read_as,
+                    client,
                 },
             )))
         }),
@@ -73,7 +79,8 @@ pub fn run_gui(path: Option<PathBuf>, read_as: Option<Generation>) -> Result<(),
 }
 
 /// Opens the real window on `path` (the sample when `None`), waits until the tiles in view are
-/// drawn, writes a screenshot to `out` and closes.
+/// drawn, writes a screenshot to `out` and closes. Textures come from `client` when given,
+/// else from the map's own folders only (a screenshot never reads the user's settings).
 pub fn run_screenshot(
     path: Option<PathBuf>,
     out: PathBuf,
@@ -81,6 +88,7 @@ pub fn run_screenshot(
     tile: Option<TileCoord>,
     ops: Option<crate::edit::ops::OpsFile>,
     read_as: Option<Generation>,
+    client: Option<PathBuf>,
 ) -> Result<(), String> {
     let outcome = Arc::new(Mutex::new(None));
     let request = ScreenshotRequest {
@@ -100,6 +108,7 @@ pub fn run_screenshot(
                     dialogs: Box::new(RfdDialogs),
                     screenshot: Some(request),
                     read_as,
+                    client,
                 },
             )))
         }),

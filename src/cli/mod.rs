@@ -30,6 +30,10 @@ pub struct Cli {
     /// deciding from its bytes.
     #[arg(long, value_parser = parse_generation)]
     pub from: Option<Generation>,
+    /// Read textures from this game client (the folder holding Data/, or Data/ itself) for
+    /// this run, instead of the one in Settings > Client data.
+    #[arg(long, value_name = "DIR")]
+    pub client: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -133,6 +137,10 @@ pub enum Command {
         /// deciding from its bytes.
         #[arg(long, value_parser = parse_generation)]
         from: Option<Generation>,
+        /// Read textures from this game client (the folder holding Data/, or Data/ itself);
+        /// without it, only the map's own folders are searched.
+        #[arg(long, value_name = "DIR")]
+        client: Option<PathBuf>,
     },
     /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
@@ -193,13 +201,14 @@ pub fn run(cli: Cli) -> ExitCode {
             tile,
             apply,
             from,
+            client,
         }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
             let tile = tile.and_then(|t| Some([*t.first()?, *t.get(1)?]));
-            screenshot::run(paths.pop(), out, size, tile, apply, from)
+            screenshot::run(paths.pop(), out, size, tile, apply, from, client)
         }
-        None => crate::app::startup::run_gui(cli.path, cli.from)
+        None => crate::app::startup::run_gui(cli.path, cli.from, cli.client)
             .map(|()| ExitCode::SUCCESS)
             .map_err(crate::disk::LoamError::Usage),
     };

@@ -34,6 +34,7 @@ pub fn run(
     tile: Option<[u8; 2]>,
     apply: Option<PathBuf>,
     from: Option<crate::format::Generation>,
+    client: Option<PathBuf>,
 ) -> Result<ExitCode, LoamError> {
     let ops = match apply {
         Some(p) => {
@@ -55,7 +56,7 @@ pub fn run(
         ),
         None => None,
     };
-    crate::app::startup::run_screenshot(path, out.clone(), size, tile, ops, from)
+    crate::app::startup::run_screenshot(path, out.clone(), size, tile, ops, from, client)
         .map_err(LoamError::Usage)?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)

@@ -23,8 +23,8 @@ pub struct MenuState {
     pub layer_count: bool,
     /// Fly speed.
     pub camera_speed: f32,
-    /// The client data folder, when set.
-    pub client_data: Option<PathBuf>,
+    /// The client folder, described ("3.3.5 client, 14 archive(s): …"), when set.
+    pub client: Option<String>,
     /// An edit can be undone.
     pub can_undo: bool,
     /// An edit can be redone.
@@ -150,17 +150,17 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("Settings", |ui| {
-            match &state.client_data {
-                Some(p) => ui.label(format!("Client data: {}", p.display())),
+            match &state.client {
+                Some(c) => ui.label(format!("Client data: {c}")),
                 None => ui.label("Client data: not set (procedural textures)"),
             };
-            if ui.button("Choose client data folder…").clicked() {
+            if ui.button("Choose client folder…").clicked() {
                 out.push(Intent::PickClientData);
             }
             if ui
                 .add_enabled(
-                    state.client_data.is_some(),
-                    egui::Button::new("Forget client data folder"),
+                    state.client.is_some(),
+                    egui::Button::new("Forget client folder"),
                 )
                 .clicked()
             {
