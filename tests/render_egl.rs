@@ -346,8 +346,30 @@ fn mean(img: &[u8], xs: std::ops::Range<i32>) -> [f64; 3] {
 #[test]
 fn two_differently_named_layers_give_two_colours() {
     let tile = two_texture_tile();
+    let (camera, overlays) = over_the_texture_border(&tile);
+    let img = render(&camera, &[&tile], overlays, "two-layers.png");
+    let west = mean(&img, 0..W / 2 - 4);
+    let east = mean(&img, W / 2 + 4..W);
+    let distance: f64 = (0..3).map(|c| (west[c] - east[c]).abs()).sum();
+    assert!(distance > 30.0, "west {west:?} east {east:?}");
+    // Each half is its texture's name colour under the same light.
+    let expect = |name: &str| loam::render::procedural::name_color(name).map(|c| c as f64);
+    let (a, b) = (expect(&tile.textures[0]), expect(&tile.textures[1]));
+    for (m, e) in [(west, a), (east, b)] {
+        let spread = tint_spread(m, e);
+        assert!(
+            spread < 0.15,
+            "colour is not the texture's tint: {m:?} vs {e:?}"
+        );
+    }
+}
+
+/// The spread of per-channel ratios of a measured colour to an expected one: small when the
+/// measured colour is the expected one under some light.
+/// Straight down over the border between chunk columns 7 and 8 of `tile`, north up (west is
+/// left), without the tile grid.
+fn over_the_texture_border(tile: &Tile) -> (Camera, Overlays) {
     let [nx, ny] = tile.coord.north_west();
-    // Straight down over the border between chunk columns 7 and 8, north up: west is left.
     let camera = looking_down(
         nx - 8.0 * CHUNK_SIZE,
         ny - 8.0 * CHUNK_SIZE,
@@ -359,24 +381,9 @@ fn two_differently_named_layers_give_two_colours() {
         tile_grid: false,
         ..Overlays::default()
     };
-    let img = render(&camera, &[&tile], overlays, "two-layers.png");
-    let west = mean(&img, 0..W / 2 - 4);
-    let east = mean(&img, W / 2 + 4..W);
-    let distance: f64 = (0..3).map(|c| (west[c] - east[c]).abs()).sum();
-    assert!(distance > 30.0, "west {west:?} east {east:?}");
-    // Each half is its texture's name colour under the same light.
-    let expect = |name: &str| loam::render::procedural::name_color(name).map(|c| c as f64);
-    let (a, b) = (expect(&tile.textures[0]), expect(&tile.textures[1]));
-    let ratio = |m: [f64; 3], e: [f64; 3]| (0..3).map(|c| m[c] / e[c].max(1.0)).collect::<Vec<_>>();
-    for r in [ratio(west, a), ratio(east, b)] {
-        let spread =
-            r.iter().cloned().fold(f64::MIN, f64::max) - r.iter().cloned().fold(f64::MAX, f64::min);
-        assert!(spread < 0.15, "colour is not the texture's tint: {r:?}");
-    }
+    (camera, overlays)
 }
 
-/// The spread of per-channel ratios of a measured colour to an expected one: small when the
-/// measured colour is the expected one under some light.
 fn tint_spread(measured: [f64; 3], expected: [f64; 3]) -> f64 {
     let r: Vec<f64> = (0..3).map(|c| measured[c] / expected[c].max(1.0)).collect();
     r.iter().cloned().fold(f64::MIN, f64::max) - r.iter().cloned().fold(f64::MAX, f64::min)
@@ -386,18 +393,7 @@ fn tint_spread(measured: [f64; 3], expected: [f64; 3]) -> f64 {
 fn a_real_texture_shows_its_colour_and_a_missing_one_its_stand_in() {
     use loam::render::texture_store::mip_chain;
     let tile = two_texture_tile();
-    let [nx, ny] = tile.coord.north_west();
-    let camera = looking_down(
-        nx - 8.0 * CHUNK_SIZE,
-        ny - 8.0 * CHUNK_SIZE,
-        0.0,
-        100.0,
-        40.0,
-    );
-    let overlays = Overlays {
-        tile_grid: false,
-        ..Overlays::default()
-    };
+    let (camera, overlays) = over_the_texture_border(&tile);
     // Meadow gets a real 256×256 texture; Cobbles has none and keeps its stand-in. Eleven
     // other textures of the same size fill the store past its first capacity, so the array is
     // grown (and Meadow copied over) before the draw.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::convert::{self, Report};
 use crate::disk::MapKind;
 use crate::disk::source::{NameView, OpenedSource, TileSource, open_source};
-use crate::disk::stream::{Overlay, Target, write_map};
+use crate::disk::stream::{Overlay, Target, Written, write_map};
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
 use crate::format::evidence::Decision;
@@ -260,25 +260,7 @@ impl Session {
         if let Some(source) = self.tiles.clone()
             && let TileSource::Monolithic { file, .. } = &*source
         {
-            let target = Target {
-                generation: self.generation,
-                folder: &self.folder,
-                options: &convert::Options::default(),
-                all_or_nothing: true,
-            };
-            let overlay = Overlay {
-                map: &self.map,
-                take: &self.edited,
-            };
-            let header = self.map.header_only();
-            write_map(
-                header,
-                &source,
-                Some(overlay),
-                self.generation,
-                target,
-                &|_, _| {},
-            )?;
+            self.write_streamed(&source, &self.folder, self.generation, true)?;
             self.reread_monolithic_header(file)?;
             self.edited.clear();
             return Ok(self.saved(1, Report::new(self.generation, self.generation)));
@@ -289,6 +271,35 @@ impl Session {
         disk::write_files(&self.folder, &files, |_| {})?;
         self.edited.clear();
         Ok(self.saved(files.len(), Report::new(self.generation, self.generation)))
+    }
+
+    /// Writes the whole map into `folder` as `to` a tile at a time: the edited tiles from
+    /// memory, every other one read from `source` (see `disk::stream::write_map`).
+    fn write_streamed(
+        &self,
+        source: &TileSource,
+        folder: &Path,
+        to: Generation,
+        all_or_nothing: bool,
+    ) -> Result<Written, LoamError> {
+        let target = Target {
+            generation: to,
+            folder,
+            options: &convert::Options::default(),
+            all_or_nothing,
+        };
+        let overlay = Overlay {
+            map: &self.map,
+            take: &self.edited,
+        };
+        write_map(
+            self.map.header_only(),
+            source,
+            Some(overlay),
+            self.generation,
+            target,
+            &|_, _| {},
+        )
     }
 
     fn saved(&self, files: usize, report: Report) -> SaveSummary {
@@ -325,33 +336,10 @@ impl Session {
     /// then continues on the written files. Tiles not in memory are read, converted and
     /// written one at a time, so a continent never has to fit in memory.
     pub fn save_as(&mut self, folder: &Path, to: Generation) -> Result<SaveSummary, LoamError> {
-        if !to.writable() {
-            return Err(LoamError::Usage(format!(
-                "loam cannot write {to} files yet"
-            )));
-        }
         let Some(source) = self.tiles.clone() else {
             return self.save_as_whole(folder, to);
         };
-        let target = Target {
-            generation: to,
-            folder,
-            options: &convert::Options::default(),
-            all_or_nothing: false,
-        };
-        let overlay = Overlay {
-            map: &self.map,
-            take: &self.edited,
-        };
-        let header = self.map.header_only();
-        let written = write_map(
-            header,
-            &source,
-            Some(overlay),
-            self.generation,
-            target,
-            &|_, _| {},
-        )?;
+        let written = self.write_streamed(&source, folder, to, false)?;
         let mut report = written.report;
         if self.wdt_inferred {
             report.note(

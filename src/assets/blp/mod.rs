@@ -15,6 +15,16 @@ mod wow;
 
 pub use ours::encode_raw;
 
+/// The little-endian `u32` at `at` of a BLP header, or where the header was cut short.
+fn u32_at(b: &[u8], at: usize) -> Result<u32, BlpError> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or(BlpError::Damaged {
+            offset: at,
+            what: "header cut short",
+        })
+}
+
 /// A decoded image, RGBA8 rows top to bottom.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Image {

@@ -4,19 +4,10 @@
 //!
 //! Not for: BLP1 or JPEG-compressed BLPs, which are reported as unsupported.
 
-use super::{BlpError, Image};
+use super::{BlpError, Image, u32_at};
 
 const HEADER: usize = 20 + 16 * 4 * 2;
 const PALETTE: usize = 256 * 4;
-
-fn u32_at(b: &[u8], at: usize) -> Result<u32, BlpError> {
-    b.get(at..at + 4)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or(BlpError::Damaged {
-            offset: at,
-            what: "header cut short",
-        })
-}
 
 /// Decodes mip level 0 of a BLP2 file.
 pub fn decode(bytes: &[u8]) -> Result<Image, BlpError> {

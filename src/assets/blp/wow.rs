@@ -4,21 +4,12 @@
 //!
 //! Not for: choosing a decoder (the parent module does).
 
-use super::{BlpError, Image, MAX_SIDE};
+use super::{BlpError, Image, MAX_SIDE, u32_at};
 
 /// Where the width, height and the mip offset and size tables sit, per magic.
 struct Layout {
     width_at: usize,
     offsets_at: usize,
-}
-
-fn u32_at(b: &[u8], at: usize) -> Result<u32, BlpError> {
-    b.get(at..at + 4)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or(BlpError::Damaged {
-            offset: at,
-            what: "header cut short",
-        })
 }
 
 /// Checks what `wow-blp` trusts: a known magic, sides of 1..=`MAX_SIDE`, and every mip entry
