@@ -580,6 +580,32 @@ fn a_truncated_archive_is_an_error_naming_it() {
 }
 
 #[test]
+fn one_damaged_archive_is_left_out_and_the_rest_of_the_client_still_serves() {
+    let bytes = sample_archive();
+    let (dir, _) = one_archive_client(&bytes);
+    // A half-written custom patch beside a good base archive (1.12 layout: patch.MPQ wins).
+    let patch = dir.path().join("Data/patch-Z.MPQ");
+    std::fs::write(&patch, &bytes[..bytes.len() / 2]).unwrap();
+    let client = open(dir.path());
+    assert_eq!(client.skipped().len(), 1);
+    assert!(
+        client.skipped()[0]
+            .to_string()
+            .contains(&patch.display().to_string()),
+        "{}",
+        client.skipped()[0]
+    );
+    let blp = corpus("wowserhq-format/blp/dxt5.blp");
+    assert_eq!(read(&client, "tileset\\big.blp"), blp);
+    let out = loam_cmd(&["client", dir.path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("left out (unreadable)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_garbled_hash_table_never_panics_and_finds_nothing_wrong() {
     let bytes = sample_archive();
     let (hash_pos, _, hashes, _) = v1_tables(&bytes);
@@ -713,4 +739,12 @@ proptest! {
             let _ = client.names();
         }
     }
+}
+
+/// Runs the loam binary with `args`.
+fn loam_cmd(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(args)
+        .output()
+        .unwrap()
 }

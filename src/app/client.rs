@@ -40,10 +40,18 @@ impl Client {
     /// that the folder is read as extracted files.
     pub fn describe(&self) -> String {
         match &self.opened {
-            Ok(c) => format!(
+            Ok(c) if c.skipped().is_empty() => format!(
                 "{} client, {} archive(s): {}",
                 c.generation(),
                 c.archives().len(),
+                self.dir.display()
+            ),
+            Ok(c) => format!(
+                "{} client, {} archive(s), {} left out ({}): {}",
+                c.generation(),
+                c.archives().len(),
+                c.skipped().len(),
+                c.skipped()[0],
                 self.dir.display()
             ),
             Err(_) => format!("extracted files: {}", self.dir.display()),

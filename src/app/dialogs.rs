@@ -14,6 +14,8 @@ pub trait FileDialogs {
     fn pick_folder(&mut self) -> Option<PathBuf>;
     /// Asks for a folder of `Name_X_Y.adt` tiles to open as a map; `None` when cancelled.
     fn pick_map_folder(&mut self) -> Option<PathBuf>;
+    /// Asks for a listfile (a text file of game paths); `None` when cancelled.
+    fn pick_listfile(&mut self) -> Option<PathBuf>;
 }
 
 /// The native dialogs (rfd: the XDG portal on Linux).
@@ -38,6 +40,13 @@ impl FileDialogs for RfdDialogs {
         rfd::FileDialog::new()
             .set_title("Open a folder of map tiles")
             .pick_folder()
+    }
+
+    fn pick_listfile(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Add a listfile")
+            .add_filter("Listfile", &["txt", "TXT", "lst"])
+            .pick_file()
     }
 }
 
@@ -79,5 +88,10 @@ impl FileDialogs for ScriptedDialogs {
     /// Answered from the same queue as [`FileDialogs::pick_folder`].
     fn pick_map_folder(&mut self) -> Option<PathBuf> {
         self.pick_folder()
+    }
+
+    /// Answered from the same queue as [`FileDialogs::pick_map`] (both pick a file).
+    fn pick_listfile(&mut self) -> Option<PathBuf> {
+        self.pick_map()
     }
 }

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use crate::app::editing::ToolSettings;
+use crate::app::settings::LeftPanel;
+use crate::assets::catalog::AssetKind;
 use crate::format::Generation;
 use crate::model::TileCoord;
 
@@ -61,6 +63,27 @@ pub enum Intent {
     Redo,
     /// Undo or redo until this many history steps are applied.
     HistoryGoTo(usize),
+    /// Show this page of the left panel (tile map or asset browser).
+    ShowLeftPanel(LeftPanel),
+    /// Show this tab of the asset browser.
+    BrowserTab(AssetKind),
+    /// New asset browser filter text.
+    BrowserFilter(String),
+    /// Open or close a folder of the asset browser (by key).
+    BrowserToggleFolder(String),
+    /// A file clicked in the asset browser: a texture becomes the paint texture; a model or
+    /// WMO is selected for placing.
+    PickAsset(AssetKind, String),
+    /// Ask for a listfile (one game path a line) whose names the asset browser adds.
+    PickListfile,
+    /// Forget the listfile.
+    ClearListfile,
+    /// List the maps of the client to open one.
+    OpenFromClientDialog,
+    /// Open this map (its folder name under `World\Maps\`) from the client's archives.
+    OpenFromClient(String),
+    /// Close the Open from client dialog.
+    CloseOpenFromClient,
     /// Give every vertex shared by loaded chunks and tiles one height, as one undo step.
     StitchSeams,
 }

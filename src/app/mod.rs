@@ -4,8 +4,11 @@
 //!
 //! Not for: widgets (see `ui`), GL (see `render`) or file formats (see `disk`, `format`).
 
+pub mod browser;
+mod browsing;
 pub mod camera_control;
 pub mod client;
+pub mod client_maps;
 pub mod dialogs;
 pub mod editing;
 pub mod intent;
@@ -96,6 +99,14 @@ pub struct LoamApp {
     editing: Editing,
     /// Where the brush cursor is drawn when there is no mouse (screenshots of a tool in use).
     shown_cursor: Option<[f64; 3]>,
+    /// The asset browser (left panel, Assets page).
+    browser: browser::AssetBrowser,
+    /// The Open from client dialog, when up.
+    open_from_client: Option<browsing::OpenFromClient>,
+    /// A map being copied out of the client, to open when done.
+    copying: Option<client_maps::Copying>,
+    /// Asks egui for a repaint (workers call it when they have something).
+    repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
 }
 
 impl LoamApp {
@@ -142,6 +153,16 @@ impl LoamApp {
             },
             editing: Editing::default(),
             shown_cursor: None,
+            browser: {
+                let ctx = cc.egui_ctx.clone();
+                browser::AssetBrowser::new(move || ctx.request_repaint())
+            },
+            open_from_client: None,
+            copying: None,
+            repaint: {
+                let ctx = cc.egui_ctx.clone();
+                std::sync::Arc::new(move || ctx.request_repaint())
+            },
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -158,6 +179,10 @@ impl LoamApp {
         }
         if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
             app.go_to_tile(tile);
+        }
+        if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {
+            app.settings.left_panel = settings::LeftPanel::Assets;
+            app.browser.set_filter(filter.to_string());
         }
         app
     }
@@ -192,6 +217,21 @@ impl LoamApp {
     pub fn has_unsaved(&self) -> bool {
         let edited = self.session.as_ref().is_some_and(|s| !s.edited.is_empty());
         edited && (self.editing.history.is_empty() || !self.editing.history.is_saved())
+    }
+
+    /// The asset browser.
+    pub fn browser(&self) -> &browser::AssetBrowser {
+        &self.browser
+    }
+
+    /// True while a map is being copied out of the client (File ▸ Open from client).
+    pub fn is_copying(&self) -> bool {
+        self.copying.is_some()
+    }
+
+    /// True while the Save as… dialog is up.
+    pub fn save_as_shown(&self) -> bool {
+        self.save_as.is_some()
     }
 
     /// The status bar's message, if any.
@@ -313,6 +353,9 @@ impl LoamApp {
 
     /// Carries out one intent.
     pub fn handle(&mut self, ctx: &egui::Context, intent: Intent) {
+        let Some(intent) = self.handle_browsing(intent) else {
+            return;
+        };
         match intent {
             Intent::OpenDialog => {
                 if let Some(p) = self.dialogs.pick_map() {
@@ -332,22 +375,7 @@ impl LoamApp {
             }
             Intent::OpenSample => self.open_sample(),
             Intent::Save => self.save(),
-            Intent::SaveAsDialog => {
-                if let Some(s) = &mut self.session {
-                    // The report and the write cover the whole map, read from disk a tile at a
-                    // time, not only what is near.
-                    let target = if s.generation.writable() {
-                        s.generation
-                    } else {
-                        Generation::V335
-                    };
-                    self.save_as = Some(SaveAsState {
-                        target,
-                        folder: None,
-                        report: report_lines(s, target),
-                    });
-                }
-            }
+            Intent::SaveAsDialog => self.handle_save_as_dialog(),
             Intent::SaveAsTarget(g) => {
                 if let (Some(d), Some(s)) = (&mut self.save_as, &self.session) {
                     d.target = g;
@@ -399,6 +427,17 @@ impl LoamApp {
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
             Intent::StitchSeams => self.stitch_seams(),
+            // Carried out by `handle_browsing`.
+            Intent::ShowLeftPanel(_)
+            | Intent::BrowserTab(_)
+            | Intent::BrowserFilter(_)
+            | Intent::BrowserToggleFolder(_)
+            | Intent::PickAsset(..)
+            | Intent::PickListfile
+            | Intent::ClearListfile
+            | Intent::OpenFromClientDialog
+            | Intent::OpenFromClient(_)
+            | Intent::CloseOpenFromClient => {}
         }
     }
 
@@ -525,6 +564,7 @@ impl LoamApp {
     /// Starts the texture worker over for the open map's byte source (loose files under the
     /// client data folder and the map's folders) and forgets the textures on the GPU.
     fn restart_textures(&mut self) {
+        self.restart_browser();
         let Some(s) = &self.session else { return };
         self.textures
             .start(client::byte_source(self.client.as_ref(), &s.folder));
@@ -541,8 +581,33 @@ impl LoamApp {
         }
     }
 
+    /// Shows the Save as… dialog with the report for the map's own generation (or 3.3.5 when
+    /// that one cannot be written).
+    fn handle_save_as_dialog(&mut self) {
+        if let Some(s) = &mut self.session {
+            // The report and the write cover the whole map, read from disk a tile at a
+            // time, not only what is near.
+            let target = if s.generation.writable() {
+                s.generation
+            } else {
+                Generation::V335
+            };
+            self.save_as = Some(SaveAsState {
+                target,
+                folder: None,
+                report: report_lines(s, target),
+            });
+        }
+    }
+
     fn save(&mut self) {
         let Some(s) = &mut self.session else { return };
+        if client_maps::is_client_copy(&s.source) {
+            // Opened from the client: never written back there; ask for a folder.
+            self.message = Some("opened from the client: choose a folder to save into".into());
+            self.handle_save_as_dialog();
+            return;
+        }
         self.message = Some(match s.save() {
             Ok(sum) => {
                 self.editing.history.set_saved();
@@ -723,6 +788,8 @@ impl LoamApp {
             layer_count: self.settings.layer_count,
             camera_speed: self.settings.camera_speed,
             client: self.client.as_ref().map(client::Client::describe),
+            client_has_archives: self.client_data().is_some(),
+            listfile: self.settings.listfile.clone(),
             generation: self
                 .session
                 .as_ref()
@@ -759,10 +826,25 @@ impl LoamApp {
             .resizable(true)
             .default_size(280.0)
             .show(ui, |ui| {
-                if let Some(t) = &title {
-                    ui.label(t);
+                use settings::LeftPanel;
+                let page = self.settings.left_panel;
+                ui.horizontal(|ui| {
+                    for (p, label) in [(LeftPanel::Tiles, "Map"), (LeftPanel::Assets, "Assets")] {
+                        if ui.selectable_label(page == p, label).clicked() && page != p {
+                            intents.push(Intent::ShowLeftPanel(p));
+                        }
+                    }
+                });
+                ui.separator();
+                match page {
+                    LeftPanel::Tiles => {
+                        if let Some(t) = &title {
+                            ui.label(t);
+                        }
+                        intents.extend(ui::tile_map::show(ui, &tile_map));
+                    }
+                    LeftPanel::Assets => intents.extend(self.draw_browser(ui)),
                 }
-                intents.extend(ui::tile_map::show(ui, &tile_map));
             });
         let tile_textures = self.session.as_ref().and_then(|s| {
             let tile = self
@@ -941,13 +1023,17 @@ impl eframe::App for LoamApp {
             };
             intents.extend(ui::dialogs::save_as(ui, &view));
         }
+        intents.extend(self.draw_open_from_client(ui));
+        self.poll_copy();
         if self.confirm_quit {
             let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());
             intents.extend(ui::dialogs::confirm_quit(ui, unsaved));
         }
 
         self.stream_from_disk();
-        let ready = self.stream_tiles();
+        let ready = self.stream_tiles()
+            && (self.settings.left_panel != settings::LeftPanel::Assets
+                || (!self.browser.is_building() && self.browser.thumbnails_settled()));
         let gl = self.gl.clone();
         let has_gl = gl.lock().has_renderer();
         let placeholder = match (&self.session, has_gl) {

@@ -24,6 +24,9 @@ pub struct ScreenshotRequest {
     /// Brush operations to run through the editor first (as strokes with undo steps), so the
     /// shot shows a tool in use.
     pub ops: Option<crate::edit::ops::OpsFile>,
+    /// Show the asset browser's textures with this filter (its folders open), and wait for
+    /// their thumbnails.
+    pub browse: Option<String>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -51,6 +54,11 @@ impl ScreenshotJob {
             settled: 0,
             requested: false,
         }
+    }
+
+    /// The asset browser filter to show, if one was asked for.
+    pub fn browse(&self) -> Option<&str> {
+        self.request.browse.as_deref()
     }
 
     /// The tile to frame, if one was asked for.

@@ -18,6 +18,16 @@ pub const STORAGE_KEY: &str = "loam.settings";
 /// Default fly speed in yards per second.
 pub const DEFAULT_SPEED: f32 = 120.0;
 
+/// The pages of the left panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum LeftPanel {
+    /// The tile map.
+    #[default]
+    Tiles,
+    /// The asset browser.
+    Assets,
+}
+
 /// Persisted editor settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -37,6 +47,10 @@ pub struct Settings {
     pub layer_count: bool,
     /// The camera last used on each map, keyed by the file it was opened from.
     pub cameras: BTreeMap<String, Camera>,
+    /// The page the left panel shows.
+    pub left_panel: LeftPanel,
+    /// A listfile (one game path a line) whose names the asset browser adds to the client's.
+    pub listfile: Option<PathBuf>,
     /// The generation the user chose to read each map as (File ▸ Read as), keyed by the file
     /// or folder it was opened from ("0.6.0"); maps not listed are read as their bytes decide.
     pub read_as: BTreeMap<String, String>,
@@ -53,6 +67,8 @@ impl Default for Settings {
             layer_count: false,
             cameras: BTreeMap::new(),
             read_as: BTreeMap::new(),
+            left_panel: LeftPanel::Tiles,
+            listfile: None,
         }
     }
 }

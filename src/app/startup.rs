@@ -83,20 +83,12 @@ pub fn run_gui(
 /// else from the map's own folders only (a screenshot never reads the user's settings).
 pub fn run_screenshot(
     path: Option<PathBuf>,
-    out: PathBuf,
     size: [u32; 2],
-    tile: Option<TileCoord>,
-    ops: Option<crate::edit::ops::OpsFile>,
+    request: ScreenshotRequest,
     read_as: Option<Generation>,
     client: Option<PathBuf>,
 ) -> Result<(), String> {
-    let outcome = Arc::new(Mutex::new(None));
-    let request = ScreenshotRequest {
-        out,
-        tile,
-        ops,
-        outcome: outcome.clone(),
-    };
+    let outcome = request.outcome.clone();
     eframe::run_native(
         "loam-screenshot",
         native_options([size[0] as f32, size[1] as f32], false),

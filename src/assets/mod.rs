@@ -7,5 +7,6 @@
 //! business.
 
 pub mod blp;
+pub mod catalog;
 pub mod client;
 pub mod textures;

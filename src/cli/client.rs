@@ -41,6 +41,9 @@ pub fn run(dir: &Path, find: Option<&str>) -> Result<ExitCode, LoamError> {
             shown.display()
         );
     }
+    for e in client.skipped() {
+        println!("left out (unreadable): {e}");
+    }
     if let Some(loose) = client.loose_files() {
         println!("loose files honoured: {}", loose.len());
     } else {

@@ -141,6 +141,10 @@ pub enum Command {
         /// without it, only the map's own folders are searched.
         #[arg(long, value_name = "DIR")]
         client: Option<PathBuf>,
+        /// Show the asset browser's tileset textures matching these words (folders open,
+        /// thumbnails decoded) instead of the tile map; "" shows them all.
+        #[arg(long, value_name = "FILTER")]
+        browse: Option<String>,
     },
     /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
@@ -202,11 +206,20 @@ pub fn run(cli: Cli) -> ExitCode {
             apply,
             from,
             client,
+            browse,
         }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
-            let tile = tile.and_then(|t| Some([*t.first()?, *t.get(1)?]));
-            screenshot::run(paths.pop(), out, size, tile, apply, from, client)
+            screenshot::run(screenshot::ShotArgs {
+                tile: tile.and_then(|t| Some([*t.first()?, *t.get(1)?])),
+                path: paths.pop(),
+                out,
+                size,
+                apply,
+                from,
+                client,
+                browse,
+            })
         }
         None => crate::app::startup::run_gui(cli.path, cli.from, cli.client)
             .map(|()| ExitCode::SUCCESS)

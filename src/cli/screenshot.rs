@@ -26,17 +26,30 @@ pub fn parse_size(s: &str) -> Result<[u32; 2], String> {
     Ok([w, h])
 }
 
+/// What the screenshot command was given.
+#[derive(Debug, Default)]
+pub struct ShotArgs {
+    /// The map to open; the bundled sample without one.
+    pub path: Option<PathBuf>,
+    /// The PNG to write.
+    pub out: PathBuf,
+    /// Window size.
+    pub size: [u32; 2],
+    /// A tile to frame (X Y).
+    pub tile: Option<[u8; 2]>,
+    /// Brush operations to run first.
+    pub apply: Option<PathBuf>,
+    /// Read the map as this generation.
+    pub from: Option<crate::format::Generation>,
+    /// The game client to read from.
+    pub client: Option<PathBuf>,
+    /// Show the asset browser's textures with this filter.
+    pub browse: Option<String>,
+}
+
 /// Runs the screenshot command.
-pub fn run(
-    path: Option<PathBuf>,
-    out: PathBuf,
-    size: [u32; 2],
-    tile: Option<[u8; 2]>,
-    apply: Option<PathBuf>,
-    from: Option<crate::format::Generation>,
-    client: Option<PathBuf>,
-) -> Result<ExitCode, LoamError> {
-    let ops = match apply {
+pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
+    let ops = match args.apply {
         Some(p) => {
             let text = std::fs::read_to_string(&p).map_err(|source| LoamError::Io {
                 path: p.clone(),
@@ -49,14 +62,22 @@ pub fn run(
         }
         None => None,
     };
-    let tile = match tile {
+    let tile = match args.tile {
         Some([x, y]) => Some(
             TileCoord::new(x as usize, y as usize)
                 .ok_or_else(|| LoamError::Usage(format!("tile {x} {y} is off the 64×64 grid")))?,
         ),
         None => None,
     };
-    crate::app::startup::run_screenshot(path, out.clone(), size, tile, ops, from, client)
+    let out = args.out;
+    let request = crate::app::screenshot::ScreenshotRequest {
+        out: out.clone(),
+        tile,
+        ops,
+        browse: args.browse,
+        outcome: Default::default(),
+    };
+    crate::app::startup::run_screenshot(args.path, args.size, request, args.from, args.client)
         .map_err(LoamError::Usage)?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)

@@ -96,3 +96,58 @@ pub fn confirm_quit(ui: &mut egui::Ui, unsaved: usize) -> Vec<Intent> {
     });
     out
 }
+
+/// The Open from client window's title.
+pub const OPEN_FROM_CLIENT_TITLE: &str = "Open from client";
+
+/// Lists the client's maps (folder name, and Map.dbc's id and name where known), filtered by
+/// `filter`; a click opens one.
+pub fn open_from_client(
+    ui: &mut egui::Ui,
+    maps: &[crate::assets::client::ClientMap],
+    filter: &mut String,
+) -> Vec<Intent> {
+    let mut out = Vec::new();
+    let mut open = true;
+    egui::Window::new(OPEN_FROM_CLIENT_TITLE)
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(true)
+        .default_width(420.0)
+        .show(ui.ctx(), |ui| {
+            ui.label(format!(
+                "{} map(s). The map's files are copied to loam's cache and opened from there; \
+                 File > Save as… writes it to a folder of your choice.",
+                maps.len()
+            ));
+            ui.horizontal(|ui| {
+                let label = ui.label("Filter");
+                ui.text_edit_singleline(filter).labelled_by(label.id);
+            });
+            let words = filter.to_ascii_lowercase();
+            egui::ScrollArea::vertical()
+                .max_height(360.0)
+                .show(ui, |ui| {
+                    for m in maps {
+                        let shown = match &m.table {
+                            Some((id, name)) => format!("{}  {name} (map {id})", m.directory),
+                            None => m.directory.clone(),
+                        };
+                        if !words.is_empty() && !shown.to_ascii_lowercase().contains(&words) {
+                            continue;
+                        }
+                        if ui
+                            .selectable_label(false, shown)
+                            .on_hover_text(&m.wdt)
+                            .clicked()
+                        {
+                            out.push(Intent::OpenFromClient(m.directory.clone()));
+                        }
+                    }
+                });
+        });
+    if !open {
+        out.push(Intent::CloseOpenFromClient);
+    }
+    out
+}

@@ -25,6 +25,10 @@ pub struct MenuState {
     pub camera_speed: f32,
     /// The client folder, described ("3.3.5 client, 14 archive(s): …"), when set.
     pub client: Option<String>,
+    /// The client folder holds archives (maps can be opened from it).
+    pub client_has_archives: bool,
+    /// The user's listfile, when set.
+    pub listfile: Option<PathBuf>,
     /// An edit can be undone.
     pub can_undo: bool,
     /// An edit can be redone.
@@ -69,6 +73,16 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
         ui.menu_button("File", |ui| {
             if ui.button("Open…").clicked() {
                 out.push(Intent::OpenDialog);
+            }
+            if ui
+                .add_enabled(
+                    state.client_has_archives,
+                    egui::Button::new("Open from client…"),
+                )
+                .on_disabled_hover_text("Choose a game client in Settings first")
+                .clicked()
+            {
+                out.push(Intent::OpenFromClientDialog);
             }
             ui.menu_button("Open recent", |ui| {
                 if state.recent.is_empty() {
@@ -165,6 +179,23 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 .clicked()
             {
                 out.push(Intent::ClearClientData);
+            }
+            ui.separator();
+            match &state.listfile {
+                Some(f) => ui.label(format!("Listfile: {}", f.display())),
+                None => ui.label("Listfile: none (the archives' own names)"),
+            };
+            if ui.button("Add listfile…").clicked() {
+                out.push(Intent::PickListfile);
+            }
+            if ui
+                .add_enabled(
+                    state.listfile.is_some(),
+                    egui::Button::new("Forget listfile"),
+                )
+                .clicked()
+            {
+                out.push(Intent::ClearListfile);
             }
         });
     });

@@ -4,6 +4,7 @@
 //!
 //! Not for: changing the model or the session (the app does that from the intents) or any GL.
 
+pub mod asset_browser;
 pub mod dialogs;
 pub mod history;
 pub mod menu;

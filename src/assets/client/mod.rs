@@ -8,6 +8,7 @@
 mod error;
 mod generation;
 mod loose;
+mod maps;
 mod mpq;
 mod order;
 mod path;
@@ -22,6 +23,7 @@ use std::sync::{OnceLock, RwLock};
 pub use error::AssetError;
 pub use generation::ClientGeneration;
 pub use loose::LooseIndex;
+pub use maps::{ClientMap, MAP_DBC, read_map_table, wdt_path};
 pub use mpq::{Mpq, name_key};
 pub use order::ArchiveKind;
 pub use path::{display_form, glob_match, normalise};
@@ -111,12 +113,18 @@ pub struct ClientData {
     loose: Option<LooseIndex>,
     listed: OnceLock<Vec<String>>,
     added_names: RwLock<Vec<String>>,
+    skipped: Vec<AssetError>,
 }
 
 impl std::fmt::Debug for KeyHasher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("KeyHasher")
     }
+}
+
+/// The files under `root` by their game path below it (an extracted client, a map's folder).
+pub fn walk_loose(root: &Path) -> LooseIndex {
+    loose::walk(root).loose
 }
 
 /// Whether a generation's client reads loose files under `Data/` (docs/client-data.md).
@@ -197,8 +205,18 @@ impl ClientData {
         let mut mpqs = Vec::new();
         let mut infos = Vec::new();
         let mut index = KeyMap::default();
-        for (path, kind) in order::archive_stack(&generation, &data_dir) {
-            let mpq = Mpq::open(&path)?;
+        let stack = order::archive_stack(&generation, &data_dir);
+        let mut skipped = Vec::new();
+        for (path, kind) in stack {
+            // One damaged archive (a half-downloaded custom patch) must not hide the rest of
+            // the client: it is skipped and reported, unless nothing else opens.
+            let mpq = match Mpq::open(&path) {
+                Ok(m) => m,
+                Err(e) => {
+                    skipped.push(e);
+                    continue;
+                }
+            };
             let archive = mpqs.len() as u32;
             for e in mpq.entries() {
                 let served = if e.deleted {
@@ -226,6 +244,12 @@ impl ClientData {
                 kind: ArchiveKind::PerFile,
             });
         }
+        if mpqs.is_empty()
+            && wrappers.is_empty()
+            && let Some(first) = skipped.drain(..).next()
+        {
+            return Err(first);
+        }
         let loose = honours_loose_files(&generation).then_some(walk.loose);
         Ok(ClientData {
             data_dir,
@@ -237,6 +261,7 @@ impl ClientData {
             loose,
             listed: OnceLock::new(),
             added_names: RwLock::new(Vec::new()),
+            skipped,
         })
     }
 
@@ -248,6 +273,11 @@ impl ClientData {
     /// The `Data` folder.
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
+    }
+
+    /// The archives that could not be opened and were left out, with why.
+    pub fn skipped(&self) -> &[AssetError] {
+        &self.skipped
     }
 
     /// The archives in priority order (the last one wins), per-file wrappers last.

@@ -1,0 +1,208 @@
+//! The maps a client holds, for File ▸ Open from client: every `World\Maps\Name\Name.wdt` the
+//! client serves, named from `DBFilesClient\Map.dbc` where that table can be read.
+//!
+//! Map.dbc is read with the `wow_dbc` crate, whose typed tables cover 1.12, 2.4.3 and 3.3.5.
+//! The alpha and 0.6.0 tables have other layouts the crate does not know; their maps are
+//! listed by folder name only (from the names the archives list) rather than guessed at.
+//!
+//! Not for: opening the map (see `app::client_maps`).
+
+use std::collections::BTreeMap;
+
+use wow_dbc::DbcTable;
+
+use super::path::normalise;
+use super::{ClientData, ClientGeneration};
+
+/// Where the client keeps the map table.
+pub const MAP_DBC: &str = "DBFilesClient\\Map.dbc";
+
+/// One map of the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientMap {
+    /// The folder name under `World\Maps\` (also the WDT's name).
+    pub directory: String,
+    /// Its id and display name from Map.dbc, when the table names it.
+    pub table: Option<(i64, String)>,
+    /// The WDT's game path.
+    pub wdt: String,
+}
+
+/// The game path of a map's WDT.
+pub fn wdt_path(directory: &str) -> String {
+    format!("World\\Maps\\{directory}\\{directory}.wdt")
+}
+
+/// The first filled locale of a localized string (a client fills the slot of its locale).
+macro_rules! first_locale {
+    ($s:expr) => {{
+        let s = &$s;
+        [
+            &s.en_gb, &s.ko_kr, &s.fr_fr, &s.de_de, &s.en_cn, &s.en_tw, &s.es_es, &s.es_mx,
+        ]
+        .into_iter()
+        .find(|t| !t.is_empty())
+        .cloned()
+        .unwrap_or_default()
+    }};
+}
+
+/// The rows of a Map.dbc as (id, directory, display name), read with the layout of
+/// `generation` (every known layout when the generation is unknown). `None` when no layout
+/// fits the bytes.
+pub fn read_map_table(
+    bytes: &[u8],
+    generation: &ClientGeneration,
+) -> Option<Vec<(i64, String, String)>> {
+    use wow_dbc::{tbc_tables, vanilla_tables, wrath_tables};
+    let vanilla = || {
+        vanilla_tables::map::Map::read(&mut &bytes[..])
+            .ok()
+            .map(|t| {
+                t.rows()
+                    .iter()
+                    .map(|r| {
+                        (
+                            i64::from(r.id.id),
+                            r.internal_name.clone(),
+                            first_locale!(r.map_name),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+    };
+    let tbc = || {
+        tbc_tables::map::Map::read(&mut &bytes[..]).ok().map(|t| {
+            t.rows()
+                .iter()
+                .map(|r| {
+                    (
+                        i64::from(r.id.id),
+                        r.directory.clone(),
+                        first_locale!(r.map_name_lang),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let wrath = || {
+        wrath_tables::map::Map::read(&mut &bytes[..]).ok().map(|t| {
+            t.rows()
+                .iter()
+                .map(|r| {
+                    (
+                        i64::from(r.id.id),
+                        r.directory.clone(),
+                        first_locale!(r.map_name_lang),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    match generation {
+        ClientGeneration::V112 => vanilla(),
+        ClientGeneration::V243 => tbc(),
+        ClientGeneration::V335 => wrath(),
+        ClientGeneration::Unknown(_) => wrath().or_else(tbc).or_else(vanilla),
+        // Layouts the crate does not know: no names rather than misread ones.
+        ClientGeneration::Alpha | ClientGeneration::V060 => None,
+    }
+}
+
+impl ClientData {
+    /// The maps this client serves a WDT for: those its listfiles name and those Map.dbc
+    /// names (found by name even in archives without a listfile), sorted by folder name.
+    /// A Map.dbc that cannot be read only costs the display names.
+    pub fn maps(&self) -> Vec<ClientMap> {
+        let mut found: BTreeMap<String, ClientMap> = BTreeMap::new();
+        for name in self.names() {
+            let key = normalise(&name);
+            let mut parts = key.split('\\');
+            if let (Some("world"), Some("maps"), Some(_), Some(file), None) = (
+                parts.next(),
+                parts.next(),
+                parts.next(),
+                parts.next(),
+                parts.next(),
+            ) && file.ends_with(".wdt")
+            {
+                // The spelling of the folder as the listfile has it.
+                let directory = name.split(['\\', '/']).nth(2).unwrap_or_default();
+                if normalise(&wdt_path(directory)) == key {
+                    found.insert(
+                        directory.to_ascii_lowercase(),
+                        ClientMap {
+                            directory: directory.to_string(),
+                            table: None,
+                            wdt: name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        let table = self
+            .read(MAP_DBC)
+            .ok()
+            .flatten()
+            .and_then(|b| read_map_table(&b, self.generation()))
+            .unwrap_or_default();
+        for (id, directory, display) in table {
+            let wdt = wdt_path(&directory);
+            let key = directory.to_ascii_lowercase();
+            if !found.contains_key(&key) && self.served_by(&wdt).is_none() {
+                continue;
+            }
+            let entry = found.entry(key).or_insert_with(|| ClientMap {
+                directory: directory.clone(),
+                table: None,
+                wdt,
+            });
+            entry.table = Some((id, display));
+        }
+        found.into_values().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Map.dbc of `fields` fields with one map: id, directory and the name at `name_field`
+    /// (the layouts of wowdev's and AzerothCore's tables).
+    fn map_dbc(fields: usize, name_field: usize, directory: &str, name: &str) -> Vec<u8> {
+        let mut strings = vec![0u8];
+        let dir_at = strings.len() as u32;
+        strings.extend_from_slice(directory.as_bytes());
+        strings.push(0);
+        let name_at = strings.len() as u32;
+        strings.extend_from_slice(name.as_bytes());
+        strings.push(0);
+        let mut record = vec![0u32; fields];
+        record[0] = 901;
+        record[1] = dir_at;
+        record[name_field] = name_at;
+        let mut out = b"WDBC".to_vec();
+        for v in [1, fields as u32, fields as u32 * 4, strings.len() as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in record {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&strings);
+        out
+    }
+
+    #[test]
+    fn map_tables_of_each_generation_name_their_maps() {
+        let wrath = map_dbc(66, 5, "Custom", "My Map");
+        let rows = read_map_table(&wrath, &ClientGeneration::V335).expect("3.3.5 layout");
+        assert_eq!(rows, [(901, "Custom".to_string(), "My Map".to_string())]);
+        let vanilla = map_dbc(42, 4, "Custom", "Old Map");
+        let rows = read_map_table(&vanilla, &ClientGeneration::V112).expect("1.12 layout");
+        assert_eq!(rows, [(901, "Custom".to_string(), "Old Map".to_string())]);
+        // A layout that does not fit is no names, not misread ones.
+        assert_eq!(read_map_table(&vanilla, &ClientGeneration::V335), None);
+        assert_eq!(read_map_table(&wrath, &ClientGeneration::Alpha), None);
+        assert_eq!(read_map_table(b"WDBC", &ClientGeneration::V335), None);
+    }
+}

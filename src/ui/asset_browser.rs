@@ -1,0 +1,175 @@
+//! The asset browser panel: tabs for tileset textures, models and WMOs, a filter, and the
+//! catalogue's tree as one virtual list (egui_extras' table draws only the rows on screen,
+//! so a client's tens of thousands of names scroll smoothly). Texture rows show thumbnails.
+//!
+//! Clicking a texture makes it the paint brush's texture; clicking a model or WMO selects it
+//! for placing.
+
+use egui::{Color32, Sense, Vec2};
+use egui_extras::{Column, TableBuilder};
+
+use crate::app::browser::{AssetBrowser, Thumb};
+use crate::app::intent::Intent;
+use crate::assets::catalog::{AssetKind, Row};
+
+/// Row height of texture rows (thumbnail rows) and of the others.
+const THUMB_ROW: f32 = 40.0;
+const TEXT_ROW: f32 = 18.0;
+/// Indentation per folder level.
+const INDENT: f32 = 12.0;
+
+/// What the panel returns: intents, and the texture paths on screen that want thumbnails.
+#[derive(Debug, Default)]
+pub struct BrowserOutput {
+    /// What the user asked for.
+    pub intents: Vec<Intent>,
+    /// Texture rows drawn this frame, top first.
+    pub visible_textures: Vec<String>,
+}
+
+/// Shows the panel. `paint_texture` is the paint brush's texture (marked in the list);
+/// `detail` a line about the selected file (where it is read from).
+pub fn show(
+    ui: &mut egui::Ui,
+    browser: &AssetBrowser,
+    paint_texture: &str,
+    detail: Option<&str>,
+) -> BrowserOutput {
+    let mut out = BrowserOutput::default();
+    let catalog = browser.catalog();
+    ui.horizontal(|ui| {
+        for kind in AssetKind::ALL {
+            let label = format!("{} ({})", kind.label(), catalog.count(kind));
+            if ui.selectable_label(browser.kind == kind, label).clicked() && browser.kind != kind {
+                out.intents.push(Intent::BrowserTab(kind));
+            }
+        }
+    });
+    let mut filter = browser.filter.clone();
+    ui.horizontal(|ui| {
+        let label = ui.label("Filter");
+        ui.add(egui::TextEdit::singleline(&mut filter).hint_text("words in the path"))
+            .labelled_by(label.id);
+    });
+    if filter != browser.filter {
+        out.intents.push(Intent::BrowserFilter(filter));
+    }
+    if browser.is_building() {
+        ui.label("Reading the names…");
+    }
+    if let Some(p) = &browser.problem {
+        ui.colored_label(Color32::from_rgb(240, 180, 80), p);
+    }
+    // The detail line sits under the list; leave it room.
+    let footer = if detail.is_some() { 40.0 } else { 0.0 };
+    let rows = browser.rows();
+    let entries = catalog.entries(browser.kind);
+    let selected = browser.selected.as_ref().map(|(_, p)| p.as_str());
+    if rows.is_empty() && !browser.is_building() {
+        ui.label(if browser.filter.is_empty() {
+            "Nothing of this kind is known: choose a client folder in Settings, or add a listfile."
+        } else {
+            "No path matches the filter."
+        });
+    }
+    let row_height = if browser.kind == AssetKind::Texture {
+        THUMB_ROW
+    } else {
+        TEXT_ROW
+    };
+    let height = (ui.available_height() - footer).max(60.0);
+    TableBuilder::new(ui)
+        .id_salt(("asset-browser", browser.kind))
+        .column(Column::remainder())
+        .max_scroll_height(height)
+        .auto_shrink([false, false])
+        .body(|body| {
+            body.rows(row_height, rows.len(), |mut row| {
+                let Some(r) = rows.get(row.index()) else {
+                    return;
+                };
+                row.col(|ui| match r {
+                    Row::Folder {
+                        key,
+                        name,
+                        depth,
+                        files,
+                        open,
+                    } => {
+                        ui.add_space(*depth as f32 * INDENT);
+                        let response = ui.add(
+                            egui::Button::selectable(false, format!("{name}  ({files})"))
+                                .frame(false),
+                        );
+                        let icon = egui::Rect::from_center_size(
+                            response.rect.left_center() - egui::vec2(7.0, 0.0),
+                            Vec2::splat(10.0),
+                        );
+                        let icon_response =
+                            ui.interact(icon, response.id.with("icon"), Sense::hover());
+                        egui::collapsing_header::paint_default_icon(
+                            ui,
+                            if *open { 1.0 } else { 0.0 },
+                            &icon_response,
+                        );
+                        if response.clicked() {
+                            out.intents.push(Intent::BrowserToggleFolder(key.clone()));
+                        }
+                    }
+                    Row::File { index, depth } => {
+                        let Some(entry) = entries.get(*index) else {
+                            return;
+                        };
+                        ui.add_space(*depth as f32 * INDENT);
+                        if browser.kind == AssetKind::Texture {
+                            out.visible_textures.push(entry.path.clone());
+                            thumbnail(ui, browser.thumbnail(&entry.path));
+                        }
+                        let is_paint = browser.kind == AssetKind::Texture
+                            && entry.path.eq_ignore_ascii_case(paint_texture);
+                        let shown = if is_paint {
+                            format!("{}  (painting)", entry.file_name())
+                        } else {
+                            entry.file_name().to_string()
+                        };
+                        let response = ui
+                            .selectable_label(selected == Some(entry.path.as_str()), shown)
+                            .on_hover_text(&entry.path);
+                        if response.clicked() {
+                            out.intents
+                                .push(Intent::PickAsset(browser.kind, entry.path.clone()));
+                        }
+                    }
+                });
+            });
+        });
+    if let Some(d) = detail {
+        ui.separator();
+        ui.label(d);
+    }
+    out
+}
+
+/// A thumbnail, or a grey square while it decodes or when it is missing.
+fn thumbnail(ui: &mut egui::Ui, thumb: Option<&Thumb>) {
+    let size = Vec2::splat(THUMB_ROW - 4.0);
+    match thumb {
+        Some(Thumb::Ready(handle)) => {
+            ui.add(egui::Image::new((handle.id(), size)));
+        }
+        other => {
+            let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, Color32::from_gray(60));
+            if let Some(Thumb::Missing(why)) = other {
+                ui.painter().text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    "?",
+                    egui::FontId::proportional(16.0),
+                    Color32::from_gray(200),
+                );
+                response.on_hover_text(why);
+            }
+        }
+    }
+}

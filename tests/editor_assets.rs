@@ -1,0 +1,381 @@
+//! The game data the user browses in the editor, driven through egui_kittest with the real
+//! app: the asset browser over a client built from corpus files (tabs, tree, filter,
+//! thumbnails decoded off the UI thread, a click that sets the paint texture), a user
+//! listfile naming files of an archive without one, and File ▸ Open from client with the map
+//! named from a Map.dbc.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
+
+use loam::app::dialogs::ScriptedDialogs;
+use loam::app::editing::Tool;
+use loam::app::{LoamApp, StartOptions};
+use loam::assets::catalog::AssetKind;
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel)
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Writes an archive with wow-mpq's builder, with or without a `(listfile)`.
+fn archive(path: &Path, files: &[(&str, Vec<u8>)], listfile: bool) {
+    let mut b = ArchiveBuilder::new().version(FormatVersion::V1);
+    if !listfile {
+        b = b.listfile_option(ListfileOption::None);
+    }
+    for (game, bytes) in files {
+        b = b.add_file_data(bytes.clone(), game);
+    }
+    b.build(path).unwrap();
+}
+
+/// A 3.3.5 client folder (common.MPQ + lichking.MPQ, the later one winning) in `game`.
+fn client_335(
+    game: &Path,
+    common: &[(&str, Vec<u8>)],
+    lichking: &[(&str, Vec<u8>)],
+    listfile: bool,
+) {
+    let data = game.join("Data");
+    std::fs::create_dir_all(&data).unwrap();
+    archive(&data.join("common.MPQ"), common, listfile);
+    archive(&data.join("lichking.MPQ"), lichking, listfile);
+}
+
+fn harness(dialogs: &ScriptedDialogs, client: Option<PathBuf>) -> Harness<'static, LoamApp> {
+    let dialogs = dialogs.clone();
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| {
+            LoamApp::new(
+                cc,
+                StartOptions {
+                    open: None,
+                    dialogs: Box::new(dialogs),
+                    screenshot: None,
+                    read_as: None,
+                    client,
+                },
+            )
+        })
+}
+
+/// A few frames: enough for a click to take effect. Not `Harness::run`, which fails when
+/// a worker's answer asks for more frames than it allows.
+fn settle(h: &mut Harness<'_, LoamApp>) {
+    h.run_steps(6);
+}
+
+/// Steps the app until `done` holds (workers answer on their own threads).
+fn run_until(h: &mut Harness<'_, LoamApp>, what: &str, done: impl Fn(&LoamApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        h.step();
+    }
+    settle(h);
+}
+
+fn show_assets(h: &mut Harness<'_, LoamApp>) {
+    h.get_by_label("Assets").click();
+    settle(h);
+    run_until(h, "the catalogue", |a| !a.browser().is_building());
+}
+
+#[test]
+fn the_browser_lists_client_files_by_kind_with_thumbnails_and_a_click_sets_the_paint_texture() {
+    let game = tempfile::tempdir().unwrap();
+    let blp = |f: &str| read(&corpus(&format!("wowserhq-format/blp/{f}")));
+    client_335(
+        game.path(),
+        &[
+            ("Tileset\\Test\\Dxt1.blp", blp("dxt1a.blp")),
+            ("Tileset\\Test\\Palette.blp", blp("pala8.blp")),
+            ("Tileset\\Test\\Broken.blp", b"not a blp".to_vec()),
+            (
+                "Custom\\Doodads\\Rabbit.m2",
+                read(&corpus("blizzardry/Rabbit.m2")),
+            ),
+            (
+                "Custom\\Wmo\\TrollTent.wmo",
+                read(&corpus("blizzardry/trolltent.wmo")),
+            ),
+            (
+                "Custom\\Wmo\\TrollTent_000.wmo",
+                read(&corpus("blizzardry/trolltent_000.wmo")),
+            ),
+        ],
+        // The later archive wins: this Palette.blp is the DXT5 one.
+        &[("TILESET\\test\\palette.BLP", blp("dxt5.blp"))],
+        true,
+    );
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(game.path().to_path_buf()));
+    settle(&mut h);
+    show_assets(&mut h);
+
+    let catalog = h.state().browser().catalog();
+    // The sample map's own textures count too (names the open map references).
+    let sample_textures = h
+        .state()
+        .session()
+        .unwrap()
+        .map
+        .tiles
+        .values()
+        .next()
+        .unwrap()
+        .textures
+        .clone();
+    for t in &sample_textures {
+        assert!(
+            catalog
+                .entries(AssetKind::Texture)
+                .iter()
+                .any(|e| e.path.eq_ignore_ascii_case(t)),
+            "{t} is not listed"
+        );
+    }
+    assert_eq!(catalog.count(AssetKind::Texture), 3 + sample_textures.len());
+    // The sample's own models count too, once each whatever their spelling.
+    let distinct = |names: Vec<&String>| {
+        names
+            .into_iter()
+            .map(|n| n.to_ascii_lowercase().replace('/', "\\"))
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    let s = h.state().session().unwrap();
+    let doodads = distinct(s.map.tiles.values().flat_map(|t| &t.doodad_names).collect());
+    let wmos = distinct(s.map.tiles.values().flat_map(|t| &t.wmo_names).collect());
+    assert_eq!(catalog.count(AssetKind::Model), 1 + doodads);
+    assert_eq!(
+        catalog.count(AssetKind::Wmo),
+        1 + wmos,
+        "groups are not listed"
+    );
+
+    // The tree: open Tileset, then Test.
+    let top = format!("Tileset  ({})", 3 + sample_textures.len());
+    h.get_by_label(&top).click();
+    settle(&mut h);
+    h.get_by_label("Test  (3)").click();
+    settle(&mut h);
+    run_until(&mut h, "the thumbnails", |a| {
+        a.browser().thumbnails_settled()
+    });
+    // Two decode; the broken one is answered as missing (with why, on hover).
+    assert_eq!(h.state().browser().thumbnails_ready(), 2);
+    let missing = h.state().browser().thumbnail("Tileset\\Test\\Broken.blp");
+    assert!(matches!(
+        missing,
+        Some(loam::app::browser::Thumb::Missing(_))
+    ));
+
+    h.get_by_label("Dxt1.blp").click();
+    settle(&mut h);
+    let tools = &h.state().editing().settings;
+    assert_eq!(tools.texture, "Tileset\\Test\\Dxt1.blp");
+    assert_eq!(tools.tool, Tool::Paint);
+    h.get_by_label("Dxt1.blp  (painting)");
+
+    // Models and WMOs are listed; clicking one selects it and says where it is read from.
+    h.get_by_label(&format!("Models ({})", 1 + doodads)).click();
+    settle(&mut h);
+    h.get_by_label("Custom  (1)").click();
+    settle(&mut h);
+    h.get_by_label("Doodads  (1)").click();
+    settle(&mut h);
+    h.get_by_label("Rabbit.m2").click();
+    settle(&mut h);
+    assert_eq!(
+        h.state().browser().selected,
+        Some((AssetKind::Model, "Custom\\Doodads\\Rabbit.m2".to_string()))
+    );
+    assert!(
+        h.query_by_label_contains("common.MPQ").is_some(),
+        "the detail line names the archive"
+    );
+    h.get_by_label(&format!("WMOs ({})", 1 + wmos)).click();
+    settle(&mut h);
+    // Folders stay open across tabs (their keys are whole paths): Custom is open already.
+    h.get_by_label("Wmo  (1)").click();
+    settle(&mut h);
+    assert!(h.query_by_label("TrollTent.wmo").is_some());
+
+    // The filter keeps matching paths only, with their folders open.
+    h.get_by_label_contains("Textures (").click();
+    settle(&mut h);
+    h.get_by_label("Filter").click();
+    settle(&mut h);
+    h.get_by_label("Filter").type_text("test/ pal");
+    settle(&mut h);
+    assert!(h.query_by_label("Palette.blp").is_some());
+    assert!(h.query_by_label("Dxt1.blp  (painting)").is_none());
+}
+
+#[test]
+fn a_user_listfile_names_the_files_of_an_archive_without_one() {
+    let game = tempfile::tempdir().unwrap();
+    let blp = read(&corpus("wowserhq-format/blp/dxt1a.blp"));
+    client_335(
+        game.path(),
+        &[("Tileset\\Hidden\\Unlisted.blp", blp)],
+        &[("Tileset\\Hidden\\Other.blp", b"x".to_vec())],
+        false,
+    );
+    let list = game.path().join("my-listfile.txt");
+    std::fs::write(
+        &list,
+        "Tileset\\Hidden\\Unlisted.blp\r\nTileset\\Hidden\\NotThere.blp\r\n",
+    )
+    .unwrap();
+
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(game.path().to_path_buf()));
+    settle(&mut h);
+    show_assets(&mut h);
+    let listed = |a: &LoamApp| {
+        a.browser()
+            .catalog()
+            .entries(AssetKind::Texture)
+            .iter()
+            .any(|e| e.path == "Tileset\\Hidden\\Unlisted.blp")
+    };
+    assert!(
+        !listed(h.state()),
+        "no listfile: the archive's names are unknown"
+    );
+
+    dialogs.answer_map(Some(list.clone()));
+    h.get_by_label("Settings").click();
+    settle(&mut h);
+    h.get_by_label("Add listfile…").click();
+    settle(&mut h);
+    run_until(&mut h, "the catalogue", |a| !a.browser().is_building());
+    assert!(listed(h.state()));
+    assert_eq!(h.state().settings().listfile, Some(list));
+    // A listfile name is shown whether or not the client serves it: the thumbnail says.
+    h.get_by_label_contains("Tileset").click();
+    settle(&mut h);
+    h.get_by_label("Hidden  (2)").click();
+    settle(&mut h);
+    run_until(&mut h, "the thumbnails", |a| {
+        a.browser().thumbnails_settled()
+    });
+    assert_eq!(h.state().browser().thumbnails_ready(), 1);
+}
+
+/// A 3.3.5 Map.dbc (66 fields, 264-byte records) with one map, laid out as AzerothCore's
+/// table describes it: id, directory, then the name's 16 locales and flags at fields 5..=21.
+fn map_dbc(id: u32, directory: &str, name: &str) -> Vec<u8> {
+    let mut strings = vec![0u8];
+    let dir_at = strings.len() as u32;
+    strings.extend_from_slice(directory.as_bytes());
+    strings.push(0);
+    let name_at = strings.len() as u32;
+    strings.extend_from_slice(name.as_bytes());
+    strings.push(0);
+    let mut record = [0u32; 66];
+    record[0] = id;
+    record[1] = dir_at;
+    record[5] = name_at;
+    let mut out = Vec::new();
+    out.extend_from_slice(b"WDBC");
+    for v in [1u32, 66, 264, strings.len() as u32] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in record {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&strings);
+    out
+}
+
+#[test]
+fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
+    let cache = tempfile::tempdir().unwrap();
+    // SAFETY: the only test of this binary that reads the variable sets it before the app
+    // starts, and no other thread of this test reads the environment meanwhile.
+    unsafe { std::env::set_var("LOAM_CACHE_DIR", cache.path()) };
+
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for e in std::fs::read_dir(&sample).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            let name = p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .replace("Sample", "Custom");
+            files.push((format!("World\\Maps\\Custom\\{name}"), read(&p)));
+        }
+    }
+    assert_eq!(files.len(), 5, "the sample's WDT and four tiles");
+    files.push((
+        "DBFilesClient\\Map.dbc".into(),
+        map_dbc(901, "Custom", "My Custom Map"),
+    ));
+    let borrowed: Vec<(&str, Vec<u8>)> =
+        files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let game = tempfile::tempdir().unwrap();
+    // No listfile: the map is found through Map.dbc, its tiles by name.
+    client_335(
+        game.path(),
+        &borrowed,
+        &[("Tileset\\Other.blp", b"x".to_vec())],
+        false,
+    );
+
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(game.path().to_path_buf()));
+    settle(&mut h);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label("Open from client…").click();
+    settle(&mut h);
+    let maps = h.state().message().map(str::to_string);
+    assert!(
+        h.query_by_label_contains("map(s)").is_some(),
+        "the dialog is up; {maps:?}"
+    );
+    h.get_by_label("Custom  My Custom Map (map 901)").click();
+    settle(&mut h);
+    run_until(&mut h, "the copy", |a| !a.is_copying());
+
+    let s = h.state().session().expect("the map opened");
+    assert_eq!(s.map.name, "Custom");
+    assert!(s.source.starts_with(cache.path()), "{}", s.source.display());
+    assert_eq!(s.known_tiles().len(), 4);
+    for (game_path, bytes) in &files[..5] {
+        let file = game_path.rsplit('\\').next().unwrap();
+        let on_disk = s.source.parent().unwrap().join(file);
+        assert_eq!(&read(&on_disk), bytes, "{game_path} copied exactly");
+    }
+
+    // Save never writes into the copy: it asks for a folder.
+    let before = read(&s.source);
+    let tile = *s.map.tiles.keys().next().unwrap();
+    h.state_mut().mark_edited(tile);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label("Save").click();
+    settle(&mut h);
+    assert!(h.state().save_as_shown(), "Save as… is up");
+    assert_eq!(read(&h.state().session().unwrap().source), before);
+}
