@@ -175,4 +175,44 @@ fn the_sample_is_textured_from_a_client_archive_written_by_stormlib() {
         on < 1.0,
         "from the archive the view is the loose-texture view (difference {on:.2}, stand-ins {off:.1})"
     );
+
+    // The asset browser over the same archive: its thumbnails are those textures, decoded off
+    // the UI thread; without the client the same rows show grey "missing" squares.
+    let browse = |name: &str, client: Option<&Path>| {
+        let png = dir.join(name);
+        let mut args = vec![
+            bare.join("Sample.wdt").to_str().unwrap().to_string(),
+            png.to_str().unwrap().to_string(),
+            "--browse".into(),
+            "tileset".into(),
+        ];
+        if let Some(c) = client {
+            args.extend(["--client".into(), c.to_str().unwrap().to_string()]);
+        }
+        screenshot(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        coloured_share(&read_png(&png), 260)
+    };
+    let with = browse("asset-browser.png", Some(&client));
+    let without = browse("asset-browser-no-client.png", None);
+    // Both show the same tabs and rows (the selected tab is tinted); five 36-pixel
+    // thumbnails add about 3% of the panel's pixels.
+    assert!(
+        with - without > 0.02,
+        "thumbnails colour the panel: {with:.3} with the client, {without:.3} without"
+    );
+}
+
+/// The share of clearly coloured (not grey) pixels in the leftmost `width` columns.
+fn coloured_share((w, h, px): &(usize, usize, Vec<u8>), width: usize) -> f64 {
+    let mut n = 0;
+    for y in 0..*h {
+        for x in 0..width.min(*w) {
+            let p = &px[(y * w + x) * 4..][..3];
+            let (lo, hi) = (p.iter().min().unwrap(), p.iter().max().unwrap());
+            if hi - lo > 30 {
+                n += 1;
+            }
+        }
+    }
+    n as f64 / (width.min(*w) * h) as f64
 }

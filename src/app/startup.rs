@@ -4,14 +4,13 @@
 //! Not for: what the app does once running (see the parent module).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use super::dialogs::RfdDialogs;
 use super::screenshot::ScreenshotRequest;
 use super::{LoamApp, StartOptions};
 use crate::disk::LoamError;
 use crate::format::Generation;
-use crate::model::TileCoord;
+
 use crate::sample::SAMPLE_NAME;
 
 /// The window's default size in points.
