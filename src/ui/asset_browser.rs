@@ -72,74 +72,74 @@ pub fn show(
             "No path matches the filter."
         });
     }
-    let row_height = if browser.kind == AssetKind::Texture {
-        THUMB_ROW
-    } else {
-        TEXT_ROW
-    };
     let height = (ui.available_height() - footer).max(60.0);
+    let thumbs = browser.kind == AssetKind::Texture;
+    // Texture files are tall enough for their thumbnail; folders and other files are a line.
+    let heights = rows.iter().map(|r| match r {
+        Row::File { .. } if thumbs => THUMB_ROW,
+        _ => TEXT_ROW,
+    });
     TableBuilder::new(ui)
         .id_salt(("asset-browser", browser.kind))
         .column(Column::remainder())
         .max_scroll_height(height)
         .auto_shrink([false, false])
         .body(|body| {
-            body.rows(row_height, rows.len(), |mut row| {
+            body.heterogeneous_rows(heights, |mut row| {
                 let Some(r) = rows.get(row.index()) else {
                     return;
                 };
-                row.col(|ui| match r {
-                    Row::Folder {
-                        key,
-                        name,
-                        depth,
-                        files,
-                        open,
-                    } => {
-                        ui.add_space(*depth as f32 * INDENT);
-                        let response = ui.add(
-                            egui::Button::selectable(false, format!("{name}  ({files})"))
-                                .frame(false),
-                        );
-                        let icon = egui::Rect::from_center_size(
-                            response.rect.left_center() - egui::vec2(7.0, 0.0),
-                            Vec2::splat(10.0),
-                        );
-                        let icon_response =
-                            ui.interact(icon, response.id.with("icon"), Sense::hover());
-                        egui::collapsing_header::paint_default_icon(
-                            ui,
-                            if *open { 1.0 } else { 0.0 },
-                            &icon_response,
-                        );
-                        if response.clicked() {
-                            out.intents.push(Intent::BrowserToggleFolder(key.clone()));
+                row.col(|ui| {
+                    ui.horizontal(|ui| match r {
+                        Row::Folder {
+                            key,
+                            name,
+                            depth,
+                            files,
+                            open,
+                        } => {
+                            ui.add_space(*depth as f32 * INDENT);
+                            let (icon, icon_response) =
+                                ui.allocate_exact_size(Vec2::splat(12.0), Sense::click());
+                            let icon_response = icon_response.with_new_rect(icon);
+                            egui::collapsing_header::paint_default_icon(
+                                ui,
+                                if *open { 1.0 } else { 0.0 },
+                                &icon_response,
+                            );
+                            let response = ui.add(
+                                egui::Button::selectable(false, format!("{name}  ({files})"))
+                                    .frame(false),
+                            );
+                            if response.clicked() || icon_response.clicked() {
+                                out.intents.push(Intent::BrowserToggleFolder(key.clone()));
+                            }
                         }
-                    }
-                    Row::File { index, depth } => {
-                        let Some(entry) = entries.get(*index) else {
-                            return;
-                        };
-                        ui.add_space(*depth as f32 * INDENT);
-                        if browser.kind == AssetKind::Texture {
-                            out.visible_textures.push(entry.path.clone());
-                            thumbnail(ui, browser.thumbnail(&entry.path));
+                        Row::File { index, depth } => {
+                            let Some(entry) = entries.get(*index) else {
+                                return;
+                            };
+                            // Files line up under their folder's name, past its arrow.
+                            ui.add_space(*depth as f32 * INDENT + 12.0);
+                            if thumbs {
+                                out.visible_textures.push(entry.path.clone());
+                                thumbnail(ui, browser.thumbnail(&entry.path));
+                            }
+                            let is_paint = thumbs && entry.path.eq_ignore_ascii_case(paint_texture);
+                            let shown = if is_paint {
+                                format!("{}  (painting)", entry.file_name())
+                            } else {
+                                entry.file_name().to_string()
+                            };
+                            let response = ui
+                                .selectable_label(selected == Some(entry.path.as_str()), shown)
+                                .on_hover_text(&entry.path);
+                            if response.clicked() {
+                                out.intents
+                                    .push(Intent::PickAsset(browser.kind, entry.path.clone()));
+                            }
                         }
-                        let is_paint = browser.kind == AssetKind::Texture
-                            && entry.path.eq_ignore_ascii_case(paint_texture);
-                        let shown = if is_paint {
-                            format!("{}  (painting)", entry.file_name())
-                        } else {
-                            entry.file_name().to_string()
-                        };
-                        let response = ui
-                            .selectable_label(selected == Some(entry.path.as_str()), shown)
-                            .on_hover_text(&entry.path);
-                        if response.clicked() {
-                            out.intents
-                                .push(Intent::PickAsset(browser.kind, entry.path.clone()));
-                        }
-                    }
+                    });
                 });
             });
         });
