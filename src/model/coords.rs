@@ -222,6 +222,26 @@ pub fn world_to_chunk_grid(
     ))
 }
 
+/// The matrix that takes a placed model's vertices (model space: x forward, y left, z up, as
+/// M2, MDX and WMO files store them) to world space, for a placement at world `position` with
+/// a record's `rotation` (degrees) and `scale` factor.
+///
+/// The ADT page of the wowdev wiki (`../shared/specs/000_*`, MDDF/MODF) builds this matrix in
+/// placement space: Rx(90°)·Ry(90°)·T(record)·Ry(rot.y − 270°)·Rz(−rot.x)·Rx(rot.z − 90°)·S.
+/// Carried into loam's world axes (x north, y west, z up; [`placement_to_world`]) that product
+/// is T(world)·Rz(rot.y)·Ry(rot.x)·Rx(rot.z)·S: the record's y angle turns the model about the
+/// up axis, then x about the west axis, then z about the north axis, as the wiki's prose says
+/// ("x: around West/East, y: around Up, z: around North/South"). A test checks the two forms
+/// agree, since getting this order wrong is the classic placement mistake.
+pub fn placement_matrix(position: [f64; 3], rotation: [f32; 3], scale: f32) -> glam::DMat4 {
+    let [rx, ry, rz] = rotation.map(|d| (d as f64).to_radians());
+    glam::DMat4::from_translation(glam::DVec3::from_array(position))
+        * glam::DMat4::from_rotation_z(ry)
+        * glam::DMat4::from_rotation_y(rx)
+        * glam::DMat4::from_rotation_x(rz)
+        * glam::DMat4::from_scale(glam::DVec3::splat(scale as f64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +308,61 @@ mod tests {
         assert_eq!(vertex_grid_position(144), [8.0, 8.0]);
         assert_eq!(outer_vertex(8, 8), 144);
         assert_eq!(inner_vertex(7, 7), 135);
+    }
+
+    #[test]
+    fn placement_matrices_follow_the_wiki_s_product() {
+        use glam::{DMat4, DVec3};
+        // The wiki's gl-matrix code, literally (each call multiplies on the right), then its
+        // placement space carried to world space: world = (O − z, O − x, y).
+        let wiki = |record: [f32; 3], rot: [f32; 3], scale: f64| {
+            let d = |a: f64| a.to_radians();
+            let r = rot.map(f64::from);
+            let placement = DMat4::from_rotation_x(d(90.0))
+                * DMat4::from_rotation_y(d(90.0))
+                * DMat4::from_translation(DVec3::new(
+                    record[0] as f64,
+                    record[1] as f64,
+                    record[2] as f64,
+                ))
+                * DMat4::from_rotation_y(d(r[1] - 270.0))
+                * DMat4::from_rotation_z(d(-r[0]))
+                * DMat4::from_rotation_x(d(r[2] - 90.0))
+                * DMat4::from_scale(DVec3::splat(scale));
+            // Rx(90°)·Ry(90°) took placement (x, y, z) to (z, x, y); the world flips x and y
+            // about the map origin.
+            DMat4::from_translation(DVec3::new(MAP_ORIGIN, MAP_ORIGIN, 0.0))
+                * DMat4::from_rotation_z(std::f64::consts::PI)
+                * placement
+        };
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        for _ in 0..200 {
+            let record = [next() * 34_000.0, next() * 400.0 - 200.0, next() * 34_000.0];
+            let rot = [
+                next() * 720.0 - 360.0,
+                next() * 720.0 - 360.0,
+                next() * 720.0 - 360.0,
+            ];
+            // Scales a record can hold exactly (1/1024 steps), so both sides scale alike.
+            let scale = (256.0 + (next() * 3072.0).floor()) as f64 / 1024.0;
+            let ours = placement_matrix(placement_to_world(record), rot, scale as f32);
+            let theirs = wiki(record, rot, scale);
+            for (a, b) in ours.to_cols_array().iter().zip(theirs.to_cols_array()) {
+                assert!(
+                    (a - b).abs() < 1e-6 * (1.0 + b.abs()),
+                    "{rot:?}: {ours} vs {theirs}"
+                );
+            }
+        }
+        // No rotation: the model's axes are the world's (forward north, left west, up up).
+        let m = placement_matrix([0.0; 3], [0.0; 3], 1.0);
+        assert!(m.abs_diff_eq(DMat4::IDENTITY, 1e-12), "{m}");
+        // 90° about the up axis turns forward (north) to west.
+        let m = placement_matrix([0.0; 3], [0.0, 90.0, 0.0], 1.0);
+        assert!(m.transform_vector3(DVec3::X).abs_diff_eq(DVec3::Y, 1e-12));
     }
 }
