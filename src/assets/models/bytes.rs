@@ -118,11 +118,6 @@ impl<'a> Cursor<'a> {
         Ok(out)
     }
 
-    /// A little-endian u16.
-    pub fn u16(&mut self) -> Result<u16> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-
     /// A little-endian u32.
     pub fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.array()?))
@@ -355,7 +350,7 @@ mod tests {
     fn cursor_reports_absolute_offsets() {
         let data = [1u8, 0, 2, 0, 0, 0, 9];
         let mut c = Cursor::new(&data, 100, Label::Part("header"));
-        assert_eq!(c.u16().unwrap(), 1);
+        assert_eq!(c.bytes(2).unwrap(), [1, 0]);
         assert_eq!(c.u32().unwrap(), 2);
         let e = c.u32().unwrap_err();
         assert_eq!((e.chunk.as_str(), e.offset), ("header", 106));

@@ -262,7 +262,11 @@ fn build(parts: &Parts, profile: &Profile) -> Result<MeshBuilder> {
                 .texture_lookup
                 .get(usize::from(unit.texture_combo))
                 .ok_or_else(|| {
-                    unit_error("texture combo", unit.texture_combo, parts.texture_lookup.len())
+                    unit_error(
+                        "texture combo",
+                        unit.texture_combo,
+                        parts.texture_lookup.len(),
+                    )
                 })?;
             let texture = parts
                 .textures

@@ -10,7 +10,9 @@
 
 use super::bytes::{Chunk, Cursor, Label, c_string, chunks, f32_records, u16s, u32_at};
 use super::error::{ModelErrorKind, Result};
-use super::{Aabb, Batch, BlendMode, Material, MeshBuilder, Model, ModelFormat, TextureRef, Vertex};
+use super::{
+    Aabb, Batch, BlendMode, Material, MeshBuilder, Model, ModelFormat, TextureRef, Vertex,
+};
 
 /// A TEXS record: replaceable id, 260-byte path, flags.
 const TEXTURE_SIZE: usize = 268;
@@ -39,10 +41,8 @@ pub(super) fn read(bytes: &[u8]) -> Result<Model> {
     match bytes.get(0..4) {
         Some(b"MDLX") => {}
         Some(m) => {
-            return Err(Label::Part("file").error(
-                0,
-                ModelErrorKind::UnknownMagic([m[0], m[1], m[2], m[3]]),
-            ));
+            return Err(Label::Part("file")
+                .error(0, ModelErrorKind::UnknownMagic([m[0], m[1], m[2], m[3]])));
         }
         None => {
             return Err(Label::Part("file").error(
@@ -72,7 +72,8 @@ pub(super) fn read(bytes: &[u8]) -> Result<Model> {
             _ => {}
         }
     }
-    let version = version.ok_or_else(|| Label::Part("file").error(4, ModelErrorKind::Missing("VERS")))?;
+    let version =
+        version.ok_or_else(|| Label::Part("file").error(4, ModelErrorKind::Missing("VERS")))?;
     if !(1300..=1400).contains(&version) {
         return Err(Label::Tag(*b"VERS").error(12, ModelErrorKind::UnsupportedVersion(version)));
     }
@@ -158,10 +159,8 @@ fn materials(chunk: &Chunk) -> Result<Vec<Vec<Layer>>> {
         let at = c.offset();
         let size = c.u32()? as usize;
         let body = c.bytes(size.checked_sub(4).ok_or_else(|| {
-            Label::Tag(chunk.tag).error(
-                at,
-                ModelErrorKind::Invalid(format!("material size {size}")),
-            )
+            Label::Tag(chunk.tag)
+                .error(at, ModelErrorKind::Invalid(format!("material size {size}")))
         })?)?;
         let mut m = Cursor::new(body, at + 4, Label::Tag(chunk.tag));
         m.u32()?; // priority plane
@@ -176,7 +175,11 @@ fn materials(chunk: &Chunk) -> Result<Vec<Vec<Layer>>> {
                     ModelErrorKind::Invalid(format!("layer size {layer_size}")),
                 ));
             }
-            let mut l = Cursor::new(m.bytes(layer_size - 4)?, layer_at + 4, Label::Tag(chunk.tag));
+            let mut l = Cursor::new(
+                m.bytes(layer_size - 4)?,
+                layer_at + 4,
+                Label::Tag(chunk.tag),
+            );
             material.push(Layer {
                 filter_mode: l.u32()?,
                 shading: l.u32()?,
@@ -274,7 +277,9 @@ fn geoset(
     if let Some(&kind) = kinds.iter().find(|&&k| k != TRIANGLES) {
         return Err(Label::Tag(*b"PTYP").error(
             at,
-            ModelErrorKind::Invalid(format!("primitive type {kind} (only triangle lists are read)")),
+            ModelErrorKind::Invalid(format!(
+                "primitive type {kind} (only triangle lists are read)"
+            )),
         ));
     }
     if normals.len() != positions.len() {
@@ -289,13 +294,25 @@ fn geoset(
     }
     let base = mesh.vertices.len() as u32;
     let first_index = mesh.indices.len() as u32;
-    let uv = |set: usize, i: usize| uv_sets.get(set).and_then(|s| s.get(i)).copied().unwrap_or_default();
-    mesh.vertices.extend(positions.iter().zip(&normals).enumerate().map(|(i, (&p, &n))| Vertex {
-        position: p,
-        normal: n,
-        uv: uv(0, i),
-        uv2: uv(1, i),
-    }));
+    let uv = |set: usize, i: usize| {
+        uv_sets
+            .get(set)
+            .and_then(|s| s.get(i))
+            .copied()
+            .unwrap_or_default()
+    };
+    mesh.vertices.extend(
+        positions
+            .iter()
+            .zip(&normals)
+            .enumerate()
+            .map(|(i, (&p, &n))| Vertex {
+                position: p,
+                normal: n,
+                uv: uv(0, i),
+                uv2: uv(1, i),
+            }),
+    );
     let triangles = faces.len() / 3 * 3;
     for (k, &f) in faces[..triangles].iter().enumerate() {
         if usize::from(f) >= positions.len() {

@@ -459,8 +459,9 @@ pub fn read_wmo(path: &str, root: &[u8], fetch: Fetch) -> Result<WmoModel> {
 }
 
 /// Reads the model file at `path` through `fetch`, choosing the reader from the magic bytes,
-/// not the extension: 1.12–3.3.5 ADTs name doodads `.mdx` although the files are M2, so a
-/// missing `.mdx` is looked up again as `.m2` (and a missing `.m2` as `.mdx`).
+/// not the extension: 1.12–3.3.5 ADTs name doodads `.mdx` (and WMOs' MODN sometimes `.mdl`)
+/// although the files are M2, so a missing `.mdx` or `.mdl` is looked up again as `.m2` (and a
+/// missing `.m2` as `.mdx`).
 pub fn read_model(path: &str, fetch: Fetch) -> Result<AnyModel> {
     let (found, bytes) = fetch_either(path, fetch).ok_or_else(|| ModelError::not_found(path))?;
     read_model_bytes(&found, &bytes, fetch)
@@ -475,7 +476,9 @@ pub fn read_model_bytes(path: &str, bytes: &[u8], fetch: Fetch) -> Result<AnyMod
         Some(b"MD21") => Err(ModelError::at(
             "header",
             0,
-            ModelErrorKind::Invalid("chunked M2 (MD21, 7.x and later) is not a classic model".into()),
+            ModelErrorKind::Invalid(
+                "chunked M2 (MD21, 7.x and later) is not a classic model".into(),
+            ),
         )
         .in_file(path)),
         Some(m) => Err(ModelError::at(
@@ -506,13 +509,14 @@ fn fetch_either(path: &str, fetch: Fetch) -> Option<(String, Vec<u8>)> {
     fetch(&other).map(|b| (other, b))
 }
 
-/// `x.mdx` ⇄ `x.m2`, keeping the case of the extension's first letter; `None` for others.
+/// `x.mdx` ⇄ `x.m2` (and `x.mdl`, which older WMOs' MODN name, → `x.m2`), keeping the case of
+/// the extension's first letter; `None` for others.
 fn swap_extension(path: &str) -> Option<String> {
     let dot = path.rfind('.')?;
     let (stem, ext) = path.split_at(dot);
     let upper = ext.chars().nth(1).is_some_and(|c| c.is_ascii_uppercase());
     let swapped = match ext.to_ascii_lowercase().as_str() {
-        ".mdx" => ".m2",
+        ".mdx" | ".mdl" => ".m2",
         ".m2" => ".mdx",
         _ => return None,
     };
@@ -571,6 +575,7 @@ mod tests {
         assert_eq!(swap_extension("a\\B.mdx").as_deref(), Some("a\\B.m2"));
         assert_eq!(swap_extension("a\\B.MDX").as_deref(), Some("a\\B.M2"));
         assert_eq!(swap_extension("b.m2").as_deref(), Some("b.mdx"));
+        assert_eq!(swap_extension("d.MDL").as_deref(), Some("d.M2"));
         assert_eq!(swap_extension("c.wmo"), None);
     }
 

@@ -58,10 +58,8 @@ pub struct TextureUnit {
 pub fn read_file(bytes: &[u8]) -> Result<Profile> {
     match bytes.get(0..4) {
         Some(b"SKIN") => profile(bytes, 4, 48),
-        Some(m) => Err(Label::Part("skin header").error(
-            0,
-            ModelErrorKind::UnknownMagic([m[0], m[1], m[2], m[3]]),
-        )),
+        Some(m) => Err(Label::Part("skin header")
+            .error(0, ModelErrorKind::UnknownMagic([m[0], m[1], m[2], m[3]]))),
         None => Err(Label::Part("skin header").error(
             0,
             ModelErrorKind::Truncated {
@@ -126,7 +124,13 @@ mod tests {
         let idx_at = verts_at + 6;
         let sub_at = idx_at + 6;
         let unit_at = sub_at + 48;
-        for (count, at) in [(3, verts_at), (3, idx_at), (0, 0), (1, sub_at), (1, unit_at)] {
+        for (count, at) in [
+            (3, verts_at),
+            (3, idx_at),
+            (0, 0),
+            (1, sub_at),
+            (1, unit_at),
+        ] {
             b.extend_from_slice(&(count as u32).to_le_bytes());
             b.extend_from_slice(&(at as u32).to_le_bytes());
         }

@@ -12,7 +12,9 @@
 //! Not for: portals, lights, fog, BSP, liquids, lightmaps, LOD groups (`_lodN`), or WMOs of 8.1
 //! and later (texture and doodad file data ids instead of names): those are refused.
 
-use super::bytes::{Chunk, Label, c_string, chunks, f32_at, f32_records, string_at, u16_at, u16s, u32_at};
+use super::bytes::{
+    Chunk, Label, c_string, chunks, f32_at, f32_records, string_at, u16_at, u16s, u32_at,
+};
 use super::error::{ModelErrorKind, Result};
 use super::{
     Aabb, Batch, BlendMode, Doodad, DoodadSet, Fetch, Material, MeshBuilder, TextureRef, Vertex,
@@ -29,10 +31,9 @@ pub(super) fn version(bytes: &[u8]) -> Result<u32> {
         .ok_or_else(|| Label::Part("file").error(0, ModelErrorKind::Missing("MVER")))??
         .complete()?;
     if &first.tag != b"MVER" {
-        return Err(first.label().error(
-            0,
-            ModelErrorKind::Invalid("a WMO starts with MVER".into()),
-        ));
+        return Err(first
+            .label()
+            .error(0, ModelErrorKind::Invalid("a WMO starts with MVER".into())));
     }
     let version = first.cursor().u32()?;
     if !matches!(version, 14 | 16 | 17) {
@@ -114,7 +115,11 @@ pub(super) fn root<'a>(
             records(&mogi, size)?
                 .map(|r| Aabb {
                     min: [f32_at(r, bbox), f32_at(r, bbox + 4), f32_at(r, bbox + 8)],
-                    max: [f32_at(r, bbox + 12), f32_at(r, bbox + 16), f32_at(r, bbox + 20)],
+                    max: [
+                        f32_at(r, bbox + 12),
+                        f32_at(r, bbox + 16),
+                        f32_at(r, bbox + 20),
+                    ],
                 })
                 .collect()
         }
@@ -323,13 +328,23 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
     let mut h = mogp.cursor();
     let header = h.bytes(header_size)?;
     let bounds = Aabb {
-        min: [f32_at(header, 0x0C), f32_at(header, 0x10), f32_at(header, 0x14)],
-        max: [f32_at(header, 0x18), f32_at(header, 0x1C), f32_at(header, 0x20)],
+        min: [
+            f32_at(header, 0x0C),
+            f32_at(header, 0x10),
+            f32_at(header, 0x14),
+        ],
+        max: [
+            f32_at(header, 0x18),
+            f32_at(header, 0x1C),
+            f32_at(header, 0x20),
+        ],
     };
     let batch_total = if version == 14 {
         0
     } else {
-        u32::from(u16_at(header, 0x28)) + u32::from(u16_at(header, 0x2A)) + u32::from(u16_at(header, 0x2C))
+        u32::from(u16_at(header, 0x28))
+            + u32::from(u16_at(header, 0x2A))
+            + u32::from(u16_at(header, 0x2C))
     };
     let mut g = GroupData {
         flags: u32_at(header, 8),
@@ -350,7 +365,11 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
     let mut mopy = None;
     let mut moba = None;
     let mut have_indices = false;
-    for chunk in chunks(&mogp.payload[header_size..], mogp.payload_offset() + header_size, true) {
+    for chunk in chunks(
+        &mogp.payload[header_size..],
+        mogp.payload_offset() + header_size,
+        true,
+    ) {
         let chunk = chunk?;
         // BSP, lights, liquids and later-expansion chunks are skipped, even cut short.
         const READ: [&[u8; 4]; 9] = [
@@ -365,12 +384,8 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
             b"MOVT" => g.positions = f32_records::<3>(whole(&chunk, 12)?),
             b"MONR" => g.normals = f32_records::<3>(whole(&chunk, 12)?),
             // A second MOTV (TVERTS2) is the second UV set.
-            b"MOTV" if g.uvs.is_empty() => {
-                g.uvs = f32_records::<2>(whole(&chunk, 8)?)
-            }
-            b"MOTV" if g.uvs2.is_empty() => {
-                g.uvs2 = f32_records::<2>(whole(&chunk, 8)?)
-            }
+            b"MOTV" if g.uvs.is_empty() => g.uvs = f32_records::<2>(whole(&chunk, 8)?),
+            b"MOTV" if g.uvs2.is_empty() => g.uvs2 = f32_records::<2>(whole(&chunk, 8)?),
             b"MOVI" | b"MOIN" if !have_indices => {
                 g.indices = u16s(whole(&chunk, 2)?);
                 g.indices_at = chunk.payload_offset();
@@ -412,13 +427,12 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
     }
     if let Some(mopy) = mopy {
         let triangles = g.indices.len() / 3;
-        let (size, material) = if version < 17
-            || (triangles > 0 && mopy.payload.len() == 4 * triangles)
-        {
-            (4, 2)
-        } else {
-            (2, 1)
-        };
+        let (size, material) =
+            if version < 17 || (triangles > 0 && mopy.payload.len() == 4 * triangles) {
+                (4, 2)
+            } else {
+                (2, 1)
+            };
         g.triangle_materials = records(&mopy, size)?.map(|r| r[material]).collect();
         g.triangle_materials_at = mopy.payload_offset();
     }
@@ -454,7 +468,9 @@ fn batches(moba: &Chunk, version: u32, declared: u32) -> Result<Vec<RawBatch>> {
 /// Reads a v16/v17 root and fetches its groups.
 pub(super) fn read(path: &str, bytes: &[u8], version: u32, fetch: Fetch) -> Result<WmoModel> {
     let root = root(chunks(bytes, 0, true), version)?;
-    let (stem, ext) = path.rfind('.').map_or((path, ".wmo"), |dot| path.split_at(dot));
+    let (stem, ext) = path
+        .rfind('.')
+        .map_or((path, ".wmo"), |dot| path.split_at(dot));
     let mut groups = Vec::new();
     let mut missing = Vec::new();
     for i in 0..root.n_groups {
@@ -523,10 +539,7 @@ pub(super) fn assemble(
         } else {
             root.group_boxes.clone()
         };
-        boxes
-            .into_iter()
-            .reduce(Aabb::union)
-            .unwrap_or(mesh.bounds)
+        boxes.into_iter().reduce(Aabb::union).unwrap_or(mesh.bounds)
     });
     Ok(WmoModel {
         version,
