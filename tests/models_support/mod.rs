@@ -315,3 +315,73 @@ pub fn v16_files(groups: &[Group], mohd_box: [f32; 6]) -> Vec<Vec<u8>> {
     }
     files
 }
+
+/// A 3.3.5 (version 264) M2 and its `.skin` rewritten as an M2 of `version` (256–263) with the
+/// skin embedded, following the wowdev wiki's header: up to 263 `playable_animation_lookup`
+/// follows the animation lookup, `views` (an array of skin profiles) takes the place of the
+/// skin count, and `texture_flipbooks` follows the texture weights, moving vertices from 0x3C to
+/// 0x44, textures from 0x50 to 0x5C, render flags from 0x70 to 0x84, the texture lookup from
+/// 0x80 to 0x94 and the bounding box from 0xA0 to 0xB4. Embedded profiles have no `SKIN` magic
+/// and their offsets count from the M2's start; before 260 submeshes are 32 bytes (no sort
+/// centre and radius), from 260 48. Only what a static reader needs is carried over.
+pub fn m2_with_embedded_skin(m2: &[u8], skin: &[u8], version: u32) -> Vec<u8> {
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // (count, bytes) of the 264 array whose (count, offset) pair is at `at`.
+    let array = |b: &[u8], at: usize, size: usize| -> (u32, Vec<u8>) {
+        let (n, o) = (u32_at(b, at), u32_at(b, at + 4) as usize);
+        (n, b[o..o + n as usize * size].to_vec())
+    };
+    let mut out = vec![0u8; 0x150];
+    out[..4].copy_from_slice(b"MD20");
+    out[4..8].copy_from_slice(&version.to_le_bytes());
+    // Appends `data` 16-byte aligned and writes (count, offset) at header offset `at`.
+    fn put(out: &mut Vec<u8>, at: usize, count: u32, data: &[u8]) -> usize {
+        while out.len() % 16 != 0 {
+            out.push(0);
+        }
+        let offset = out.len();
+        out.extend_from_slice(data);
+        out[at..at + 4].copy_from_slice(&count.to_le_bytes());
+        out[at + 4..at + 8].copy_from_slice(&(offset as u32).to_le_bytes());
+        offset
+    }
+    let (n, name) = array(m2, 0x08, 1);
+    put(&mut out, 0x08, n, &name);
+    let (n, vertices) = array(m2, 0x3C, 48);
+    put(&mut out, 0x44, n, &vertices);
+    // Textures: type, flags, then the name's (count, offset), which must point into the new file.
+    let (n, textures) = array(m2, 0x50, 16);
+    let mut records = Vec::new();
+    let mut names = Vec::new();
+    for r in textures.chunks(16) {
+        let (len, o) = (u32_at(r, 8) as usize, u32_at(r, 12) as usize);
+        names.push((r[..8].to_vec(), len as u32, m2[o..o + len].to_vec()));
+    }
+    for (head, len, name) in names {
+        let at = out.len();
+        out.extend_from_slice(&[0; 8]);
+        let o = put(&mut out, at, len, &name);
+        records.extend_from_slice(&head);
+        records.extend_from_slice(&len.to_le_bytes());
+        records.extend_from_slice(&(o as u32).to_le_bytes());
+    }
+    put(&mut out, 0x5C, n, &records);
+    let (n, flags) = array(m2, 0x70, 4);
+    put(&mut out, 0x84, n, &flags);
+    let (n, lookup) = array(m2, 0x80, 2);
+    put(&mut out, 0x94, n, &lookup);
+    out[0xB4..0xB4 + 28].copy_from_slice(&m2[0xA0..0xA0 + 28]);
+    // The profile: 'SKIN' dropped, arrays re-homed.
+    let profile = put(&mut out, 0x4C, 1, &[0; 44]);
+    let submesh_size = if version >= 260 { 48 } else { 32 };
+    for (i, size) in [(0usize, 2usize), (1, 2), (2, 4), (3, 48), (4, 24)] {
+        let (n, mut data) = array(skin, 4 + 8 * i, size);
+        if i == 3 && submesh_size == 32 {
+            // Vanilla sections end after the centre position (byte 32).
+            data = data.chunks(48).flat_map(|r| r[..32].to_vec()).collect();
+        }
+        put(&mut out, profile + 8 * i, n, &data);
+    }
+    out[profile + 40..profile + 44].copy_from_slice(&skin[44..48]);
+    out
+}

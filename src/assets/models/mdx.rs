@@ -247,10 +247,11 @@ fn geoset(
             _ => break,
         };
         let mut sub = peek.relabel(Label::Tag(tag));
+        let n = positions.len();
         if &tag == b"UVAS" {
-            // v1300: a set count, then per set one UV pair per vertex.
-            let sets = sub.count(0)?;
-            let n = positions.len();
+            // v1300: a set count, then per set one UV pair per vertex (the count is checked
+            // against what is left even for a geoset without vertices).
+            let sets = sub.count((8 * n).max(1))?;
             for _ in 0..sets {
                 uv_sets.push(f32_records::<2>(sub.records(n, 8)?));
             }

@@ -410,9 +410,14 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
         g.indices = (0..n.min(1 << 16) as u32).map(|i| i as u16).collect();
         g.indices_at = mogp.payload_offset();
     }
+    if g.colors.as_ref().is_some_and(Vec::is_empty) {
+        g.colors = None;
+    }
+    // A missing (empty) normal or UV list reads as zeros; a list of another length is damage.
     for (what, len, chunk) in [
         ("MONR", g.normals.len(), b"MONR"),
         ("MOTV", g.uvs.len(), b"MOTV"),
+        ("MOTV", g.uvs2.len(), b"MOTV"),
         ("MOCV", g.colors.as_ref().map_or(n, Vec::len), b"MOCV"),
     ] {
         if len != n && len != 0 {
