@@ -247,13 +247,13 @@ fn geoset(
             _ => break,
         };
         let mut sub = peek.relabel(Label::Tag(tag));
-        let n = positions.len();
         if &tag == b"UVAS" {
             // v1300: a set count, then per set one UV pair per vertex (the count is checked
             // against what is left even for a geoset without vertices).
-            let sets = sub.count((8 * n).max(1))?;
+            let vertices = positions.len();
+            let sets = sub.count((8 * vertices).max(1))?;
             for _ in 0..sets {
-                uv_sets.push(f32_records::<2>(sub.records(n, 8)?));
+                uv_sets.push(f32_records::<2>(sub.records(vertices, 8)?));
             }
             *g = sub.relabel(Label::Tag(*b"GEOS"));
             continue;
