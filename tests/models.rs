@@ -704,7 +704,8 @@ fn a_v14_file_written_from_the_spec_reads_back() {
     let d = &wmo.doodads[0];
     assert_eq!(d.model, "WORLD\\CHAIR.MDX");
     assert_eq!(d.position, [1.0, 2.0, 3.0]);
-    assert_eq!(d.rotation, [0.0, 0.0, 0.7071068, 0.7071068]);
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    assert_eq!(d.rotation, [0.0, 0.0, s, s]);
     assert_eq!((d.scale, d.color, d.flags), (1.5, [30, 20, 10, 255], 1));
     assert_eq!(wmo.doodad_sets.len(), 2);
     assert_eq!(wmo.doodad_sets[0].name, "Set_$DefaultGlobal");
@@ -831,8 +832,11 @@ fn loam_model_prints_what_the_files_hold() {
 // ---------------------------------------------------------------------------------------------
 // Damaged input: never a panic; errors name the file, the chunk and the byte offset.
 
-/// Every input of the damage tests: (name, bytes, companion files by name).
-fn damage_inputs() -> Vec<(String, Vec<u8>, HashMap<String, Vec<u8>>)> {
+/// A damage test input: the model's name, its bytes, its companion files by name.
+type Input = (String, Vec<u8>, HashMap<String, Vec<u8>>);
+
+/// Every input of the damage tests.
+fn damage_inputs() -> Vec<Input> {
     let mut out = Vec::new();
     for (rel, skin) in M2S {
         let skin_name = corpus_path(rel).replace(".m2", "00.skin");

@@ -142,7 +142,17 @@ fn root_chunks(version: u32, materials: &[Mat], groups: &[Group], mohd_box: [f32
     // MODD: nameIndex (24 bits) | flags << 24, position, orientation (x, y, z, w), scale,
     // colour as B, G, R, A bytes.
     let mut modd = u32s(&[1 | (0x1 << 24)]);
-    modd.extend(f32s(&[1.0, 2.0, 3.0, 0.0, 0.0, 0.7071068, 0.7071068, 1.5]));
+    let half_turn_z = std::f32::consts::FRAC_1_SQRT_2; // 90° about z: (0, 0, sin 45°, cos 45°)
+    modd.extend(f32s(&[
+        1.0,
+        2.0,
+        3.0,
+        0.0,
+        0.0,
+        half_turn_z,
+        half_turn_z,
+        1.5,
+    ]));
     modd.extend_from_slice(&[10, 20, 30, 255]);
     out.extend(chunk(b"MODD", &modd));
     out
@@ -336,7 +346,7 @@ pub fn m2_with_embedded_skin(m2: &[u8], skin: &[u8], version: u32) -> Vec<u8> {
     out[4..8].copy_from_slice(&version.to_le_bytes());
     // Appends `data` 16-byte aligned and writes (count, offset) at header offset `at`.
     fn put(out: &mut Vec<u8>, at: usize, count: u32, data: &[u8]) -> usize {
-        while out.len() % 16 != 0 {
+        while !out.len().is_multiple_of(16) {
             out.push(0);
         }
         let offset = out.len();

@@ -2,10 +2,9 @@
 //! chunkless M2 and skin files, the part: `header`, `vertices`, `submeshes`…) and the absolute
 //! byte offset in that file.
 
-use std::fmt;
-
 /// Why a model file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {chunk} at byte {offset} (0x{offset:x}): {kind}", shown_file(.file))]
 pub struct ModelError {
     /// The file as it was asked for (a game path or a file path); a companion file (`.skin`,
     /// `_NNN.wmo`) names itself, not the file that needed it.
@@ -87,25 +86,9 @@ impl ModelError {
     }
 }
 
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let file = if self.file.is_empty() {
-            "<memory>"
-        } else {
-            &self.file
-        };
-        write!(
-            f,
-            "{file}: {} at byte {} (0x{:x}): {}",
-            self.chunk, self.offset, self.offset, self.kind
-        )
-    }
-}
-
-impl std::error::Error for ModelError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.kind)
-    }
+/// The file as messages show it (`<memory>` before a reader names it).
+fn shown_file(file: &str) -> &str {
+    if file.is_empty() { "<memory>" } else { file }
 }
 
 /// Result of the model readers.

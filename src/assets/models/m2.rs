@@ -190,8 +190,7 @@ struct Parts<'a> {
 /// batch per texture unit (a submesh drawn twice, e.g. with an additive reflection layer, is
 /// two batches, in the file's order).
 fn build(parts: &Parts, profile: &Profile) -> Result<MeshBuilder> {
-    let mut mesh = MeshBuilder::default();
-    mesh.vertices = profile
+    let vertices = profile
         .vertices
         .iter()
         .enumerate()
@@ -208,6 +207,10 @@ fn build(parts: &Parts, profile: &Profile) -> Result<MeshBuilder> {
             })
         })
         .collect::<Result<_>>()?;
+    let mut mesh = MeshBuilder {
+        vertices,
+        ..MeshBuilder::default()
+    };
     let triangles = profile.indices.len() / 3 * 3;
     mesh.indices = Vec::with_capacity(triangles);
     for (k, &i) in profile.indices[..triangles].iter().enumerate() {
@@ -240,7 +243,7 @@ fn build(parts: &Parts, profile: &Profile) -> Result<MeshBuilder> {
             .get(usize::from(unit.submesh))
             .ok_or_else(|| unit_error("submesh", unit.submesh, profile.submeshes.len()))?;
         let end = u64::from(submesh.index_start) + u64::from(submesh.index_count);
-        if end > mesh.indices.len() as u64 || submesh.index_count % 3 != 0 {
+        if end > mesh.indices.len() as u64 || !submesh.index_count.is_multiple_of(3) {
             return Err(Label::Part("submeshes").error(
                 profile.submeshes_at,
                 ModelErrorKind::Invalid(format!(

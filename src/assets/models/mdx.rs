@@ -118,7 +118,7 @@ fn extent(c: &mut Cursor) -> Result<(f32, Aabb)> {
 }
 
 fn textures(chunk: &Chunk) -> Result<Vec<Texture>> {
-    if chunk.payload.len() % TEXTURE_SIZE != 0 {
+    if !chunk.payload.len().is_multiple_of(TEXTURE_SIZE) {
         return Err(chunk.error(
             0,
             ModelErrorKind::Invalid(format!(

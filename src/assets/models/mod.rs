@@ -104,10 +104,7 @@ impl Aabb {
                 continue;
             }
             let b = out.get_or_insert(Aabb { min: p, max: p });
-            for i in 0..3 {
-                b.min[i] = b.min[i].min(p[i]);
-                b.max[i] = b.max[i].max(p[i]);
-            }
+            *b = b.union(Aabb { min: p, max: p });
         }
         out
     }
@@ -597,9 +594,11 @@ mod tests {
         assert_eq!(b.min, [-1.0, 2.0, 0.0]);
         assert_eq!(b.max, [1.0, 5.0, 3.0]);
         assert!(b.contains([0.0, 3.0, 1.0], 0.0));
-        let mut m = MeshBuilder::default();
-        m.vertices = vec![Vertex::default(); 3];
-        m.indices = vec![0, 1, 2];
+        let m = MeshBuilder {
+            vertices: vec![Vertex::default(); 3],
+            indices: vec![0, 1, 2],
+            ..MeshBuilder::default()
+        };
         assert!(matches!(m.finish().indices, Indices::U16(_)));
     }
 

@@ -162,7 +162,7 @@ fn records<'a>(chunk: &Chunk<'a>, size: usize) -> Result<std::slice::ChunksExact
 
 /// A chunk's payload, refusing a size that is not a whole number of `size`-byte records.
 fn whole<'a>(chunk: &Chunk<'a>, size: usize) -> Result<&'a [u8]> {
-    if chunk.payload.len() % size != 0 {
+    if !chunk.payload.len().is_multiple_of(size) {
         return Err(chunk.error(
             0,
             ModelErrorKind::Invalid(format!(
@@ -183,9 +183,7 @@ fn materials(
     declared: u32,
     version: u32,
 ) -> Result<Vec<(Material, Option<TextureRef>)>> {
-    let size = if version == 14 {
-        44
-    } else if declared > 0 && momt.payload.len() == 44 * declared as usize {
+    let size = if version == 14 || (declared > 0 && momt.payload.len() == 44 * declared as usize) {
         44
     } else {
         64
@@ -604,7 +602,7 @@ fn add_group(
     if !g.batches.is_empty() {
         for b in &g.batches {
             let end = u64::from(b.start) + u64::from(b.count);
-            if end > triangles as u64 || b.count % 3 != 0 {
+            if end > triangles as u64 || !b.count.is_multiple_of(3) {
                 return Err(Label::Tag(*b"MOBA").error(
                     b.at,
                     ModelErrorKind::Invalid(format!(
