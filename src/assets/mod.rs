@@ -1,12 +1,13 @@
 //! Where texture bytes come from: a folder of loose client files (the client data folder, or
-//! the map's own folder and the folders above it) and BLP decoding.
+//! the map's own folder and the folders above it) and BLP decoding; model files (M2, MDX, WMO)
+//! decoded into GPU-ready meshes ([`models`]).
 //!
 //! The client's MPQ archives, per-file wrappers and loose files are [`client`].
 //!
-//! Not for: models yet; a texture that is not found is the renderer's procedural stand-in's
-//! business.
+//! Not for: a texture that is not found is the renderer's procedural stand-in's business.
 
 pub mod blp;
 pub mod catalog;
 pub mod client;
+pub mod models;
 pub mod textures;
