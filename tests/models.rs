@@ -44,7 +44,7 @@ const WMOS: [(&str, &[u32]); 5] = [
     ("wowserhq-format/mapobj/inn.wmo", &[0, 3]),
     ("warcraft-net/WMO/prisonHQ_Redridge.wmo", &[0, 1, 2]),
     ("warcraft-net/WMO/duskwood_lumbermill.wmo", &[0]),
-    // Legion (MOHD flags 0x10 lod, GFID), but still names its texture in MOTX.
+    // Legion (a GFID chunk, MOBS in its group), but still names its texture in MOTX.
     (
         "warcraft-net/WMO/7du_violethold_trapdoor_transport.wmo",
         &[0],
