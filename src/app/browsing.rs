@@ -2,10 +2,12 @@
 //! picking a texture or a model), the user's listfile, and File ▸ Open from client. Kept out
 //! of `app/mod.rs` so that it does not grow with each panel.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::assets::catalog::AssetKind;
 use crate::assets::client::{ClientData, ClientMap};
+use crate::assets::textures::ByteSource;
 
 use super::browser::NameSources;
 use super::client_maps::Copying;
@@ -28,9 +30,26 @@ impl LoamApp {
         self.client.as_ref()?.opened.as_ref().ok().cloned()
     }
 
-    /// Rebuilds the asset browser's names for the open map and client, and points its
-    /// thumbnails at the same bytes the terrain reads.
+    /// The bytes of game paths for the open map (its folder first) and the client; without a
+    /// map, the client's alone.
+    pub(super) fn byte_source(&self) -> ByteSource {
+        // An empty path names no folder: nothing is indexed for it.
+        let folder = self
+            .session
+            .as_ref()
+            .map_or_else(PathBuf::new, |s| s.folder.clone());
+        client::byte_source(self.client.as_ref(), &folder)
+    }
+
+    /// Rebuilds the asset browser's names for the open map and client.
     pub(super) fn restart_browser(&mut self) {
+        let source = self.byte_source();
+        self.restart_browser_with(source);
+    }
+
+    /// Rebuilds the asset browser's names for the open map and client, its thumbnails read
+    /// through `source` (the bytes the terrain reads).
+    pub(super) fn restart_browser_with(&mut self, source: ByteSource) {
         let mut sources = NameSources {
             client: self.client_data(),
             listfile: self.settings.listfile.clone(),
@@ -39,23 +58,18 @@ impl LoamApp {
         if let Some(c) = self.client.as_ref().filter(|c| c.opened.is_err()) {
             sources.folders.push(c.dir.clone());
         }
-        let folder = match &self.session {
-            Some(s) => {
-                sources.folders.push(s.folder.clone());
-                for t in s.map.tiles.values() {
-                    sources.map_names.extend(t.textures.iter().cloned());
-                    sources.map_names.extend(t.doodad_names.iter().cloned());
-                    sources.map_names.extend(t.wmo_names.iter().cloned());
-                }
-                if let Some(n) = &s.map.map_wide_names {
-                    sources.map_names.extend(n.doodad_names.iter().cloned());
-                    sources.map_names.extend(n.wmo_names.iter().cloned());
-                }
-                s.folder.clone()
+        if let Some(s) = &self.session {
+            sources.folders.push(s.folder.clone());
+            for t in s.map.tiles.values() {
+                sources.map_names.extend(t.textures.iter().cloned());
+                sources.map_names.extend(t.doodad_names.iter().cloned());
+                sources.map_names.extend(t.wmo_names.iter().cloned());
             }
-            None => std::env::temp_dir(),
-        };
-        let source = client::byte_source(self.client.as_ref(), &folder);
+            if let Some(n) = &s.map.map_wide_names {
+                sources.map_names.extend(n.doodad_names.iter().cloned());
+                sources.map_names.extend(n.wmo_names.iter().cloned());
+            }
+        }
         self.browser.restart(sources, source);
     }
 

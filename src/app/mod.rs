@@ -564,10 +564,13 @@ impl LoamApp {
     /// Starts the texture worker over for the open map's byte source (loose files under the
     /// client data folder and the map's folders) and forgets the textures on the GPU.
     fn restart_textures(&mut self) {
-        self.restart_browser();
-        let Some(s) = &self.session else { return };
-        self.textures
-            .start(client::byte_source(self.client.as_ref(), &s.folder));
+        // One source for the terrain and the browser: building it indexes the map's folder.
+        let source = self.byte_source();
+        self.restart_browser_with(source.clone());
+        if self.session.is_none() {
+            return;
+        }
+        self.textures.start(source);
         self.gl.lock().queue_clear_textures();
     }
 
