@@ -55,50 +55,28 @@ pub fn read_map_table(
     generation: &ClientGeneration,
 ) -> Option<Vec<(i64, String, String)>> {
     use wow_dbc::{tbc_tables, vanilla_tables, wrath_tables};
-    let vanilla = || {
-        vanilla_tables::map::Map::read(&mut &bytes[..])
-            .ok()
-            .map(|t| {
-                t.rows()
-                    .iter()
-                    .map(|r| {
-                        (
-                            i64::from(r.id.id),
-                            r.internal_name.clone(),
-                            first_locale!(r.map_name),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            })
-    };
-    let tbc = || {
-        tbc_tables::map::Map::read(&mut &bytes[..]).ok().map(|t| {
-            t.rows()
-                .iter()
-                .map(|r| {
-                    (
-                        i64::from(r.id.id),
-                        r.directory.clone(),
-                        first_locale!(r.map_name_lang),
-                    )
+    // The three typed tables differ only in their field names.
+    macro_rules! rows {
+        ($table:ty, $directory:ident, $name:ident) => {
+            || {
+                <$table>::read(&mut &bytes[..]).ok().map(|t| {
+                    t.rows()
+                        .iter()
+                        .map(|r| {
+                            (
+                                i64::from(r.id.id),
+                                r.$directory.clone(),
+                                first_locale!(r.$name),
+                            )
+                        })
+                        .collect::<Vec<_>>()
                 })
-                .collect::<Vec<_>>()
-        })
-    };
-    let wrath = || {
-        wrath_tables::map::Map::read(&mut &bytes[..]).ok().map(|t| {
-            t.rows()
-                .iter()
-                .map(|r| {
-                    (
-                        i64::from(r.id.id),
-                        r.directory.clone(),
-                        first_locale!(r.map_name_lang),
-                    )
-                })
-                .collect::<Vec<_>>()
-        })
-    };
+            }
+        };
+    }
+    let vanilla = rows!(vanilla_tables::map::Map, internal_name, map_name);
+    let tbc = rows!(tbc_tables::map::Map, directory, map_name_lang);
+    let wrath = rows!(wrath_tables::map::Map, directory, map_name_lang);
     match generation {
         ClientGeneration::V112 => vanilla(),
         ClientGeneration::V243 => tbc(),
