@@ -1,0 +1,171 @@
+//! The map's placed objects as the user sees them: one per uniqueId, whatever how many tiles
+//! list it, with its model path and where it stands in world space.
+//!
+//! Tiles store placements per file (MDDF/MODF with name indices into MMDX/MWMO); an object
+//! crossing a tile border is listed by every tile it touches under the same uniqueId, and the
+//! client draws it once. [`collect`] gives that once-per-uid view for drawing and, later,
+//! for selecting.
+//!
+//! Not for: file records (see `placement`) or drawing (see `render`).
+
+use std::collections::HashSet;
+
+use super::TileCoord;
+use super::map::Map;
+
+/// Doodad (M2/MDX) or map object (WMO): the two uniqueId spaces the client keeps apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKind {
+    /// An M2 or MDX model (MDDF).
+    Doodad,
+    /// A WMO (MODF).
+    Wmo,
+}
+
+/// One placed object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapObject {
+    /// Doodad or WMO.
+    pub kind: ObjectKind,
+    /// Map-wide unique id.
+    pub unique_id: u32,
+    /// Model path as the tile names it; `None` when the record's name index points past the
+    /// tile's name list (a damaged or hand-edited file), which is drawn as a placeholder.
+    pub model: Option<String>,
+    /// World position (x north, y west, z up).
+    pub position: [f64; 3],
+    /// Rotation in degrees as the record stores it (see `coords::placement_matrix`).
+    pub rotation: [f32; 3],
+    /// Scale factor (doodads: record / 1024; WMOs: 1 before Legion).
+    pub scale: f32,
+    /// The WMO doodad set to show (WMOs only).
+    pub doodad_set: u16,
+    /// World-space box the record declares (WMOs only): min, max.
+    pub record_bounds: Option<([f64; 3], [f64; 3])>,
+    /// The first loaded tile that lists it.
+    pub tile: TileCoord,
+}
+
+/// Every object of the loaded tiles (and a WMO-only map's global WMO), once per
+/// (kind, uniqueId): the first tile in row order that lists a uid gives its record. Doodads
+/// come first, then WMOs, each in tile order then record order.
+pub fn collect(map: &Map) -> Vec<MapObject> {
+    let mut seen: HashSet<(ObjectKind, u32)> = HashSet::new();
+    let mut out = Vec::new();
+    if let Some(g) = &map.global_wmo {
+        let p = &g.placement;
+        seen.insert((ObjectKind::Wmo, p.unique_id));
+        out.push(MapObject {
+            kind: ObjectKind::Wmo,
+            unique_id: p.unique_id,
+            model: Some(g.name.clone()),
+            position: p.position,
+            rotation: p.rotation,
+            scale: 1.0,
+            doodad_set: p.doodad_set,
+            record_bounds: Some((p.bounds_min, p.bounds_max)),
+            tile: TileCoord::new(0, 0).expect("0, 0 is on the map"),
+        });
+    }
+    for tile in map.tiles.values() {
+        for d in &tile.doodads {
+            if !seen.insert((ObjectKind::Doodad, d.unique_id)) {
+                continue;
+            }
+            out.push(MapObject {
+                kind: ObjectKind::Doodad,
+                unique_id: d.unique_id,
+                model: tile.doodad_names.get(d.name_index as usize).cloned(),
+                position: d.position,
+                rotation: d.rotation,
+                scale: d.scale_factor(),
+                doodad_set: 0,
+                record_bounds: None,
+                tile: tile.coord,
+            });
+        }
+    }
+    for tile in map.tiles.values() {
+        for w in &tile.wmos {
+            if !seen.insert((ObjectKind::Wmo, w.unique_id)) {
+                continue;
+            }
+            out.push(MapObject {
+                kind: ObjectKind::Wmo,
+                unique_id: w.unique_id,
+                model: tile.wmo_names.get(w.name_index as usize).cloned(),
+                position: w.position,
+                rotation: w.rotation,
+                // 3.3.5 and earlier pad this field (usually 0): WMOs are never scaled there.
+                scale: 1.0,
+                doodad_set: w.doodad_set,
+                record_bounds: Some((w.bounds_min, w.bounds_max)),
+                tile: tile.coord,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DoodadPlacement, Tile, WmoPlacement};
+
+    fn doodad(uid: u32, name_index: u32, x: f64) -> DoodadPlacement {
+        DoodadPlacement {
+            name_index,
+            unique_id: uid,
+            position: [x, 0.0, 5.0],
+            rotation: [0.0, 90.0, 0.0],
+            scale: 512,
+            flags: 0,
+        }
+    }
+
+    #[test]
+    fn an_object_listed_by_two_tiles_is_one_object() {
+        let mut map = Map::new("T");
+        let mut a = Tile::flat(TileCoord::new(31, 31).unwrap(), "A.blp", 0.0);
+        a.doodad_names = vec!["Tree.m2".into()];
+        a.doodads = vec![doodad(7, 0, 1.0), doodad(8, 0, 2.0)];
+        let mut b = Tile::flat(TileCoord::new(32, 31).unwrap(), "A.blp", 0.0);
+        b.doodad_names = vec!["Other.m2".into(), "Tree.m2".into()];
+        // uid 7 again (the same tree seen from the neighbour), and a bad name index.
+        b.doodads = vec![doodad(7, 1, 1.0), doodad(9, 5, 3.0)];
+        b.wmo_names = vec!["Inn.wmo".into()];
+        b.wmos = vec![WmoPlacement {
+            name_index: 0,
+            // The same number as a doodad: the client keeps the two spaces apart.
+            unique_id: 7,
+            position: [1.0, 2.0, 3.0],
+            rotation: [0.0; 3],
+            bounds_min: [0.0; 3],
+            bounds_max: [2.0, 4.0, 6.0],
+            flags: 0,
+            doodad_set: 1,
+            name_set: 0,
+            scale: 0,
+        }];
+        map.tiles.insert(a.coord, a);
+        map.tiles.insert(b.coord, b);
+        let objects = collect(&map);
+        let uids: Vec<(ObjectKind, u32)> = objects.iter().map(|o| (o.kind, o.unique_id)).collect();
+        assert_eq!(
+            uids,
+            [
+                (ObjectKind::Doodad, 7),
+                (ObjectKind::Doodad, 8),
+                (ObjectKind::Doodad, 9),
+                (ObjectKind::Wmo, 7)
+            ]
+        );
+        assert_eq!(objects[0].model.as_deref(), Some("Tree.m2"));
+        assert_eq!(objects[0].scale, 0.5);
+        assert_eq!(objects[2].model, None, "name index 5 of 2 names");
+        assert_eq!(objects[3].model.as_deref(), Some("Inn.wmo"));
+        assert_eq!(objects[3].doodad_set, 1);
+        assert_eq!(objects[3].scale, 1.0, "the padding word is not a scale");
+        assert_eq!(objects[3].record_bounds, Some(([0.0; 3], [2.0, 4.0, 6.0])));
+    }
+}
