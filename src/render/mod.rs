@@ -6,7 +6,9 @@
 
 pub mod camera;
 pub mod mesh;
+pub mod objects;
 pub mod pick;
 pub mod procedural;
+pub mod scene;
 pub mod terrain;
 pub mod texture_store;

@@ -1,0 +1,732 @@
+//! Placed models on the GPU: one upload per model (vertex, colour and index buffers), one
+//! texture per model texture path, and each frame one instanced draw per (model, batch) with
+//! the world matrices of the model's visible instances; boxes for placeholders and outlines.
+//!
+//! Not for: reading model files (`assets::models` gives the meshes) or choosing what is
+//! visible (`render::scene` builds the draw list).
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+use glow::HasContext;
+
+use super::scene::{DrawList, ModelId};
+use super::terrain::{FrameParams, SKY_COLOR};
+use super::texture_store::texture_key;
+use crate::assets::models::{BlendMode, Indices, ModelMesh, TextureRef, Vertex};
+
+/// Alpha below which an alpha-keyed texel is discarded. The client's alpha reference for
+/// `GxBlend_AlphaKey` is not documented in the specs we have; half keeps leaves and fences
+/// readable.
+const ALPHA_KEY_THRESHOLD: f32 = 0.5;
+/// Blended batches drop texels that would add nothing.
+const BLEND_THRESHOLD: f32 = 1.0 / 255.0;
+
+/// One batch as drawn.
+struct GpuBatch {
+    first_index: u32,
+    index_count: i32,
+    blend: BlendMode,
+    /// Texture key, `None` for a replaceable or absent texture (drawn plain grey).
+    texture: Option<String>,
+    unlit: bool,
+    unfogged: bool,
+    /// Lit by the model's vertex colours (a WMO interior group's baked light).
+    vertex_lit: bool,
+    /// Index into the renderer's samplers: bit 0 clamps s, bit 1 clamps t.
+    sampler: usize,
+}
+
+/// One uploaded model.
+struct GpuModel {
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    cbo: Option<glow::Buffer>,
+    ebo: glow::Buffer,
+    index_type: u32,
+    batches: Vec<GpuBatch>,
+}
+
+/// Draw statistics of the last frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Instances drawn as models.
+    pub instances: usize,
+    /// Placeholder and outline boxes drawn.
+    pub boxes: usize,
+    /// GL draw calls made for objects.
+    pub draw_calls: usize,
+}
+
+/// The object renderer: a shader, the uploaded models and their textures.
+pub struct ObjectRenderer {
+    program: glow::Program,
+    uniforms: Uniforms,
+    models: HashMap<ModelId, GpuModel>,
+    textures: HashMap<String, glow::Texture>,
+    /// 1×1 white, for batches without a texture and boxes.
+    white: glow::Texture,
+    /// Repeat/clamp combinations: bit 0 clamps s, bit 1 clamps t.
+    samplers: [glow::Sampler; 4],
+    /// The frame's instance matrices, all models together.
+    instance_buffer: glow::Buffer,
+    cube: GpuModel,
+    cube_edges: glow::Buffer,
+}
+
+/// Uniform locations looked up once.
+struct Uniforms {
+    view_projection: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    light: Option<glow::UniformLocation>,
+    sky: Option<glow::UniformLocation>,
+    texture: Option<glow::UniformLocation>,
+    alpha_test: Option<glow::UniformLocation>,
+    flags: Option<glow::UniformLocation>,
+    tint: Option<glow::UniformLocation>,
+}
+
+const VERTEX_SHADER: &str = r#"
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec2 a_uv;
+layout(location = 3) in vec4 a_color;
+layout(location = 4) in mat4 a_model;
+uniform mat4 u_view_projection;
+out vec3 v_world;
+out vec3 v_normal;
+out vec2 v_uv;
+out vec4 v_color;
+void main() {
+    vec4 world = a_model * vec4(a_position, 1.0);
+    v_world = world.xyz;
+    // Placement matrices scale uniformly, so the model matrix turns normals too.
+    v_normal = mat3(a_model) * a_normal;
+    v_uv = a_uv;
+    v_color = a_color;
+    gl_Position = u_view_projection * world;
+}
+"#;
+
+const FRAGMENT_SHADER: &str = r#"
+precision highp float;
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+in vec4 v_color;
+uniform sampler2D u_texture;
+uniform float u_alpha_test;
+uniform ivec3 u_flags; // unlit, unfogged, vertex lit
+uniform vec4 u_tint;
+uniform vec3 u_light;
+uniform vec3 u_eye;
+uniform vec3 u_sky;
+out vec4 o_color;
+void main() {
+    vec4 texel = texture(u_texture, v_uv) * u_tint;
+    if (texel.a < u_alpha_test) discard;
+    vec3 light = vec3(1.0);
+    if (u_flags.z != 0) {
+        // Baked light of a WMO interior, with a floor so that unlit corners stay readable.
+        light = max(v_color.rgb, vec3(0.3));
+    } else if (u_flags.x == 0) {
+        vec3 n = normalize(v_normal);
+        // Faces are drawn from both sides: light the side the eye sees.
+        if (dot(n, u_eye - v_world) < 0.0) n = -n;
+        light = vec3(0.45 + 0.55 * max(dot(n, -u_light), 0.0));
+    }
+    vec3 color = texel.rgb * light;
+    if (u_flags.y == 0) {
+        float fog = clamp((length(v_world - u_eye) - 1200.0) / 2600.0, 0.0, 1.0);
+        color = mix(color, u_sky, fog * 0.7);
+    }
+    o_color = vec4(color, texel.a);
+}
+"#;
+
+/// Compiles and links the object program.
+unsafe fn compile_program(gl: &glow::Context) -> Result<glow::Program, String> {
+    let header = if gl.version().is_embedded {
+        "#version 300 es\n"
+    } else {
+        "#version 330 core\n"
+    };
+    unsafe {
+        let program = gl.create_program()?;
+        let mut shaders = Vec::new();
+        for (kind, src) in [
+            (glow::VERTEX_SHADER, VERTEX_SHADER),
+            (glow::FRAGMENT_SHADER, FRAGMENT_SHADER),
+        ] {
+            let shader = gl.create_shader(kind)?;
+            gl.shader_source(shader, &format!("{header}{src}"));
+            gl.compile_shader(shader);
+            if !gl.get_shader_compile_status(shader) {
+                let log = gl.get_shader_info_log(shader);
+                gl.delete_shader(shader);
+                gl.delete_program(program);
+                return Err(format!("object shader: {log}"));
+            }
+            gl.attach_shader(program, shader);
+            shaders.push(shader);
+        }
+        gl.link_program(program);
+        for s in shaders {
+            gl.detach_shader(program, s);
+            gl.delete_shader(s);
+        }
+        if !gl.get_program_link_status(program) {
+            let log = gl.get_program_info_log(program);
+            gl.delete_program(program);
+            return Err(format!("object program: {log}"));
+        }
+        Ok(program)
+    }
+}
+
+/// The blend factors of a blend mode, `None` for the opaque ones.
+fn blend_factors(mode: BlendMode) -> Option<(u32, u32)> {
+    use BlendMode::*;
+    Some(match mode {
+        Opaque | AlphaKey => return None,
+        Alpha => (glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA),
+        Add => (glow::SRC_ALPHA, glow::ONE),
+        Mod => (glow::DST_COLOR, glow::ZERO),
+        Mod2x => (glow::DST_COLOR, glow::SRC_COLOR),
+        ModAdd => (glow::DST_COLOR, glow::ONE),
+        InvSrcAlphaAdd => (glow::ONE_MINUS_SRC_ALPHA, glow::ONE),
+        InvSrcAlphaOpaque => (glow::ONE_MINUS_SRC_ALPHA, glow::ZERO),
+        SrcAlphaOpaque => (glow::SRC_ALPHA, glow::ZERO),
+        NoAlphaAdd => (glow::ONE, glow::ONE),
+        ConstantAlpha => (glow::CONSTANT_ALPHA, glow::ONE_MINUS_CONSTANT_ALPHA),
+        Screen => (glow::ONE_MINUS_DST_COLOR, glow::ONE),
+        BlendAdd => (glow::ONE, glow::ONE_MINUS_SRC_ALPHA),
+    })
+}
+
+/// The unit cube (0..1) as 8 corners, its 12 triangles and its 12 edges.
+fn unit_cube() -> (Vec<Vertex>, Vec<u16>, Vec<u16>) {
+    let vertices = (0..8)
+        .map(|i| {
+            let p = [(i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32];
+            Vertex {
+                position: p,
+                normal: p.map(|c| c * 2.0 - 1.0),
+                ..Vertex::default()
+            }
+        })
+        .collect();
+    let faces: [[u16; 4]; 6] = [
+        [0, 1, 3, 2],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 3, 7, 5],
+    ];
+    let triangles = faces
+        .iter()
+        .flat_map(|f| [f[0], f[1], f[2], f[0], f[2], f[3]])
+        .collect();
+    let edges = vec![
+        0, 1, 1, 3, 3, 2, 2, 0, 4, 5, 5, 7, 7, 6, 6, 4, 0, 4, 1, 5, 3, 7, 2, 6,
+    ];
+    (vertices, triangles, edges)
+}
+
+impl ObjectRenderer {
+    /// Compiles the shader and makes the shared objects.
+    pub fn new(gl: &glow::Context) -> Result<ObjectRenderer, String> {
+        // SAFETY: plain GL calls on the caller's current context.
+        unsafe {
+            let program = compile_program(gl)?;
+            let loc = |name: &str| gl.get_uniform_location(program, name);
+            let uniforms = Uniforms {
+                view_projection: loc("u_view_projection"),
+                eye: loc("u_eye"),
+                light: loc("u_light"),
+                sky: loc("u_sky"),
+                texture: loc("u_texture"),
+                alpha_test: loc("u_alpha_test"),
+                flags: loc("u_flags"),
+                tint: loc("u_tint"),
+            };
+            let white = gl.create_texture()?;
+            gl.bind_texture(glow::TEXTURE_2D, Some(white));
+            gl.tex_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                glow::RGBA8 as i32,
+                1,
+                1,
+                0,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelUnpackData::Slice(Some(&[255, 255, 255, 255])),
+            );
+            gl.tex_parameter_i32(
+                glow::TEXTURE_2D,
+                glow::TEXTURE_MIN_FILTER,
+                glow::NEAREST as i32,
+            );
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            let mut samplers = Vec::new();
+            for i in 0..4 {
+                let s = gl.create_sampler()?;
+                let wrap = |clamp: bool| {
+                    if clamp {
+                        glow::CLAMP_TO_EDGE as i32
+                    } else {
+                        glow::REPEAT as i32
+                    }
+                };
+                gl.sampler_parameter_i32(s, glow::TEXTURE_WRAP_S, wrap(i & 1 != 0));
+                gl.sampler_parameter_i32(s, glow::TEXTURE_WRAP_T, wrap(i & 2 != 0));
+                gl.sampler_parameter_i32(
+                    s,
+                    glow::TEXTURE_MIN_FILTER,
+                    glow::LINEAR_MIPMAP_LINEAR as i32,
+                );
+                gl.sampler_parameter_i32(s, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
+                samplers.push(s);
+            }
+            let instance_buffer = gl.create_buffer()?;
+            let (vertices, triangles, edges) = unit_cube();
+            let cube_mesh = ModelMesh {
+                vertices,
+                colors: None,
+                indices: Indices::U16(triangles),
+                batches: Vec::new(),
+                textures: Vec::new(),
+                bounds: Default::default(),
+            };
+            let cube = upload_model(gl, &cube_mesh, &[], instance_buffer)?;
+            let cube_edges = gl.create_buffer()?;
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cube_edges));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                bytemuck::cast_slice(&edges),
+                glow::STATIC_DRAW,
+            );
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
+            Ok(ObjectRenderer {
+                program,
+                uniforms,
+                models: HashMap::new(),
+                textures: HashMap::new(),
+                white,
+                samplers: samplers.try_into().map_err(|_| "samplers")?,
+                instance_buffer,
+                cube,
+                cube_edges,
+            })
+        }
+    }
+
+    /// Uploads (or replaces) model `id`. `vertex_lit` says per batch whether the model's
+    /// vertex colours are its light (WMO interiors); missing entries mean no.
+    pub fn upload(
+        &mut self,
+        gl: &glow::Context,
+        id: ModelId,
+        mesh: &ModelMesh,
+        vertex_lit: &[bool],
+    ) -> Result<(), String> {
+        self.remove(gl, id);
+        // SAFETY: plain GL calls on the caller's current context; sizes come from the mesh.
+        let model = unsafe { upload_model(gl, mesh, vertex_lit, self.instance_buffer)? };
+        self.models.insert(id, model);
+        Ok(())
+    }
+
+    /// True when model `id` is on the GPU.
+    pub fn has_model(&self, id: ModelId) -> bool {
+        self.models.contains_key(&id)
+    }
+
+    /// Gives a model texture path its pixels (RGBA8 rows, top first); mipmaps are made here.
+    pub fn set_texture(
+        &mut self,
+        gl: &glow::Context,
+        name: &str,
+        width: usize,
+        height: usize,
+        rgba: &[u8],
+    ) -> Result<(), String> {
+        if width == 0 || height == 0 || rgba.len() != width * height * 4 {
+            return Err(format!(
+                "{name}: {width}×{height} texture with {} bytes",
+                rgba.len()
+            ));
+        }
+        let key = texture_key(name);
+        // SAFETY: plain GL calls on the caller's current context; the slice holds w×h texels.
+        unsafe {
+            let texture = match self.textures.get(&key) {
+                Some(t) => *t,
+                None => gl.create_texture()?,
+            };
+            gl.bind_texture(glow::TEXTURE_2D, Some(texture));
+            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 4);
+            gl.tex_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                glow::RGBA8 as i32,
+                width as i32,
+                height as i32,
+                0,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelUnpackData::Slice(Some(rgba)),
+            );
+            gl.generate_mipmap(glow::TEXTURE_2D);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            self.textures.insert(key, texture);
+        }
+        Ok(())
+    }
+
+    /// True when a model texture path has its pixels on the GPU.
+    pub fn has_texture(&self, name: &str) -> bool {
+        self.textures.contains_key(&texture_key(name))
+    }
+
+    /// Frees model `id`.
+    pub fn remove(&mut self, gl: &glow::Context, id: ModelId) {
+        if let Some(m) = self.models.remove(&id) {
+            // SAFETY: the objects were created on this context and are no longer used.
+            unsafe { delete_model(gl, &m) };
+        }
+    }
+
+    /// Frees every model and texture (a new map or client); the shared objects stay.
+    pub fn clear(&mut self, gl: &glow::Context) {
+        let ids: Vec<ModelId> = self.models.keys().copied().collect();
+        for id in ids {
+            self.remove(gl, id);
+        }
+        for (_, t) in self.textures.drain() {
+            // SAFETY: created on this context, no longer referenced.
+            unsafe { gl.delete_texture(t) };
+        }
+    }
+
+    /// Draws the list into the bound framebuffer (after the terrain, sharing its depth).
+    /// Opaque and alpha-keyed batches first, then blended ones without depth writes; faces
+    /// from both sides. Leaves GL as egui expects it.
+    pub fn draw(&self, gl: &glow::Context, params: &FrameParams, list: &DrawList) -> DrawStats {
+        let mut stats = DrawStats::default();
+        let matrices: Vec<f32> = list
+            .models
+            .iter()
+            .filter(|(id, _)| self.models.contains_key(id))
+            .flat_map(|(_, m)| m.iter())
+            .chain(list.placeholders.iter())
+            .chain(list.bounds.iter())
+            .flat_map(|m| m.to_cols_array())
+            .collect();
+        if matrices.is_empty() {
+            return stats;
+        }
+        // SAFETY: plain GL calls on the caller's current context with objects it owns; every
+        // instance range lies inside the buffer filled here.
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instance_buffer));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                bytemuck::cast_slice(&matrices),
+                glow::STREAM_DRAW,
+            );
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.disable(glow::CULL_FACE);
+            gl.use_program(Some(self.program));
+            let u = &self.uniforms;
+            gl.uniform_matrix_4_f32_slice(
+                u.view_projection.as_ref(),
+                false,
+                &params.view_projection.to_cols_array(),
+            );
+            gl.uniform_3_f32(u.eye.as_ref(), params.eye.x, params.eye.y, params.eye.z);
+            let light = Vec3::new(-0.35, -0.45, -0.82).normalize();
+            gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
+            gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
+            gl.uniform_1_i32(u.texture.as_ref(), 0);
+            gl.active_texture(glow::TEXTURE0);
+
+            // Where each model's instances start in the buffer.
+            let mut first = 0usize;
+            let mut ranges = Vec::new();
+            for (id, m) in &list.models {
+                if let Some(model) = self.models.get(id) {
+                    ranges.push((model, first, m.len()));
+                    first += m.len();
+                    stats.instances += m.len();
+                }
+            }
+            for blended in [false, true] {
+                gl.depth_mask(!blended);
+                if blended {
+                    gl.enable(glow::BLEND);
+                } else {
+                    gl.disable(glow::BLEND);
+                }
+                for &(model, start, count) in &ranges {
+                    self.bind_instances(gl, model, start);
+                    gl.uniform_4_f32(u.tint.as_ref(), 1.0, 1.0, 1.0, 1.0);
+                    for b in &model.batches {
+                        let factors = blend_factors(b.blend);
+                        if factors.is_some() != blended {
+                            continue;
+                        }
+                        if let Some((src, dst)) = factors {
+                            gl.blend_func(src, dst);
+                        }
+                        let threshold = match b.blend {
+                            BlendMode::Opaque => 0.0,
+                            BlendMode::AlphaKey => ALPHA_KEY_THRESHOLD,
+                            _ => BLEND_THRESHOLD,
+                        };
+                        gl.uniform_1_f32(u.alpha_test.as_ref(), threshold);
+                        gl.uniform_3_i32(
+                            u.flags.as_ref(),
+                            b.unlit as i32,
+                            b.unfogged as i32,
+                            b.vertex_lit as i32,
+                        );
+                        let texture = b.texture.as_ref().and_then(|k| self.textures.get(k));
+                        if texture.is_none() {
+                            // No texture (or not arrived yet): plain grey.
+                            gl.uniform_4_f32(u.tint.as_ref(), 0.6, 0.6, 0.6, 1.0);
+                        }
+                        gl.bind_texture(glow::TEXTURE_2D, Some(*texture.unwrap_or(&self.white)));
+                        gl.bind_sampler(0, Some(self.samplers[b.sampler]));
+                        let size = if model.index_type == glow::UNSIGNED_SHORT {
+                            2
+                        } else {
+                            4
+                        };
+                        gl.draw_elements_instanced(
+                            glow::TRIANGLES,
+                            b.index_count,
+                            model.index_type,
+                            (b.first_index as usize * size) as i32,
+                            count as i32,
+                        );
+                        if texture.is_none() {
+                            gl.uniform_4_f32(u.tint.as_ref(), 1.0, 1.0, 1.0, 1.0);
+                        }
+                        stats.draw_calls += 1;
+                    }
+                }
+            }
+            gl.bind_sampler(0, None);
+            gl.bind_texture(glow::TEXTURE_2D, Some(self.white));
+
+            // Placeholders: a see-through magenta box with solid edges; outlines: yellow edges.
+            gl.uniform_1_f32(u.alpha_test.as_ref(), 0.0);
+            gl.uniform_3_i32(u.flags.as_ref(), 1, 0, 0);
+            let cube = &self.cube;
+            let boxes = [
+                (list.placeholders.len(), [1.0, 0.2, 0.9], true),
+                (list.bounds.len(), [1.0, 0.9, 0.2], false),
+            ];
+            for (count, color, solid) in boxes {
+                if count > 0 {
+                    self.bind_instances(gl, cube, first);
+                    if solid {
+                        gl.enable(glow::BLEND);
+                        gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+                        gl.depth_mask(false);
+                        gl.uniform_4_f32(u.tint.as_ref(), color[0], color[1], color[2], 0.35);
+                        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cube.ebo));
+                        gl.draw_elements_instanced(
+                            glow::TRIANGLES,
+                            36,
+                            glow::UNSIGNED_SHORT,
+                            0,
+                            count as i32,
+                        );
+                        stats.draw_calls += 1;
+                    }
+                    gl.disable(glow::BLEND);
+                    gl.depth_mask(true);
+                    gl.uniform_4_f32(u.tint.as_ref(), color[0], color[1], color[2], 1.0);
+                    gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.cube_edges));
+                    gl.draw_elements_instanced(
+                        glow::LINES,
+                        24,
+                        glow::UNSIGNED_SHORT,
+                        0,
+                        count as i32,
+                    );
+                    // The VAO remembers the element buffer: give the cube its triangles back.
+                    gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cube.ebo));
+                    stats.draw_calls += 1;
+                    stats.boxes += count;
+                    first += count;
+                }
+            }
+            gl.bind_vertex_array(None);
+            gl.bind_buffer(glow::ARRAY_BUFFER, None);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            gl.disable(glow::BLEND);
+            gl.depth_mask(true);
+            gl.use_program(None);
+            gl.disable(glow::DEPTH_TEST);
+        }
+        stats
+    }
+
+    /// Points a model's instance attributes at its range of the frame's instance buffer.
+    unsafe fn bind_instances(&self, gl: &glow::Context, model: &GpuModel, first: usize) {
+        unsafe {
+            gl.bind_vertex_array(Some(model.vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instance_buffer));
+            let base = (first * 64) as i32;
+            for column in 0..4u32 {
+                gl.vertex_attrib_pointer_f32(
+                    4 + column,
+                    4,
+                    glow::FLOAT,
+                    false,
+                    64,
+                    base + column as i32 * 16,
+                );
+            }
+            if model.cbo.is_none() {
+                // No colour buffer: the attribute's constant value applies.
+                gl.vertex_attrib_4_f32(3, 1.0, 1.0, 1.0, 1.0);
+            }
+        }
+    }
+
+    /// Frees everything (call from `on_exit`).
+    pub fn destroy(&mut self, gl: &glow::Context) {
+        self.clear(gl);
+        // SAFETY: created on this context, no longer used.
+        unsafe {
+            delete_model(gl, &self.cube);
+            gl.delete_buffer(self.cube_edges);
+            gl.delete_buffer(self.instance_buffer);
+            gl.delete_texture(self.white);
+            for s in self.samplers {
+                gl.delete_sampler(s);
+            }
+            gl.delete_program(self.program);
+        }
+    }
+}
+
+/// Creates a model's buffers and vertex array; its instance attributes read from
+/// `instances` (pointed at the right range before each draw).
+unsafe fn upload_model(
+    gl: &glow::Context,
+    mesh: &ModelMesh,
+    vertex_lit: &[bool],
+    instances: glow::Buffer,
+) -> Result<GpuModel, String> {
+    unsafe {
+        let vao = gl.create_vertex_array()?;
+        gl.bind_vertex_array(Some(vao));
+        let vbo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        gl.buffer_data_u8_slice(
+            glow::ARRAY_BUFFER,
+            bytemuck::cast_slice(&mesh.vertices),
+            glow::STATIC_DRAW,
+        );
+        let stride = std::mem::size_of::<Vertex>() as i32;
+        for (index, size, offset) in [(0u32, 3, 0), (1, 3, 12), (2, 2, 24)] {
+            gl.enable_vertex_attrib_array(index);
+            gl.vertex_attrib_pointer_f32(index, size, glow::FLOAT, false, stride, offset);
+        }
+        let cbo = match &mesh.colors {
+            Some(colors) if colors.len() == mesh.vertices.len() => {
+                let cbo = gl.create_buffer()?;
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(cbo));
+                gl.buffer_data_u8_slice(
+                    glow::ARRAY_BUFFER,
+                    bytemuck::cast_slice(colors),
+                    glow::STATIC_DRAW,
+                );
+                gl.enable_vertex_attrib_array(3);
+                gl.vertex_attrib_pointer_f32(3, 4, glow::UNSIGNED_BYTE, true, 4, 0);
+                Some(cbo)
+            }
+            _ => None,
+        };
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(instances));
+        for column in 0..4u32 {
+            gl.enable_vertex_attrib_array(4 + column);
+            gl.vertex_attrib_pointer_f32(4 + column, 4, glow::FLOAT, false, 64, column as i32 * 16);
+            gl.vertex_attrib_divisor(4 + column, 1);
+        }
+        let ebo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ebo));
+        let index_type = match &mesh.indices {
+            Indices::U16(v) => {
+                gl.buffer_data_u8_slice(
+                    glow::ELEMENT_ARRAY_BUFFER,
+                    bytemuck::cast_slice(v),
+                    glow::STATIC_DRAW,
+                );
+                glow::UNSIGNED_SHORT
+            }
+            Indices::U32(v) => {
+                gl.buffer_data_u8_slice(
+                    glow::ELEMENT_ARRAY_BUFFER,
+                    bytemuck::cast_slice(v),
+                    glow::STATIC_DRAW,
+                );
+                glow::UNSIGNED_INT
+            }
+        };
+        gl.bind_vertex_array(None);
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
+        let index_len = mesh.indices.len() as u32;
+        let batches = mesh
+            .batches
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.index_count > 0 && b.first_index + b.index_count <= index_len)
+            .map(|(i, b)| {
+                let m = b.material;
+                GpuBatch {
+                    first_index: b.first_index,
+                    index_count: b.index_count as i32,
+                    blend: m.blend,
+                    texture: m.texture.and_then(|t| match mesh.textures.get(t) {
+                        Some(TextureRef::File(name)) => Some(texture_key(name)),
+                        _ => None,
+                    }),
+                    unlit: m.unlit,
+                    unfogged: m.unfogged,
+                    vertex_lit: cbo.is_some() && vertex_lit.get(i).copied().unwrap_or(false),
+                    sampler: m.clamp_s as usize | (m.clamp_t as usize) << 1,
+                }
+            })
+            .collect();
+        Ok(GpuModel {
+            vao,
+            vbo,
+            cbo,
+            ebo,
+            index_type,
+            batches,
+        })
+    }
+}
+
+/// Frees a model's objects.
+unsafe fn delete_model(gl: &glow::Context, m: &GpuModel) {
+    unsafe {
+        gl.delete_vertex_array(m.vao);
+        gl.delete_buffer(m.vbo);
+        if let Some(c) = m.cbo {
+            gl.delete_buffer(c);
+        }
+        gl.delete_buffer(m.ebo);
+    }
+}
