@@ -8,6 +8,7 @@ use crate::app::settings::LeftPanel;
 use crate::assets::catalog::AssetKind;
 use crate::format::Generation;
 use crate::model::TileCoord;
+use crate::render::scene::ObjectFilter;
 
 /// One request from the ui.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +48,8 @@ pub enum Intent {
     ShowTileGrid(bool),
     /// Show or hide the layer-count map.
     ShowLayerCount(bool),
+    /// Show or hide kinds of objects, or change the doodad draw distance.
+    SetObjectFilter(ObjectFilter),
     /// Set the fly speed in yards per second.
     CameraSpeed(f32),
     /// Ask for the game client's data folder.

@@ -12,6 +12,9 @@ pub mod client_maps;
 pub mod dialogs;
 pub mod editing;
 pub mod intent;
+pub mod object_loader;
+mod object_view;
+pub mod objects;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
@@ -107,6 +110,10 @@ pub struct LoamApp {
     copying: Option<client_maps::Copying>,
     /// Asks egui for a repaint (workers call it when they have something).
     repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
+    /// The placed objects and the models behind them.
+    objects: objects::ObjectScene,
+    /// What the cursor is over among the objects (hover text), as of the last frame.
+    object_hover: Option<String>,
 }
 
 impl LoamApp {
@@ -163,6 +170,11 @@ impl LoamApp {
                 let ctx = cc.egui_ctx.clone();
                 std::sync::Arc::new(move || ctx.request_repaint())
             },
+            objects: {
+                let ctx = cc.egui_ctx.clone();
+                objects::ObjectScene::new(std::sync::Arc::new(move || ctx.request_repaint()))
+            },
+            object_hover: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -179,6 +191,14 @@ impl LoamApp {
         }
         if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
             app.go_to_tile(tile);
+        }
+        if app
+            .screenshot
+            .as_ref()
+            .is_some_and(ScreenshotJob::hide_objects)
+        {
+            app.settings.objects.doodads = false;
+            app.settings.objects.wmos = false;
         }
         if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {
             app.settings.left_panel = settings::LeftPanel::Assets;
@@ -403,6 +423,7 @@ impl LoamApp {
             Intent::ShowChunkGrid(v) => self.settings.chunk_grid = v,
             Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
+            Intent::SetObjectFilter(f) => self.settings.objects = f,
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
             Intent::PickClientData => {
                 if let Some(f) = self.dialogs.pick_folder() {
@@ -570,7 +591,8 @@ impl LoamApp {
         if self.session.is_none() {
             return;
         }
-        self.textures.start(source);
+        self.textures.start(source.clone());
+        self.restart_objects(source);
         self.gl.lock().queue_clear_textures();
     }
 
@@ -789,6 +811,7 @@ impl LoamApp {
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
+            objects: self.settings.objects,
             camera_speed: self.settings.camera_speed,
             client: self.client.as_ref().map(client::Client::describe),
             client_has_archives: self.client_data().is_some(),
@@ -805,6 +828,9 @@ impl LoamApp {
         egui::Panel::top("loam-menu").show(ui, |ui| {
             intents.extend(ui::menu::show(ui, &menu_state));
         });
+        // Read before the struct literal: a lock taken inside it would live to the end of the
+        // statement, and `object_status` locks the same state.
+        let uploaded = self.gl.lock().uploaded.len();
         let status = ui::status::StatusInfo {
             hover: self.hover,
             frame_ms: self.frame_ms,
@@ -815,10 +841,11 @@ impl LoamApp {
             },
             tiles_loaded: (
                 self.session.as_ref().map_or(0, |s| s.map.tiles.len()),
-                self.gl.lock().uploaded.len(),
+                uploaded,
             ),
             message: self.message.clone(),
             textures: self.textures.status(),
+            objects: self.object_status(),
         };
         egui::Panel::bottom("loam-status").show(ui, |ui| {
             intents.extend(ui::status::show(ui, &status));
@@ -1034,7 +1061,9 @@ impl eframe::App for LoamApp {
         }
 
         self.stream_from_disk();
+        let objects_ready = self.stream_objects();
         let ready = self.stream_tiles()
+            && objects_ready
             && (self.settings.left_panel != settings::LeftPanel::Assets
                 || (!self.browser.is_building() && self.browser.thumbnails_settled()));
         let gl = self.gl.clone();
@@ -1046,6 +1075,8 @@ impl eframe::App for LoamApp {
         };
         let camera = self.camera;
         let overlays = self.overlays();
+        let scene = &self.objects;
+        let filter = self.settings.objects;
         let input = egui::CentralPanel::no_frame()
             .show(ui, |ui| {
                 ui::viewport::show(
@@ -1058,10 +1089,13 @@ impl eframe::App for LoamApp {
                                 eye: camera.eye(),
                                 overlays,
                             };
+                            gl.lock().draw_list =
+                                scene.draw_list(params.view_projection, params.eye, &filter);
                             viewport::paint_callback(&gl, rect, params)
                         })
                     },
                     placeholder.as_deref(),
+                    self.object_hover.as_deref(),
                 )
             })
             .inner;
@@ -1072,6 +1106,7 @@ impl eframe::App for LoamApp {
             (Some(m), Some(ndc)) => camera_control::pick(m, &self.camera, ndc, input.aspect()),
             _ => None,
         };
+        self.object_hover = self.hover_object(&input);
         self.brush(&input);
         // Undo and redo shortcuts, unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {

@@ -27,6 +27,8 @@ pub struct ScreenshotRequest {
     /// Show the asset browser's textures with this filter (its folders open), and wait for
     /// their thumbnails.
     pub browse: Option<String>,
+    /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
+    pub hide_objects: bool,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -59,6 +61,11 @@ impl ScreenshotJob {
     /// The asset browser filter to show, if one was asked for.
     pub fn browse(&self) -> Option<&str> {
         self.request.browse.as_deref()
+    }
+
+    /// True when the shot is to be taken with doodads and WMOs hidden.
+    pub fn hide_objects(&self) -> bool {
+        self.request.hide_objects
     }
 
     /// The tile to frame, if one was asked for.

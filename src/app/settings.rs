@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::Generation;
 use crate::render::camera::Camera;
+use crate::render::scene::ObjectFilter;
 
 /// How many recent files the File menu lists.
 pub const RECENT_LIMIT: usize = 10;
@@ -54,6 +55,8 @@ pub struct Settings {
     /// The generation the user chose to read each map as (File ▸ Read as), keyed by the file
     /// or folder it was opened from ("0.6.0"); maps not listed are read as their bytes decide.
     pub read_as: BTreeMap<String, String>,
+    /// Which objects the 3D view draws, and the doodad draw distance.
+    pub objects: ObjectFilter,
 }
 
 impl Default for Settings {
@@ -69,6 +72,7 @@ impl Default for Settings {
             read_as: BTreeMap::new(),
             left_panel: LeftPanel::Tiles,
             listfile: None,
+            objects: ObjectFilter::default(),
         }
     }
 }

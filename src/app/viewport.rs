@@ -1,5 +1,6 @@
-//! The bridge between the app and the GL renderer: tiles and layer textures waiting to be
-//! uploaded or dropped, and the egui paint callback that applies them and draws the terrain inside the central panel.
+//! The bridge between the app and the GL renderers: tiles, layer textures, models and model
+//! textures waiting to be uploaded or dropped, the frame's object draw list, and the egui paint
+//! callback that applies them and draws the terrain and objects inside the central panel.
 //!
 //! Not for: building meshes or choosing tiles (the app) or the GL code itself (`render`).
 
@@ -8,15 +9,20 @@ use std::sync::Arc;
 
 use egui::mutex::Mutex;
 
+use super::object_loader::PreparedModel;
 use super::textures::Decoded;
+use crate::assets::blp::Image;
 use crate::model::TileCoord;
 use crate::render::mesh::TileMesh;
+use crate::render::objects::{DrawStats, ObjectRenderer};
+use crate::render::scene::{DrawList, ModelId};
 use crate::render::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
 
 /// GL-side state shared with the paint callback (which runs on the painter, after `ui`).
 #[derive(Default)]
 pub struct GlState {
     renderer: Option<TerrainRenderer>,
+    objects: Option<ObjectRenderer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
     pending: Vec<(TileMesh, Vec<String>)>,
@@ -27,6 +33,13 @@ pub struct GlState {
     pub uploaded: BTreeSet<TileCoord>,
     /// Frames drawn so far.
     pub frames_drawn: u64,
+    models: Vec<(ModelId, Arc<PreparedModel>)>,
+    model_textures: Vec<(String, Image)>,
+    clear_models: bool,
+    /// The objects to draw in the next frame.
+    pub draw_list: DrawList,
+    /// What the last frame drew of the objects.
+    pub object_stats: DrawStats,
 }
 
 /// The shared handle.
@@ -36,8 +49,11 @@ impl GlState {
     /// Creates the renderer on `gl`; on failure the viewport shows the error instead.
     pub fn new(gl: Option<&glow::Context>) -> SharedGl {
         let mut state = GlState::default();
-        match gl.map(TerrainRenderer::new) {
-            Some(Ok(r)) => state.renderer = Some(r),
+        match gl.map(|gl| Ok::<_, String>((TerrainRenderer::new(gl)?, ObjectRenderer::new(gl)?))) {
+            Some(Ok((terrain, objects))) => {
+                state.renderer = Some(terrain);
+                state.objects = Some(objects);
+            }
             Some(Err(e)) => state.error = Some(e),
             None => state.error = Some("no OpenGL context (headless)".into()),
         }
@@ -73,6 +89,29 @@ impl GlState {
         self.clear_textures = true;
     }
 
+    /// Queues a model read by the workers for upload under `id`.
+    pub fn queue_model(&mut self, id: ModelId, model: Arc<PreparedModel>) {
+        self.models.push((id, model));
+    }
+
+    /// Queues a decoded model texture.
+    pub fn queue_model_texture(&mut self, name: String, image: Image) {
+        self.model_textures.push((name, image));
+    }
+
+    /// Queues forgetting every model and model texture (a new map or byte source).
+    pub fn queue_clear_models(&mut self) {
+        self.models.clear();
+        self.model_textures.clear();
+        self.draw_list = DrawList::default();
+        self.clear_models = true;
+    }
+
+    /// Models and model textures queued but not yet on the GPU.
+    pub fn pending_models(&self) -> usize {
+        self.models.len() + self.model_textures.len()
+    }
+
     /// Tiles queued but not yet on the GPU.
     pub fn pending_count(&self) -> usize {
         self.pending.len()
@@ -89,6 +128,8 @@ impl GlState {
             self.pending.clear();
             self.removals.clear();
             self.textures.clear();
+            self.models.clear();
+            self.model_textures.clear();
             return;
         };
         if std::mem::take(&mut self.clear_textures) {
@@ -108,9 +149,25 @@ impl GlState {
             }
         }
         self.uploaded = renderer.tile_coords().into_iter().collect();
+        let Some(objects) = self.objects.as_mut() else {
+            return;
+        };
+        if std::mem::take(&mut self.clear_models) {
+            objects.clear(gl);
+        }
+        for (id, m) in self.models.drain(..) {
+            if let Err(e) = objects.upload(gl, id, &m.mesh, &m.vertex_lit) {
+                self.error = Some(e);
+            }
+        }
+        for (name, image) in self.model_textures.drain(..) {
+            if let Err(e) = objects.set_texture(gl, &name, image.width, image.height, &image.rgba) {
+                self.error = Some(e);
+            }
+        }
     }
 
-    /// Clears the callback's rectangle to the sky colour and draws the terrain.
+    /// Clears the callback's rectangle to the sky colour and draws the terrain and objects.
     pub fn paint(&mut self, gl: &glow::Context, params: &FrameParams) {
         use glow::HasContext;
         self.sync(gl);
@@ -125,6 +182,9 @@ impl GlState {
         if let Some(r) = &self.renderer {
             r.draw(gl, params);
         }
+        if let Some(o) = &self.objects {
+            self.object_stats = o.draw(gl, params, &self.draw_list);
+        }
         self.frames_drawn += 1;
     }
 
@@ -132,6 +192,9 @@ impl GlState {
     pub fn destroy(&mut self, gl: &glow::Context) {
         if let Some(mut r) = self.renderer.take() {
             r.destroy(gl);
+        }
+        if let Some(mut o) = self.objects.take() {
+            o.destroy(gl);
         }
     }
 }

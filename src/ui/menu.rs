@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::app::intent::Intent;
 use crate::format::Generation;
+use crate::render::scene::ObjectFilter;
 
 /// What the menu shows.
 #[derive(Debug, Clone, Default)]
@@ -21,6 +22,8 @@ pub struct MenuState {
     pub tile_grid: bool,
     /// Layer-count map shown.
     pub layer_count: bool,
+    /// Which objects are drawn.
+    pub objects: ObjectFilter,
     /// Fly speed.
     pub camera_speed: f32,
     /// The client folder, described ("3.3.5 client, 14 archive(s): …"), when set.
@@ -151,6 +154,28 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             if ui.checkbox(&mut v, "Layer count").changed() {
                 out.push(Intent::ShowLayerCount(v));
             }
+            ui.separator();
+            let mut f = state.objects;
+            let mut changed = ui.checkbox(&mut f.doodads, "Doodads").changed();
+            changed |= ui.checkbox(&mut f.wmos, "WMOs").changed();
+            changed |= ui
+                .checkbox(&mut f.placeholders, "Placeholders for missing models")
+                .changed();
+            changed |= ui
+                .checkbox(&mut f.bounding_boxes, "Bounding boxes")
+                .changed();
+            changed |= ui
+                .add(
+                    egui::Slider::new(&mut f.doodad_distance, 50.0..=3000.0)
+                        .logarithmic(true)
+                        .suffix(" yd")
+                        .text("Doodad distance"),
+                )
+                .changed();
+            if changed {
+                out.push(Intent::SetObjectFilter(f));
+            }
+            ui.separator();
             let mut speed = state.camera_speed;
             if ui
                 .add(

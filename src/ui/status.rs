@@ -18,6 +18,8 @@ pub struct StatusInfo {
     pub message: Option<String>,
     /// Textures that show their stand-in because they are missing or unreadable.
     pub textures: Option<String>,
+    /// Objects drawn and draw calls, and models that are missing.
+    pub objects: Option<String>,
 }
 
 /// Draws the status line.
@@ -51,6 +53,10 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         ));
         ui.separator();
         ui.label(format!("{} unsaved", info.unsaved));
+        if let Some(o) = &info.objects {
+            ui.separator();
+            ui.label(o);
+        }
         if let Some(t) = &info.textures {
             ui.separator();
             ui.label(t);

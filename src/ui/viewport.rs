@@ -83,6 +83,7 @@ pub fn show(
     ui: &mut egui::Ui,
     callback: impl FnOnce(Rect) -> Option<egui::PaintCallback>,
     placeholder: Option<&str>,
+    tooltip: Option<&str>,
 ) -> ViewportInput {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -107,6 +108,11 @@ pub fn show(
                     .color(egui::Color32::LIGHT_GRAY),
             ),
         );
+    }
+    if let Some(text) = tooltip
+        && response.hovered()
+    {
+        response.show_tooltip_text(text);
     }
     let mut input = ViewportInput {
         rect,
