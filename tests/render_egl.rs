@@ -20,6 +20,9 @@ use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
 
+#[path = "render_egl/objects.rs"]
+mod objects;
+
 const W: i32 = 320;
 const H: i32 = 240;
 
