@@ -829,6 +829,62 @@ fn loam_model_prints_what_the_files_hold() {
     assert!(err.contains("MOMT at byte") && err.contains("8.1"), "{err}");
 }
 
+#[test]
+fn loam_info_describes_a_model_as_json() {
+    // `loam info` on a model file is the model description, with --json for scripts.
+    let inn = corpus_path(WMOS[1].0);
+    let o = loam(&["info", &inn, "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    // MODS records are 32 bytes (name[20], first, count, pad): walk the root for them.
+    let root = read(WMOS[1].0);
+    let mut p = 0;
+    let mut sets = Vec::new();
+    while p < root.len() {
+        let size = u32_at(&root, p + 4) as usize;
+        if &root[p..p + 4] == b"SDOM" {
+            for r in root[p + 8..p + 8 + size].chunks_exact(32) {
+                let name = String::from_utf8_lossy(&r[..20])
+                    .trim_end_matches('\0')
+                    .to_string();
+                sets.push((name, u32_at(r, 20), u32_at(r, 24)));
+            }
+        }
+        p += 8 + size;
+    }
+    assert_eq!(v["format"], "WMO");
+    assert_eq!(v["version"], 17);
+    let wmo = &v["wmo"];
+    assert_eq!(wmo["groups"].as_array().unwrap().len(), 2);
+    assert_eq!(wmo["missing_groups"].as_array().unwrap().len(), 9);
+    let got: Vec<(String, u32, u32)> = wmo["doodad_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s[0].as_str().unwrap().to_string(),
+                s[1].as_u64().unwrap() as u32,
+                s[2].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    assert_eq!(got, sets);
+    // The text form through `info` is the same as through `model`.
+    let a = loam(&["info", &corpus_path(M2S[0].0)]);
+    let b = loam(&["model", &corpus_path(M2S[0].0)]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    // --client is for models only.
+    let o = loam(&[
+        "info",
+        &corpus_path("wowserhq-format/map/continent.wdt"),
+        "--client",
+        ".",
+    ]);
+    assert!(!o.status.success());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Damaged input: never a panic; errors name the file, the chunk and the byte offset.
 

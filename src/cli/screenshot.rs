@@ -45,6 +45,8 @@ pub struct ShotArgs {
     pub client: Option<PathBuf>,
     /// Show the asset browser's textures with this filter.
     pub browse: Option<String>,
+    /// Hide doodads and WMOs.
+    pub no_objects: bool,
 }
 
 /// Runs the screenshot command.
@@ -75,6 +77,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         tile,
         ops,
         browse: args.browse,
+        hide_objects: args.no_objects,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(args.path, args.size, request, args.from, args.client)
