@@ -22,6 +22,9 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
+        // The asset browser's catalogue is built on a worker that asks for a repaint when
+        // done; on a busy machine that can come a few frames after the default limit.
+        .with_max_steps(16)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,

@@ -16,6 +16,9 @@ use loam::model::Map;
 fn harness(open: std::path::PathBuf) -> Harness<'static, LoamApp> {
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
+        // Workers (the asset browser's catalogue) ask for a repaint when done; on a busy
+        // machine that can come a few frames after kittest's default limit.
+        .with_max_steps(16)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,
