@@ -20,6 +20,22 @@ fn the_bundled_sample_equals_the_generator_output() {
         "the bundled files are the generator's files"
     );
     files.extend(loam::sample::texture_files());
+    let models = loam::sample::model_files();
+    // The models' folder holds the generator's model files and nothing else.
+    let model_dir = bundled.join("World/Loam/Sample");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&model_dir)
+        .expect("resources/sample/World/Loam/Sample exists")
+        .filter_map(|e| e.ok())
+        .map(|e| format!("World/Loam/Sample/{}", e.file_name().to_string_lossy()))
+        .collect();
+    on_disk.sort();
+    let mut model_names: Vec<String> = models.iter().map(|f| f.name.clone()).collect();
+    model_names.sort();
+    assert_eq!(
+        on_disk, model_names,
+        "the bundled models are the generator's"
+    );
+    files.extend(models);
     for f in &files {
         let on_disk = std::fs::read(bundled.join(&f.name)).expect("bundled file reads");
         assert!(
@@ -46,4 +62,8 @@ fn loam_sample_writes_a_map_that_opens() {
     let opened = loam::disk::open_map(&dir.path().join("Sample.wdt")).unwrap();
     assert_eq!(opened.map.tiles.len(), 4);
     assert!(opened.missing_tiles.is_empty());
+    for f in loam::sample::model_files() {
+        let written = std::fs::read(dir.path().join(&f.name)).expect("model written");
+        assert!(written == f.bytes, "{} written as generated", f.name);
+    }
 }
