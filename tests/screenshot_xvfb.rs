@@ -131,7 +131,11 @@ fn the_sample_is_textured_from_a_client_archive_written_by_stormlib() {
     }
     let stage = scratch.path().join("stage");
     let mut names = Vec::new();
-    for t in loam::sample::texture_files() {
+    // The sample's models too, so that the archive view equals the loose one object for object.
+    for t in loam::sample::texture_files()
+        .into_iter()
+        .chain(loam::sample::model_files())
+    {
         let p = stage.join(&t.name);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, &t.bytes).unwrap();
@@ -215,4 +219,52 @@ fn coloured_share((w, h, px): &(usize, usize, Vec<u8>), width: usize) -> f64 {
         }
     }
     n as f64 / (width.min(*w) * h) as f64
+}
+
+/// Share of the 3D view's pixels (sampled) that differ by more than 40 in some channel.
+fn changed_share(a: &(usize, usize, Vec<u8>), b: &(usize, usize, Vec<u8>)) -> f64 {
+    assert_eq!((a.0, a.1), (b.0, b.1));
+    let (w, h) = (a.0, a.1);
+    let (mut changed, mut n) = (0usize, 0usize);
+    for y in (h / 10..h * 9 / 10).step_by(2) {
+        for x in (w * 3 / 10..w * 8 / 10).step_by(2) {
+            let i = (y * w + x) * 4;
+            n += 1;
+            if (0..3).any(|c| (a.2[i + c] as i32 - b.2[i + c] as i32).abs() > 40) {
+                changed += 1;
+            }
+        }
+    }
+    changed as f64 / n as f64
+}
+
+#[test]
+fn the_sample_shows_its_own_models_standing_on_the_terrain() {
+    let dir = out_dir();
+    // Close to the tower, looking across the grove (docs/images/sample-objects.png).
+    let view = ["--view", "280", "130", "90", "130", "50", "30"];
+    let shot = |name: &str, extra: &[&str]| {
+        let png = dir.join(name);
+        let mut args = vec![png.to_str().unwrap(), "--size", "960x600"];
+        args.extend(view);
+        args.extend(extra);
+        screenshot(&args);
+        read_png(&png)
+    };
+    let with = shot("sample-objects.png", &[]);
+    let without = shot("sample-no-objects.png", &["--no-objects"]);
+    let share = changed_share(&with, &without);
+    assert!(
+        share > 0.015,
+        "the trees, boulders and tower change {share:.3} of the view"
+    );
+    // Every model was found: no magenta placeholder anywhere in the view.
+    let (w, h, px) = &with;
+    let magenta = (0..w * h)
+        .filter(|i| {
+            let p = &px[i * 4..i * 4 + 3];
+            p[0] as i32 > p[1] as i32 + 60 && p[2] as i32 > p[1] as i32 + 60
+        })
+        .count();
+    assert!(magenta < 20, "{magenta} magenta (placeholder) pixels");
 }

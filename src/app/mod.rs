@@ -192,6 +192,10 @@ impl LoamApp {
         if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
             app.go_to_tile(tile);
         }
+        if let Some((eye, target)) = app.screenshot.as_ref().and_then(ScreenshotJob::view) {
+            app.camera.position = eye;
+            app.camera.look_at(target);
+        }
         if app
             .screenshot
             .as_ref()

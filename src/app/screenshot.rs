@@ -27,6 +27,9 @@ pub struct ScreenshotRequest {
     /// Show the asset browser's textures with this filter (its folders open), and wait for
     /// their thumbnails.
     pub browse: Option<String>,
+    /// Put the camera here (world x, y, z) looking at the second point, instead of the
+    /// default view or the framed tile.
+    pub view: Option<([f64; 3], [f64; 3])>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
     /// Filled in when the job ends: `Ok` once the PNG is written.
@@ -61,6 +64,11 @@ impl ScreenshotJob {
     /// The asset browser filter to show, if one was asked for.
     pub fn browse(&self) -> Option<&str> {
         self.request.browse.as_deref()
+    }
+
+    /// The camera's eye and target, if they were given.
+    pub fn view(&self) -> Option<([f64; 3], [f64; 3])> {
+        self.request.view
     }
 
     /// True when the shot is to be taken with doodads and WMOs hidden.

@@ -163,6 +163,10 @@ pub enum Command {
         /// thumbnails decoded) instead of the tile map; "" shows them all.
         #[arg(long, value_name = "FILTER")]
         browse: Option<String>,
+        /// Put the camera at world EYE (x y z) looking at TARGET (x y z) instead of the
+        /// default view; e.g. `--view 200 120 90 150 70 40`.
+        #[arg(long, num_args = 6, value_names = ["EX", "EY", "EZ", "TX", "TY", "TZ"], allow_negative_numbers = true)]
+        view: Option<Vec<f64>>,
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
@@ -244,6 +248,7 @@ pub fn run(cli: Cli) -> ExitCode {
             from,
             client,
             browse,
+            view,
             no_objects,
         }) => {
             let mut paths = paths;
@@ -257,6 +262,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 from,
                 client,
                 browse,
+                view,
                 no_objects,
             })
         }

@@ -45,6 +45,8 @@ pub struct ShotArgs {
     pub client: Option<PathBuf>,
     /// Show the asset browser's textures with this filter.
     pub browse: Option<String>,
+    /// Camera eye and target (world x y z each).
+    pub view: Option<Vec<f64>>,
     /// Hide doodads and WMOs.
     pub no_objects: bool,
 }
@@ -71,12 +73,22 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         ),
         None => None,
     };
+    let view = match args.view.as_deref() {
+        Some([ex, ey, ez, tx, ty, tz]) => Some(([*ex, *ey, *ez], [*tx, *ty, *tz])),
+        Some(_) => {
+            return Err(LoamError::Usage(
+                "--view takes six numbers: eye x y z, target x y z".into(),
+            ));
+        }
+        None => None,
+    };
     let out = args.out;
     let request = crate::app::screenshot::ScreenshotRequest {
         out: out.clone(),
         tile,
         ops,
         browse: args.browse,
+        view,
         hide_objects: args.no_objects,
         outcome: Default::default(),
     };

@@ -120,7 +120,9 @@ impl Default for ObjectFilter {
             wmos: true,
             placeholders: true,
             bounding_boxes: false,
-            doodad_distance: 500.0,
+            // The sample's and a continent's default views look at the map from some 850
+            // yards: doodads must reach that far to be seen at all on opening.
+            doodad_distance: 1000.0,
         }
     }
 }
@@ -326,7 +328,7 @@ mod tests {
             doodad_at(0, 100.0, 0.0, InstanceLook::Model(3)), // ahead
             doodad_at(1, -100.0, 0.0, InstanceLook::Model(3)), // behind
             doodad_at(2, 100.0, 500.0, InstanceLook::Model(3)), // far to the west: outside 60°
-            doodad_at(3, 900.0, 0.0, InstanceLook::Model(3)), // ahead, past 500 yards
+            doodad_at(3, 1500.0, 0.0, InstanceLook::Model(3)), // ahead, past 1000 yards
             doodad_at(4, 50.0, 5.0, InstanceLook::Model(1)),
             doodad_at(5, 60.0, 0.0, InstanceLook::Missing),
             doodad_at(6, 70.0, 0.0, InstanceLook::Loading),
@@ -339,7 +341,7 @@ mod tests {
         assert_eq!(list.placeholders.len(), 1);
         assert!(list.bounds.is_empty());
         // A WMO is not held to the doodad distance.
-        let mut far_wmo = doodad_at(7, 900.0, 0.0, InstanceLook::Model(9));
+        let mut far_wmo = doodad_at(7, 1500.0, 0.0, InstanceLook::Model(9));
         far_wmo.kind = InstanceKind::Wmo;
         let list = build_draw_list(&[far_wmo], vp, cam.eye(), &ObjectFilter::default());
         assert_eq!(list.model_instances(), 1);

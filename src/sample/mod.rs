@@ -311,8 +311,23 @@ fn build_tile(coord: TileCoord, unique_base: u32) -> Tile {
         });
         attach(&mut tile, x, y, |c, i| c.doodad_refs.push(i), k);
     }
+    for (k, g) in grove().iter().enumerate() {
+        if crate::model::coords::world_to_chunk_grid(g.x, g.y).map(|(t, ..)| t) != Some(coord) {
+            continue;
+        }
+        let index = tile.doodads.len() as u32;
+        tile.doodads.push(DoodadPlacement {
+            name_index: g.name_index,
+            unique_id: unique_base + 200 + k as u32,
+            position: [g.x, g.y, height(g.x, g.y)],
+            rotation: [0.0, g.turn, 0.0],
+            scale: g.scale,
+            flags: 0,
+        });
+        attach(&mut tile, g.x, g.y, |c, i| c.doodad_refs.push(i), index);
+    }
     if (coord.x, coord.y) == (31, 31) {
-        let (x, y) = (nx - 150.0, ny - 400.0);
+        let (x, y) = TOWER_AT;
         let position = [x, y, height(x, y)];
         let rotation = [0.0, 45.0, 0.0];
         let (bounds_min, bounds_max) = placed_box(models::tower_bounds(), position, rotation);
@@ -332,6 +347,75 @@ fn build_tile(coord: TileCoord, unique_base: u32) -> Tile {
         attach(&mut tile, x, y, |c, i| c.wmo_refs.push(i), 0);
     }
     tile
+}
+
+/// Where the tower stands: on the valley's eastern slope, a little north-west of the map's
+/// centre, where the default view looks.
+const TOWER_AT: (f64, f64) = (150.0, 70.0);
+
+/// One doodad of the grove around the map's centre.
+struct GroveDoodad {
+    x: f64,
+    y: f64,
+    /// 0: tree, 1: boulder (the tiles' doodad name indices).
+    name_index: u32,
+    /// Turn about the up axis, whole degrees.
+    turn: f32,
+    /// Scale as the record stores it (1024 = 1).
+    scale: u16,
+}
+
+/// The grove the default view looks at: trees on the slopes and boulders on the valley floor
+/// within 240 yards of the centre, on a jittered 30-yard lattice thinned by a hash. Nothing
+/// stands within 12 yards of a tile border (so each doodad is in one tile only) or 25 yards of
+/// the tower. Integer hashes and exact arithmetic only, like the terrain.
+fn grove() -> Vec<GroveDoodad> {
+    const SPACING: i64 = 30;
+    let mut out = Vec::new();
+    for j in -8..=8i64 {
+        for i in -8..=8i64 {
+            let h = lattice_hash(i, j, 500);
+            if h % 100 >= 45 {
+                continue;
+            }
+            let jitter = |bits: u32| ((bits % 21) as f64 - 10.0) * 1.25;
+            let x = (i * SPACING) as f64 + jitter(h >> 8);
+            let y = (j * SPACING) as f64 + jitter(h >> 16);
+            let (tx, ty) = (x - TOWER_AT.0, y - TOWER_AT.1);
+            if x * x + y * y > 240.0 * 240.0
+                || x.abs() < 12.0
+                || y.abs() < 12.0
+                || tx * tx + ty * ty < 25.0 * 25.0
+            {
+                continue;
+            }
+            let on_floor = valley_distance(x, y) < 45.0;
+            if on_floor && !h.is_multiple_of(3) {
+                continue;
+            }
+            let turn = (lattice_hash(i, j, 501) % 360) as f32;
+            let size = lattice_hash(i, j, 502) % 1024;
+            out.push(if on_floor {
+                GroveDoodad {
+                    x,
+                    y,
+                    name_index: 1,
+                    turn,
+                    scale: 1024 + (size as u16),
+                }
+            } else {
+                // Trees of 12 to 20 yards, as tall as the client's forest trees.
+                GroveDoodad {
+                    x,
+                    y,
+                    name_index: 0,
+                    turn,
+                    scale: 1536 + (size as u16),
+                }
+            });
+        }
+    }
+    out
 }
 
 /// Grid the placed box is rounded out to, in yards: placement_matrix's sin and cos come from
