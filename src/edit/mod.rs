@@ -9,6 +9,8 @@ pub mod cells;
 pub mod history;
 pub mod lattice;
 pub mod normals;
+pub mod object_ops;
+pub mod objects;
 pub mod ops;
 pub mod paint;
 pub mod patch;

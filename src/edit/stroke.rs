@@ -1,7 +1,7 @@
 //! A stroke: everything one press-drag-release (or one scripted operation) changed, captured as
 //! the before and after state of each touched chunk, so undo and redo are swaps.
 
-use crate::model::{Chunk, Map, TileCoord};
+use crate::model::{Chunk, DoodadPlacement, Map, Tile, TileCoord, WmoPlacement};
 
 /// A chunk's state before and after an edit.
 #[derive(Debug, Clone)]
@@ -27,6 +27,96 @@ pub struct TextureListChange {
     pub after: Vec<String>,
 }
 
+/// The objects of one tile: its model names, placement records and each chunk's MCRF lists.
+/// Object edits swap these, so undo gives back the exact records, uids and order included.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileObjects {
+    /// Doodad model names (MMDX).
+    pub doodad_names: Vec<String>,
+    /// WMO names (MWMO).
+    pub wmo_names: Vec<String>,
+    /// MDDF records.
+    pub doodads: Vec<DoodadPlacement>,
+    /// MODF records.
+    pub wmos: Vec<WmoPlacement>,
+    /// Per chunk: its doodad and WMO reference lists.
+    pub refs: Vec<(Vec<u32>, Vec<u32>)>,
+}
+
+impl TileObjects {
+    /// The objects of `tile` as they are now.
+    pub fn of(tile: &Tile) -> TileObjects {
+        TileObjects {
+            doodad_names: tile.doodad_names.clone(),
+            wmo_names: tile.wmo_names.clone(),
+            doodads: tile.doodads.clone(),
+            wmos: tile.wmos.clone(),
+            refs: tile
+                .chunks
+                .iter()
+                .map(|c| (c.doodad_refs.clone(), c.wmo_refs.clone()))
+                .collect(),
+        }
+    }
+
+    /// Puts these objects back into `tile`.
+    fn restore(&self, tile: &mut Tile) {
+        tile.doodad_names = self.doodad_names.clone();
+        tile.wmo_names = self.wmo_names.clone();
+        tile.doodads = self.doodads.clone();
+        tile.wmos = self.wmos.clone();
+        for (chunk, (d, w)) in tile.chunks.iter_mut().zip(&self.refs) {
+            chunk.doodad_refs = d.clone();
+            chunk.wmo_refs = w.clone();
+        }
+    }
+
+    /// Approximate bytes held.
+    fn size_bytes(&self) -> usize {
+        let names = |v: &[String]| v.iter().map(|s| s.len() + 24).sum::<usize>();
+        names(&self.doodad_names)
+            + names(&self.wmo_names)
+            + self.doodads.len() * std::mem::size_of::<DoodadPlacement>()
+            + self.wmos.len() * std::mem::size_of::<WmoPlacement>()
+            + self
+                .refs
+                .iter()
+                .map(|(d, w)| 48 + 4 * (d.len() + w.len()))
+                .sum::<usize>()
+    }
+}
+
+/// A tile's objects before and after an edit.
+#[derive(Debug, Clone)]
+pub struct ObjectsChange {
+    /// The tile.
+    pub tile: TileCoord,
+    /// Its objects before.
+    pub before: TileObjects,
+    /// Its objects after.
+    pub after: TileObjects,
+}
+
+impl ObjectsChange {
+    /// The chunks whose reference lists differ, or chunk 0 when only the tile's records or
+    /// names did: a tile counts as edited through the chunks a step names.
+    fn touched(&self) -> Vec<(TileCoord, usize)> {
+        let mut out: Vec<(TileCoord, usize)> = self
+            .before
+            .refs
+            .iter()
+            .zip(&self.after.refs)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, _)| (self.tile, i))
+            .collect();
+        if out.is_empty() {
+            out.push((self.tile, 0));
+        }
+        out
+    }
+}
+
 /// One undoable step.
 #[derive(Debug, Clone)]
 pub struct TerrainEdit {
@@ -38,6 +128,8 @@ pub struct TerrainEdit {
     pub textures: Vec<TextureListChange>,
     /// Map flags before and after, when they changed.
     pub map_flags: Option<(u32, u32)>,
+    /// Changed tile objects (placements, names, MCRF lists).
+    pub objects: Vec<ObjectsChange>,
     /// True while the model already holds the "after" state (the stroke was applied live), so
     /// the first `edit` call has nothing to do.
     pub(crate) already_applied: bool,
@@ -75,11 +167,20 @@ impl TerrainEdit {
                         .sum::<usize>()
                 })
                 .sum::<usize>()
+            + self
+                .objects
+                .iter()
+                .map(|o| o.before.size_bytes() + o.after.size_bytes())
+                .sum::<usize>()
     }
 
     /// The (tile, chunk) pairs this step changes.
     pub fn touched(&self) -> Vec<(TileCoord, usize)> {
-        self.chunks.iter().map(|c| (c.tile, c.chunk)).collect()
+        self.chunks
+            .iter()
+            .map(|c| (c.tile, c.chunk))
+            .chain(self.objects.iter().flat_map(ObjectsChange::touched))
+            .collect()
     }
 
     fn apply(&self, map: &mut Map, forward: bool) -> Vec<(TileCoord, usize)> {
@@ -103,6 +204,11 @@ impl TerrainEdit {
         }
         if let Some((before, after)) = self.map_flags {
             map.flags = if forward { after } else { before };
+        }
+        for o in &self.objects {
+            if let Some(tile) = map.tiles.get_mut(&o.tile) {
+                if forward { &o.after } else { &o.before }.restore(tile);
+            }
         }
         self.touched()
     }
@@ -221,6 +327,7 @@ impl Stroke {
             chunks,
             textures,
             map_flags,
+            objects: Vec::new(),
             already_applied: true,
         })
     }

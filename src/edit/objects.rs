@@ -1,0 +1,507 @@
+//! Object edits: placing, moving, turning, scaling and deleting doodads and WMOs, each one undo
+//! step in the same history as the brushes.
+//!
+//! The user edits one object per uniqueId; the files list it in every tile its bounds overlap
+//! (MDDF/MODF, same uid and transform) and in the MCRF list of every chunk it overlaps. An edit
+//! takes the object out of every loaded tile that lists it and writes it into exactly the tiles
+//! and chunks its new world box overlaps. Only those tiles change: records of other objects keep
+//! their order and their MCRF membership as the file had them (a full rebuild would need every
+//! other model's bounds, and would re-derive what Blizzard's tools wrote from real bounds with
+//! loam's stand-in boxes for models it cannot find).
+//!
+//! Not for: choosing what to edit (the ui, `loam apply`) or reading models (the caller gives
+//! each model's box, or `None` for a missing model, which gets [`MISSING_DOODAD_BOX`]).
+
+use std::collections::BTreeSet;
+
+use super::stroke::{ObjectsChange, TerrainEdit, TileObjects};
+use crate::model::coords::{CHUNK_SIZE, CHUNKS_PER_SIDE, TILE_SIZE, placement_matrix};
+use crate::model::{DoodadPlacement, Map, ObjectKind, Tile, TileCoord, WmoPlacement};
+
+/// A model-space box (min, max), as model files declare their bounds.
+pub type ModelBox = ([f32; 3], [f32; 3]);
+
+/// The box of a doodad whose model cannot be read: 2 yards wide and tall, standing on the
+/// placement point (the MDDF record has no extents of its own). The view draws the same box.
+pub const MISSING_DOODAD_BOX: ModelBox = ([-1.0, -1.0, 0.0], [1.0, 1.0, 2.0]);
+
+/// The box of a WMO whose model cannot be read, when no record gives one: 10 yards each way.
+pub const MISSING_WMO_BOX: ModelBox = ([-10.0, -10.0, 0.0], [10.0, 10.0, 20.0]);
+
+/// One object as the user edits it: what a tile's record says, with the model named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectRecord {
+    /// Doodad or WMO.
+    pub kind: ObjectKind,
+    /// Model path as the tiles name it.
+    pub model: String,
+    /// Map-wide unique id.
+    pub unique_id: u32,
+    /// World position (x north, y west, z up).
+    pub position: [f64; 3],
+    /// Rotation in degrees as the record stores it (see `coords::placement_matrix`).
+    pub rotation: [f32; 3],
+    /// Doodads: scale with 1024 = 1. WMOs: the record's last word (padding before Legion).
+    pub scale: u16,
+    /// MDDF/MODF flags.
+    pub flags: u16,
+    /// WMOs: the doodad set shown.
+    pub doodad_set: u16,
+    /// WMOs: the name set.
+    pub name_set: u16,
+}
+
+impl ObjectRecord {
+    /// The scale factor the placement matrix uses (WMOs are never scaled before Legion).
+    pub fn scale_factor(&self) -> f32 {
+        match self.kind {
+            ObjectKind::Doodad => self.scale as f32 / 1024.0,
+            ObjectKind::Wmo => 1.0,
+        }
+    }
+
+    /// The world box of the object with model box `model` (`None`: the model is missing).
+    pub fn world_box(&self, model: Option<ModelBox>) -> ([f64; 3], [f64; 3]) {
+        let (min, max) = model.unwrap_or(match self.kind {
+            ObjectKind::Doodad => MISSING_DOODAD_BOX,
+            ObjectKind::Wmo => MISSING_WMO_BOX,
+        });
+        let m = placement_matrix(self.position, self.rotation, self.scale_factor());
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for corner in 0..8 {
+            let pick = |i: usize| f64::from(if corner >> i & 1 == 0 { min[i] } else { max[i] });
+            let p = m.transform_point3(glam::DVec3::new(pick(0), pick(1), pick(2)));
+            for (i, v) in p.to_array().into_iter().enumerate() {
+                lo[i] = lo[i].min(v);
+                hi[i] = hi[i].max(v);
+            }
+        }
+        (lo, hi)
+    }
+}
+
+/// The tiles whose square a world box overlaps (touching an edge does not count).
+pub fn tiles_overlapping((lo, hi): ([f64; 3], [f64; 3])) -> Vec<TileCoord> {
+    let mut out = Vec::new();
+    // Tile rows run south (x falls), columns east (y falls); see `TileCoord::north_west`.
+    let (Some(nw), Some(se)) = (
+        TileCoord::containing(hi[0].min(17066.0), hi[1].min(17066.0)),
+        TileCoord::containing(lo[0].max(-17066.0), lo[1].max(-17066.0)),
+    ) else {
+        return out;
+    };
+    for y in nw.y..=se.y {
+        for x in nw.x..=se.x {
+            let Some(t) = TileCoord::new(x as usize, y as usize) else {
+                continue;
+            };
+            if square_overlaps(t.north_west(), TILE_SIZE, lo, hi) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// True when the square with north-west corner `nw` and side `side` overlaps the box's x, y.
+fn square_overlaps(nw: [f64; 2], side: f64, lo: [f64; 3], hi: [f64; 3]) -> bool {
+    lo[0] < nw[0] && hi[0] > nw[0] - side && lo[1] < nw[1] && hi[1] > nw[1] - side
+}
+
+/// The chunks (index y·16 + x) of `tile` that a world box overlaps.
+pub fn chunks_overlapping(tile: TileCoord, (lo, hi): ([f64; 3], [f64; 3])) -> Vec<usize> {
+    let [nx, ny] = tile.north_west();
+    let mut out = Vec::new();
+    for cy in 0..CHUNKS_PER_SIDE {
+        for cx in 0..CHUNKS_PER_SIDE {
+            let nw = [nx - cy as f64 * CHUNK_SIZE, ny - cx as f64 * CHUNK_SIZE];
+            if square_overlaps(nw, CHUNK_SIZE, lo, hi) {
+                out.push(cy * CHUNKS_PER_SIDE + cx);
+            }
+        }
+    }
+    out
+}
+
+/// The object with this kind and uid as the first loaded tile (in row order) lists it.
+pub fn find(map: &Map, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord> {
+    map.tiles
+        .values()
+        .find_map(|t| record_in(t, kind, unique_id))
+}
+
+/// The object's record in one tile, if the tile lists it.
+fn record_in(tile: &Tile, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord> {
+    match kind {
+        ObjectKind::Doodad => tile
+            .doodads
+            .iter()
+            .find(|d| d.unique_id == unique_id)
+            .map(|d| ObjectRecord {
+                kind,
+                model: name_at(&tile.doodad_names, d.name_index),
+                unique_id,
+                position: d.position,
+                rotation: d.rotation,
+                scale: d.scale,
+                flags: d.flags,
+                doodad_set: 0,
+                name_set: 0,
+            }),
+        ObjectKind::Wmo => tile
+            .wmos
+            .iter()
+            .find(|w| w.unique_id == unique_id)
+            .map(|w| ObjectRecord {
+                kind,
+                model: name_at(&tile.wmo_names, w.name_index),
+                unique_id,
+                position: w.position,
+                rotation: w.rotation,
+                scale: w.scale,
+                flags: w.flags,
+                doodad_set: w.doodad_set,
+                name_set: w.name_set,
+            }),
+    }
+}
+
+fn name_at(names: &[String], index: u32) -> String {
+    names.get(index as usize).cloned().unwrap_or_default()
+}
+
+/// A uniqueId above every one the map's loaded tiles use (doodads and WMOs alike, so that one
+/// number never names two objects even in tools that keep one space).
+pub fn next_unique_id(map: &Map) -> u32 {
+    let top = map
+        .tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .map(|d| d.unique_id)
+                .chain(t.wmos.iter().map(|w| w.unique_id))
+        })
+        .chain(map.global_wmo.iter().map(|g| g.placement.unique_id))
+        .max();
+    top.map_or(1, |u| u.saturating_add(1))
+}
+
+/// Collects the object state of each tile before an edit first changes it.
+#[derive(Debug, Default)]
+pub struct ObjectStroke {
+    before: Vec<(TileCoord, TileObjects)>,
+}
+
+impl ObjectStroke {
+    /// Remembers a tile's objects as they are now, unless already remembered.
+    fn touch(&mut self, map: &Map, coord: TileCoord) {
+        if self.before.iter().any(|(c, _)| *c == coord) {
+            return;
+        }
+        if let Some(t) = map.tiles.get(&coord) {
+            self.before.push((coord, TileObjects::of(t)));
+        }
+    }
+
+    /// The undo step for everything done since the stroke began, labelled `label`; `None`
+    /// when nothing changed.
+    pub fn finish(self, map: &Map, label: &str) -> Option<TerrainEdit> {
+        let objects: Vec<ObjectsChange> = self
+            .before
+            .into_iter()
+            .filter_map(|(tile, before)| {
+                let after = TileObjects::of(map.tiles.get(&tile)?);
+                (after != before).then_some(ObjectsChange {
+                    tile,
+                    before,
+                    after,
+                })
+            })
+            .collect();
+        if objects.is_empty() {
+            return None;
+        }
+        Some(TerrainEdit {
+            label: label.to_string(),
+            chunks: Vec::new(),
+            textures: Vec::new(),
+            map_flags: None,
+            objects,
+            already_applied: true,
+        })
+    }
+}
+
+/// What an edit did to the tiles.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Placed {
+    /// Tiles that now list the object.
+    pub tiles: Vec<TileCoord>,
+    /// Tiles the object's box overlaps that are not loaded (or have no file): they do not
+    /// list it.
+    pub skipped: Vec<TileCoord>,
+}
+
+/// Takes the object (kind, uid) out of every loaded tile that lists it; true when one did.
+pub fn remove(map: &mut Map, stroke: &mut ObjectStroke, kind: ObjectKind, unique_id: u32) -> bool {
+    let listing: Vec<TileCoord> = map
+        .tiles
+        .values()
+        .filter(|t| record_in(t, kind, unique_id).is_some())
+        .map(|t| t.coord)
+        .collect();
+    for coord in &listing {
+        stroke.touch(map, *coord);
+        if let Some(t) = map.tiles.get_mut(coord) {
+            remove_from_tile(t, kind, unique_id);
+        }
+    }
+    !listing.is_empty()
+}
+
+/// Writes `object` into every loaded tile its box overlaps (taking out whatever record of the
+/// same kind and uid was there), with the MCRF entries of the chunks it overlaps. `model` is
+/// the model's own box, `None` when it cannot be read.
+pub fn put(
+    map: &mut Map,
+    stroke: &mut ObjectStroke,
+    object: &ObjectRecord,
+    model: Option<ModelBox>,
+) -> Placed {
+    remove(map, stroke, object.kind, object.unique_id);
+    let world = object.world_box(model);
+    let mut placed = Placed::default();
+    for coord in tiles_overlapping(world) {
+        if !map.tiles.contains_key(&coord) {
+            placed.skipped.push(coord);
+            continue;
+        }
+        stroke.touch(map, coord);
+        if let Some(t) = map.tiles.get_mut(&coord) {
+            add_to_tile(t, object, world);
+            placed.tiles.push(coord);
+        }
+    }
+    placed
+}
+
+/// Appends the object's record to a tile and its index to the chunks its box overlaps.
+fn add_to_tile(tile: &mut Tile, o: &ObjectRecord, world: ([f64; 3], [f64; 3])) {
+    let chunks = chunks_overlapping(tile.coord, world);
+    let names = match o.kind {
+        ObjectKind::Doodad => &mut tile.doodad_names,
+        ObjectKind::Wmo => &mut tile.wmo_names,
+    };
+    let name_index = match names.iter().position(|n| *n == o.model) {
+        Some(i) => i,
+        None => {
+            names.push(o.model.clone());
+            names.len() - 1
+        }
+    } as u32;
+    match o.kind {
+        ObjectKind::Doodad => {
+            let index = tile.doodads.len() as u32;
+            tile.doodads.push(DoodadPlacement {
+                name_index,
+                unique_id: o.unique_id,
+                position: o.position,
+                rotation: o.rotation,
+                scale: o.scale,
+                flags: o.flags,
+            });
+            for c in chunks {
+                tile.chunks[c].doodad_refs.push(index);
+            }
+        }
+        ObjectKind::Wmo => {
+            let index = tile.wmos.len() as u32;
+            tile.wmos.push(WmoPlacement {
+                name_index,
+                unique_id: o.unique_id,
+                position: o.position,
+                rotation: o.rotation,
+                bounds_min: world.0,
+                bounds_max: world.1,
+                flags: o.flags,
+                doodad_set: o.doodad_set,
+                name_set: o.name_set,
+                scale: o.scale,
+            });
+            for c in chunks {
+                tile.chunks[c].wmo_refs.push(index);
+            }
+        }
+    }
+}
+
+/// Removes every record of (kind, uid) from a tile: later records move down one place and
+/// every chunk's MCRF list follows; a model name no record uses any more is dropped.
+fn remove_from_tile(tile: &mut Tile, kind: ObjectKind, unique_id: u32) {
+    loop {
+        let index = match kind {
+            ObjectKind::Doodad => tile.doodads.iter().position(|d| d.unique_id == unique_id),
+            ObjectKind::Wmo => tile.wmos.iter().position(|w| w.unique_id == unique_id),
+        };
+        let Some(index) = index else {
+            break;
+        };
+        let index = index as u32;
+        let name = match kind {
+            ObjectKind::Doodad => tile.doodads.remove(index as usize).name_index,
+            ObjectKind::Wmo => tile.wmos.remove(index as usize).name_index,
+        };
+        for chunk in &mut tile.chunks {
+            let refs = match kind {
+                ObjectKind::Doodad => &mut chunk.doodad_refs,
+                ObjectKind::Wmo => &mut chunk.wmo_refs,
+            };
+            refs.retain(|&r| r != index);
+            refs.iter_mut()
+                .filter(|r| **r > index)
+                .for_each(|r| *r -= 1);
+        }
+        drop_unused_name(tile, kind, name);
+    }
+}
+
+/// Drops name `index` of a tile's doodad or WMO list when no record uses it, renumbering the
+/// records' name indices above it.
+fn drop_unused_name(tile: &mut Tile, kind: ObjectKind, index: u32) {
+    let used = match kind {
+        ObjectKind::Doodad => tile.doodads.iter().any(|d| d.name_index == index),
+        ObjectKind::Wmo => tile.wmos.iter().any(|w| w.name_index == index),
+    };
+    let names = match kind {
+        ObjectKind::Doodad => &mut tile.doodad_names,
+        ObjectKind::Wmo => &mut tile.wmo_names,
+    };
+    if used || index as usize >= names.len() {
+        return;
+    }
+    names.remove(index as usize);
+    match kind {
+        ObjectKind::Doodad => tile
+            .doodads
+            .iter_mut()
+            .filter(|d| d.name_index > index)
+            .for_each(|d| d.name_index -= 1),
+        ObjectKind::Wmo => tile
+            .wmos
+            .iter_mut()
+            .filter(|w| w.name_index > index)
+            .for_each(|w| w.name_index -= 1),
+    }
+}
+
+/// The (kind, uid) pairs listed by the loaded tiles, each once.
+pub fn unique_ids(map: &Map) -> BTreeSet<(ObjectKind, u32)> {
+    map.tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .map(|d| (ObjectKind::Doodad, d.unique_id))
+                .chain(t.wmos.iter().map(|w| (ObjectKind::Wmo, w.unique_id)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(uid: u32, x: f64, y: f64) -> ObjectRecord {
+        ObjectRecord {
+            kind: ObjectKind::Doodad,
+            model: "World\\Tree.m2".into(),
+            unique_id: uid,
+            position: [x, y, 10.0],
+            rotation: [0.0; 3],
+            scale: 1024,
+            flags: 0,
+            doodad_set: 0,
+            name_set: 0,
+        }
+    }
+
+    fn four_tiles() -> Map {
+        let mut map = Map::new("T");
+        for (x, y) in [(31, 31), (32, 31), (31, 32), (32, 32)] {
+            let c = TileCoord::new(x, y).unwrap();
+            map.tiles.insert(c, Tile::flat(c, "A.blp", 0.0));
+        }
+        map
+    }
+
+    #[test]
+    fn an_object_on_the_map_corner_is_listed_by_all_four_tiles_and_their_corner_chunks() {
+        let mut map = four_tiles();
+        let mut stroke = ObjectStroke::default();
+        // World (0, 0) is the corner the four tiles share.
+        let placed = put(&mut map, &mut stroke, &tree(5, 0.5, -0.5), None);
+        assert_eq!(placed.tiles.len(), 4);
+        for t in map.tiles.values() {
+            assert_eq!(t.doodads.len(), 1);
+            assert_eq!(t.doodad_names, ["World\\Tree.m2"]);
+            let listed: Vec<usize> = (0..256)
+                .filter(|&c| t.chunks[c].doodad_refs == [0])
+                .collect();
+            assert_eq!(listed.len(), 1, "one corner chunk of tile {:?}", t.coord);
+        }
+        let edit = stroke.finish(&map, "Place").unwrap();
+        assert_eq!(edit.objects.len(), 4);
+    }
+
+    #[test]
+    fn removing_shifts_later_records_and_their_refs_and_drops_unused_names() {
+        let c = TileCoord::new(31, 31).unwrap();
+        let mut map = Map::new("T");
+        map.tiles.insert(c, Tile::flat(c, "A.blp", 0.0));
+        let [nx, ny] = c.north_west();
+        let mut stroke = ObjectStroke::default();
+        let mut rock = tree(2, nx - 100.0, ny - 100.0);
+        rock.model = "World\\Rock.m2".into();
+        put(&mut map, &mut stroke, &tree(1, nx - 40.0, ny - 40.0), None);
+        put(&mut map, &mut stroke, &rock, None);
+        put(
+            &mut map,
+            &mut stroke,
+            &tree(3, nx - 300.0, ny - 300.0),
+            None,
+        );
+        let t = &map.tiles[&c];
+        assert_eq!(t.doodad_names, ["World\\Tree.m2", "World\\Rock.m2"]);
+        remove(&mut map, &mut stroke, ObjectKind::Doodad, 2);
+        let t = &map.tiles[&c];
+        assert_eq!(
+            t.doodad_names,
+            ["World\\Tree.m2"],
+            "the rock's name went with it"
+        );
+        let uids: Vec<u32> = t.doodads.iter().map(|d| d.unique_id).collect();
+        assert_eq!(uids, [1, 3]);
+        // The tree at 300 yd sits in chunk (8, 8) (37.5 yd chunks) and is now record 1.
+        assert_eq!(t.chunks[8 * 16 + 8].doodad_refs, [1]);
+        assert_eq!(t.chunks[16 + 1].doodad_refs, [0]);
+        assert!(
+            t.chunks
+                .iter()
+                .all(|c| c.doodad_refs.iter().all(|&r| r < 2))
+        );
+    }
+
+    #[test]
+    fn next_uid_is_above_every_doodad_and_wmo() {
+        let mut map = four_tiles();
+        assert_eq!(next_unique_id(&map), 1);
+        let mut stroke = ObjectStroke::default();
+        put(&mut map, &mut stroke, &tree(41, 10.0, 10.0), None);
+        let mut inn = tree(90, 200.0, 200.0);
+        inn.kind = ObjectKind::Wmo;
+        put(&mut map, &mut stroke, &inn, None);
+        assert_eq!(next_unique_id(&map), 91);
+    }
+}
