@@ -419,7 +419,7 @@ mod tests {
             r#"{"ops": [{"tool": "noise", "points": [[0, 0]], "radius": 50, "strength": 12, "seed": 3, "scale": 12}]}"#,
         )
         .unwrap();
-        let s = ToolSettings::for_op(&file.ops[0], ToolSettings::default());
+        let s = ToolSettings::for_op(file.ops[0].brush().unwrap(), ToolSettings::default());
         assert_eq!(
             (s.tool, s.noise_seed, s.noise_scale),
             (Tool::Noise, 3, 12.0)
@@ -428,7 +428,7 @@ mod tests {
         let erase =
             ops::parse(r#"{"ops": [{"tool": "shade", "points": [[0, 0]], "radius": 5}]}"#).unwrap();
         assert_eq!(
-            ToolSettings::for_op(&erase.ops[0], ToolSettings::default()).tool,
+            ToolSettings::for_op(erase.ops[0].brush().unwrap(), ToolSettings::default()).tool,
             Tool::EraseShade
         );
     }

@@ -470,18 +470,21 @@ impl LoamApp {
     /// `--apply`); the tool panel then shows the last operation's tool and brush, and the brush
     /// cursor sits on its last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
+        let source = self.byte_source();
+        let model_box = |path: &str| {
+            crate::assets::models::placement_box(path, &|p: &str| source(p).ok().flatten())
+        };
         let Some(s) = &mut self.session else { return };
+        let mut touched = Vec::new();
         for op in &file.ops {
-            if let Err(e) = crate::edit::ops::apply(&mut s.map, op, &mut self.editing.history) {
-                self.message = Some(e);
-            }
-            for p in &op.points {
-                if let Some(t) = TileCoord::containing(p[0], p[1]) {
-                    s.mark_edited(t);
-                }
+            match crate::edit::ops::run(&mut s.map, op, &mut self.editing.history, &model_box) {
+                Ok(r) => touched.extend(r.tiles.into_iter().map(|t| (t, 0))),
+                Err(e) => self.message = Some(e),
             }
         }
-        if let Some(op) = file.ops.last() {
+        self.after_edit(touched);
+        let Some(s) = &mut self.session else { return };
+        if let Some(op) = file.ops.iter().rev().find_map(|o| o.brush()) {
             self.editing.settings =
                 editing::ToolSettings::for_op(op, self.editing.settings.clone());
             let last = op.points[op.points.len() - 1];
@@ -560,6 +563,10 @@ impl LoamApp {
     /// Marks the tiles of changed chunks edited and re-sends them to the GPU.
     fn after_edit(&mut self, touched: Touched) {
         let tiles: BTreeSet<TileCoord> = touched.into_iter().map(|(t, _)| t).collect();
+        if !tiles.is_empty() {
+            // Objects may have moved with the step: collect them again.
+            self.objects.invalidate();
+        }
         if let Some(s) = &mut self.session {
             for t in &tiles {
                 s.mark_edited(*t);

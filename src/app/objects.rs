@@ -83,6 +83,12 @@ impl ObjectScene {
         self.dirty = false;
     }
 
+    /// Makes the next [`ObjectScene::sync_map`] collect the objects again (an edit or undo
+    /// step may have placed, moved or deleted some).
+    pub fn invalidate(&mut self) {
+        self.collected_from.clear();
+    }
+
     /// Collects the objects again when the loaded tiles changed, and asks for their models.
     pub fn sync_map(&mut self, map: &Map) {
         let tiles: Vec<TileCoord> = map.tiles.keys().copied().collect();

@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::assets::client::{AssetSource, ClientData};
+use crate::assets::models;
 use crate::convert;
 use crate::disk::{self, LoamError};
 use crate::edit::{History, ops};
@@ -15,6 +17,7 @@ pub fn run(
     ops_path: &Path,
     to: Generation,
     from: Option<Generation>,
+    client: Option<&Path>,
     out: &Path,
 ) -> Result<ExitCode, LoamError> {
     if !to.writable() {
@@ -29,9 +32,25 @@ pub fn run(
     let file =
         ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", ops_path.display())))?;
     let mut opened = disk::open_map_as(map_path, from)?;
+    // Model boxes for object operations: the models in the map's folder (and a game folder
+    // above a World/Maps/Name/ folder), then the client's archives when one is given.
+    let client = match client {
+        Some(dir) => Some(std::sync::Arc::new(
+            ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?,
+        )),
+        None => None,
+    };
+    let folder = map_path
+        .parent()
+        .filter(|_| map_path.is_file())
+        .unwrap_or(map_path)
+        .to_path_buf();
+    let assets = AssetSource::new(client, Some(folder));
+    let fetch = |p: &str| assets.read(p).ok().flatten();
+    let model_box = |path: &str| models::placement_box(path, &fetch);
     let mut history = History::default();
     for (i, op) in file.ops.iter().enumerate() {
-        let result = ops::apply(&mut opened.map, op, &mut history)
+        let result = ops::run(&mut opened.map, op, &mut history, &model_box)
             .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", ops_path.display())))?;
         println!("op {i}: {}", result.label);
         for (t, c) in &result.refused {

@@ -171,7 +171,7 @@ pub enum Command {
         #[arg(long)]
         no_objects: bool,
     },
-    /// Apply brush operations from a JSON file (see docs/scripting.md) and save the result.
+    /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
         /// A .wdt (with its tiles), one .adt, or a folder of tiles.
         map: PathBuf,
@@ -186,6 +186,10 @@ pub enum Command {
         /// deciding from its bytes.
         #[arg(long, value_parser = parse_generation)]
         from: Option<Generation>,
+        /// Read the models that object operations place from this game client (their boxes
+        /// decide which tiles and chunks list them); the map's own folder is searched first.
+        #[arg(long, value_name = "DIR")]
+        client: Option<PathBuf>,
     },
 }
 
@@ -236,7 +240,8 @@ pub fn run(cli: Cli) -> ExitCode {
             to,
             out,
             from,
-        }) => apply::run(&map, &ops, to, from, &out),
+            client,
+        }) => apply::run(&map, &ops, to, from, client.as_deref(), &out),
         Some(Command::Model { file, client, json }) => model::run(&file, client.as_deref(), json),
         Some(Command::Sample { out }) => sample::run(&out),
         Some(Command::Client { dir, find }) => client::run(&dir, find.as_deref()),

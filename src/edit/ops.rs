@@ -1,12 +1,15 @@
 //! Brush operations as data: the `OPS.json` format of `loam apply`, run through the same dab
-//! functions the editor's tools call. Each operation is one stroke and one undo step.
+//! functions the editor's tools call. Each operation is one stroke and one undo step. The same
+//! list may hold object operations (`object_ops`), told apart by their `tool`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
 use super::brush::{Brush, Falloff, Shape};
 use super::cells::{self, CellEdit};
 use super::history::History;
 use super::lattice;
+use super::object_ops::{self, ObjectOp, ObjectTool};
+use super::objects::ModelBox;
 use super::paint::{self, PaintMode};
 use super::sculpt::{self, FlattenMode, Sculpt};
 use super::shade;
@@ -18,7 +21,68 @@ use crate::model::{Map, TileCoord};
 #[serde(deny_unknown_fields)]
 pub struct OpsFile {
     /// Operations, applied in order.
-    pub ops: Vec<Op>,
+    pub ops: Vec<Operation>,
+}
+
+/// One entry of `ops`: a brush stroke or an object operation, told apart by `tool`.
+#[derive(Debug, Clone)]
+pub enum Operation {
+    /// A brush stroke.
+    Brush(Op),
+    /// Placing, moving, turning, scaling or deleting an object.
+    Object(ObjectOp),
+}
+
+impl Operation {
+    /// The brush stroke, if this is one.
+    pub fn brush(&self) -> Option<&Op> {
+        match self {
+            Operation::Brush(op) => Some(op),
+            Operation::Object(_) => None,
+        }
+    }
+
+    /// Rejects missing and misplaced fields.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            Operation::Brush(op) => op.validate(),
+            Operation::Object(op) => op.validate(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Operation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = serde_json::Value::deserialize(d)?;
+        let object_tool = value
+            .get("tool")
+            .and_then(|t| t.as_str())
+            .is_some_and(|t| ObjectTool::NAMES.contains(&t));
+        if object_tool {
+            serde_json::from_value(value)
+                .map(Operation::Object)
+                .map_err(D::Error::custom)
+        } else {
+            serde_json::from_value(value)
+                .map(Operation::Brush)
+                .map_err(D::Error::custom)
+        }
+    }
+}
+
+/// Runs one entry of an `OPS.json` as one undo step: brushes through [`apply`], objects through
+/// `object_ops::apply` with `model_box` giving each model path's own box.
+pub fn run(
+    map: &mut Map,
+    operation: &Operation,
+    history: &mut History,
+    model_box: &dyn Fn(&str) -> Option<ModelBox>,
+) -> Result<OpResult, String> {
+    match operation {
+        Operation::Brush(op) => apply(map, op, history),
+        Operation::Object(op) => object_ops::apply(map, op, history, model_box),
+    }
 }
 
 /// The tools an operation can use.
@@ -102,6 +166,8 @@ pub struct OpResult {
     pub chunks: usize,
     /// Chunks where painting was refused (four layers, none free).
     pub refused: Vec<(TileCoord, usize)>,
+    /// Tiles the step changed (each once).
+    pub tiles: Vec<TileCoord>,
 }
 
 impl Op {
@@ -297,10 +363,14 @@ pub fn apply(map: &mut Map, op: &Op, history: &mut History) -> Result<OpResult, 
     let refused = std::mem::take(&mut stroke.refused);
     match stroke.finish(map) {
         Some(edit) => {
+            let mut tiles: Vec<TileCoord> = edit.touched().into_iter().map(|(t, _)| t).collect();
+            tiles.sort_unstable();
+            tiles.dedup();
             let result = OpResult {
                 label: edit.label.clone(),
                 chunks: edit.chunks.len(),
                 refused,
+                tiles,
             };
             history.push(map, edit);
             Ok(result)
@@ -309,6 +379,7 @@ pub fn apply(map: &mut Map, op: &Op, history: &mut History) -> Result<OpResult, 
             label: op.name().to_string(),
             chunks: 0,
             refused,
+            tiles: Vec::new(),
         }),
     }
 }

@@ -397,6 +397,14 @@ pub struct WmoModel {
     pub bounds: Aabb,
 }
 
+/// The model-space box a placement of the model at `path` occupies
+/// ([`AnyModel::placement_bounds`]), `None` when it cannot be found or read: object edits then
+/// use a stand-in box.
+pub fn placement_box(path: &str, fetch: Fetch) -> Option<([f32; 3], [f32; 3])> {
+    let b = read_model(path, fetch).ok()?.placement_bounds();
+    Some((b.min, b.max))
+}
+
 /// Any model [`read_model`] can return.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyModel {
@@ -407,6 +415,18 @@ pub enum AnyModel {
 }
 
 impl AnyModel {
+    /// The model-space box a placement of this model occupies, as map tools compute MCRF and
+    /// MODF extents from it: the M2/MDX header's box (it covers the animations), the WMO's
+    /// MOHD box; the bind pose's box where the file declares an empty one.
+    pub fn placement_bounds(&self) -> Aabb {
+        let declared = match self {
+            AnyModel::Model(m) => m.file_bounds,
+            AnyModel::Wmo(w) => w.bounds,
+        };
+        let empty = (0..3).all(|i| declared.max[i] <= declared.min[i]);
+        if empty { self.mesh().bounds } else { declared }
+    }
+
     /// The geometry.
     pub fn mesh(&self) -> &ModelMesh {
         match self {
