@@ -41,7 +41,7 @@ fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
     let parsed = ops::parse(&std::fs::read_to_string(&ops_file).unwrap()).unwrap();
     let mut history = History::default();
     for op in &parsed.ops {
-        ops::apply(&mut expected, op, &mut history).unwrap();
+        ops::apply(&mut expected, op.brush().unwrap(), &mut history).unwrap();
     }
     let want = expected.tiles.values().next().unwrap();
     assert_ne!(
@@ -113,4 +113,113 @@ fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
             "chunk {i}"
         );
     }
+}
+
+#[test]
+fn object_operations_place_move_turn_scale_and_delete_through_the_binary() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
+    let ops_file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/examples/objects.json");
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(["apply"])
+        .arg(sample.join("Sample.wdt"))
+        .arg(&ops_file)
+        .args(["--to", "3.3.5"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("op 6: Delete"), "{text}");
+    let before = disk::open_map(&sample.join("Sample.wdt")).unwrap().map;
+    let after = disk::open_map(&out.path().join("Sample.wdt")).unwrap().map;
+    let records = |map: &loam::model::Map,
+                   uid: u32|
+     -> Vec<(loam::model::TileCoord, loam::model::DoodadPlacement)> {
+        map.tiles
+            .values()
+            .flat_map(|t| {
+                t.doodads
+                    .iter()
+                    .filter(|d| d.unique_id == uid)
+                    .map(move |d| (t.coord, d.clone()))
+            })
+            .collect()
+    };
+    assert!(!records(&before, 1001).is_empty());
+    assert!(records(&after, 1001).is_empty(), "uid 1001 deleted");
+
+    // The tree: moved, turned and scaled; listed by the tile and chunks its real box overlaps.
+    let tree = records(&after, 9000);
+    assert_eq!(tree.len(), 1, "one tile holds the tree at (60, 90)");
+    let (coord, d) = &tree[0];
+    // Records store f32 relative to the map's corner: a few thousandths of a yard off.
+    assert!((d.position[0] - 60.0).abs() < 1e-2 && (d.position[1] - 90.0).abs() < 1e-2);
+    assert_eq!((d.rotation, d.scale), ([0.0, 120.0, 0.0], 2048));
+    // Its box from the M2 header, read by the wow-m2 crate, turned 120° about the up axis and
+    // scaled by 2.
+    let m2 = std::fs::read(sample.join("World/Loam/Sample/Tree01.m2")).unwrap();
+    let parsed = wow_m2::parse_m2(&mut std::io::Cursor::new(m2)).unwrap();
+    let h = &parsed.model().header;
+    let (lo, hi) = (h.bounding_box_min, h.bounding_box_max);
+    let (s, c) = (120f64.to_radians().sin(), 120f64.to_radians().cos());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for (px, py) in [
+        (lo[0], lo[1]),
+        (lo[0], hi[1]),
+        (hi[0], lo[1]),
+        (hi[0], hi[1]),
+    ] {
+        let (px, py) = (2.0 * px as f64, 2.0 * py as f64);
+        let (wx, wy) = (60.0 + c * px - s * py, 90.0 + s * px + c * py);
+        (x0, x1, y0, y1) = (x0.min(wx), x1.max(wx), y0.min(wy), y1.max(wy));
+    }
+    let want: std::collections::BTreeSet<usize> = cells_overlapping(x0, x1, y0, y1)
+        .into_iter()
+        .map(|(t, chunk)| {
+            assert_eq!(t, (coord.x, coord.y));
+            chunk
+        })
+        .collect();
+    let tile = &after.tiles[coord];
+    let index = tile
+        .doodads
+        .iter()
+        .position(|x| x.unique_id == 9000)
+        .unwrap() as u32;
+    let got: std::collections::BTreeSet<usize> = (0..256)
+        .filter(|&i| tile.chunks[i].doodad_refs.contains(&index))
+        .collect();
+    assert!(want.len() > 1, "the doubled tree spans chunks: {want:?}");
+    assert_eq!(got, want, "MCRF follows the model's own box");
+
+    // The boulder got the next uid; the tower is a WMO with its set.
+    let top = before
+        .tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .map(|d| d.unique_id)
+                .chain(t.wmos.iter().map(|w| w.unique_id))
+        })
+        .max()
+        .unwrap();
+    assert!(top < 9000);
+    assert_eq!(records(&after, 9001).len(), 1);
+    let tower: Vec<_> = after
+        .tiles
+        .values()
+        .flat_map(|t| t.wmos.iter().filter(|w| w.unique_id == 9002))
+        .collect();
+    assert_eq!(tower.len(), 1);
+    assert_eq!(tower[0].doodad_set, 1);
+    let (bmin, bmax) = (tower[0].bounds_min, tower[0].bounds_max);
+    assert!(bmin[0] < -150.0 && bmax[0] > -150.0 && bmin[1] < 200.0 && bmax[1] > 200.0);
+    assert!(
+        bmax[2] - bmin[2] > 20.0,
+        "the tower's own height, not a stand-in box"
+    );
 }

@@ -56,3 +56,42 @@ pub fn sample_with_a_bad_tile(dir: &std::path::Path) -> PathBuf {
     std::fs::write(&bad, &bytes).unwrap();
     dir.join("Sample.wdt")
 }
+
+/// The world's north-west corner x (and y), in yards, written out here rather than taken from
+/// loam, so that expected tiles and chunks do not come from the code under test.
+pub const ORIGIN: f64 = 32.0 * 1600.0 / 3.0;
+
+/// The (tile x, tile y) and chunk index (row · 16 + column) of every chunk square that the world
+/// box x0..x1 (north), y0..y1 (west) overlaps, touching edges not counted; by plain arithmetic.
+pub fn cells_overlapping(
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+) -> std::collections::BTreeSet<((u8, u8), usize)> {
+    let chunk = 1600.0 / 3.0 / 16.0;
+    let mut out = std::collections::BTreeSet::new();
+    // Global chunk rows run south from the origin, columns east.
+    for row in 0..64 * 16 {
+        let (north, south) = (
+            ORIGIN - row as f64 * chunk,
+            ORIGIN - (row + 1) as f64 * chunk,
+        );
+        if !(x0 < north && x1 > south) {
+            continue;
+        }
+        for col in 0..64 * 16 {
+            let (west, east) = (
+                ORIGIN - col as f64 * chunk,
+                ORIGIN - (col + 1) as f64 * chunk,
+            );
+            if y0 < west && y1 > east {
+                out.insert((
+                    ((col / 16) as u8, (row / 16) as u8),
+                    (row % 16) * 16 + col % 16,
+                ));
+            }
+        }
+    }
+    out
+}
