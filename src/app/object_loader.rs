@@ -38,6 +38,8 @@ pub struct PreparedModel {
     /// Model-space box for culling and outlines: the bind pose's, or the file's declared box
     /// when the model has no geometry.
     pub bounds: (Vec3, Vec3),
+    /// The model-space box object edits place it by (`AnyModel::placement_bounds`).
+    pub placement: ([f32; 3], [f32; 3]),
     /// For a WMO: its doodad sets and doodads.
     pub doodad_sets: Vec<DoodadSet>,
     /// See `doodad_sets`.
@@ -108,6 +110,7 @@ pub fn prepare_model(source: &ByteSource, path: &str) -> ModelAnswer {
 
 /// The GPU-ready parts of a model read.
 fn prepared(model: AnyModel) -> PreparedModel {
+    let placement = model.placement_bounds();
     let (mesh, file_bounds, vertex_lit, doodad_sets, doodads) = match model {
         AnyModel::Model(m) => (m.mesh, m.file_bounds, Vec::new(), Vec::new(), Vec::new()),
         AnyModel::Wmo(w) => {
@@ -154,6 +157,7 @@ fn prepared(model: AnyModel) -> PreparedModel {
         })
         .collect();
     PreparedModel {
+        placement: (placement.min, placement.max),
         mesh,
         vertex_lit,
         bounds,

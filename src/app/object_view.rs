@@ -14,6 +14,7 @@ impl LoamApp {
     pub(super) fn restart_objects(&mut self, source: ByteSource) {
         self.objects.start(source);
         self.object_hover = None;
+        self.clear_object_selection();
         self.gl.lock().queue_clear_models();
     }
 
@@ -23,10 +24,8 @@ impl LoamApp {
         let Some(s) = &self.session else {
             return true;
         };
+        // Without GL (kittest) the scene still reads models, so that objects can be picked.
         let mut gl = self.gl.lock();
-        if !gl.has_renderer() {
-            return true;
-        }
         self.objects.sync_map(&s.map);
         self.objects.poll(&mut gl);
         self.objects.is_settled() && gl.pending_models() == 0

@@ -251,6 +251,38 @@ impl ObjectScene {
         build_draw_list(&self.instances, view_projection, eye, filter)
     }
 
+    /// Outline boxes (unit cube → world) of the selected objects' instances, a WMO's own
+    /// doodads left out.
+    pub fn selection_boxes(&self, selected: &[(ObjectKind, u32)]) -> Vec<Mat4> {
+        if selected.is_empty() {
+            return Vec::new();
+        }
+        self.instances
+            .iter()
+            .filter(|i| i.kind != InstanceKind::WmoDoodad)
+            .filter(|i| {
+                self.objects
+                    .get(i.object)
+                    .is_some_and(|o| selected.contains(&(o.kind, o.unique_id)))
+            })
+            .map(Instance::box_matrix)
+            .collect()
+    }
+
+    /// Object `index` (as [`ObjectScene::pick`] returns it).
+    pub fn object(&self, index: usize) -> Option<&MapObject> {
+        self.objects.get(index)
+    }
+
+    /// The model-space box object edits place a model path by, when its model was read;
+    /// `None` while it loads or when it is missing (edits then use a stand-in box).
+    pub fn model_box(&self, name: &str) -> Option<([f32; 3], [f32; 3])> {
+        match &self.models.get(&texture_key(name))?.slot {
+            Slot::Ready(p) => Some(p.placement),
+            _ => None,
+        }
+    }
+
     /// The object whose box a ray (world origin, direction) meets first, and how far along.
     pub fn pick(&self, origin: Vec3, dir: Vec3, filter: &ObjectFilter) -> Option<(usize, f32)> {
         pick(&self.instances, origin, dir, filter).map(|(i, t)| (self.instances[i].object, t))

@@ -91,11 +91,18 @@ impl GlState {
 
     /// Queues a model read by the workers for upload under `id`.
     pub fn queue_model(&mut self, id: ModelId, model: Arc<PreparedModel>) {
+        // Without GL (kittest) nothing would take them off the queue.
+        if self.renderer.is_none() {
+            return;
+        }
         self.models.push((id, model));
     }
 
     /// Queues a decoded model texture.
     pub fn queue_model_texture(&mut self, name: String, image: Image) {
+        if self.renderer.is_none() {
+            return;
+        }
         self.model_textures.push((name, image));
     }
 

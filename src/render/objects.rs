@@ -423,6 +423,7 @@ impl ObjectRenderer {
             .flat_map(|(_, m)| m.iter())
             .chain(list.placeholders.iter())
             .chain(list.bounds.iter())
+            .chain(list.selected.iter())
             .flat_map(|m| m.to_cols_array())
             .collect();
         if matrices.is_empty() {
@@ -523,15 +524,20 @@ impl ObjectRenderer {
             gl.bind_sampler(0, None);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.white));
 
-            // Placeholders: a see-through magenta box with solid edges; outlines: yellow edges.
+            // Placeholders: a see-through magenta box with solid edges; outlines: yellow edges;
+            // the selection: white edges, drawn over everything so it shows through walls.
             gl.uniform_1_f32(u.alpha_test.as_ref(), 0.0);
             gl.uniform_3_i32(u.flags.as_ref(), 1, 0, 0);
             let cube = &self.cube;
             let boxes = [
                 (list.placeholders.len(), [1.0, 0.2, 0.9], true),
                 (list.bounds.len(), [1.0, 0.9, 0.2], false),
+                (list.selected.len(), [1.0, 1.0, 1.0], false),
             ];
-            for (count, color, solid) in boxes {
+            for (i, (count, color, solid)) in boxes.into_iter().enumerate() {
+                if i == 2 {
+                    gl.disable(glow::DEPTH_TEST);
+                }
                 if count > 0 {
                     self.bind_instances(gl, cube, first);
                     if solid {

@@ -147,6 +147,8 @@ pub struct DrawList {
     pub placeholders: Vec<Mat4>,
     /// Unit cube → world, one per visible model when bounding boxes are on.
     pub bounds: Vec<Mat4>,
+    /// Unit cube → world, one per selected object (drawn whatever the filter says).
+    pub selected: Vec<Mat4>,
 }
 
 impl DrawList {
