@@ -46,10 +46,12 @@ pub enum Tool {
     Impassable,
     /// Clear the impassable flag.
     Passable,
+    /// Select, edit and delete doodads and WMOs (not a brush).
+    Objects,
 }
 
 impl Tool {
-    /// Every tool, in the order the tool panel lists them.
+    /// Every brush tool, in the order the tool panel lists them (the object tool follows).
     pub const ALL: [Tool; 15] = [
         Tool::Raise,
         Tool::Lower,
@@ -86,6 +88,7 @@ impl Tool {
             Tool::Area => "Area",
             Tool::Impassable => "Impassable",
             Tool::Passable => "Passable",
+            Tool::Objects => "Objects",
         }
     }
 }
@@ -186,6 +189,9 @@ impl ToolSettings {
             Tool::Shade | Tool::EraseShade => ops::Tool::Shade,
             Tool::Area => ops::Tool::Area,
             Tool::Impassable | Tool::Passable => ops::Tool::Impassable,
+            // Never stroked: the app sends the object tool's clicks to `object_tool`, and
+            // `Editing::begin` refuses it.
+            Tool::Objects => ops::Tool::Raise,
         };
         let b = self.brush;
         Op {
@@ -252,6 +258,9 @@ impl Editing {
     /// lays its dabs when the drag ends).
     pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Vec<TileCoord> {
         let s = &self.settings;
+        if s.tool == Tool::Objects {
+            return Vec::new();
+        }
         let sculpt = match s.tool {
             Tool::Raise => Some(Sculpt::Raise),
             Tool::Lower => Some(Sculpt::Lower),

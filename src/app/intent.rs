@@ -48,6 +48,14 @@ pub enum Intent {
     ShowTileGrid(bool),
     /// Show or hide the layer-count map.
     ShowLayerCount(bool),
+    /// Write this record over the object with its kind and uniqueId (typed in the object panel).
+    EditObject(crate::edit::objects::ObjectRecord),
+    /// Stand the selected objects on the terrain under them.
+    SnapSelectionToGround,
+    /// Delete the selected objects.
+    DeleteSelection,
+    /// Select no object.
+    ClearSelection,
     /// Show or hide kinds of objects, or change the doodad draw distance.
     SetObjectFilter(ObjectFilter),
     /// Set the fly speed in yards per second.

@@ -13,6 +13,7 @@ pub mod dialogs;
 pub mod editing;
 pub mod intent;
 pub mod object_loader;
+pub mod object_tool;
 mod object_view;
 pub mod objects;
 pub mod screenshot;
@@ -114,6 +115,8 @@ pub struct LoamApp {
     objects: objects::ObjectScene,
     /// What the cursor is over among the objects (hover text), as of the last frame.
     object_hover: Option<String>,
+    /// The object tool's selection.
+    object_tool: object_tool::ObjectTool,
 }
 
 impl LoamApp {
@@ -175,6 +178,7 @@ impl LoamApp {
                 objects::ObjectScene::new(std::sync::Arc::new(move || ctx.request_repaint()))
             },
             object_hover: None,
+            object_tool: Default::default(),
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -191,6 +195,15 @@ impl LoamApp {
         }
         if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
             app.go_to_tile(tile);
+        }
+        let select: Vec<u32> = app
+            .screenshot
+            .as_ref()
+            .map(|j| j.select().to_vec())
+            .unwrap_or_default();
+        if !select.is_empty() {
+            app.editing.settings.tool = Tool::Objects;
+            app.select_by_uid(&select);
         }
         if let Some((eye, target)) = app.screenshot.as_ref().and_then(ScreenshotJob::view) {
             app.camera.position = eye;
@@ -380,6 +393,9 @@ impl LoamApp {
         let Some(intent) = self.handle_browsing(intent) else {
             return;
         };
+        let Some(intent) = self.handle_objects(intent) else {
+            return;
+        };
         match intent {
             Intent::OpenDialog => {
                 if let Some(p) = self.dialogs.pick_map() {
@@ -462,7 +478,11 @@ impl LoamApp {
             | Intent::ClearListfile
             | Intent::OpenFromClientDialog
             | Intent::OpenFromClient(_)
-            | Intent::CloseOpenFromClient => {}
+            | Intent::CloseOpenFromClient
+            | Intent::EditObject(_)
+            | Intent::SnapSelectionToGround
+            | Intent::DeleteSelection
+            | Intent::ClearSelection => {}
         }
     }
 
@@ -525,6 +545,10 @@ impl LoamApp {
     /// drags it, releasing records it as one undo step. Ctrl+click with the area tool picks the
     /// area id instead.
     fn brush(&mut self, input: &ui::viewport::ViewportInput) {
+        if self.editing.settings.tool == Tool::Objects {
+            self.object_click(input);
+            return;
+        }
         let Some(s) = &mut self.session else { return };
         let at = self.hover.map(|p| p.world);
         // Tiles under this frame's dabs are redrawn now; the chunks the stroke changed are
@@ -906,11 +930,19 @@ impl LoamApp {
         let (labels, applied) = self.editing.history.labels();
         let can_redo = self.editing.history.can_redo();
         let settings = self.editing.settings.clone();
+        let selected = if settings.tool == Tool::Objects {
+            Some(self.selected_objects())
+        } else {
+            None
+        };
         egui::Panel::right("loam-tools")
             .resizable(true)
             .default_size(270.0)
             .show(ui, |ui| {
                 intents.extend(ui::tools::show(ui, &settings, &tools_view));
+                if let Some(selected) = &selected {
+                    intents.extend(ui::object_panel::show(ui, selected));
+                }
                 ui.separator();
                 intents.extend(ui::history::show(ui, &labels, applied, can_redo));
             });
@@ -1088,6 +1120,7 @@ impl eframe::App for LoamApp {
         let overlays = self.overlays();
         let scene = &self.objects;
         let filter = self.settings.objects;
+        let selected = self.object_tool.selection.clone();
         let input = egui::CentralPanel::no_frame()
             .show(ui, |ui| {
                 ui::viewport::show(
@@ -1100,8 +1133,10 @@ impl eframe::App for LoamApp {
                                 eye: camera.eye(),
                                 overlays,
                             };
-                            gl.lock().draw_list =
+                            let mut list =
                                 scene.draw_list(params.view_projection, params.eye, &filter);
+                            list.selected = scene.selection_boxes(&selected);
+                            gl.lock().draw_list = list;
                             viewport::paint_callback(&gl, rect, params)
                         })
                     },
@@ -1129,6 +1164,12 @@ impl eframe::App for LoamApp {
                 intents.push(Intent::Redo);
             } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
                 intents.push(Intent::Undo);
+            }
+            if self.editing.settings.tool == Tool::Objects
+                && !self.object_tool.selection.is_empty()
+                && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete))
+            {
+                intents.push(Intent::DeleteSelection);
             }
         }
         if input.is_active() || !ready {

@@ -30,6 +30,8 @@ pub struct ScreenshotRequest {
     /// Put the camera here (world x, y, z) looking at the second point, instead of the
     /// default view or the framed tile.
     pub view: Option<([f64; 3], [f64; 3])>,
+    /// Select these objects by uniqueId (a doodad, else a WMO) with the object tool.
+    pub select: Vec<u32>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
     /// Filled in when the job ends: `Ok` once the PNG is written.
@@ -69,6 +71,11 @@ impl ScreenshotJob {
     /// The camera's eye and target, if they were given.
     pub fn view(&self) -> Option<([f64; 3], [f64; 3])> {
         self.request.view
+    }
+
+    /// The uniqueIds to select.
+    pub fn select(&self) -> &[u32] {
+        &self.request.select
     }
 
     /// True when the shot is to be taken with doodads and WMOs hidden.

@@ -167,6 +167,10 @@ pub enum Command {
         /// default view; e.g. `--view 200 120 90 150 70 40`.
         #[arg(long, num_args = 6, value_names = ["EX", "EY", "EZ", "TX", "TY", "TZ"], allow_negative_numbers = true)]
         view: Option<Vec<f64>>,
+        /// Select these objects (by uniqueId) with the object tool: the shot shows the
+        /// selection outlined and the object panel.
+        #[arg(long, value_name = "UID", num_args = 1..)]
+        select: Vec<u32>,
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
@@ -254,6 +258,7 @@ pub fn run(cli: Cli) -> ExitCode {
             client,
             browse,
             view,
+            select,
             no_objects,
         }) => {
             let mut paths = paths;
@@ -268,6 +273,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 client,
                 browse,
                 view,
+                select,
                 no_objects,
             })
         }

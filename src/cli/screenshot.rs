@@ -47,6 +47,8 @@ pub struct ShotArgs {
     pub browse: Option<String>,
     /// Camera eye and target (world x y z each).
     pub view: Option<Vec<f64>>,
+    /// Objects to select by uniqueId.
+    pub select: Vec<u32>,
     /// Hide doodads and WMOs.
     pub no_objects: bool,
 }
@@ -89,6 +91,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         ops,
         browse: args.browse,
         view,
+        select: args.select,
         hide_objects: args.no_objects,
         outcome: Default::default(),
     };

@@ -8,6 +8,7 @@ pub mod asset_browser;
 pub mod dialogs;
 pub mod history;
 pub mod menu;
+pub mod object_panel;
 pub mod status;
 pub mod tile_map;
 pub mod tools;

@@ -28,6 +28,21 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             }
         }
     });
+    if ui
+        .selectable_label(s.tool == Tool::Objects, Tool::Objects.name())
+        .on_hover_text("Select doodads and WMOs: click, Shift+click adds, Ctrl+click toggles")
+        .clicked()
+    {
+        s.tool = Tool::Objects;
+    }
+    if s.tool == Tool::Objects {
+        // The object panel follows (the app draws it): no brush for this tool.
+        return if s != *settings {
+            vec![Intent::SetTools(Box::new(s))]
+        } else {
+            Vec::new()
+        };
+    }
     ui.separator();
     ui.label("Brush");
     ui.add(

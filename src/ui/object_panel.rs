@@ -1,0 +1,112 @@
+//! The object panel (right, under the tools, with the object tool): what is selected, and the
+//! selected object's record to edit by typing: position, rotation, scale, doodad set; snap to the
+//! ground and delete. A typed value becomes one edit when the field is left or a drag ends.
+//!
+//! Not for: applying edits (the app does, through `edit::objects`) or picking objects.
+
+use egui::DragValue;
+
+use crate::app::intent::Intent;
+use crate::edit::objects::ObjectRecord;
+use crate::model::ObjectKind;
+
+/// The label of the selection line, also how tests find the panel.
+pub const SELECTION_LABEL: &str = "Selection";
+
+/// Shows the panel for `selected` (the selection's records, in selection order).
+pub fn show(ui: &mut egui::Ui, selected: &[ObjectRecord]) -> Vec<Intent> {
+    let mut out = Vec::new();
+    ui.separator();
+    let summary = match selected {
+        [] => "nothing: click an object in the view".to_string(),
+        [one] => format!(
+            "{} uid {}",
+            match one.kind {
+                ObjectKind::Doodad => "doodad",
+                ObjectKind::Wmo => "WMO",
+            },
+            one.unique_id
+        ),
+        many => format!("{} objects", many.len()),
+    };
+    ui.horizontal(|ui| {
+        ui.label(SELECTION_LABEL);
+        ui.label(summary);
+    });
+    if let [one] = selected {
+        ui.label(&one.model)
+            .on_hover_text("Model path as the tiles name it");
+        if let Some(edited) = record_fields(ui, one) {
+            out.push(Intent::EditObject(edited));
+        }
+    }
+    if !selected.is_empty() {
+        ui.horizontal(|ui| {
+            if ui.button("Snap to ground").clicked() {
+                out.push(Intent::SnapSelectionToGround);
+            }
+            if ui.button("Delete").on_hover_text("Delete key").clicked() {
+                out.push(Intent::DeleteSelection);
+            }
+            if ui.button("Select none").clicked() {
+                out.push(Intent::ClearSelection);
+            }
+        });
+    }
+    out
+}
+
+/// The record's editable fields. The value being typed or dragged lives in egui's memory until
+/// the field is left or the drag ends; then the whole record is returned, once.
+fn record_fields(ui: &mut egui::Ui, record: &ObjectRecord) -> Option<ObjectRecord> {
+    let id = egui::Id::unique(("loam-object-edit", record.kind, record.unique_id));
+    let mut r: ObjectRecord = ui
+        .data(|d| d.get_temp::<ObjectRecord>(id))
+        .unwrap_or_else(|| record.clone());
+    let mut changed = false;
+    let mut done = false;
+    let mut field =
+        |ui: &mut egui::Ui, name: &str, value: &mut f64, speed: f64, decimals: usize| {
+            ui.horizontal(|ui| {
+                let label = ui.label(name);
+                let resp = ui
+                    .add(DragValue::new(value).speed(speed).max_decimals(decimals))
+                    .labelled_by(label.id);
+                changed |= resp.changed();
+                done |= resp.drag_stopped() || resp.lost_focus();
+            });
+        };
+    ui.label("Position (yards)");
+    let [mut x, mut y, mut z] = r.position;
+    field(ui, "X (north)", &mut x, 0.1, 3);
+    field(ui, "Y (west)", &mut y, 0.1, 3);
+    field(ui, "Z (up)", &mut z, 0.1, 3);
+    r.position = [x, y, z];
+    ui.label("Rotation (degrees, as the record stores it)");
+    let [mut a, mut b, mut c] = r.rotation.map(f64::from);
+    field(ui, "A (about west)", &mut a, 0.5, 3);
+    field(ui, "B (about up)", &mut b, 0.5, 3);
+    field(ui, "C (about north)", &mut c, 0.5, 3);
+    r.rotation = [a as f32, b as f32, c as f32];
+    match r.kind {
+        ObjectKind::Doodad => {
+            let mut s = f64::from(r.scale) / 1024.0;
+            field(ui, "Scale", &mut s, 0.01, 3);
+            r.scale = (s * 1024.0).round().clamp(1.0, 65535.0) as u16;
+        }
+        ObjectKind::Wmo => {
+            ui.label("Scale: 1 (WMOs have no scale before Legion)");
+            let mut set = f64::from(r.doodad_set);
+            field(ui, "Doodad set", &mut set, 0.05, 0);
+            r.doodad_set = set.round().clamp(0.0, 65535.0) as u16;
+        }
+    }
+    if changed {
+        ui.data_mut(|d| d.insert_temp(id, r.clone()));
+    }
+    if done {
+        ui.data_mut(|d| d.remove::<ObjectRecord>(id));
+        return (r != *record).then_some(r);
+    }
+    None
+}
