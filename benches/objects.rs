@@ -11,11 +11,14 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use loam::app::object_loader::{ModelAnswer, prepare_model};
 use loam::assets::textures::ByteSource;
+use loam::edit::objects::{ObjectStroke, find, put};
 use loam::model::coords::placement_matrix;
 use loam::model::objects::collect;
 use loam::model::{ObjectKind, TileCoord};
 use loam::render::camera::Camera;
-use loam::render::scene::{Instance, InstanceKind, InstanceLook, ObjectFilter, build_draw_list};
+use loam::render::scene::{
+    Instance, InstanceKind, InstanceLook, ObjectFilter, build_draw_list, pick,
+};
 use loam::render::texture_store::texture_key;
 
 fn corpus(rel: &str) -> std::path::PathBuf {
@@ -115,7 +118,46 @@ fn cull(c: &mut Criterion) {
     c.bench_function("objects/cull/northrend_37_25", |b| {
         b.iter(|| build_draw_list(black_box(&instances), vp, camera.eye(), &filter))
     });
+    // Picking under the cursor (the view's centre) among the same instances, as every frame's
+    // hover and every click with the object tool does.
+    let (origin, dir) = camera.ray([0.0, 0.0], 16.0 / 9.0);
+    assert!(pick(&instances, origin, dir, &filter).is_some());
+    c.bench_function("objects/pick/northrend_37_25", |b| {
+        b.iter(|| pick(black_box(&instances), origin, dir, &filter))
+    });
 }
 
-criterion_group!(benches, prepare, cull);
+/// Moving one doodad of Northrend_37_25 (an undo step's work: out of the tile, back in with
+/// its MCRF entries), and encoding the tile after it, against encoding it untouched.
+fn move_and_save(c: &mut Criterion) {
+    let opened =
+        loam::disk::open_map(&corpus("warcraft-net/ADT/Northrend_37_25.adt")).expect("opens");
+    let map = opened.map;
+    let tile = map.tiles.values().next().expect("one tile").clone();
+    let d = &tile.doodads[100];
+    let mut record = find(&map, ObjectKind::Doodad, d.unique_id).expect("listed");
+    record.position[0] -= 3.0;
+    let bytes = std::fs::read(corpus("warcraft-net/ADT/Northrend_37_25.adt")).expect("corpus");
+    let alpha = loam::format::v18::AlphaTarget {
+        big: loam::format::v18::sniff_alpha_depth(&bytes) == loam::format::v18::AlphaDepth::Big,
+    };
+    let mut group = c.benchmark_group("objects/save_after_move/northrend_37_25");
+    group.bench_function("move", |b| {
+        b.iter_batched(
+            || map.clone(),
+            |mut m| {
+                let mut stroke = ObjectStroke::default();
+                put(&mut m, &mut stroke, black_box(&record), None);
+                stroke.finish(&m, "Move")
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("encode", |b| {
+        b.iter(|| loam::format::v18::write_adt(black_box(&tile), alpha))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, prepare, cull, move_and_save);
 criterion_main!(benches);
