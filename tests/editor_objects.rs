@@ -181,3 +181,174 @@ fn click_selects_typing_moves_delete_removes_each_one_undo_step() {
     h.run_steps(3);
     assert!(map(&h) == moved, "redo moves it again");
 }
+
+/// World (x, y, z) of the terrain the app picks under a screen position in the view.
+fn ground_under(h: &Harness<'_, LoamApp>, view: egui::Rect, pos: Pos2) -> [f64; 3] {
+    let ndc = [
+        (pos.x - view.left()) / view.width() * 2.0 - 1.0,
+        1.0 - (pos.y - view.top()) / view.height() * 2.0,
+    ];
+    let app = h.state();
+    let aspect = view.width() / view.height();
+    loam::app::camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
+        .expect("terrain under the cursor")
+        .world
+}
+
+/// The uids of every object the map's tiles list.
+fn all_uids(map: &Map) -> std::collections::BTreeSet<u32> {
+    map.tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .map(|d| d.unique_id)
+                .chain(t.wmos.iter().map(|w| w.unique_id))
+        })
+        .collect()
+}
+
+#[test]
+fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
+    let mut h = harness();
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let sample = map(&h);
+    let eye = h.state().camera().eye();
+    let (_, uid, at) = sample
+        .tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
+        })
+        .filter_map(|d| {
+            let at = screen_of(
+                &h,
+                view,
+                [
+                    d.position[0],
+                    d.position[1],
+                    d.position[2] + 2.0 * d.scale_factor() as f64,
+                ],
+            )?;
+            let dist = (Vec3::new(
+                d.position[0] as f32,
+                d.position[1] as f32,
+                d.position[2] as f32,
+            ) - eye)
+                .length();
+            Some((dist, d.unique_id, at))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .expect("a tree in view");
+    let steps = h.state().editing().history.len();
+
+    // Press on the tree and drag it 40 points right: it follows the ground under the cursor.
+    let old = records(&sample, uid)[0].clone();
+    h.hover_at(at);
+    h.run_steps(2);
+    let start = h
+        .state()
+        .hover_point()
+        .expect("terrain under the tree")
+        .world;
+    let end = at + egui::vec2(40.0, 0.0);
+    h.event(egui::Event::PointerButton {
+        pos: at,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    for k in 1..=4 {
+        h.hover_at(at + egui::vec2(10.0 * k as f32, 0.0));
+        h.run_steps(2);
+    }
+    let stop = h
+        .state()
+        .hover_point()
+        .expect("terrain under the cursor")
+        .world;
+    h.event(egui::Event::PointerButton {
+        pos: end,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(3);
+    assert_eq!(h.state().selection(), [(ObjectKind::Doodad, uid)]);
+    let moved = records(&map(&h), uid);
+    let (dx, dy) = (stop[0] - start[0], stop[1] - start[1]);
+    assert!(dx.hypot(dy) > 5.0, "the cursor moved over the ground");
+    assert!(
+        moved
+            .iter()
+            .all(|d| (d.position[0] - (old.position[0] + dx)).abs() < 1e-6
+                && (d.position[1] - (old.position[1] + dy)).abs() < 1e-6),
+        "moved by the ground's ({dx}, {dy}): {moved:?}"
+    );
+    assert_eq!(
+        h.state().editing().history.len(),
+        steps + 1,
+        "the drag is one undo step"
+    );
+
+    // Ctrl+D: a copy in place with a uid above every one in the map, selected; one step.
+    let before = map(&h);
+    let top = *all_uids(&before).iter().max().unwrap();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    h.run_steps(3);
+    let copy = top + 1;
+    assert_eq!(h.state().selection(), [(ObjectKind::Doodad, copy)]);
+    let copies = records(&map(&h), copy);
+    assert_eq!(copies.len(), moved.len());
+    assert_eq!(copies[0].position, moved[0].position);
+    assert_eq!(h.state().editing().history.len(), steps + 2);
+
+    // A model clicked in the asset browser is what the next click places, on the ground there.
+    h.get_by_label("Assets").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Models (").click();
+    h.run_steps(3);
+    // The catalogue is built on a worker: wait for the folder, then open it down to the model.
+    let start = Instant::now();
+    while h.query_by_label("World  (2)").is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the browser never listed the models"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(2);
+    }
+    for folder in ["World  (2)", "Loam  (2)", "Sample  (2)"] {
+        h.get_by_label(folder).click();
+        h.run_steps(3);
+    }
+    h.get_by_label("Boulder01.m2").click();
+    h.run_steps(3);
+    assert_eq!(h.state().editing().settings.tool, Tool::Objects);
+    let spot = view.center() + egui::vec2(-60.0, 80.0);
+    let ground = ground_under(&h, view, spot);
+    click(&mut h, spot, Modifiers::NONE);
+    let placed = top + 2;
+    let boulder = records(&map(&h), placed);
+    assert!(!boulder.is_empty(), "placed with the next uid");
+    assert!(
+        (boulder[0].position[0] - ground[0]).abs() < 1.0
+            && (boulder[0].position[1] - ground[1]).abs() < 1.0,
+        "at the clicked ground {ground:?}: {:?}",
+        boulder[0].position
+    );
+    assert_eq!(h.state().editing().history.len(), steps + 3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(3);
+    assert!(
+        records(&map(&h), placed).is_empty(),
+        "undo takes the placement back"
+    );
+}

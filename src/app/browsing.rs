@@ -121,6 +121,11 @@ impl LoamApp {
                 s.tool = Tool::Paint;
             }
             s.texture = path;
+        } else {
+            // A model or WMO chosen in the browser is what the object tool's clicks place.
+            self.editing.settings.tool = Tool::Objects;
+            self.object_tool.place.model = Some(path);
+            self.object_tool.place.active = true;
         }
     }
 

@@ -56,6 +56,8 @@ pub enum Intent {
     DeleteSelection,
     /// Select no object.
     ClearSelection,
+    /// Change what a click places and how (the object panel).
+    SetPlaceOptions(crate::app::object_tool::PlaceOptions),
     /// Show or hide kinds of objects, or change the doodad draw distance.
     SetObjectFilter(ObjectFilter),
     /// Set the fly speed in yards per second.

@@ -482,7 +482,8 @@ impl LoamApp {
             | Intent::EditObject(_)
             | Intent::SnapSelectionToGround
             | Intent::DeleteSelection
-            | Intent::ClearSelection => {}
+            | Intent::ClearSelection
+            | Intent::SetPlaceOptions(_) => {}
         }
     }
 
@@ -534,7 +535,7 @@ impl LoamApp {
     /// Undoes or redoes through `step`, then re-sends and marks what changed.
     fn history_step(&mut self, step: impl FnOnce(&mut Editing, &mut crate::model::Map) -> Touched) {
         let Some(s) = &mut self.session else { return };
-        if self.editing.is_stroking() {
+        if self.editing.is_stroking() || self.object_tool.is_dragging() {
             return;
         }
         let touched = step(&mut self.editing, &mut s.map);
@@ -931,7 +932,7 @@ impl LoamApp {
         let can_redo = self.editing.history.can_redo();
         let settings = self.editing.settings.clone();
         let selected = if settings.tool == Tool::Objects {
-            Some(self.selected_objects())
+            Some((self.selected_objects(), self.place_options().clone()))
         } else {
             None
         };
@@ -940,8 +941,8 @@ impl LoamApp {
             .default_size(270.0)
             .show(ui, |ui| {
                 intents.extend(ui::tools::show(ui, &settings, &tools_view));
-                if let Some(selected) = &selected {
-                    intents.extend(ui::object_panel::show(ui, selected));
+                if let Some((selected, place)) = &selected {
+                    intents.extend(ui::object_panel::show(ui, selected, place));
                 }
                 ui.separator();
                 intents.extend(ui::history::show(ui, &labels, applied, can_redo));
@@ -1165,11 +1166,13 @@ impl eframe::App for LoamApp {
             } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
                 intents.push(Intent::Undo);
             }
-            if self.editing.settings.tool == Tool::Objects
-                && !self.object_tool.selection.is_empty()
-                && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete))
-            {
-                intents.push(Intent::DeleteSelection);
+            if self.editing.settings.tool == Tool::Objects {
+                if !self.object_tool.selection.is_empty()
+                    && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete))
+                {
+                    intents.push(Intent::DeleteSelection);
+                }
+                self.object_shortcuts(&ctx);
             }
         }
         if input.is_active() || !ready {

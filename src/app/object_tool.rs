@@ -1,9 +1,16 @@
-//! The object tool: selecting doodads and WMOs with the mouse, and editing the selection from the
-//! object panel (typed position, rotation, scale, doodad set; snap to ground; delete), each
-//! change one undo step in the brushes' history.
+//! The object tool: selecting doodads and WMOs with the mouse, dragging the selection over the
+//! terrain, placing the model chosen in the asset browser with a click, copy, paste and
+//! duplicate, and editing the selection from the object panel (typed position, rotation, scale,
+//! doodad set; snap to ground; delete). Each change is one undo step in the brushes' history.
+//!
+//! New objects take uniqueIds above every uid the map uses on disk, loaded or not: a worker
+//! reads the placements of every tile when the map opens (`TileSource::unique_ids`), and
+//! placing waits for it.
 //!
 //! Not for: the edits themselves (`edit::objects`), drawing the selection (`render`) or the
 //! panel's widgets (`ui::object_panel`).
+
+use std::sync::{Arc, Mutex};
 
 use glam::Vec3;
 
@@ -14,10 +21,63 @@ use crate::model::ObjectKind;
 use crate::ui::viewport::ViewportInput;
 
 /// What the object tool holds between frames.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct ObjectTool {
     /// Selected objects by (kind, uniqueId), in the order they were picked.
     pub selection: Vec<(ObjectKind, u32)>,
+    /// The model a click places (chosen in the asset browser), and the placing options.
+    pub place: PlaceOptions,
+    /// The selection being dragged over the terrain.
+    drag: Option<Drag>,
+    /// Records copied with Ctrl+C.
+    clipboard: Vec<ObjectRecord>,
+    /// The highest uid on disk, once the worker has read every tile (`None` until then).
+    uid_ceiling: Arc<Mutex<Option<u32>>>,
+    /// A counter for the random turns and scales of placed objects.
+    seed: u64,
+}
+
+impl ObjectTool {
+    /// True while the selection is being dragged (undo waits for the release).
+    pub fn is_dragging(&self) -> bool {
+        self.drag.is_some()
+    }
+}
+
+/// How a click places the asset browser's model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaceOptions {
+    /// The model path (`.m2`, `.mdx` or `.wmo`), when one is chosen.
+    pub model: Option<String>,
+    /// Clicks place instead of selecting.
+    pub active: bool,
+    /// Turn each placed object by a random angle about the up axis.
+    pub random_turn: bool,
+    /// Most degrees a placed object tips at random (0: upright).
+    pub random_tilt: f32,
+    /// The range a doodad's scale is drawn from (equal ends: that scale).
+    pub scale: (f32, f32),
+}
+
+impl Default for PlaceOptions {
+    fn default() -> Self {
+        PlaceOptions {
+            model: None,
+            active: false,
+            random_turn: true,
+            random_tilt: 0.0,
+            scale: (1.0, 1.0),
+        }
+    }
+}
+
+/// A drag of the selection: the records when it began and the ground point it began on.
+#[derive(Debug)]
+struct Drag {
+    stroke: ObjectStroke,
+    start: [f64; 3],
+    originals: Vec<ObjectRecord>,
+    moved: bool,
 }
 
 impl LoamApp {
@@ -34,6 +94,11 @@ impl LoamApp {
             .collect()
     }
 
+    /// The terrain point under the mouse, as of the last frame.
+    pub fn hover_point(&self) -> Option<crate::render::pick::TerrainPoint> {
+        self.hover
+    }
+
     /// The placed objects as the view shows them.
     pub fn object_scene(&self) -> &super::objects::ObjectScene {
         &self.objects
@@ -44,24 +109,23 @@ impl LoamApp {
         &self.object_tool.selection
     }
 
-    /// A click in the view with the object tool: the object under the cursor becomes the
-    /// selection (Shift adds it, Ctrl toggles it); a click on nothing clears the selection.
+    /// The view's mouse with the object tool: a click selects the object under the cursor
+    /// (Shift adds it, Ctrl toggles it, nothing under it clears the selection), or places the
+    /// chosen model while placing is on; a drag that starts on a selected object moves the
+    /// selection over the terrain as one undo step.
     pub(super) fn object_click(&mut self, input: &ViewportInput) {
+        if self.object_tool.drag.is_some() {
+            self.drag_selection(input);
+            return;
+        }
         if !input.brush_pressed {
             return;
         }
-        let picked = input.hover_ndc.and_then(|ndc| {
-            let (origin, dir) = self.camera.ray(ndc, input.aspect());
-            let (index, t) = self.objects.pick(origin, dir, &self.settings.objects)?;
-            // The terrain in front of an object hides it (a yard of slack: objects stand on it).
-            if let Some(h) = &self.hover {
-                let ground = Vec3::new(h.world[0] as f32, h.world[1] as f32, h.world[2] as f32);
-                if t > (ground - origin).length() + 1.0 {
-                    return None;
-                }
-            }
-            self.objects.object(index).map(|o| (o.kind, o.unique_id))
-        });
+        if self.object_tool.place.active && self.object_tool.place.model.is_some() {
+            self.place_at_cursor();
+            return;
+        }
+        let picked = self.object_under(input);
         let sel = &mut self.object_tool.selection;
         match picked {
             Some(key) if input.slow => {
@@ -76,9 +140,286 @@ impl LoamApp {
                     sel.push(key);
                 }
             }
-            Some(key) => *sel = vec![key],
+            Some(key) => {
+                if !sel.contains(&key) {
+                    *sel = vec![key];
+                }
+                self.begin_drag();
+            }
             None if input.fast || input.slow => {}
             None => sel.clear(),
+        }
+    }
+
+    /// The object under the cursor, unless the terrain in front of it hides it.
+    fn object_under(&self, input: &ViewportInput) -> Option<(ObjectKind, u32)> {
+        let ndc = input.hover_ndc?;
+        let (origin, dir) = self.camera.ray(ndc, input.aspect());
+        let (index, t) = self.objects.pick(origin, dir, &self.settings.objects)?;
+        // A yard of slack: objects stand on the ground they are placed on.
+        if let Some(h) = &self.hover {
+            let ground = Vec3::new(h.world[0] as f32, h.world[1] as f32, h.world[2] as f32);
+            if t > (ground - origin).length() + 1.0 {
+                return None;
+            }
+        }
+        self.objects.object(index).map(|o| (o.kind, o.unique_id))
+    }
+
+    /// Starts dragging the selection from the ground point under the cursor.
+    fn begin_drag(&mut self) {
+        let Some(start) = self.hover.map(|h| h.world) else {
+            return;
+        };
+        let originals = self.selected_objects();
+        if originals.is_empty() {
+            return;
+        }
+        self.object_tool.drag = Some(Drag {
+            stroke: ObjectStroke::default(),
+            start,
+            originals,
+            moved: false,
+        });
+    }
+
+    /// Moves the dragged selection with the cursor, keeping each object's height above the
+    /// ground; on release, records the whole drag as one undo step.
+    fn drag_selection(&mut self, input: &ViewportInput) {
+        let Some(mut drag) = self.object_tool.drag.take() else {
+            return;
+        };
+        let scene = &self.objects;
+        let model_box = |name: &str| scene.model_box(name);
+        let Some(s) = &mut self.session else { return };
+        if let Some(h) = self.hover
+            && input.brush_held
+        {
+            let (dx, dy) = (h.world[0] - drag.start[0], h.world[1] - drag.start[1]);
+            if dx != 0.0 || dy != 0.0 {
+                drag.moved = true;
+                for o in &drag.originals {
+                    let mut r = o.clone();
+                    let ground = |x: f64, y: f64| {
+                        crate::edit::lattice::height_at(&s.map, x, y).map(f64::from)
+                    };
+                    let above =
+                        ground(o.position[0], o.position[1]).map_or(0.0, |g| o.position[2] - g);
+                    r.position[0] += dx;
+                    r.position[1] += dy;
+                    if let Some(g) = ground(r.position[0], r.position[1]) {
+                        r.position[2] = g + above;
+                    }
+                    objects::put(&mut s.map, &mut drag.stroke, &r, model_box(&r.model));
+                }
+                self.objects.invalidate();
+            }
+        }
+        if input.brush_held {
+            self.object_tool.drag = Some(drag);
+            return;
+        }
+        let n = drag.originals.len();
+        if !drag.moved {
+            return;
+        }
+        let Some(edit) = drag.stroke.finish(&s.map, &format!("Move {n} object(s)")) else {
+            return;
+        };
+        let touched = edit.touched();
+        self.editing.history.push(&mut s.map, edit);
+        self.after_edit(touched);
+    }
+
+    /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory;
+    /// `None` while the worker is still reading the tiles on disk.
+    fn fresh_uid(&self, taken: &[u32]) -> Option<u32> {
+        let s = self.session.as_ref()?;
+        let disk = (*self.object_tool.uid_ceiling.lock().ok()?)?;
+        let memory = objects::next_unique_id(&s.map);
+        let top = taken
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |t| t.saturating_add(1));
+        Some(memory.max(disk.saturating_add(1)).max(top))
+    }
+
+    /// A number in 0..1 from the tool's counter (splitmix64): random turns and scales need
+    /// no more than this.
+    fn next_random(&mut self) -> f64 {
+        self.object_tool.seed = self.object_tool.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.object_tool.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) as f64 / u64::MAX as f64
+    }
+
+    /// Places the chosen model on the terrain under the cursor, as one undo step, and selects it.
+    fn place_at_cursor(&mut self) {
+        let (Some(model), Some(at)) = (self.object_tool.place.model.clone(), self.hover) else {
+            return;
+        };
+        let Some(uid) = self.fresh_uid(&[]) else {
+            self.message = Some("still reading the map's uniqueIds: try again in a moment".into());
+            return;
+        };
+        let kind = crate::edit::object_ops::kind_of_model(&model);
+        let opts = self.object_tool.place.clone();
+        let turn = if opts.random_turn {
+            (self.next_random() * 360.0) as f32
+        } else {
+            0.0
+        };
+        let tilt = [self.next_random(), self.next_random()]
+            .map(|r| ((r * 2.0 - 1.0) * f64::from(opts.random_tilt)) as f32);
+        let (lo, hi) = (
+            opts.scale.0.min(opts.scale.1),
+            opts.scale.0.max(opts.scale.1),
+        );
+        let scale = lo + (hi - lo) * self.next_random() as f32;
+        let record = ObjectRecord {
+            kind,
+            model: model.clone(),
+            unique_id: uid,
+            position: at.world,
+            rotation: [tilt[0], turn, tilt[1]],
+            scale: match kind {
+                ObjectKind::Doodad => (scale * 1024.0).round().clamp(1.0, 65535.0) as u16,
+                // MODF has no scale before Legion.
+                ObjectKind::Wmo => 0,
+            },
+            flags: 0,
+            doodad_set: 0,
+            name_set: 0,
+        };
+        self.edit_objects(
+            &format!("Place {} (uid {uid})", short(&model)),
+            |map, stroke, model_box| {
+                objects::put(map, stroke, &record, model_box(&record.model));
+            },
+        );
+        self.object_tool.selection = vec![(kind, uid)];
+    }
+
+    /// Puts copies of `records` at their positions moved by `offset` (x, y; standing on the
+    /// terrain when `on_ground`), each with a fresh uid, as one undo step; selects the copies.
+    fn add_copies(
+        &mut self,
+        records: Vec<ObjectRecord>,
+        offset: [f64; 2],
+        on_ground: bool,
+        label: &str,
+    ) {
+        let mut uids: Vec<u32> = Vec::new();
+        for _ in &records {
+            let Some(u) = self.fresh_uid(&uids) else {
+                self.message =
+                    Some("still reading the map's uniqueIds: try again in a moment".into());
+                return;
+            };
+            uids.push(u);
+        }
+        let copies: Vec<ObjectRecord> = records
+            .into_iter()
+            .zip(&uids)
+            .map(|(mut r, &uid)| {
+                r.unique_id = uid;
+                r.position[0] += offset[0];
+                r.position[1] += offset[1];
+                r
+            })
+            .collect();
+        let keys: Vec<(ObjectKind, u32)> = copies.iter().map(|r| (r.kind, r.unique_id)).collect();
+        self.edit_objects(label, |map, stroke, model_box| {
+            for mut r in copies {
+                if on_ground
+                    && let Some(z) =
+                        crate::edit::lattice::height_at(map, r.position[0], r.position[1])
+                {
+                    r.position[2] = f64::from(z);
+                }
+                objects::put(map, stroke, &r, model_box(&r.model));
+            }
+        });
+        self.object_tool.selection = keys;
+    }
+
+    /// Ctrl+C, Ctrl+V and Ctrl+D with the object tool: copy the selection, paste it at the
+    /// cursor (keeping the objects' places relative to their centre), duplicate it in place.
+    pub(super) fn object_shortcuts(&mut self, ctx: &egui::Context) {
+        use egui::{Key, Modifiers};
+        let pressed = |key| ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
+        if pressed(Key::D) {
+            let records = self.selected_objects();
+            let n = records.len();
+            if n > 0 {
+                self.add_copies(
+                    records,
+                    [0.0, 0.0],
+                    false,
+                    &format!("Duplicate {n} object(s)"),
+                );
+            }
+        }
+        // egui turns Ctrl+C and Ctrl+V into clipboard events rather than key presses.
+        let (copy, paste) = ctx.input(|i| {
+            (
+                i.events.iter().any(|e| matches!(e, egui::Event::Copy)),
+                i.events.iter().any(|e| matches!(e, egui::Event::Paste(_))),
+            )
+        });
+        if copy {
+            let records = self.selected_objects();
+            if !records.is_empty() {
+                self.message = Some(format!("{} object(s) copied", records.len()));
+                self.object_tool.clipboard = records;
+            }
+        }
+        if paste
+            && !self.object_tool.clipboard.is_empty()
+            && let Some(at) = self.hover
+        {
+            let records = self.object_tool.clipboard.clone();
+            let n = records.len() as f64;
+            let cx = records.iter().map(|r| r.position[0]).sum::<f64>() / n;
+            let cy = records.iter().map(|r| r.position[1]).sum::<f64>() / n;
+            let label = format!("Paste {} object(s)", records.len());
+            self.add_copies(records, [at.world[0] - cx, at.world[1] - cy], true, &label);
+        }
+    }
+
+    /// Starts reading the uniqueIds of every tile on disk (a map was opened).
+    pub(super) fn start_uid_scan(&mut self) {
+        let cell = Arc::new(Mutex::new(None));
+        self.object_tool.uid_ceiling = cell.clone();
+        let Some(s) = &self.session else {
+            return;
+        };
+        let source = s.tiles.clone();
+        let coords: Vec<_> = s.on_disk.iter().copied().collect();
+        let wake = self.repaint.clone();
+        let spawned = std::thread::Builder::new()
+            .name("loam-uid-scan".into())
+            .spawn(move || {
+                let mut top = 0u32;
+                if let Some(source) = source {
+                    for c in coords {
+                        // An unreadable tile is never written, so its uids cannot clash on disk
+                        // with a new object's in a file loam writes; its load error is shown.
+                        if let Ok(ids) = source.unique_ids(c) {
+                            top = top.max(ids.into_iter().max().unwrap_or(0));
+                        }
+                    }
+                }
+                if let Ok(mut g) = cell.lock() {
+                    *g = Some(top);
+                }
+                wake();
+            });
+        if spawned.is_err() {
+            self.message =
+                Some("could not start reading the map's uniqueIds: placing is off".into());
         }
     }
 
@@ -118,6 +459,7 @@ impl LoamApp {
                 });
             }
             Intent::ClearSelection => self.object_tool.selection.clear(),
+            Intent::SetPlaceOptions(p) => self.object_tool.place = p,
             other => return Some(other),
         }
         None
@@ -164,9 +506,17 @@ impl LoamApp {
             .collect();
     }
 
-    /// Forgets the selection (a new map).
+    /// Forgets the selection, a drag and the clipboard's claim to uids (a new map), and starts
+    /// reading the new map's uniqueIds.
     pub(super) fn clear_object_selection(&mut self) {
         self.object_tool.selection.clear();
+        self.object_tool.drag = None;
+        self.start_uid_scan();
+    }
+
+    /// The placing options, for the object panel.
+    pub fn place_options(&self) -> &PlaceOptions {
+        &self.object_tool.place
     }
 }
 

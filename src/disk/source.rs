@@ -122,6 +122,29 @@ impl TileSource {
         }
     }
 
+    /// Only the uniqueIds a tile's placements use, cheaply where the source allows: a split
+    /// tile's MDDF/MODF without decoding its chunks.
+    pub fn unique_ids(&self, coord: TileCoord) -> Result<Vec<u32>> {
+        match self {
+            TileSource::Split { files, .. } => {
+                let path = files
+                    .get(&coord)
+                    .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
+                let bytes = read_file(path)?;
+                Ok(v18::adt::read_unique_ids(&bytes).map_err(|e| e.in_file(path))?)
+            }
+            TileSource::Monolithic { .. } => {
+                let (tile, _) = self.read(coord)?;
+                Ok(tile
+                    .doodads
+                    .iter()
+                    .map(|d| d.unique_id)
+                    .chain(tile.wmos.iter().map(|w| w.unique_id))
+                    .collect())
+            }
+        }
+    }
+
     /// Only a tile's model names (what the map-wide lists of a 0.5.x save need), cheaply
     /// where the source allows: a split tile's MMDX/MWMO without decoding its chunks.
     pub fn model_names(&self, coord: TileCoord) -> Result<(Vec<String>, Vec<String>, NameView)> {

@@ -7,15 +7,21 @@
 use egui::DragValue;
 
 use crate::app::intent::Intent;
+use crate::app::object_tool::PlaceOptions;
 use crate::edit::objects::ObjectRecord;
 use crate::model::ObjectKind;
 
 /// The label of the selection line, also how tests find the panel.
 pub const SELECTION_LABEL: &str = "Selection";
 
-/// Shows the panel for `selected` (the selection's records, in selection order).
-pub fn show(ui: &mut egui::Ui, selected: &[ObjectRecord]) -> Vec<Intent> {
+/// Shows the panel for `selected` (the selection's records, in selection order) and the
+/// placing options.
+pub fn show(ui: &mut egui::Ui, selected: &[ObjectRecord], place: &PlaceOptions) -> Vec<Intent> {
     let mut out = Vec::new();
+    ui.separator();
+    if let Some(p) = place_options(ui, place) {
+        out.push(Intent::SetPlaceOptions(p));
+    }
     ui.separator();
     let summary = match selected {
         [] => "nothing: click an object in the view".to_string(),
@@ -54,6 +60,40 @@ pub fn show(ui: &mut egui::Ui, selected: &[ObjectRecord]) -> Vec<Intent> {
         });
     }
     out
+}
+
+/// The placing options: the model the asset browser chose, whether clicks place it, random
+/// turn, tilt and scale. Returns the options when one changed.
+fn place_options(ui: &mut egui::Ui, place: &PlaceOptions) -> Option<PlaceOptions> {
+    let mut p = place.clone();
+    let Some(model) = &place.model else {
+        ui.label("Place: pick a model or WMO in the asset browser (Assets, left)");
+        return None;
+    };
+    ui.label(format!("Place: {model}"));
+    ui.checkbox(&mut p.active, "Click places (else: selects)");
+    ui.checkbox(&mut p.random_turn, "Random turn about up");
+    ui.add(egui::Slider::new(&mut p.random_tilt, 0.0..=30.0).text("Random tilt (°)"));
+    if !model.to_ascii_lowercase().ends_with(".wmo") {
+        ui.horizontal(|ui| {
+            let label = ui.label("Scale from");
+            ui.add(
+                DragValue::new(&mut p.scale.0)
+                    .speed(0.01)
+                    .range(0.01..=63.0),
+            )
+            .labelled_by(label.id);
+            let label = ui.label("to");
+            ui.add(
+                DragValue::new(&mut p.scale.1)
+                    .speed(0.01)
+                    .range(0.01..=63.0),
+            )
+            .labelled_by(label.id);
+        });
+    }
+    ui.label("Drag a selected object to move it; Ctrl+C, Ctrl+V at the cursor, Ctrl+D duplicate.");
+    (p != *place).then_some(p)
 }
 
 /// The record's editable fields. The value being typed or dragged lives in egui's memory until

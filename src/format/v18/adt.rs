@@ -459,6 +459,30 @@ pub fn read_model_names(bytes: &[u8]) -> Result<(Vec<String>, Vec<String>)> {
     Ok((doodads, wmos))
 }
 
+/// Only the uniqueIds of a tile's doodad (MDDF) and WMO (MODF) records, without decoding its
+/// chunks: what an editor needs to hand out new uids that no tile on disk uses.
+pub fn read_unique_ids(bytes: &[u8]) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    for c in ChunkIter::new(bytes, 0, tags::FILE) {
+        let c = c?;
+        if c.tag == tags::MCNK {
+            break;
+        }
+        // The uid is the second u32 of both records (MDDF 36 bytes, MODF 64).
+        let size = match c.tag {
+            t if t == tags::MDDF => 36,
+            t if t == tags::MODF => 64,
+            _ => continue,
+        };
+        out.extend(
+            c.payload
+                .chunks_exact(size)
+                .map(|r| u32::from_le_bytes([r[4], r[5], r[6], r[7]])),
+        );
+    }
+    Ok(out)
+}
+
 /// Names as read, the raw block when it is not the plain list, and the index offsets when
 /// they are not the plain ones (both kept for exact re-saves).
 type IndexedNames = (Vec<String>, Option<Vec<u8>>, Option<Vec<u32>>);
