@@ -32,6 +32,10 @@ pub struct ScreenshotRequest {
     pub view: Option<([f64; 3], [f64; 3])>,
     /// Select these objects by uniqueId (a doodad, else a WMO) with the object tool.
     pub select: Vec<u32>,
+    /// Frames to draw and time once the view is settled, before the shot (0: none).
+    pub measure: u32,
+    /// The measured frames' times in milliseconds, filled in as they are drawn.
+    pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
     /// Filled in when the job ends: `Ok` once the PNG is written.
@@ -114,7 +118,21 @@ impl ScreenshotJob {
             return;
         }
         self.settled = if ready { self.settled + 1 } else { 0 };
-        if self.settled >= SETTLE_FRAMES {
+        if self.settled > SETTLE_FRAMES
+            && let Ok(mut times) = self.request.frame_times.lock()
+            && times.len() < self.request.measure as usize
+        {
+            // Time from the last frame to this one: what a user sees as the frame rate.
+            times.push(ctx.input(|i| i.unstable_dt) * 1000.0);
+            return;
+        }
+        if self.settled >= SETTLE_FRAMES
+            && self
+                .request
+                .frame_times
+                .lock()
+                .map_or(true, |t| t.len() >= self.request.measure as usize)
+        {
             self.requested = true;
             let out = self.request.out.clone();
             let outcome = self.request.outcome.clone();

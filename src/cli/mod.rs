@@ -171,6 +171,10 @@ pub enum Command {
         /// selection outlined and the object panel.
         #[arg(long, value_name = "UID", num_args = 1..)]
         select: Vec<u32>,
+        /// Once the view is drawn, draw and time N more frames and print their times (the
+        /// frame-time figures of docs/performance.md).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        measure: u32,
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
@@ -259,6 +263,7 @@ pub fn run(cli: Cli) -> ExitCode {
             browse,
             view,
             select,
+            measure,
             no_objects,
         }) => {
             let mut paths = paths;
@@ -274,6 +279,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 browse,
                 view,
                 select,
+                measure,
                 no_objects,
             })
         }

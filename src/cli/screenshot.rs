@@ -49,6 +49,8 @@ pub struct ShotArgs {
     pub view: Option<Vec<f64>>,
     /// Objects to select by uniqueId.
     pub select: Vec<u32>,
+    /// Frames to time before the shot.
+    pub measure: u32,
     /// Hide doodads and WMOs.
     pub no_objects: bool,
 }
@@ -85,6 +87,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         None => None,
     };
     let out = args.out;
+    let frame_times = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let request = crate::app::screenshot::ScreenshotRequest {
         out: out.clone(),
         tile,
@@ -92,12 +95,26 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         browse: args.browse,
         view,
         select: args.select,
+        measure: args.measure,
+        frame_times: frame_times.clone(),
         hide_objects: args.no_objects,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(args.path, args.size, request, args.from, args.client)
         .map_err(LoamError::Usage)?;
     println!("wrote {}", out.display());
+    if let Ok(mut t) = frame_times.lock()
+        && !t.is_empty()
+    {
+        t.sort_by(f32::total_cmp);
+        println!(
+            "frame time: median {:.1} ms, fastest {:.1} ms, slowest {:.1} ms over {} frames",
+            t[t.len() / 2],
+            t[0],
+            t[t.len() - 1],
+            t.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
