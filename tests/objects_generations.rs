@@ -61,10 +61,13 @@ fn place(model: &str, position: &[f64], rotation: [f32; 3], scale: Option<f32>) 
     }
 }
 
+/// An object: its kind and uniqueId.
+type Key = (ObjectKind, u32);
+
 /// The sample map (tiles 31_31, 32_31, 31_32, 32_32 around the world's origin; x falls to the
 /// south, y to the east) with four placed objects; returns it and, for each placed object, its
 /// uid and the tiles that must list it.
-fn placed_map() -> (Map, Vec<((ObjectKind, u32), BTreeSet<TileCoord>)>) {
+fn placed_map() -> (Map, Vec<(Key, BTreeSet<TileCoord>)>) {
     let mut map = loam::sample::sample_map();
     let mut history = History::default();
     let mut hut = place(HUT, &[-100.0, 5.0], [0.0, 30.0, 0.0], None);
@@ -117,7 +120,7 @@ struct Entry {
     chunks: BTreeSet<usize>,
 }
 
-type Objects = BTreeMap<(ObjectKind, u32), BTreeMap<TileCoord, Entry>>;
+type Objects = BTreeMap<Key, BTreeMap<TileCoord, Entry>>;
 
 /// Every object of the map, by kind and uid, with each tile's record of it.
 fn objects(map: &Map) -> Objects {
