@@ -8,15 +8,14 @@
 //! ([`DEFAULT_SEAM_THRESHOLD`], `--seam-threshold`); the smaller ones, float noise that nobody can
 //! see, are one count line and are not problems. `loam fix --seams` closes both.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
 use crate::edit::seams::{self, ChunkAt, Seam};
+use crate::edit::uids;
 use crate::format::Generation;
-use crate::model::coords::TileCoord;
-use crate::model::{Map, Tile};
+use crate::model::{Map, ObjectKind, Tile};
 
 /// Seams up to this size (yards) are float noise and only counted. A hundredth of a yard is
 /// about a third of a millimetre of the player's scale, far below a visible crack, and well above
@@ -221,48 +220,30 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
 }
 
 /// uniqueIds shared by placements that are not the same object (an object crossing a tile
-/// border is listed in each tile with one id; that is fine).
+/// border is listed in each tile with one id; that is fine). `edit::uids` holds the rule, which
+/// `loam fix --uids` repairs by.
 fn check_unique_ids(map: &Map) -> Vec<String> {
-    let mut seen: HashMap<(bool, u32), (String, [i64; 3], TileCoord)> = HashMap::new();
-    let mut out = Vec::new();
-    let key = |p: [f64; 3]| p.map(|v| (v * 100.0).round() as i64);
-    for tile in map.tiles.values() {
-        let doodads = tile.doodads.iter().map(|d| {
-            (
-                false,
-                d.unique_id,
-                tile.doodad_names.get(d.name_index as usize),
-                d.position,
+    uids::clashes(map)
+        .into_iter()
+        .map(|c| {
+            let (a, b) = (&c.first, &c.other);
+            format!(
+                "uniqueId {} is used by two different {} (tile {}_{} {} and tile {}_{} {}; \
+                 `loam fix --uids` renumbers the later one)",
+                a.unique_id,
+                match a.kind {
+                    ObjectKind::Doodad => "doodads",
+                    ObjectKind::Wmo => "WMOs",
+                },
+                a.tile.x,
+                a.tile.y,
+                a.model,
+                b.tile.x,
+                b.tile.y,
+                b.model
             )
-        });
-        let wmos = tile.wmos.iter().map(|w| {
-            (
-                true,
-                w.unique_id,
-                tile.wmo_names.get(w.name_index as usize),
-                w.position,
-            )
-        });
-        for (is_wmo, id, name, pos) in doodads.chain(wmos) {
-            let name = name.cloned().unwrap_or_default().to_ascii_lowercase();
-            let entry = (name.clone(), key(pos), tile.coord);
-            match seen.get(&(is_wmo, id)) {
-                Some((n, p, t)) if (n, p) != (&entry.0, &entry.1) => out.push(format!(
-                    "uniqueId {id} is used by two different {} (tile {}_{} {n} and tile {}_{} {name})",
-                    if is_wmo { "WMOs" } else { "doodads" },
-                    t.x,
-                    t.y,
-                    tile.coord.x,
-                    tile.coord.y
-                )),
-                Some(_) => {}
-                None => {
-                    seen.insert((is_wmo, id), entry);
-                }
-            }
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// Runs `loam check [--seam-threshold YD] [--from GEN] PATH...`: prints each problem and exits

@@ -1,12 +1,12 @@
 //! `loam fix`: repairs a map in place of its generation and writes all of it to another folder.
-//! Each repair is a flag (`--seams`) and a plain function in `edit/`; this only opens, runs the
-//! chosen repairs in a fixed order, reports what each changed and saves.
+//! Each repair is a flag (`--seams`, `--uids`) and a plain function in `edit/`; this only opens,
+//! runs the chosen repairs in a fixed order, reports what each changed and saves.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
-use crate::edit::seams;
+use crate::edit::{seams, uids};
 use crate::model::Map;
 
 /// The repairs chosen on the command line.
@@ -14,6 +14,8 @@ use crate::model::Map;
 pub struct Fixes {
     /// Stitch seams between chunks and tiles (`--seams`).
     pub seams: bool,
+    /// Give each object that shares a uniqueId with another a fresh one (`--uids`).
+    pub uids: bool,
 }
 
 impl Fixes {
@@ -23,7 +25,8 @@ impl Fixes {
     }
 }
 
-/// Runs the chosen repairs on `map`; returns one report line per repair.
+/// Runs the chosen repairs on `map`; returns the report lines: one for the seams, one per
+/// renumbered object and a count for the uids.
 pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
     let mut lines = Vec::new();
     if fixes.seams {
@@ -35,10 +38,18 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
             s.chunks.len()
         ));
     }
+    if fixes.uids {
+        let changes = uids::renumber(map);
+        lines.extend(changes.iter().map(|c| c.to_string()));
+        lines.push(format!(
+            "uids: {} object(s) given a new uniqueId",
+            changes.len()
+        ));
+    }
     lines
 }
 
-/// Runs `loam fix [--seams] MAP OUT`.
+/// Runs `loam fix [--seams] [--uids] MAP OUT`.
 pub fn run(
     map_path: &Path,
     out: &Path,
@@ -46,7 +57,9 @@ pub fn run(
     from: Option<crate::format::Generation>,
 ) -> Result<ExitCode, LoamError> {
     if fixes.is_empty() {
-        return Err(LoamError::Usage("choose what to fix: --seams".to_string()));
+        return Err(LoamError::Usage(
+            "choose what to fix: --seams, --uids or both".to_string(),
+        ));
     }
     if out.exists() && !out.is_dir() {
         return Err(LoamError::Usage(format!(
@@ -59,6 +72,13 @@ pub fn run(
         eprintln!(
             "warning: {} tile(s) listed in MAIN are missing; their borders are not fixed",
             opened.missing_tiles.len()
+        );
+    }
+    if fixes.uids && !opened.failed.is_empty() {
+        // Their records are unknown, so a fresh uid could repeat one of theirs.
+        eprintln!(
+            "warning: {} tile(s) cannot be read; their uniqueIds are not renumbered or avoided",
+            opened.failed.len()
         );
     }
     for line in apply(&mut opened.map, fixes) {

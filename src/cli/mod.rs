@@ -79,6 +79,10 @@ pub enum Command {
         /// copies) and recompute the normals around it.
         #[arg(long)]
         seams: bool,
+        /// Give every object that shares its uniqueId with a different object (another model or
+        /// place) a fresh uid above the map's largest; the first in tile row order keeps it.
+        #[arg(long)]
+        uids: bool,
         /// A .wdt (with its tiles), one .adt, or a folder of tiles.
         map: PathBuf,
         /// Folder that receives the files of the same names.
@@ -231,10 +235,11 @@ pub fn run(cli: Cli) -> ExitCode {
         }) => check::run(&paths, seam_threshold, from),
         Some(Command::Fix {
             seams,
+            uids,
             map,
             out,
             from,
-        }) => fix::run(&map, &out, &fix::Fixes { seams }, from),
+        }) => fix::run(&map, &out, &fix::Fixes { seams, uids }, from),
         Some(Command::Convert {
             to,
             area_map,

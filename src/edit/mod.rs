@@ -18,6 +18,7 @@ pub mod sculpt;
 pub mod seams;
 pub mod shade;
 pub mod stroke;
+pub mod uids;
 
 pub use brush::{Brush, Falloff, Shape};
 pub use history::History;
