@@ -126,8 +126,8 @@ pub fn chunks_overlapping(tile: TileCoord, (lo, hi): ([f64; 3], [f64; 3])) -> Ve
 
 /// The object with this kind and uid as the first loaded tile (in row order) lists it.
 pub fn find(map: &Map, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord> {
-    map.tiles
-        .values()
+    map.tiles_by_row()
+        .into_iter()
         .find_map(|t| record_in(t, kind, unique_id))
 }
 
@@ -294,7 +294,8 @@ fn add_to_tile(tile: &mut Tile, o: &ObjectRecord, world: ([f64; 3], [f64; 3])) {
         ObjectKind::Doodad => &mut tile.doodad_names,
         ObjectKind::Wmo => &mut tile.wmo_names,
     };
-    let name_index = match names.iter().position(|n| *n == o.model) {
+    // Paths match without regard to case, as in the client: one name per model.
+    let name_index = match names.iter().position(|n| n.eq_ignore_ascii_case(&o.model)) {
         Some(i) => i,
         None => {
             names.push(o.model.clone());
@@ -491,6 +492,19 @@ mod tests {
                 .iter()
                 .all(|c| c.doodad_refs.iter().all(|&r| r < 2))
         );
+    }
+
+    #[test]
+    fn a_name_differing_only_in_case_is_the_same_model() {
+        let mut map = four_tiles();
+        let mut stroke = ObjectStroke::default();
+        put(&mut map, &mut stroke, &tree(1, 100.0, 100.0), None);
+        let mut lower = tree(2, 120.0, 120.0);
+        lower.model = "world\\tree.M2".into();
+        put(&mut map, &mut stroke, &lower, None);
+        let t = &map.tiles[&TileCoord::new(31, 31).unwrap()];
+        assert_eq!(t.doodad_names, ["World\\Tree.m2"]);
+        assert!(t.doodads.iter().all(|d| d.name_index == 0));
     }
 
     #[test]

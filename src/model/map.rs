@@ -55,6 +55,15 @@ pub struct Map {
 }
 
 impl Map {
+    /// The loaded tiles in row order (MAIN's order: north to south, then west to east),
+    /// which is how "the first tile listing an object" is meant everywhere; the map's own
+    /// order is by column first.
+    pub fn tiles_by_row(&self) -> Vec<&Tile> {
+        let mut tiles: Vec<&Tile> = self.tiles.values().collect();
+        tiles.sort_by_key(|t| t.coord.index());
+        tiles
+    }
+
     /// An empty map with no tiles.
     pub fn new(name: &str) -> Map {
         Map {

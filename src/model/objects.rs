@@ -67,7 +67,7 @@ pub fn collect(map: &Map) -> Vec<MapObject> {
             tile: TileCoord::new(0, 0).expect("0, 0 is on the map"),
         });
     }
-    for tile in map.tiles.values() {
+    for tile in map.tiles_by_row() {
         for d in &tile.doodads {
             if !seen.insert((ObjectKind::Doodad, d.unique_id)) {
                 continue;
@@ -85,7 +85,7 @@ pub fn collect(map: &Map) -> Vec<MapObject> {
             });
         }
     }
-    for tile in map.tiles.values() {
+    for tile in map.tiles_by_row() {
         for w in &tile.wmos {
             if !seen.insert((ObjectKind::Wmo, w.unique_id)) {
                 continue;
