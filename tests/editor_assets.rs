@@ -56,6 +56,9 @@ fn harness(dialogs: &ScriptedDialogs, client: Option<PathBuf>) -> Harness<'stati
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
+        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
+        // repaint with each answer: a map with many models takes more frames to settle.
+        .with_max_steps(256)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,

@@ -18,9 +18,9 @@ fn harness() -> Harness<'static, LoamApp> {
     let dialogs = ScriptedDialogs::default();
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        // Workers (the asset browser's catalogue) ask for a repaint when done; on a busy
-        // machine that can come a few frames after kittest's default limit.
-        .with_max_steps(16)
+        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
+        // repaint with each answer: a map with many models takes more frames to settle.
+        .with_max_steps(256)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,

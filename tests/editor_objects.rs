@@ -17,7 +17,7 @@ fn harness() -> Harness<'static, LoamApp> {
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
-        .with_max_steps(16)
+        .with_max_steps(256)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,
@@ -103,32 +103,7 @@ fn click_selects_typing_moves_delete_removes_each_one_undo_step() {
     assert_eq!(h.state().editing().settings.tool, Tool::Objects);
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
 
-    // The sample's tree nearest the camera that shows in the view: click its trunk's middle
-    // (2 yards up, times its scale).
-    let sample = map(&h);
-    let eye = h.state().camera().eye();
-    let mut trees: Vec<(f32, u32, Pos2)> = sample
-        .tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
-        })
-        .filter_map(|d| {
-            let up = 2.0 * d.scale_factor() as f64;
-            let at = screen_of(&h, view, [d.position[0], d.position[1], d.position[2] + up])?;
-            let dist = (Vec3::new(
-                d.position[0] as f32,
-                d.position[1] as f32,
-                d.position[2] as f32,
-            ) - eye)
-                .length();
-            Some((dist, d.unique_id, at))
-        })
-        .collect();
-    trees.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let (_, uid, at) = *trees.first().expect("a tree in view");
+    let (uid, at) = nearest_tree(&h, view);
 
     click(&mut h, at, Modifiers::NONE);
     assert_eq!(
@@ -217,35 +192,7 @@ fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
     h.run();
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
     let sample = map(&h);
-    let eye = h.state().camera().eye();
-    let (_, uid, at) = sample
-        .tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
-        })
-        .filter_map(|d| {
-            let at = screen_of(
-                &h,
-                view,
-                [
-                    d.position[0],
-                    d.position[1],
-                    d.position[2] + 2.0 * d.scale_factor() as f64,
-                ],
-            )?;
-            let dist = (Vec3::new(
-                d.position[0] as f32,
-                d.position[1] as f32,
-                d.position[2] as f32,
-            ) - eye)
-                .length();
-            Some((dist, d.unique_id, at))
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .expect("a tree in view");
+    let (uid, at) = nearest_tree(&h, view);
     let steps = h.state().editing().history.len();
 
     // Press on the tree and drag it 40 points right: it follows the ground under the cursor.
@@ -351,4 +298,85 @@ fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
         records(&map(&h), placed).is_empty(),
         "undo takes the placement back"
     );
+}
+
+/// The sample's tree nearest the camera that shows in the view, and where its trunk's middle
+/// shows.
+fn nearest_tree(h: &Harness<'_, LoamApp>, view: egui::Rect) -> (u32, Pos2) {
+    let sample = map(h);
+    let eye = h.state().camera().eye();
+    sample
+        .tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
+        })
+        .filter_map(|d| {
+            let up = 2.0 * d.scale_factor() as f64;
+            let at = screen_of(h, view, [d.position[0], d.position[1], d.position[2] + up])?;
+            let p = Vec3::new(
+                d.position[0] as f32,
+                d.position[1] as f32,
+                d.position[2] as f32,
+            );
+            Some(((p - eye).length(), d.unique_id, at))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, uid, at)| (uid, at))
+        .expect("a tree in view")
+}
+
+#[test]
+fn r_turns_the_selection_with_the_mouse_and_esc_cancels_a_move() {
+    let mut h = harness();
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (uid, at) = nearest_tree(&h, view);
+    click(&mut h, at, Modifiers::NONE);
+    assert_eq!(h.state().selection(), [(ObjectKind::Doodad, uid)]);
+    let before = map(&h);
+    let old = records(&before, uid)[0].clone();
+    let steps = h.state().editing().history.len();
+
+    // R, then the mouse 60 points right: a turn of 60 / (width / 2) × 180 degrees; a click
+    // confirms it as one step.
+    h.key_press(Key::R);
+    h.run_steps(2);
+    let end = at + egui::vec2(60.0, 0.0);
+    for k in 1..=3 {
+        h.hover_at(at + egui::vec2(20.0 * k as f32, 0.0));
+        h.run_steps(2);
+    }
+    click(&mut h, end, Modifiers::NONE);
+    let turned = records(&map(&h), uid);
+    let want = old.rotation[1] as f64 + 60.0 / (view.width() as f64 / 2.0) * 180.0;
+    assert!(
+        turned
+            .iter()
+            .all(|d| (d.rotation[1] as f64 - want).abs() < 0.5 && d.position == old.position),
+        "turned to {want}°: {turned:?}"
+    );
+    assert_eq!(h.state().editing().history.len(), steps + 1);
+
+    // G and Esc: the tree goes back, nothing is recorded.
+    let after_turn = map(&h);
+    h.key_press(Key::G);
+    h.run_steps(2);
+    for k in 1..=3 {
+        h.hover_at(end + egui::vec2(0.0, 15.0 * k as f32));
+        h.run_steps(2);
+    }
+    assert!(
+        map(&h) != after_turn,
+        "the tree follows the mouse while G is on"
+    );
+    h.key_press(Key::Escape);
+    h.run_steps(3);
+    assert!(map(&h) == after_turn, "Esc puts it back");
+    assert_eq!(h.state().editing().history.len(), steps + 1);
 }

@@ -22,9 +22,9 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
-        // The asset browser's catalogue is built on a worker that asks for a repaint when
-        // done; on a busy machine that can come a few frames after the default limit.
-        .with_max_steps(16)
+        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
+        // repaint with each answer: a map with many models takes more frames to settle.
+        .with_max_steps(256)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,

@@ -26,9 +26,9 @@ fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static,
         .with_size(egui::vec2(1280.0, 800.0))
         // Frames as a window has them, so that two clicks in a row make a double click.
         .with_step_dt(1.0 / 60.0)
-        // The asset browser's catalogue is built on a worker, which asks for a repaint when
-        // done: a frame or two more than kittest's default allows.
-        .with_max_steps(16)
+        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
+        // repaint with each answer: a map with many models takes more frames to settle.
+        .with_max_steps(256)
         .build_eframe(move |cc| {
             LoamApp::new(
                 cc,

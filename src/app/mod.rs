@@ -932,7 +932,13 @@ impl LoamApp {
         let can_redo = self.editing.history.can_redo();
         let settings = self.editing.settings.clone();
         let selected = if settings.tool == Tool::Objects {
-            Some((self.selected_objects(), self.place_options().clone()))
+            Some((
+                self.selected_objects(),
+                self.place_options().clone(),
+                self.object_tool
+                    .transform()
+                    .map(|(mode, axis)| mode.describe(axis)),
+            ))
         } else {
             None
         };
@@ -941,8 +947,13 @@ impl LoamApp {
             .default_size(270.0)
             .show(ui, |ui| {
                 intents.extend(ui::tools::show(ui, &settings, &tools_view));
-                if let Some((selected, place)) = &selected {
-                    intents.extend(ui::object_panel::show(ui, selected, place));
+                if let Some((selected, place, transform)) = &selected {
+                    intents.extend(ui::object_panel::show(
+                        ui,
+                        selected,
+                        place,
+                        transform.as_deref(),
+                    ));
                 }
                 ui.separator();
                 intents.extend(ui::history::show(ui, &labels, applied, can_redo));

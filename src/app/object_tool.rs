@@ -29,6 +29,8 @@ pub struct ObjectTool {
     pub place: PlaceOptions,
     /// The selection being dragged over the terrain.
     drag: Option<Drag>,
+    /// A keyboard transform (G, R, S) under way.
+    transform: Option<Transform>,
     /// Records copied with Ctrl+C.
     clipboard: Vec<ObjectRecord>,
     /// The highest uid on disk, once the worker has read every tile (`None` until then).
@@ -38,9 +40,14 @@ pub struct ObjectTool {
 }
 
 impl ObjectTool {
-    /// True while the selection is being dragged (undo waits for the release).
+    /// True while the selection is being dragged or transformed (undo waits for the end).
     pub fn is_dragging(&self) -> bool {
-        self.drag.is_some()
+        self.drag.is_some() || self.transform.is_some()
+    }
+
+    /// The keyboard transform under way and its axis lock, for the panel.
+    pub fn transform(&self) -> Option<(TransformMode, Option<char>)> {
+        self.transform.as_ref().map(|t| (t.mode, t.axis))
     }
 }
 
@@ -69,6 +76,44 @@ impl Default for PlaceOptions {
             scale: (1.0, 1.0),
         }
     }
+}
+
+/// What a keyboard transform does with the mouse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransformMode {
+    /// G: move over the ground (X or Y: along that world axis only; Z: up and down).
+    Move,
+    /// R: turn about the up axis (X: about north, Y: about west), a multi-selection about its
+    /// centre.
+    Turn,
+    /// T: scale doodads (a multi-selection spreads from its centre). Not S: S flies the
+    /// camera back.
+    Scale,
+}
+
+impl TransformMode {
+    /// The panel's words for a transform under way.
+    pub fn describe(self, axis: Option<char>) -> String {
+        let what = match self {
+            TransformMode::Move => "Moving",
+            TransformMode::Turn => "Turning",
+            TransformMode::Scale => "Scaling",
+        };
+        let lock = axis.map_or(String::new(), |a| format!(" (axis {a})"));
+        format!("{what}{lock}: click to confirm, Esc to cancel, X/Y/Z lock an axis")
+    }
+}
+
+/// A keyboard transform: the records when it began, where the mouse and ground were, the
+/// axis lock, and the edit so far (reverted on Esc).
+#[derive(Debug)]
+struct Transform {
+    mode: TransformMode,
+    axis: Option<char>,
+    stroke: ObjectStroke,
+    originals: Vec<ObjectRecord>,
+    start_ndc: Option<[f32; 2]>,
+    start_ground: Option<[f64; 3]>,
 }
 
 /// A drag of the selection: the records when it began and the ground point it began on.
@@ -114,6 +159,10 @@ impl LoamApp {
     /// chosen model while placing is on; a drag that starts on a selected object moves the
     /// selection over the terrain as one undo step.
     pub(super) fn object_click(&mut self, input: &ViewportInput) {
+        if self.object_tool.transform.is_some() {
+            self.transform_step(input);
+            return;
+        }
         if self.object_tool.drag.is_some() {
             self.drag_selection(input);
             return;
@@ -229,6 +278,101 @@ impl LoamApp {
         let touched = edit.touched();
         self.editing.history.push(&mut s.map, edit);
         self.after_edit(touched);
+    }
+
+    /// One frame of a keyboard transform: the selection follows the mouse from where the
+    /// transform began; a click confirms it as one undo step.
+    fn transform_step(&mut self, input: &ViewportInput) {
+        let Some(mut t) = self.object_tool.transform.take() else {
+            return;
+        };
+        let Some(ndc) = input.hover_ndc else {
+            self.object_tool.transform = Some(t);
+            return;
+        };
+        let start = *t.start_ndc.get_or_insert(ndc);
+        if t.start_ground.is_none() {
+            t.start_ground = self.hover.map(|h| h.world);
+        }
+        let (dx_ndc, dy_ndc) = (f64::from(ndc[0] - start[0]), f64::from(ndc[1] - start[1]));
+        let n = t.originals.len() as f64;
+        let centre = [0, 1].map(|i| t.originals.iter().map(|r| r.position[i]).sum::<f64>() / n);
+        let eye = self.camera.eye();
+        let reach = ((eye.x as f64 - centre[0]).hypot(eye.y as f64 - centre[1])).max(10.0);
+        let scene = &self.objects;
+        let model_box = |name: &str| scene.model_box(name);
+        let Some(s) = &mut self.session else { return };
+        let ground_delta = match (t.start_ground, self.hover) {
+            (Some(a), Some(b)) => [b.world[0] - a[0], b.world[1] - a[1]],
+            _ => [0.0, 0.0],
+        };
+        for o in &t.originals {
+            let mut r = o.clone();
+            match t.mode {
+                TransformMode::Move => match t.axis {
+                    // Up and down by the mouse's height on screen, scaled by the distance.
+                    Some('z') => r.position[2] += dy_ndc * reach * 0.5,
+                    Some('x') => r.position[0] += ground_delta[0],
+                    Some('y') => r.position[1] += ground_delta[1],
+                    _ => {
+                        r.position[0] += ground_delta[0];
+                        r.position[1] += ground_delta[1];
+                    }
+                },
+                TransformMode::Turn => {
+                    let degrees = dx_ndc * 180.0;
+                    match t.axis {
+                        Some('x') => r.rotation[2] = (f64::from(o.rotation[2]) + degrees) as f32,
+                        Some('y') => r.rotation[0] = (f64::from(o.rotation[0]) + degrees) as f32,
+                        _ => {
+                            r.rotation[1] = (f64::from(o.rotation[1]) + degrees) as f32;
+                            // The record's b turns counter-clockwise seen from above.
+                            let (sin, cos) = degrees.to_radians().sin_cos();
+                            let (px, py) = (o.position[0] - centre[0], o.position[1] - centre[1]);
+                            r.position[0] = centre[0] + cos * px - sin * py;
+                            r.position[1] = centre[1] + sin * px + cos * py;
+                        }
+                    }
+                }
+                TransformMode::Scale => {
+                    if o.kind == ObjectKind::Wmo {
+                        continue;
+                    }
+                    let factor = (1.0 + dx_ndc * 2.0).max(0.01);
+                    r.scale = (f64::from(o.scale) * factor).round().clamp(1.0, 65535.0) as u16;
+                    r.position[0] = centre[0] + (o.position[0] - centre[0]) * factor;
+                    r.position[1] = centre[1] + (o.position[1] - centre[1]) * factor;
+                }
+            }
+            objects::put(&mut s.map, &mut t.stroke, &r, model_box(&r.model));
+        }
+        self.objects.invalidate();
+        if !input.brush_pressed {
+            self.object_tool.transform = Some(t);
+            return;
+        }
+        let what = match t.mode {
+            TransformMode::Move => "Move",
+            TransformMode::Turn => "Turn",
+            TransformMode::Scale => "Scale",
+        };
+        let label = format!("{what} {} object(s)", t.originals.len());
+        if let Some(edit) = t.stroke.finish(&s.map, &label) {
+            let touched = edit.touched();
+            self.editing.history.push(&mut s.map, edit);
+            self.after_edit(touched);
+        }
+    }
+
+    /// Ends a keyboard transform without recording it: the objects go back.
+    fn cancel_transform(&mut self) {
+        let Some(t) = self.object_tool.transform.take() else {
+            return;
+        };
+        if let Some(s) = &mut self.session {
+            t.stroke.revert(&mut s.map);
+        }
+        self.objects.invalidate();
     }
 
     /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory;
@@ -349,6 +493,46 @@ impl LoamApp {
     /// cursor (keeping the objects' places relative to their centre), duplicate it in place.
     pub(super) fn object_shortcuts(&mut self, ctx: &egui::Context) {
         use egui::{Key, Modifiers};
+        let plain = |key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key));
+        if self.object_tool.transform.is_some() {
+            if plain(Key::Escape) {
+                self.cancel_transform();
+            }
+            for (key, axis) in [(Key::X, 'x'), (Key::Y, 'y'), (Key::Z, 'z')] {
+                if plain(key)
+                    && let Some(t) = &mut self.object_tool.transform
+                {
+                    t.axis = if t.axis == Some(axis) {
+                        None
+                    } else {
+                        Some(axis)
+                    };
+                    // The new lock starts from where the transform began.
+                    t.start_ground = None;
+                    t.start_ndc = None;
+                }
+            }
+            return;
+        }
+        if self.object_tool.drag.is_none() && !self.object_tool.selection.is_empty() {
+            for (key, mode) in [
+                (Key::G, TransformMode::Move),
+                (Key::R, TransformMode::Turn),
+                (Key::T, TransformMode::Scale),
+            ] {
+                if plain(key) {
+                    self.object_tool.transform = Some(Transform {
+                        mode,
+                        axis: None,
+                        stroke: ObjectStroke::default(),
+                        originals: self.selected_objects(),
+                        start_ndc: None,
+                        start_ground: None,
+                    });
+                    return;
+                }
+            }
+        }
         let pressed = |key| ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
         if pressed(Key::D) {
             let records = self.selected_objects();

@@ -28,7 +28,8 @@ impl LoamApp {
         let mut gl = self.gl.lock();
         self.objects.sync_map(&s.map);
         self.objects.poll(&mut gl);
-        self.objects.is_settled() && gl.pending_models() == 0
+        // Only a drawn view waits for its models (a screenshot); without GL nothing is drawn.
+        !gl.has_renderer() || (self.objects.is_settled() && gl.pending_models() == 0)
     }
 
     /// The object under the cursor, described, unless the terrain hides it.

@@ -205,6 +205,16 @@ impl ObjectStroke {
         }
     }
 
+    /// Puts every touched tile's objects back as they were before the stroke (a cancelled
+    /// interactive edit), recording nothing.
+    pub fn revert(self, map: &mut Map) {
+        for (coord, before) in self.before {
+            if let Some(t) = map.tiles.get_mut(&coord) {
+                before.restore(t);
+            }
+        }
+    }
+
     /// The undo step for everything done since the stroke began, labelled `label`; `None`
     /// when nothing changed.
     pub fn finish(self, map: &Map, label: &str) -> Option<TerrainEdit> {

@@ -60,7 +60,7 @@ impl TileObjects {
     }
 
     /// Puts these objects back into `tile`.
-    fn restore(&self, tile: &mut Tile) {
+    pub(crate) fn restore(&self, tile: &mut Tile) {
         tile.doodad_names = self.doodad_names.clone();
         tile.wmo_names = self.wmo_names.clone();
         tile.doodads = self.doodads.clone();

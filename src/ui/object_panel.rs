@@ -16,8 +16,16 @@ pub const SELECTION_LABEL: &str = "Selection";
 
 /// Shows the panel for `selected` (the selection's records, in selection order) and the
 /// placing options.
-pub fn show(ui: &mut egui::Ui, selected: &[ObjectRecord], place: &PlaceOptions) -> Vec<Intent> {
+pub fn show(
+    ui: &mut egui::Ui,
+    selected: &[ObjectRecord],
+    place: &PlaceOptions,
+    transform: Option<&str>,
+) -> Vec<Intent> {
     let mut out = Vec::new();
+    if let Some(t) = transform {
+        ui.colored_label(egui::Color32::from_rgb(240, 200, 90), t);
+    }
     ui.separator();
     if let Some(p) = place_options(ui, place) {
         out.push(Intent::SetPlaceOptions(p));
@@ -58,6 +66,10 @@ pub fn show(ui: &mut egui::Ui, selected: &[ObjectRecord], place: &PlaceOptions) 
                 out.push(Intent::ClearSelection);
             }
         });
+        ui.small(
+            "Drag a selected object to move it. G move, R turn, T scale (X/Y/Z lock an axis); \
+             Ctrl+C, Ctrl+V at the cursor, Ctrl+D duplicate; Delete.",
+        );
     }
     out
 }
@@ -92,7 +104,6 @@ fn place_options(ui: &mut egui::Ui, place: &PlaceOptions) -> Option<PlaceOptions
             .labelled_by(label.id);
         });
     }
-    ui.label("Drag a selected object to move it; Ctrl+C, Ctrl+V at the cursor, Ctrl+D duplicate.");
     (p != *place).then_some(p)
 }
 
