@@ -380,3 +380,76 @@ fn r_turns_the_selection_with_the_mouse_and_esc_cancels_a_move() {
     assert!(map(&h) == after_turn, "Esc puts it back");
     assert_eq!(h.state().editing().history.len(), steps + 1);
 }
+
+#[test]
+fn dragging_the_gizmos_x_arrow_moves_the_selection_along_x_only() {
+    let mut h = harness();
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (uid, at) = nearest_tree(&h, view);
+    click(&mut h, at, Modifiers::NONE);
+    let old = records(&map(&h), uid)[0].clone();
+    let steps = h.state().editing().history.len();
+
+    // The gizmo as the app lays it out, and its x arrow in screen points.
+    let (centre, yaw) = h.state().gizmo_centre().expect("a gizmo for the selection");
+    assert_eq!(yaw, None, "world axes by default");
+    let app = h.state();
+    let vp = app.camera().view_projection(view.width() / view.height());
+    let g = loam::render::gizmo::layout(centre, yaw, vp, app.camera().eye()).unwrap();
+    let px = |p: [f32; 2]| {
+        Pos2::new(
+            view.center().x + p[0] * view.width() / 2.0,
+            view.center().y - p[1] * view.height() / 2.0,
+        )
+    };
+    let (c, tip) = (px(g.centre), px(g.axes[0].0));
+    let grab = c + (tip - c) * 0.6;
+    let drop = c + (tip - c) * 1.6;
+    h.hover_at(grab);
+    h.run_steps(2);
+    h.event(egui::Event::PointerButton {
+        pos: grab,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    for k in 1..=4 {
+        h.hover_at(grab + (drop - grab) * (k as f32 / 4.0));
+        h.run_steps(2);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: drop,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(3);
+    let now = records(&map(&h), uid);
+    // A whole arm (a tenth of the distance to the eye) along +x, nothing across.
+    let moved = now[0].position[0] - old.position[0];
+    assert!(
+        (moved - g.arm as f64).abs() < 0.2 * g.arm as f64,
+        "moved {moved} yd along x, the arm is {} yd",
+        g.arm
+    );
+    assert!(
+        now.iter()
+            .all(|d| (d.position[1] - old.position[1]).abs() < 1e-6
+                && (d.position[2] - old.position[2]).abs() < 1e-6)
+    );
+    assert_eq!(
+        h.state().editing().history.len(),
+        steps + 1,
+        "one undo step"
+    );
+    assert_eq!(
+        h.state().selection(),
+        [(ObjectKind::Doodad, uid)],
+        "still selected"
+    );
+}

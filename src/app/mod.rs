@@ -1133,8 +1133,19 @@ impl eframe::App for LoamApp {
         let scene = &self.objects;
         let filter = self.settings.objects;
         let selected = self.object_tool.selection.clone();
+        let gizmo_at = self.gizmo_centre();
         let input = egui::CentralPanel::no_frame()
             .show(ui, |ui| {
+                let view = ui.available_rect_before_wrap();
+                let gizmo = gizmo_at.and_then(|(centre, yaw)| {
+                    let aspect = view.width() / view.height().max(1.0);
+                    crate::render::gizmo::layout(
+                        centre,
+                        yaw,
+                        camera.view_projection(aspect),
+                        camera.eye(),
+                    )
+                });
                 ui::viewport::show(
                     ui,
                     |rect| {
@@ -1154,6 +1165,7 @@ impl eframe::App for LoamApp {
                     },
                     placeholder.as_deref(),
                     self.object_hover.as_deref(),
+                    gizmo.as_ref(),
                 )
             })
             .inner;

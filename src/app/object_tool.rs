@@ -18,6 +18,7 @@ use super::LoamApp;
 use super::intent::Intent;
 use crate::edit::objects::{self, ObjectRecord, ObjectStroke};
 use crate::model::ObjectKind;
+use crate::render::gizmo::{self, Handle};
 use crate::ui::viewport::ViewportInput;
 
 /// What the object tool holds between frames.
@@ -64,6 +65,8 @@ pub struct PlaceOptions {
     pub random_tilt: f32,
     /// The range a doodad's scale is drawn from (equal ends: that scale).
     pub scale: (f32, f32),
+    /// The gizmo's arrows follow the first selected object's turn (else the world's axes).
+    pub local_axes: bool,
 }
 
 impl Default for PlaceOptions {
@@ -74,6 +77,7 @@ impl Default for PlaceOptions {
             random_turn: true,
             random_tilt: 0.0,
             scale: (1.0, 1.0),
+            local_axes: false,
         }
     }
 }
@@ -114,6 +118,9 @@ struct Transform {
     originals: Vec<ObjectRecord>,
     start_ndc: Option<[f32; 2]>,
     start_ground: Option<[f64; 3]>,
+    /// A gizmo drag: the handle, the gizmo's centre and arrow direction, and the arrow
+    /// position or ring angle where the drag began. Released, it is confirmed.
+    handle: Option<(Handle, Vec3, Vec3, f32)>,
 }
 
 /// A drag of the selection: the records when it began and the ground point it began on.
@@ -174,6 +181,9 @@ impl LoamApp {
             self.place_at_cursor();
             return;
         }
+        if self.begin_gizmo_drag(input) {
+            return;
+        }
         let picked = self.object_under(input);
         let sel = &mut self.object_tool.selection;
         match picked {
@@ -198,6 +208,64 @@ impl LoamApp {
             None if input.fast || input.slow => {}
             None => sel.clear(),
         }
+    }
+
+    /// Where the gizmo stands: the selection's centre, and the first selected object's turn
+    /// when the arrows follow local axes. `None` without a selection or the object tool.
+    pub fn gizmo_centre(&self) -> Option<(Vec3, Option<f32>)> {
+        if self.editing.settings.tool != crate::app::editing::Tool::Objects {
+            return None;
+        }
+        let records = self.selected_objects();
+        let first = records.first()?;
+        let n = records.len() as f64;
+        let c = [0, 1, 2].map(|i| records.iter().map(|r| r.position[i]).sum::<f64>() / n);
+        let yaw = self
+            .object_tool
+            .place
+            .local_axes
+            .then_some(first.rotation[1]);
+        Some((Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32), yaw))
+    }
+
+    /// A press on one of the gizmo's handles starts a drag of the selection along that arrow
+    /// or round the ring; true when it did.
+    fn begin_gizmo_drag(&mut self, input: &ViewportInput) -> bool {
+        let (Some(ndc), Some((centre, yaw))) = (input.hover_ndc, self.gizmo_centre()) else {
+            return false;
+        };
+        let vp = self.camera.view_projection(input.aspect());
+        let Some(g) = gizmo::layout(centre, yaw, vp, self.camera.eye()) else {
+            return false;
+        };
+        let half = [input.rect.width() / 2.0, input.rect.height() / 2.0];
+        let Some(handle) = gizmo::hit(&g, ndc, half, 7.0) else {
+            return false;
+        };
+        let (origin, dir) = self.camera.ray(ndc, input.aspect());
+        let (axis, start) = match handle {
+            Handle::Axis(i) => (
+                g.axes[i].1,
+                gizmo::along_axis(centre, g.axes[i].1, origin, dir),
+            ),
+            Handle::Ring => (Vec3::Z, gizmo::angle_on_ground(centre, origin, dir)),
+        };
+        let Some(start) = start else {
+            return false;
+        };
+        self.object_tool.transform = Some(Transform {
+            mode: match handle {
+                Handle::Axis(_) => TransformMode::Move,
+                Handle::Ring => TransformMode::Turn,
+            },
+            axis: None,
+            stroke: ObjectStroke::default(),
+            originals: self.selected_objects(),
+            start_ndc: Some(ndc),
+            start_ground: None,
+            handle: Some((handle, centre, axis, start)),
+        });
+        true
     }
 
     /// The object under the cursor, unless the terrain in front of it hides it.
@@ -306,8 +374,42 @@ impl LoamApp {
             (Some(a), Some(b)) => [b.world[0] - a[0], b.world[1] - a[1]],
             _ => [0.0, 0.0],
         };
+        // A gizmo drag: how far along its arrow, or how far round its ring, the cursor is now.
+        let (ray_origin, ray_dir) = self.camera.ray(ndc, input.aspect());
+        let handle_delta = t.handle.and_then(|(handle, c, axis, start)| match handle {
+            Handle::Axis(_) => {
+                gizmo::along_axis(c, axis, ray_origin, ray_dir).map(|now| now - start)
+            }
+            Handle::Ring => gizmo::angle_on_ground(c, ray_origin, ray_dir).map(|now| {
+                // The shorter way round from where the drag began.
+                (now - start + 540.0).rem_euclid(360.0) - 180.0
+            }),
+        });
         for o in &t.originals {
             let mut r = o.clone();
+            if let (Some((handle, _, axis, _)), Some(delta)) = (t.handle, handle_delta) {
+                let delta = f64::from(delta);
+                match handle {
+                    Handle::Axis(_) => {
+                        for i in 0..3 {
+                            r.position[i] += f64::from(axis[i]) * delta;
+                        }
+                    }
+                    Handle::Ring => {
+                        r.rotation[1] = (f64::from(o.rotation[1]) + delta) as f32;
+                        let (sin, cos) = delta.to_radians().sin_cos();
+                        let (px, py) = (o.position[0] - centre[0], o.position[1] - centre[1]);
+                        r.position[0] = centre[0] + cos * px - sin * py;
+                        r.position[1] = centre[1] + sin * px + cos * py;
+                    }
+                }
+                objects::put(&mut s.map, &mut t.stroke, &r, model_box(&r.model));
+                continue;
+            }
+            if t.handle.is_some() {
+                // No answer this frame (the ray runs along the arrow): stay where it was.
+                continue;
+            }
             match t.mode {
                 TransformMode::Move => match t.axis {
                     // Up and down by the mouse's height on screen, scaled by the distance.
@@ -347,7 +449,13 @@ impl LoamApp {
             objects::put(&mut s.map, &mut t.stroke, &r, model_box(&r.model));
         }
         self.objects.invalidate();
-        if !input.brush_pressed {
+        // A gizmo drag ends when the button is let go, a keyboard transform with a click.
+        let confirmed = if t.handle.is_some() {
+            !input.brush_held
+        } else {
+            input.brush_pressed
+        };
+        if !confirmed {
             self.object_tool.transform = Some(t);
             return;
         }
@@ -528,6 +636,7 @@ impl LoamApp {
                         originals: self.selected_objects(),
                         start_ndc: None,
                         start_ground: None,
+                        handle: None,
                     });
                     return;
                 }

@@ -5,6 +5,7 @@
 //! needs egui; a test can drive it from a bare GL context.
 
 pub mod camera;
+pub mod gizmo;
 pub mod mesh;
 pub mod objects;
 pub mod pick;

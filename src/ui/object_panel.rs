@@ -66,8 +66,18 @@ pub fn show(
                 out.push(Intent::ClearSelection);
             }
         });
+        let mut local = place.local_axes;
+        if ui
+            .checkbox(&mut local, "Gizmo on the object's own axes")
+            .changed()
+        {
+            out.push(Intent::SetPlaceOptions(PlaceOptions {
+                local_axes: local,
+                ..place.clone()
+            }));
+        }
         ui.small(
-            "Drag a selected object to move it. G move, R turn, T scale (X/Y/Z lock an axis); \
+            "Drag a selected object, or the gizmo's arrows and ring. G move, R turn, T scale (X/Y/Z lock an axis); \
              Ctrl+C, Ctrl+V at the cursor, Ctrl+D duplicate; Delete.",
         );
     }

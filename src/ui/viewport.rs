@@ -84,6 +84,7 @@ pub fn show(
     callback: impl FnOnce(Rect) -> Option<egui::PaintCallback>,
     placeholder: Option<&str>,
     tooltip: Option<&str>,
+    gizmo: Option<&crate::render::gizmo::Gizmo>,
 ) -> ViewportInput {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -96,6 +97,9 @@ pub fn show(
             ui.painter()
                 .rect_filled(rect, 0.0, egui::Color32::from_rgb(40, 48, 56));
         }
+    }
+    if let Some(g) = gizmo {
+        paint_gizmo(ui.painter(), rect, g);
     }
     if let Some(text) = placeholder {
         // A label (not painted text) so that screen readers and tests can find it.
@@ -156,4 +160,31 @@ pub fn show(
         });
     }
     input
+}
+
+/// Paints the object tool's gizmo: the ring (yellow) under the arrows (x red, y green, z blue).
+fn paint_gizmo(painter: &egui::Painter, rect: Rect, g: &crate::render::gizmo::Gizmo) {
+    let px = |p: [f32; 2]| {
+        egui::pos2(
+            rect.center().x + p[0] * rect.width() / 2.0,
+            rect.center().y - p[1] * rect.height() / 2.0,
+        )
+    };
+    let ring: Vec<egui::Pos2> = g.ring.iter().map(|&p| px(p)).collect();
+    painter.add(egui::Shape::line(
+        ring,
+        egui::Stroke::new(2.5, egui::Color32::from_rgb(240, 200, 60)),
+    ));
+    let colours = [
+        egui::Color32::from_rgb(230, 60, 60),
+        egui::Color32::from_rgb(70, 200, 70),
+        egui::Color32::from_rgb(70, 120, 240),
+    ];
+    let centre = px(g.centre);
+    for ((tip, _), colour) in g.axes.iter().zip(colours) {
+        let tip = px(*tip);
+        painter.line_segment([centre, tip], egui::Stroke::new(3.0, colour));
+        painter.circle_filled(tip, 5.0, colour);
+    }
+    painter.circle_filled(centre, 3.5, egui::Color32::WHITE);
 }
