@@ -453,3 +453,84 @@ fn dragging_the_gizmos_x_arrow_moves_the_selection_along_x_only() {
         "still selected"
     );
 }
+
+#[test]
+fn a_rubber_band_selects_what_it_encloses_and_select_all_of_a_model_takes_every_tree() {
+    let mut h = harness();
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    // A band round the middle of the view, begun on bare ground.
+    let (a, b) = (
+        view.center() + egui::vec2(-150.0, -100.0),
+        view.center() + egui::vec2(150.0, 100.0),
+    );
+    let band = egui::Rect::from_two_pos(a, b);
+    let sample = map(&h);
+    let mut inside = std::collections::BTreeSet::new();
+    for t in sample.tiles.values() {
+        let points = t
+            .doodads
+            .iter()
+            .map(|d| (d.unique_id, d.position))
+            .chain(t.wmos.iter().map(|w| (w.unique_id, w.position)));
+        for (uid, p) in points {
+            if screen_of(&h, view, p).is_some_and(|p| band.contains(p)) {
+                inside.insert(uid);
+            }
+        }
+    }
+    assert!(
+        inside.len() >= 3,
+        "the band holds several objects: {inside:?}"
+    );
+    h.hover_at(a);
+    h.run_steps(2);
+    h.event(egui::Event::PointerButton {
+        pos: a,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    assert!(h.state().selection().is_empty(), "nothing under the press");
+    for k in 1..=4 {
+        h.hover_at(a + (b - a) * (k as f32 / 4.0));
+        h.run_steps(2);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: b,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(3);
+    let got: std::collections::BTreeSet<u32> =
+        h.state().selection().iter().map(|(_, u)| *u).collect();
+    assert_eq!(
+        got, inside,
+        "exactly the objects whose points lie in the band"
+    );
+
+    // One tree selected, then every tree.
+    let (uid, at) = nearest_tree(&h, view);
+    click(&mut h, at, Modifiers::NONE);
+    assert_eq!(h.state().selection(), [(ObjectKind::Doodad, uid)]);
+    h.get_by_label("Select all of this model").click();
+    h.run_steps(3);
+    let trees: std::collections::BTreeSet<u32> = sample
+        .tiles
+        .values()
+        .flat_map(|t| {
+            t.doodads
+                .iter()
+                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
+                .map(|d| d.unique_id)
+        })
+        .collect();
+    let got: std::collections::BTreeSet<u32> =
+        h.state().selection().iter().map(|(_, u)| *u).collect();
+    assert_eq!(got, trees);
+}

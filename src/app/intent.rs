@@ -56,6 +56,8 @@ pub enum Intent {
     DeleteSelection,
     /// Select no object.
     ClearSelection,
+    /// Select every object of the loaded tiles that uses this model path.
+    SelectSameModel(String),
     /// Change what a click places and how (the object panel).
     SetPlaceOptions(crate::app::object_tool::PlaceOptions),
     /// Show or hide kinds of objects, or change the doodad draw distance.

@@ -483,6 +483,7 @@ impl LoamApp {
             | Intent::SnapSelectionToGround
             | Intent::DeleteSelection
             | Intent::ClearSelection
+            | Intent::SelectSameModel(_)
             | Intent::SetPlaceOptions(_) => {}
         }
     }
@@ -1134,6 +1135,7 @@ impl eframe::App for LoamApp {
         let filter = self.settings.objects;
         let selected = self.object_tool.selection.clone();
         let gizmo_at = self.gizmo_centre();
+        let band = self.band();
         let input = egui::CentralPanel::no_frame()
             .show(ui, |ui| {
                 let view = ui.available_rect_before_wrap();
@@ -1165,7 +1167,7 @@ impl eframe::App for LoamApp {
                     },
                     placeholder.as_deref(),
                     self.object_hover.as_deref(),
-                    gizmo.as_ref(),
+                    &ui::viewport::ViewMarks { gizmo, band },
                 )
             })
             .inner;

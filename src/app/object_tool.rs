@@ -32,6 +32,9 @@ pub struct ObjectTool {
     drag: Option<Drag>,
     /// A keyboard transform (G, R, S) under way.
     transform: Option<Transform>,
+    /// A rubber band being dragged from an empty spot: where it began (NDC) and where the
+    /// cursor is now.
+    band: Option<([f32; 2], [f32; 2], bool)>,
     /// Records copied with Ctrl+C.
     clipboard: Vec<ObjectRecord>,
     /// The highest uid on disk, once the worker has read every tile (`None` until then).
@@ -166,6 +169,10 @@ impl LoamApp {
     /// chosen model while placing is on; a drag that starts on a selected object moves the
     /// selection over the terrain as one undo step.
     pub(super) fn object_click(&mut self, input: &ViewportInput) {
+        if self.object_tool.band.is_some() {
+            self.drag_band(input);
+            return;
+        }
         if self.object_tool.transform.is_some() {
             self.transform_step(input);
             return;
@@ -205,8 +212,54 @@ impl LoamApp {
                 }
                 self.begin_drag();
             }
-            None if input.fast || input.slow => {}
-            None => sel.clear(),
+            // Nothing under the cursor: a rubber band starts (a click without a drag clears
+            // the selection, unless Shift or Ctrl add to it).
+            None => {
+                if let Some(ndc) = input.hover_ndc {
+                    self.object_tool.band = Some((ndc, ndc, input.fast || input.slow));
+                }
+            }
+        }
+    }
+
+    /// The rubber band under way, for the view to draw.
+    pub(super) fn band(&self) -> Option<([f32; 2], [f32; 2])> {
+        self.object_tool.band.map(|(a, b, _)| (a, b))
+    }
+
+    /// Follows the rubber band; on release selects the objects inside it (added to the
+    /// selection with Shift or Ctrl), or clears the selection after a mere click.
+    fn drag_band(&mut self, input: &ViewportInput) {
+        let Some((start, mut end, adding)) = self.object_tool.band.take() else {
+            return;
+        };
+        if let Some(ndc) = input.hover_ndc {
+            end = ndc;
+        }
+        if input.brush_held {
+            self.object_tool.band = Some((start, end, adding));
+            return;
+        }
+        let (w, h) = (input.rect.width() / 2.0, input.rect.height() / 2.0);
+        let tiny = ((end[0] - start[0]) * w).abs() < 4.0 && ((end[1] - start[1]) * h).abs() < 4.0;
+        let sel = &mut self.object_tool.selection;
+        if tiny {
+            if !adding {
+                sel.clear();
+            }
+            return;
+        }
+        let lo = [start[0].min(end[0]), start[1].min(end[1])];
+        let hi = [start[0].max(end[0]), start[1].max(end[1])];
+        let vp = self.camera.view_projection(input.aspect());
+        let inside = self.objects.objects_in(vp, lo, hi, &self.settings.objects);
+        if !adding {
+            sel.clear();
+        }
+        for key in inside {
+            if !sel.contains(&key) {
+                sel.push(key);
+            }
         }
     }
 
@@ -752,6 +805,20 @@ impl LoamApp {
                 });
             }
             Intent::ClearSelection => self.object_tool.selection.clear(),
+            Intent::SelectSameModel(model) => {
+                if let Some(s) = &self.session {
+                    let all = crate::model::objects::collect(&s.map);
+                    self.object_tool.selection = all
+                        .iter()
+                        .filter(|o| {
+                            o.model
+                                .as_ref()
+                                .is_some_and(|m| m.eq_ignore_ascii_case(&model))
+                        })
+                        .map(|o| (o.kind, o.unique_id))
+                        .collect();
+                }
+            }
             Intent::SetPlaceOptions(p) => self.object_tool.place = p,
             other => return Some(other),
         }

@@ -269,6 +269,31 @@ impl ObjectScene {
             .collect()
     }
 
+    /// The shown objects whose placement point projects inside the screen rectangle `lo`–`hi`
+    /// (normalised device coordinates), for a rubber-band selection.
+    pub fn objects_in(
+        &self,
+        view_projection: Mat4,
+        lo: [f32; 2],
+        hi: [f32; 2],
+        filter: &ObjectFilter,
+    ) -> Vec<(ObjectKind, u32)> {
+        self.objects
+            .iter()
+            .filter(|o| match o.kind {
+                ObjectKind::Doodad => filter.doodads,
+                ObjectKind::Wmo => filter.wmos,
+            })
+            .filter(|o| {
+                let p = glam::DVec3::from(o.position).as_vec3();
+                crate::render::gizmo::project(view_projection, p).is_some_and(|q| {
+                    (lo[0]..=hi[0]).contains(&q[0]) && (lo[1]..=hi[1]).contains(&q[1])
+                })
+            })
+            .map(|o| (o.kind, o.unique_id))
+            .collect()
+    }
+
     /// Object `index` (as [`ObjectScene::pick`] returns it).
     pub fn object(&self, index: usize) -> Option<&MapObject> {
         self.objects.get(index)

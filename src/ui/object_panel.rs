@@ -50,6 +50,9 @@ pub fn show(
     if let [one] = selected {
         ui.label(&one.model)
             .on_hover_text("Model path as the tiles name it");
+        if ui.button("Select all of this model").clicked() {
+            out.push(Intent::SelectSameModel(one.model.clone()));
+        }
         if let Some(edited) = record_fields(ui, one) {
             out.push(Intent::EditObject(edited));
         }

@@ -84,7 +84,7 @@ pub fn show(
     callback: impl FnOnce(Rect) -> Option<egui::PaintCallback>,
     placeholder: Option<&str>,
     tooltip: Option<&str>,
-    gizmo: Option<&crate::render::gizmo::Gizmo>,
+    marks: &ViewMarks,
 ) -> ViewportInput {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -98,8 +98,22 @@ pub fn show(
                 .rect_filled(rect, 0.0, egui::Color32::from_rgb(40, 48, 56));
         }
     }
-    if let Some(g) = gizmo {
+    if let Some(g) = &marks.gizmo {
         paint_gizmo(ui.painter(), rect, g);
+    }
+    if let Some((a, b)) = marks.band {
+        let band = Rect::from_two_pos(to_px(rect, a), to_px(rect, b));
+        ui.painter().rect_filled(
+            band,
+            0.0,
+            egui::Color32::from_rgba_unmultiplied(255, 255, 255, 24),
+        );
+        ui.painter().rect_stroke(
+            band,
+            0.0,
+            egui::Stroke::new(1.0, egui::Color32::WHITE),
+            egui::StrokeKind::Inside,
+        );
     }
     if let Some(text) = placeholder {
         // A label (not painted text) so that screen readers and tests can find it.
@@ -162,14 +176,26 @@ pub fn show(
     input
 }
 
+/// What the object tool marks on top of the view.
+#[derive(Debug, Clone, Default)]
+pub struct ViewMarks {
+    /// The gizmo around the selection.
+    pub gizmo: Option<crate::render::gizmo::Gizmo>,
+    /// A rubber-band rectangle being dragged (two corners, normalised device coordinates).
+    pub band: Option<([f32; 2], [f32; 2])>,
+}
+
+/// A point in normalised device coordinates (-1..1, y up) in the view's screen points.
+fn to_px(rect: Rect, p: [f32; 2]) -> egui::Pos2 {
+    egui::pos2(
+        rect.center().x + p[0] * rect.width() / 2.0,
+        rect.center().y - p[1] * rect.height() / 2.0,
+    )
+}
+
 /// Paints the object tool's gizmo: the ring (yellow) under the arrows (x red, y green, z blue).
 fn paint_gizmo(painter: &egui::Painter, rect: Rect, g: &crate::render::gizmo::Gizmo) {
-    let px = |p: [f32; 2]| {
-        egui::pos2(
-            rect.center().x + p[0] * rect.width() / 2.0,
-            rect.center().y - p[1] * rect.height() / 2.0,
-        )
-    };
+    let px = |p: [f32; 2]| to_px(rect, p);
     let ring: Vec<egui::Pos2> = g.ring.iter().map(|&p| px(p)).collect();
     painter.add(egui::Shape::line(
         ring,
