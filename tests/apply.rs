@@ -223,3 +223,58 @@ fn object_operations_place_move_turn_scale_and_delete_through_the_binary() {
         "the tower's own height, not a stand-in box"
     );
 }
+
+#[test]
+fn new_objects_take_uids_from_the_maps_range_file_until_it_is_used_up() {
+    let dir = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(dir.path()).unwrap();
+    std::fs::write(
+        dir.path().join("Sample.loam-uids.json"),
+        r#"{"first": 500000, "last": 500001}"#,
+    )
+    .unwrap();
+    let place = |x: f64| {
+        format!(
+            r#"{{"tool": "place", "model": "World\\Loam\\Sample\\Boulder01.m2", "position": [{x}, 40]}}"#
+        )
+    };
+    let run = |ops: &str| {
+        let file = dir.path().join("ops.json");
+        std::fs::write(&file, ops).unwrap();
+        let out = dir.path().join("out");
+        let o = Command::new(env!("CARGO_BIN_EXE_loam"))
+            .args(["apply"])
+            .arg(dir.path().join("Sample.wdt"))
+            .arg(&file)
+            .args(["--to", "3.3.5"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let text =
+            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+        (o.status.success(), text, out)
+    };
+    let (ok, text, out) = run(&format!(r#"{{"ops": [{}, {}]}}"#, place(30.0), place(60.0)));
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("uid 500000") && text.contains("uid 500001"),
+        "{text}"
+    );
+    let map = disk::open_map(&out.join("Sample.wdt")).unwrap().map;
+    let uids: Vec<u32> = map
+        .tiles
+        .values()
+        .flat_map(|t| t.doodads.iter().map(|d| d.unique_id))
+        .filter(|u| *u >= 500000)
+        .collect();
+    assert_eq!(uids, [500000, 500001]);
+    // A third in the same two-uid range is refused with the reason.
+    let (ok, text, _) = run(&format!(
+        r#"{{"ops": [{}, {}, {}]}}"#,
+        place(30.0),
+        place(60.0),
+        place(90.0)
+    ));
+    assert!(!ok);
+    assert!(text.contains("used up"), "{text}");
+}

@@ -56,6 +56,8 @@ pub enum Intent {
     DeleteSelection,
     /// Select no object.
     ClearSelection,
+    /// Give the open map this uniqueId range for new objects (first, last), or none.
+    SetUidRange(Option<(u32, u32)>),
     /// Select every object of the loaded tiles that uses this model path.
     SelectSameModel(String),
     /// Change what a click places and how (the object panel).

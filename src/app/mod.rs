@@ -484,6 +484,7 @@ impl LoamApp {
             | Intent::DeleteSelection
             | Intent::ClearSelection
             | Intent::SelectSameModel(_)
+            | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
         }
     }
@@ -499,7 +500,13 @@ impl LoamApp {
         let Some(s) = &mut self.session else { return };
         let mut touched = Vec::new();
         for op in &file.ops {
-            match crate::edit::ops::run(&mut s.map, op, &mut self.editing.history, &model_box) {
+            match crate::edit::ops::run(
+                &mut s.map,
+                op,
+                &mut self.editing.history,
+                &model_box,
+                self.object_tool.uid_range(),
+            ) {
                 Ok(r) => touched.extend(r.tiles.into_iter().map(|t| (t, 0))),
                 Err(e) => self.message = Some(e),
             }
@@ -849,6 +856,10 @@ impl LoamApp {
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
             objects: self.settings.objects,
+            uid_range: self
+                .session
+                .as_ref()
+                .map(|_| self.object_tool.uid_range().map(|r| (r.first, r.last))),
             camera_speed: self.settings.camera_speed,
             client: self.client.as_ref().map(client::Client::describe),
             client_has_archives: self.client_data().is_some(),

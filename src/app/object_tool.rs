@@ -37,13 +37,21 @@ pub struct ObjectTool {
     band: Option<([f32; 2], [f32; 2], bool)>,
     /// Records copied with Ctrl+C.
     clipboard: Vec<ObjectRecord>,
-    /// The highest uid on disk, once the worker has read every tile (`None` until then).
-    uid_ceiling: Arc<Mutex<Option<u32>>>,
+    /// Every uid the map's tiles on disk use, sorted, once the worker has read them all
+    /// (`None` until then).
+    disk_uids: Arc<Mutex<Option<Arc<Vec<u32>>>>>,
+    /// The map's uniqueId range (its range file), when it has one.
+    uid_range: Option<objects::UidRange>,
     /// A counter for the random turns and scales of placed objects.
     seed: u64,
 }
 
 impl ObjectTool {
+    /// The map's uniqueId range, when it has one.
+    pub fn uid_range(&self) -> Option<objects::UidRange> {
+        self.uid_range
+    }
+
     /// True while the selection is being dragged or transformed (undo waits for the end).
     pub fn is_dragging(&self) -> bool {
         self.drag.is_some() || self.transform.is_some()
@@ -536,18 +544,53 @@ impl LoamApp {
         self.objects.invalidate();
     }
 
-    /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory;
-    /// `None` while the worker is still reading the tiles on disk.
-    fn fresh_uid(&self, taken: &[u32]) -> Option<u32> {
-        let s = self.session.as_ref()?;
-        let disk = (*self.object_tool.uid_ceiling.lock().ok()?)?;
-        let memory = objects::next_unique_id(&s.map);
-        let top = taken
-            .iter()
-            .copied()
-            .max()
-            .map_or(0, |t| t.saturating_add(1));
-        Some(memory.max(disk.saturating_add(1)).max(top))
+    /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory
+    /// (inside the map's range when it has one); an error while the worker is still reading
+    /// the tiles on disk, or when the range is used up.
+    fn fresh_uid(&self, taken: &[u32]) -> Result<u32, String> {
+        let s = self.session.as_ref().ok_or("no map is open")?;
+        let disk = self
+            .object_tool
+            .disk_uids
+            .lock()
+            .ok()
+            .and_then(|g| g.clone())
+            .ok_or("still reading the map's uniqueIds: try again in a moment")?;
+        let memory = objects::unique_ids(&s.map);
+        objects::next_unique_id_in(
+            disk.iter()
+                .copied()
+                .chain(memory.into_iter().map(|(_, u)| u))
+                .chain(taken.iter().copied()),
+            self.object_tool.uid_range,
+        )
+    }
+
+    /// Sets the map's uniqueId range and stores it beside the map (`None` removes it).
+    fn set_uid_range(&mut self, range: Option<(u32, u32)>) {
+        let Some(s) = &self.session else { return };
+        let range = match range.map(|(a, b)| objects::UidRange::new(a, b)).transpose() {
+            Ok(r) => r,
+            Err(e) => {
+                self.message = Some(e);
+                return;
+            }
+        };
+        match crate::disk::uid_range::write(&s.folder, &s.map.name, range) {
+            Ok(()) => {
+                self.object_tool.uid_range = range;
+                self.message = Some(match range {
+                    Some(r) => format!(
+                        "new objects take uniqueIds {}-{} (kept in {})",
+                        r.first,
+                        r.last,
+                        crate::disk::uid_range::path(&s.folder, &s.map.name).display()
+                    ),
+                    None => "new objects take uniqueIds above every one in the map".into(),
+                });
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
     }
 
     /// A number in 0..1 from the tool's counter (splitmix64): random turns and scales need
@@ -565,9 +608,12 @@ impl LoamApp {
         let (Some(model), Some(at)) = (self.object_tool.place.model.clone(), self.hover) else {
             return;
         };
-        let Some(uid) = self.fresh_uid(&[]) else {
-            self.message = Some("still reading the map's uniqueIds: try again in a moment".into());
-            return;
+        let uid = match self.fresh_uid(&[]) {
+            Ok(u) => u,
+            Err(e) => {
+                self.message = Some(e);
+                return;
+            }
         };
         let kind = crate::edit::object_ops::kind_of_model(&model);
         let opts = self.object_tool.place.clone();
@@ -618,12 +664,13 @@ impl LoamApp {
     ) {
         let mut uids: Vec<u32> = Vec::new();
         for _ in &records {
-            let Some(u) = self.fresh_uid(&uids) else {
-                self.message =
-                    Some("still reading the map's uniqueIds: try again in a moment".into());
-                return;
-            };
-            uids.push(u);
+            match self.fresh_uid(&uids) {
+                Ok(u) => uids.push(u),
+                Err(e) => {
+                    self.message = Some(e);
+                    return;
+                }
+            }
         }
         let copies: Vec<ObjectRecord> = records
             .into_iter()
@@ -738,9 +785,16 @@ impl LoamApp {
     /// Starts reading the uniqueIds of every tile on disk (a map was opened).
     pub(super) fn start_uid_scan(&mut self) {
         let cell = Arc::new(Mutex::new(None));
-        self.object_tool.uid_ceiling = cell.clone();
+        self.object_tool.disk_uids = cell.clone();
         let Some(s) = &self.session else {
             return;
+        };
+        self.object_tool.uid_range = match crate::disk::uid_range::read(&s.folder, &s.map.name) {
+            Ok(r) => r,
+            Err(e) => {
+                self.message = Some(e.to_string());
+                None
+            }
         };
         let source = s.tiles.clone();
         let coords: Vec<_> = s.on_disk.iter().copied().collect();
@@ -748,18 +802,20 @@ impl LoamApp {
         let spawned = std::thread::Builder::new()
             .name("loam-uid-scan".into())
             .spawn(move || {
-                let mut top = 0u32;
+                let mut all = Vec::new();
                 if let Some(source) = source {
                     for c in coords {
                         // An unreadable tile is never written, so its uids cannot clash on disk
                         // with a new object's in a file loam writes; its load error is shown.
                         if let Ok(ids) = source.unique_ids(c) {
-                            top = top.max(ids.into_iter().max().unwrap_or(0));
+                            all.extend(ids);
                         }
                     }
                 }
+                all.sort_unstable();
+                all.dedup();
                 if let Ok(mut g) = cell.lock() {
-                    *g = Some(top);
+                    *g = Some(Arc::new(all));
                 }
                 wake();
             });
@@ -820,6 +876,7 @@ impl LoamApp {
                 }
             }
             Intent::SetPlaceOptions(p) => self.object_tool.place = p,
+            Intent::SetUidRange(r) => self.set_uid_range(r),
             other => return Some(other),
         }
         None

@@ -45,12 +45,15 @@ pub fn run(
         .filter(|_| map_path.is_file())
         .unwrap_or(map_path)
         .to_path_buf();
-    let assets = AssetSource::new(client, Some(folder));
+    let assets = AssetSource::new(client, Some(folder.clone()));
     let fetch = |p: &str| assets.read(p).ok().flatten();
     let model_box = |path: &str| models::placement_box(path, &fetch);
+    // New objects take uids from the map's range file when it has one (Settings ▸ uniqueId
+    // range in the editor).
+    let range = disk::uid_range::read(&folder, &opened.map.name)?;
     let mut history = History::default();
     for (i, op) in file.ops.iter().enumerate() {
-        let result = ops::run(&mut opened.map, op, &mut history, &model_box)
+        let result = ops::run(&mut opened.map, op, &mut history, &model_box, range)
             .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", ops_path.display())))?;
         println!("op {i}: {}", result.label);
         for (t, c) in &result.refused {

@@ -8,6 +8,7 @@ pub mod locate;
 pub mod open;
 pub mod source;
 pub mod stream;
+pub mod uid_range;
 
 pub use locate::{MapKind, MapSource, locate};
 pub use open::{OpenedMap, open_map, open_map_as, read_tile_as};

@@ -161,6 +161,17 @@ pub fn apply(
     history: &mut History,
     model_box: &dyn Fn(&str) -> Option<ModelBox>,
 ) -> Result<OpResult, String> {
+    apply_in(map, op, history, model_box, None)
+}
+
+/// As [`apply`], with new uids taken from `range` (the map's uniqueId range file) when given.
+pub fn apply_in(
+    map: &mut Map,
+    op: &ObjectOp,
+    history: &mut History,
+    model_box: &dyn Fn(&str) -> Option<ModelBox>,
+    range: Option<objects::UidRange>,
+) -> Result<OpResult, String> {
     op.validate()?;
     let mut stroke = ObjectStroke::default();
     let (label, placed) = match op.tool {
@@ -184,7 +195,10 @@ pub fn apply(
                     }
                     u
                 }
-                None => objects::next_unique_id(map),
+                None => objects::next_unique_id_in(
+                    objects::unique_ids(map).into_iter().map(|(_, u)| u),
+                    range,
+                )?,
             };
             let record = ObjectRecord {
                 kind,

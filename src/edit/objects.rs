@@ -171,6 +171,56 @@ fn name_at(names: &[String], index: u32) -> String {
     names.get(index as usize).cloned().unwrap_or_default()
 }
 
+/// A range of uniqueIds that one editor hands out (Settings ▸ uniqueId range): first and last,
+/// inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UidRange {
+    /// The first uid of the range.
+    pub first: u32,
+    /// The last uid of the range.
+    pub last: u32,
+}
+
+impl UidRange {
+    /// A range, refused when it is empty or starts at 0 (0 is no uid).
+    pub fn new(first: u32, last: u32) -> Result<UidRange, String> {
+        if first == 0 || last < first {
+            return Err(format!("uniqueId range {first}-{last} is empty"));
+        }
+        Ok(UidRange { first, last })
+    }
+}
+
+/// The uid a new object takes: above every uid in `used` (the map's, on disk and in memory),
+/// or, with a range, above every used uid inside it and from its start; refused when the
+/// range is used up.
+pub fn next_unique_id_in(
+    used: impl IntoIterator<Item = u32>,
+    range: Option<UidRange>,
+) -> Result<u32, String> {
+    match range {
+        None => {
+            let top = used.into_iter().max().unwrap_or(0);
+            top.checked_add(1)
+                .ok_or_else(|| "every uniqueId is used".to_string())
+        }
+        Some(r) => {
+            let top = used
+                .into_iter()
+                .filter(|u| (r.first..=r.last).contains(u))
+                .max();
+            match top {
+                None => Ok(r.first),
+                Some(t) if t < r.last => Ok(t + 1),
+                Some(_) => Err(format!(
+                    "the uniqueId range {}-{} is used up: choose another in Settings",
+                    r.first, r.last
+                )),
+            }
+        }
+    }
+}
+
 /// A uniqueId above every one the map's loaded tiles use (doodads and WMOs alike, so that one
 /// number never names two objects even in tools that keep one space).
 pub fn next_unique_id(map: &Map) -> u32 {
@@ -515,6 +565,20 @@ mod tests {
         let t = &map.tiles[&TileCoord::new(31, 31).unwrap()];
         assert_eq!(t.doodad_names, ["World\\Tree.m2"]);
         assert!(t.doodads.iter().all(|d| d.name_index == 0));
+    }
+
+    #[test]
+    fn a_range_hands_out_its_own_uids_and_says_when_it_is_used_up() {
+        let r = UidRange::new(100, 102).unwrap();
+        assert_eq!(next_unique_id_in([5, 900], Some(r)), Ok(100));
+        assert_eq!(next_unique_id_in([5, 100, 900], Some(r)), Ok(101));
+        assert!(
+            next_unique_id_in([102], Some(r))
+                .unwrap_err()
+                .contains("used up")
+        );
+        assert_eq!(next_unique_id_in([5, 900], None), Ok(901));
+        assert!(UidRange::new(0, 5).is_err() && UidRange::new(9, 3).is_err());
     }
 
     #[test]

@@ -72,16 +72,18 @@ impl<'de> Deserialize<'de> for Operation {
 }
 
 /// Runs one entry of an `OPS.json` as one undo step: brushes through [`apply`], objects through
-/// `object_ops::apply` with `model_box` giving each model path's own box.
+/// `object_ops::apply_in` with `model_box` giving each model path's own box and new uids from
+/// `range` when the map has one.
 pub fn run(
     map: &mut Map,
     operation: &Operation,
     history: &mut History,
     model_box: &dyn Fn(&str) -> Option<ModelBox>,
+    range: Option<super::objects::UidRange>,
 ) -> Result<OpResult, String> {
     match operation {
         Operation::Brush(op) => apply(map, op, history),
-        Operation::Object(op) => object_ops::apply(map, op, history, model_box),
+        Operation::Object(op) => object_ops::apply_in(map, op, history, model_box, range),
     }
 }
 

@@ -24,6 +24,9 @@ pub struct MenuState {
     pub layer_count: bool,
     /// Which objects are drawn.
     pub objects: ObjectFilter,
+    /// The open map's uniqueId range (first, last), when it has one; `None` inside when a map
+    /// is open without one, `None` outside when no map is open.
+    pub uid_range: Option<Option<(u32, u32)>>,
     /// Fly speed.
     pub camera_speed: f32,
     /// The client folder, described ("3.3.5 client, 14 archive(s): …"), when set.
@@ -189,6 +192,10 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("Settings", |ui| {
+            if let Some(range) = state.uid_range {
+                uid_range(ui, range, &mut out);
+                ui.separator();
+            }
             match &state.client {
                 Some(c) => ui.label(format!("Client data: {c}")),
                 None => ui.label("Client data: not set (procedural textures)"),
@@ -225,4 +232,38 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
         });
     });
     out
+}
+
+/// Settings ▸ uniqueId range: the range new objects of the open map take, stored beside it, so
+/// that several people editing one map never hand out the same uid.
+fn uid_range(ui: &mut egui::Ui, range: Option<(u32, u32)>, out: &mut Vec<Intent>) {
+    match range {
+        Some((a, b)) => ui.label(format!("uniqueId range: {a}-{b}")),
+        None => ui.label("uniqueId range: none (above every uid in the map)"),
+    };
+    let id = egui::Id::unique("loam-uid-range-edit");
+    let (mut first, mut last) = ui
+        .data(|d| d.get_temp::<(u32, u32)>(id))
+        .or(range)
+        .unwrap_or((1_000_000, 1_999_999));
+    ui.horizontal(|ui| {
+        let l = ui.label("First uid");
+        ui.add(egui::DragValue::new(&mut first).range(1..=u32::MAX))
+            .labelled_by(l.id);
+        let l = ui.label("Last uid");
+        ui.add(egui::DragValue::new(&mut last).range(1..=u32::MAX))
+            .labelled_by(l.id);
+    });
+    ui.data_mut(|d| d.insert_temp(id, (first, last)));
+    ui.horizontal(|ui| {
+        if ui.button("Use this range").clicked() {
+            out.push(Intent::SetUidRange(Some((first, last))));
+        }
+        if ui
+            .add_enabled(range.is_some(), egui::Button::new("No range"))
+            .clicked()
+        {
+            out.push(Intent::SetUidRange(None));
+        }
+    });
 }
