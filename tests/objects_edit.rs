@@ -311,3 +311,59 @@ fn wmo_scale_and_uid_clashes_are_refused() {
     assert_eq!(wmo.bounds_min, [90.0, 90.0, 0.0]);
     assert_eq!(wmo.bounds_max, [110.0, 110.0, 20.0]);
 }
+
+#[test]
+fn objects_follow_the_ground_when_asked_and_one_undo_takes_back_both() {
+    use loam::edit::objects::follow_ground;
+    use loam::edit::ops;
+    use loam::edit::sculpt::Sculpt;
+    use loam::edit::stroke::Stroke;
+
+    let mut map = map();
+    let mut history = History::default();
+    for (uid, x) in [(1, 100.0), (2, 400.0)] {
+        let mut o = op(ObjectTool::Place);
+        o.model = Some("World\\Tree.m2".into());
+        o.position = Some(vec![x, 100.0]);
+        o.uid = Some(uid);
+        object_ops::apply(&mut map, &o, &mut history, &no_model).unwrap();
+    }
+    let before = map.clone();
+    // A raise of 6 yards at the first tree, through the editor's own dab function.
+    let file = ops::parse(
+        r#"{"ops": [{"tool": "raise", "points": [[100, 100]], "radius": 30, "strength": 6}]}"#,
+    )
+    .unwrap();
+    let raise = file.ops[0].brush().unwrap().clone();
+    let mut stroke = Stroke::new("Raise");
+    for [x, y] in raise.dabs() {
+        ops::dab(&mut map, &raise, Some(Sculpt::Raise), x, y, &mut stroke);
+    }
+    let mut edit = stroke.finish(&map).unwrap();
+    follow_ground(&mut map, &mut edit, &no_model);
+    let ground = loam::edit::lattice::height_at(&map, 100.0, 100.0).unwrap() as f64;
+    assert!(
+        ground > 5.0 + 3.0,
+        "the ground rose under the tree: {ground}"
+    );
+    let z = |m: &Map, uid: u32| {
+        m.tiles
+            .values()
+            .flat_map(|t| {
+                t.doodads
+                    .iter()
+                    .filter(|d| d.unique_id == uid)
+                    .map(|d| d.position[2])
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        z(&map, 1).iter().all(|&v| (v - ground).abs() < 1e-4),
+        "{:?} vs {ground}",
+        z(&map, 1)
+    );
+    assert!(z(&map, 2).iter().all(|&v| v == 5.0), "the far tree stays");
+    history.push(&mut map, edit);
+    history.undo(&mut map).unwrap();
+    assert!(map == before, "one undo takes back the ground and the tree");
+}

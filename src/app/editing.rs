@@ -116,6 +116,9 @@ pub struct ToolSettings {
     pub noise_seed: u32,
     /// Noise wavelength in yards.
     pub noise_scale: f32,
+    /// Sculpting moves the objects standing on the changed ground up or down with it.
+    #[serde(default)]
+    pub objects_follow_ground: bool,
 }
 
 impl Default for ToolSettings {
@@ -136,6 +139,7 @@ impl Default for ToolSettings {
             flatten_mode: FlattenMode::Both,
             noise_seed: 1,
             noise_scale: 20.0,
+            objects_follow_ground: false,
         }
     }
 }
@@ -171,6 +175,7 @@ impl ToolSettings {
             flatten_mode: op.mode.unwrap_or(base.flatten_mode),
             noise_seed: op.seed.unwrap_or(base.noise_seed),
             noise_scale: op.scale.unwrap_or(base.noise_scale),
+            objects_follow_ground: base.objects_follow_ground,
         }
     }
 
@@ -336,7 +341,12 @@ impl Editing {
 
     /// Ends the stroke at world `at` and records it as one undo step; returns the chunks it
     /// changed (none when it changed nothing).
-    pub fn end(&mut self, map: &mut Map, at: Option<[f64; 3]>) -> Touched {
+    pub fn end(
+        &mut self,
+        map: &mut Map,
+        at: Option<[f64; 3]>,
+        model_box: &dyn Fn(&str) -> Option<crate::edit::objects::ModelBox>,
+    ) -> Touched {
         let Some(mut a) = self.active.take() else {
             return Vec::new();
         };
@@ -359,7 +369,19 @@ impl Editing {
         }
         self.refused = std::mem::take(&mut a.stroke.refused);
         match a.stroke.finish(map) {
-            Some(edit) => {
+            Some(mut edit) => {
+                let sculpting = matches!(
+                    self.settings.tool,
+                    Tool::Raise
+                        | Tool::Lower
+                        | Tool::Flatten
+                        | Tool::Smooth
+                        | Tool::Noise
+                        | Tool::Ramp
+                );
+                if self.settings.objects_follow_ground && sculpting {
+                    crate::edit::objects::follow_ground(map, &mut edit, model_box);
+                }
                 let touched = edit.touched();
                 self.history.push(map, edit);
                 touched

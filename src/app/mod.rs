@@ -581,7 +581,9 @@ impl LoamApp {
             redraw = self.editing.drag(&mut s.map, p);
         }
         if self.editing.is_stroking() && !input.brush_held {
-            touched.extend(self.editing.end(&mut s.map, at));
+            let scene = &self.objects;
+            let model_box = |name: &str| scene.model_box(name);
+            touched.extend(self.editing.end(&mut s.map, at, &model_box));
             if !self.editing.refused.is_empty() {
                 self.message = Some(format!(
                     "{} chunk(s) already show four textures: painting there was refused",

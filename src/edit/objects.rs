@@ -14,6 +14,7 @@
 
 use std::collections::BTreeSet;
 
+use super::lattice;
 use super::stroke::{ObjectsChange, TerrainEdit, TileObjects};
 use crate::model::coords::{CHUNK_SIZE, CHUNKS_PER_SIDE, TILE_SIZE, placement_matrix};
 use crate::model::{DoodadPlacement, Map, ObjectKind, Tile, TileCoord, WmoPlacement};
@@ -454,6 +455,83 @@ fn drop_unused_name(tile: &mut Tile, kind: ObjectKind, index: u32) {
             .iter_mut()
             .filter(|w| w.name_index > index)
             .for_each(|w| w.name_index -= 1),
+    }
+}
+
+/// "Objects follow the ground": every object standing in a chunk that terrain edit `edit`
+/// changed moves up or down by as much as the ground under its placement point did; the
+/// object changes join `edit`, so one undo step takes back both. The map holds `edit`'s result.
+pub fn follow_ground(
+    map: &mut Map,
+    edit: &mut TerrainEdit,
+    model_box: &dyn Fn(&str) -> Option<ModelBox>,
+) {
+    let touched: BTreeSet<(TileCoord, usize)> =
+        edit.chunks.iter().map(|c| (c.tile, c.chunk)).collect();
+    let tiles: BTreeSet<TileCoord> = touched.iter().map(|(t, _)| *t).collect();
+    let mut standing: Vec<(ObjectKind, u32, f64, f64)> = Vec::new();
+    for coord in &tiles {
+        let Some(t) = map.tiles.get(coord) else {
+            continue;
+        };
+        let points = t
+            .doodads
+            .iter()
+            .map(|d| (ObjectKind::Doodad, d.unique_id, d.position))
+            .chain(
+                t.wmos
+                    .iter()
+                    .map(|w| (ObjectKind::Wmo, w.unique_id, w.position)),
+            );
+        for (kind, uid, p) in points {
+            let Some((tile, cx, cy, _)) = crate::model::coords::world_to_chunk_grid(p[0], p[1])
+            else {
+                continue;
+            };
+            let key = (kind, uid, p[0], p[1]);
+            if touched.contains(&(tile, cy * CHUNKS_PER_SIDE + cx))
+                && !standing.iter().any(|s| (s.0, s.1) == (kind, uid))
+            {
+                standing.push(key);
+            }
+        }
+    }
+    if standing.is_empty() {
+        return;
+    }
+    // The ground under each object before the edit: put the old chunks back for a moment.
+    let swap = |map: &mut Map, before: bool| {
+        for c in &edit.chunks {
+            if let Some(t) = map.tiles.get_mut(&c.tile) {
+                t.chunks[c.chunk] = if before {
+                    c.before.clone()
+                } else {
+                    c.after.clone()
+                };
+            }
+        }
+    };
+    swap(map, true);
+    let old: Vec<Option<f32>> = standing
+        .iter()
+        .map(|s| lattice::height_at(map, s.2, s.3))
+        .collect();
+    swap(map, false);
+    let mut stroke = ObjectStroke::default();
+    for (s, h0) in standing.iter().zip(old) {
+        let (Some(h0), Some(h1)) = (h0, lattice::height_at(map, s.2, s.3)) else {
+            continue;
+        };
+        if h0 == h1 {
+            continue;
+        }
+        if let Some(mut r) = find(map, s.0, s.1) {
+            r.position[2] += f64::from(h1) - f64::from(h0);
+            put(map, &mut stroke, &r, model_box(&r.model));
+        }
+    }
+    if let Some(moved) = stroke.finish(map, "") {
+        edit.objects.extend(moved.objects);
     }
 }
 

@@ -79,6 +79,15 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 ui.selectable_value(&mut s.brush.shape, f, format!("{f:?}"));
             }
         });
+    if matches!(
+        s.tool,
+        Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp
+    ) {
+        ui.checkbox(&mut s.objects_follow_ground, "Objects follow the ground")
+            .on_hover_text(
+                "Doodads and WMOs standing on the sculpted chunks move up and down with it",
+            );
+    }
     ui.separator();
     match s.tool {
         Tool::Flatten => {
