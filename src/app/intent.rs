@@ -52,6 +52,8 @@ pub enum Intent {
     EditObject(crate::edit::objects::ObjectRecord),
     /// Stand the selected objects on the terrain under them.
     SnapSelectionToGround,
+    /// Tip the selected objects so that they stand square to the slope under them.
+    AlignSelectionToGround,
     /// Delete the selected objects.
     DeleteSelection,
     /// Select no object.

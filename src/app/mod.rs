@@ -481,6 +481,7 @@ impl LoamApp {
             | Intent::CloseOpenFromClient
             | Intent::EditObject(_)
             | Intent::SnapSelectionToGround
+            | Intent::AlignSelectionToGround
             | Intent::DeleteSelection
             | Intent::ClearSelection
             | Intent::SelectSameModel(_)

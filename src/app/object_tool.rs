@@ -851,6 +851,23 @@ impl LoamApp {
                     },
                 );
             }
+            Intent::AlignSelectionToGround => {
+                let records = self.selected_objects();
+                let n = records.len();
+                self.edit_objects(
+                    &format!("Align {n} object(s) to the ground"),
+                    |map, stroke, model_box| {
+                        for mut r in records {
+                            if let Some(normal) =
+                                objects::ground_normal(map, r.position[0], r.position[1])
+                            {
+                                r.rotation = objects::aligned_to(r.rotation, normal);
+                                objects::put(map, stroke, &r, model_box(&r.model));
+                            }
+                        }
+                    },
+                );
+            }
             Intent::DeleteSelection => {
                 let selection = std::mem::take(&mut self.object_tool.selection);
                 let n = selection.len();

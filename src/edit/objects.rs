@@ -458,6 +458,29 @@ fn drop_unused_name(tile: &mut Tile, kind: ObjectKind, index: u32) {
     }
 }
 
+/// The record rotation that keeps `rotation`'s turn about the up axis (its second angle) and
+/// tips the object so that its up axis is `normal` (the ground's, pointing up).
+pub fn aligned_to(rotation: [f32; 3], normal: [f64; 3]) -> [f32; 3] {
+    let n = glam::DVec3::from(normal).normalize_or(glam::DVec3::Z);
+    // Undo the turn (Rz(b)) so that the tilt angles apply to the turned object's own axes.
+    let b = f64::from(rotation[1]).to_radians();
+    let (sin, cos) = b.sin_cos();
+    let local = glam::DVec3::new(cos * n.x + sin * n.y, -sin * n.x + cos * n.y, n.z);
+    // Ry(a)·Rx(c) takes up (0, 0, 1) to (sin a cos c, −sin c, cos a cos c).
+    let c = (-local.y).clamp(-1.0, 1.0).asin();
+    let a = local.x.atan2(local.z);
+    [a.to_degrees() as f32, rotation[1], c.to_degrees() as f32]
+}
+
+/// The ground's normal at world (x, y), from the heights a yard either side.
+pub fn ground_normal(map: &Map, x: f64, y: f64) -> Option<[f64; 3]> {
+    let h = |dx: f64, dy: f64| lattice::height_at(map, x + dx, y + dy).map(f64::from);
+    let (e, w, n, s) = (h(0.0, -1.0)?, h(0.0, 1.0)?, h(1.0, 0.0)?, h(-1.0, 0.0)?);
+    // x points north, y west: the slope along each is half the difference across 2 yards.
+    let v = glam::DVec3::new(-(n - s) / 2.0, -(w - e) / 2.0, 1.0).normalize();
+    Some(v.to_array())
+}
+
 /// "Objects follow the ground": every object standing in a chunk that terrain edit `edit`
 /// changed moves up or down by as much as the ground under its placement point did; the
 /// object changes join `edit`, so one undo step takes back both. The map holds `edit`'s result.
@@ -657,6 +680,25 @@ mod tests {
         );
         assert_eq!(next_unique_id_in([5, 900], None), Ok(901));
         assert!(UidRange::new(0, 5).is_err() && UidRange::new(9, 3).is_err());
+    }
+
+    #[test]
+    fn aligning_puts_the_models_up_axis_on_the_normal_and_keeps_its_turn() {
+        for (turn, normal) in [
+            (0.0f32, [0.3, 0.0, 1.0]),
+            (37.0, [0.2, -0.4, 0.9]),
+            (200.0, [-0.5, 0.1, 0.8]),
+        ] {
+            let r = aligned_to([5.0, turn, -3.0], normal);
+            assert_eq!(r[1], turn);
+            let m = placement_matrix([0.0; 3], r, 1.0);
+            let up = m.transform_vector3(glam::DVec3::Z);
+            let n = glam::DVec3::from(normal).normalize();
+            assert!(
+                (up - n).length() < 1e-5,
+                "turn {turn}: up {up:?}, normal {n:?}"
+            );
+        }
     }
 
     #[test]

@@ -58,9 +58,16 @@ pub fn show(
         }
     }
     if !selected.is_empty() {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Snap to ground").clicked() {
                 out.push(Intent::SnapSelectionToGround);
+            }
+            if ui
+                .button("Align to slope")
+                .on_hover_text("Tip each object square to the ground under it, keeping its turn")
+                .clicked()
+            {
+                out.push(Intent::AlignSelectionToGround);
             }
             if ui.button("Delete").on_hover_text("Delete key").clicked() {
                 out.push(Intent::DeleteSelection);
