@@ -300,6 +300,20 @@ fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
     );
 }
 
+/// The sample open with the object tool, its models read, and the tree nearest the camera
+/// selected by a click: the harness, the view's rectangle, the tree's uid and where it shows.
+fn tree_selected() -> (Harness<'static, LoamApp>, egui::Rect, u32, Pos2) {
+    let mut h = harness();
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (uid, at) = nearest_tree(&h, view);
+    click(&mut h, at, Modifiers::NONE);
+    (h, view, uid, at)
+}
+
 /// The sample's tree nearest the camera that shows in the view, and where its trunk's middle
 /// shows.
 fn nearest_tree(h: &Harness<'_, LoamApp>, view: egui::Rect) -> (u32, Pos2) {
@@ -330,14 +344,7 @@ fn nearest_tree(h: &Harness<'_, LoamApp>, view: egui::Rect) -> (u32, Pos2) {
 
 #[test]
 fn r_turns_the_selection_with_the_mouse_and_esc_cancels_a_move() {
-    let mut h = harness();
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
-    let (uid, at) = nearest_tree(&h, view);
-    click(&mut h, at, Modifiers::NONE);
+    let (mut h, view, uid, at) = tree_selected();
     assert_eq!(h.state().selection(), [(ObjectKind::Doodad, uid)]);
     let before = map(&h);
     let old = records(&before, uid)[0].clone();
@@ -383,14 +390,7 @@ fn r_turns_the_selection_with_the_mouse_and_esc_cancels_a_move() {
 
 #[test]
 fn dragging_the_gizmos_x_arrow_moves_the_selection_along_x_only() {
-    let mut h = harness();
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
-    let (uid, at) = nearest_tree(&h, view);
-    click(&mut h, at, Modifiers::NONE);
+    let (mut h, view, uid, _) = tree_selected();
     let old = records(&map(&h), uid)[0].clone();
     let steps = h.state().editing().history.len();
 

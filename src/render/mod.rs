@@ -11,5 +11,6 @@ pub mod objects;
 pub mod pick;
 pub mod procedural;
 pub mod scene;
+pub mod shader;
 pub mod terrain;
 pub mod texture_store;

@@ -144,46 +144,6 @@ void main() {
 }
 "#;
 
-/// Compiles and links the object program.
-unsafe fn compile_program(gl: &glow::Context) -> Result<glow::Program, String> {
-    let header = if gl.version().is_embedded {
-        "#version 300 es\n"
-    } else {
-        "#version 330 core\n"
-    };
-    unsafe {
-        let program = gl.create_program()?;
-        let mut shaders = Vec::new();
-        for (kind, src) in [
-            (glow::VERTEX_SHADER, VERTEX_SHADER),
-            (glow::FRAGMENT_SHADER, FRAGMENT_SHADER),
-        ] {
-            let shader = gl.create_shader(kind)?;
-            gl.shader_source(shader, &format!("{header}{src}"));
-            gl.compile_shader(shader);
-            if !gl.get_shader_compile_status(shader) {
-                let log = gl.get_shader_info_log(shader);
-                gl.delete_shader(shader);
-                gl.delete_program(program);
-                return Err(format!("object shader: {log}"));
-            }
-            gl.attach_shader(program, shader);
-            shaders.push(shader);
-        }
-        gl.link_program(program);
-        for s in shaders {
-            gl.detach_shader(program, s);
-            gl.delete_shader(s);
-        }
-        if !gl.get_program_link_status(program) {
-            let log = gl.get_program_info_log(program);
-            gl.delete_program(program);
-            return Err(format!("object program: {log}"));
-        }
-        Ok(program)
-    }
-}
-
 /// The blend factors of a blend mode, `None` for the opaque ones.
 fn blend_factors(mode: BlendMode) -> Option<(u32, u32)> {
     use BlendMode::*;
@@ -239,7 +199,8 @@ impl ObjectRenderer {
     pub fn new(gl: &glow::Context) -> Result<ObjectRenderer, String> {
         // SAFETY: plain GL calls on the caller's current context.
         unsafe {
-            let program = compile_program(gl)?;
+            let program =
+                super::shader::compile_program(gl, VERTEX_SHADER, FRAGMENT_SHADER, "object")?;
             let loc = |name: &str| gl.get_uniform_location(program, name);
             let uniforms = Uniforms {
                 view_projection: loc("u_view_projection"),

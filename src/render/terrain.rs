@@ -201,57 +201,13 @@ void main() {
 }
 "#;
 
-/// Prepends the GLSL version line: desktop GL 3.3 core or GLES 3.0.
-fn with_version(gl: &glow::Context, source: &str) -> String {
-    let header = if gl.version().is_embedded {
-        "#version 300 es\n"
-    } else {
-        "#version 330 core\n"
-    };
-    format!("{header}{source}")
-}
-
-/// Compiles and links the terrain program.
-unsafe fn compile_program(gl: &glow::Context) -> Result<glow::Program, String> {
-    unsafe {
-        let program = gl.create_program()?;
-        let mut shaders = Vec::new();
-        for (kind, src) in [
-            (glow::VERTEX_SHADER, VERTEX_SHADER),
-            (glow::FRAGMENT_SHADER, FRAGMENT_SHADER),
-        ] {
-            let shader = gl.create_shader(kind)?;
-            gl.shader_source(shader, &with_version(gl, src));
-            gl.compile_shader(shader);
-            if !gl.get_shader_compile_status(shader) {
-                let log = gl.get_shader_info_log(shader);
-                gl.delete_shader(shader);
-                gl.delete_program(program);
-                return Err(format!("terrain shader: {log}"));
-            }
-            gl.attach_shader(program, shader);
-            shaders.push(shader);
-        }
-        gl.link_program(program);
-        for s in shaders {
-            gl.detach_shader(program, s);
-            gl.delete_shader(s);
-        }
-        if !gl.get_program_link_status(program) {
-            let log = gl.get_program_info_log(program);
-            gl.delete_program(program);
-            return Err(format!("terrain program: {log}"));
-        }
-        Ok(program)
-    }
-}
-
 impl TerrainRenderer {
     /// Compiles the shader. Fails (with the driver's log) when the context cannot run it.
     pub fn new(gl: &glow::Context) -> Result<TerrainRenderer, String> {
         // SAFETY: plain GL calls on the caller's current context.
         unsafe {
-            let program = compile_program(gl)?;
+            let program =
+                super::shader::compile_program(gl, VERTEX_SHADER, FRAGMENT_SHADER, "terrain")?;
             let loc = |name: &str| gl.get_uniform_location(program, name);
             let uniforms = Uniforms {
                 view_projection: loc("u_view_projection"),
