@@ -534,3 +534,50 @@ fn a_rubber_band_selects_what_it_encloses_and_select_all_of_a_model_takes_every_
         h.state().selection().iter().map(|(_, u)| *u).collect();
     assert_eq!(got, trees);
 }
+
+#[test]
+fn copy_paste_puts_a_copy_at_the_cursor_and_a_typed_path_places_with_a_click() {
+    let (mut h, view, uid, _) = tree_selected();
+    let steps = h.state().editing().history.len();
+    let top = *all_uids(&map(&h)).iter().max().unwrap();
+    // Ctrl+C (egui's Copy event), then Ctrl+V over bare ground: the copy stands there.
+    h.event(egui::Event::Copy);
+    h.run_steps(2);
+    let spot = view.center() + egui::vec2(90.0, 120.0);
+    let ground = ground_under(&h, view, spot);
+    h.hover_at(spot);
+    h.run_steps(2);
+    h.event(egui::Event::Paste(String::new()));
+    h.run_steps(3);
+    let copy = records(&map(&h), top + 1);
+    assert!(!copy.is_empty(), "pasted with the next uid");
+    assert!(
+        (copy[0].position[0] - ground[0]).abs() < 1e-3
+            && (copy[0].position[1] - ground[1]).abs() < 1e-3,
+        "at the cursor {ground:?}: {:?}",
+        copy[0].position
+    );
+    assert!(
+        (copy[0].position[2] - ground[2]).abs() < 0.05,
+        "on the ground"
+    );
+    assert_eq!(copy[0].rotation, records(&map(&h), uid)[0].rotation);
+    assert_eq!(h.state().selection(), [(ObjectKind::Doodad, top + 1)]);
+    assert_eq!(h.state().editing().history.len(), steps + 1);
+
+    // A path typed in the panel is what the next click places.
+    h.get_by_label("Place").click();
+    h.run();
+    h.get_by_label("Place")
+        .type_text("World\\Loam\\Sample\\Boulder01.m2");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    let spot = view.center() + egui::vec2(-120.0, 140.0);
+    let ground = ground_under(&h, view, spot);
+    click(&mut h, spot, Modifiers::NONE);
+    let boulder = records(&map(&h), top + 2);
+    assert!(!boulder.is_empty(), "placed");
+    assert!((boulder[0].position[0] - ground[0]).abs() < 1.0);
+    assert_eq!(h.state().editing().history.len(), steps + 2);
+}

@@ -98,11 +98,30 @@ pub fn show(
 /// turn, tilt and scale. Returns the options when one changed.
 fn place_options(ui: &mut egui::Ui, place: &PlaceOptions) -> Option<PlaceOptions> {
     let mut p = place.clone();
-    let Some(model) = &place.model else {
-        ui.label("Place: pick a model or WMO in the asset browser (Assets, left)");
-        return None;
-    };
-    ui.label(format!("Place: {model}"));
+    // The path typed so far lives in egui's memory; Enter makes it the model to place.
+    let id = egui::Id::unique("loam-place-path");
+    let mut typed: String = ui
+        .data(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| place.model.clone().unwrap_or_default());
+    let resp = ui
+        .horizontal(|ui| {
+            let label = ui.label("Place");
+            ui.add(
+                egui::TextEdit::singleline(&mut typed).hint_text("pick in Assets, or type a path"),
+            )
+            .labelled_by(label.id)
+        })
+        .inner;
+    if resp.changed() {
+        ui.data_mut(|d| d.insert_temp(id, typed.clone()));
+    }
+    if resp.lost_focus() && !typed.trim().is_empty() && Some(typed.trim()) != place.model.as_deref()
+    {
+        p.model = Some(typed.trim().to_string());
+        p.active = true;
+        ui.data_mut(|d| d.remove::<String>(id));
+    }
+    let model = p.model.clone()?;
     ui.checkbox(&mut p.active, "Click places (else: selects)");
     ui.checkbox(&mut p.random_turn, "Random turn about up");
     ui.add(egui::Slider::new(&mut p.random_tilt, 0.0..=30.0).text("Random tilt (°)"));
@@ -170,8 +189,14 @@ fn record_fields(ui: &mut egui::Ui, record: &ObjectRecord) -> Option<ObjectRecor
             let mut set = f64::from(r.doodad_set);
             field(ui, "Doodad set", &mut set, 0.05, 0);
             r.doodad_set = set.round().clamp(0.0, 65535.0) as u16;
+            let mut names = f64::from(r.name_set);
+            field(ui, "Name set", &mut names, 0.05, 0);
+            r.name_set = names.round().clamp(0.0, 65535.0) as u16;
         }
     }
+    let mut flags = f64::from(r.flags);
+    field(ui, "Flags", &mut flags, 0.05, 0);
+    r.flags = flags.round().clamp(0.0, 65535.0) as u16;
     if changed {
         ui.data_mut(|d| d.insert_temp(id, r.clone()));
     }
