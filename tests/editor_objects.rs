@@ -581,3 +581,54 @@ fn copy_paste_puts_a_copy_at_the_cursor_and_a_typed_path_places_with_a_click() {
     assert!((boulder[0].position[0] - ground[0]).abs() < 1.0);
     assert_eq!(h.state().editing().history.len(), steps + 2);
 }
+
+#[test]
+fn dragging_the_gizmos_centre_square_sideways_scales_the_doodad() {
+    let (mut h, view, uid, _) = tree_selected();
+    let old = records(&map(&h), uid)[0].clone();
+    let (centre, yaw) = h.state().gizmo_centre().unwrap();
+    let vp = h
+        .state()
+        .camera()
+        .view_projection(view.width() / view.height());
+    let g = loam::render::gizmo::layout(centre, yaw, vp, h.state().camera().eye()).unwrap();
+    let c = Pos2::new(
+        view.center().x + g.centre[0] * view.width() / 2.0,
+        view.center().y - g.centre[1] * view.height() / 2.0,
+    );
+    // A quarter of the view's width to the right: half an NDC unit, twice the size.
+    let to = c + egui::vec2(view.width() / 4.0, 0.0);
+    h.hover_at(c);
+    h.run_steps(2);
+    h.event(egui::Event::PointerButton {
+        pos: c,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    for k in 1..=4 {
+        h.hover_at(c + (to - c) * (k as f32 / 4.0));
+        h.run_steps(2);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(3);
+    let now = records(&map(&h), uid)[0].clone();
+    let want = old.scale as f64 * 2.0;
+    assert!(
+        (now.scale as f64 - want).abs() <= want * 0.02,
+        "scale {} -> {}, want {want}",
+        old.scale,
+        now.scale
+    );
+    assert_eq!(
+        (now.position, now.rotation),
+        (old.position, old.rotation),
+        "a lone object only grows"
+    );
+}

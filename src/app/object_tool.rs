@@ -310,6 +310,7 @@ impl LoamApp {
                 gizmo::along_axis(centre, g.axes[i].1, origin, dir),
             ),
             Handle::Ring => (Vec3::Z, gizmo::angle_on_ground(centre, origin, dir)),
+            Handle::Scale => (Vec3::Z, Some(0.0)),
         };
         let Some(start) = start else {
             return false;
@@ -318,6 +319,7 @@ impl LoamApp {
             mode: match handle {
                 Handle::Axis(_) => TransformMode::Move,
                 Handle::Ring => TransformMode::Turn,
+                Handle::Scale => TransformMode::Scale,
             },
             axis: None,
             stroke: ObjectStroke::default(),
@@ -445,6 +447,8 @@ impl LoamApp {
                 // The shorter way round from where the drag began.
                 (now - start + 540.0).rem_euclid(360.0) - 180.0
             }),
+            // Sideways on screen: half the view's width doubles the size.
+            Handle::Scale => Some(dx_ndc as f32),
         });
         for o in &t.originals {
             let mut r = o.clone();
@@ -455,6 +459,15 @@ impl LoamApp {
                         for i in 0..3 {
                             r.position[i] += f64::from(axis[i]) * delta;
                         }
+                    }
+                    Handle::Scale => {
+                        if o.kind == ObjectKind::Wmo {
+                            continue;
+                        }
+                        let factor = (1.0 + delta * 2.0).max(0.01);
+                        r.scale = (f64::from(o.scale) * factor).round().clamp(1.0, 65535.0) as u16;
+                        r.position[0] = centre[0] + (o.position[0] - centre[0]) * factor;
+                        r.position[1] = centre[1] + (o.position[1] - centre[1]) * factor;
                     }
                     Handle::Ring => {
                         r.rotation[1] = (f64::from(o.rotation[1]) + delta) as f32;

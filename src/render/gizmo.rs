@@ -14,6 +14,8 @@ pub enum Handle {
     Axis(usize),
     /// The ring that turns the selection about the up axis.
     Ring,
+    /// The square at the centre: dragging it sideways scales the selection.
+    Scale,
 }
 
 /// The gizmo as it lies on screen, in normalised device coordinates (-1..1, y up).
@@ -85,6 +87,10 @@ pub fn hit(g: &Gizmo, p: [f32; 2], half_size: [f32; 2], tolerance: f32) -> Optio
     let px = |q: [f32; 2]| [q[0] * half_size[0], q[1] * half_size[1]];
     let p = px(p);
     let centre = px(g.centre);
+    // The centre square first: every arrow starts there.
+    if (p[0] - centre[0]).abs() <= tolerance && (p[1] - centre[1]).abs() <= tolerance {
+        return Some(Handle::Scale);
+    }
     let mut best: Option<(f32, Handle)> = None;
     for (i, (tip, _)) in g.axes.iter().enumerate() {
         let d = to_segment(p, centre, px(*tip));
@@ -155,6 +161,7 @@ mod tests {
             let mid = [(g.centre[0] + tip[0]) / 2.0, (g.centre[1] + tip[1]) / 2.0];
             assert_eq!(hit(&g, mid, half, 6.0), Some(Handle::Axis(i)));
         }
+        assert_eq!(hit(&g, g.centre, half, 6.0), Some(Handle::Scale));
         // A point on the ring, away from the arrows.
         let on_ring = project(vp, Vec3::new(-0.8, -0.0001, 0.0) * g.arm).unwrap();
         assert_eq!(hit(&g, on_ring, half, 6.0), Some(Handle::Ring));

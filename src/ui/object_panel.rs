@@ -87,7 +87,7 @@ pub fn show(
             }));
         }
         ui.small(
-            "Drag a selected object, or the gizmo's arrows and ring. G move, R turn, T scale (X/Y/Z lock an axis); \
+            "Drag a selected object, or the gizmo's arrows, ring and square. G move, R turn, T scale (X/Y/Z lock an axis); \
              Ctrl+C, Ctrl+V at the cursor, Ctrl+D duplicate; Delete.",
         );
     }

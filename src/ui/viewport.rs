@@ -212,5 +212,10 @@ fn paint_gizmo(painter: &egui::Painter, rect: Rect, g: &crate::render::gizmo::Gi
         painter.line_segment([centre, tip], egui::Stroke::new(3.0, colour));
         painter.circle_filled(tip, 5.0, colour);
     }
-    painter.circle_filled(centre, 3.5, egui::Color32::WHITE);
+    // The scale handle: a white square at the centre.
+    painter.rect_filled(
+        Rect::from_center_size(centre, egui::vec2(9.0, 9.0)),
+        1.0,
+        egui::Color32::WHITE,
+    );
 }
