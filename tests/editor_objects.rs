@@ -14,6 +14,11 @@ use loam::model::{Map, ObjectKind};
 use loam::ui::viewport::VIEWPORT_LABEL;
 
 fn harness() -> Harness<'static, LoamApp> {
+    harness_on(None)
+}
+
+/// The app opened on `open` (the sample when `None`).
+fn harness_on(open: Option<std::path::PathBuf>) -> Harness<'static, LoamApp> {
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
@@ -22,7 +27,7 @@ fn harness() -> Harness<'static, LoamApp> {
             LoamApp::new(
                 cc,
                 StartOptions {
-                    open: None,
+                    open,
                     dialogs: Box::new(ScriptedDialogs::default()),
                     screenshot: None,
                     read_as: None,
@@ -631,4 +636,66 @@ fn dragging_the_gizmos_centre_square_sideways_scales_the_doodad() {
         (old.position, old.rotation),
         "a lone object only grows"
     );
+}
+
+#[test]
+fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
+    use loam::edit::object_ops::{self, ObjectOp, ObjectTool};
+    use loam::model::{Tile, TileCoord};
+
+    // Two tiles on disk; a rock on their border is listed by both.
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (
+        TileCoord::new(31, 31).unwrap(),
+        TileCoord::new(32, 31).unwrap(),
+    );
+    let mut m = Map::new("Edge");
+    for c in [a, b] {
+        m.tiles.insert(c, Tile::flat(c, "Tileset\\A.blp", 5.0));
+        m.tile_flags[c.index()] = loam::model::map::TILE_PRESENT;
+    }
+    let op = ObjectOp {
+        tool: ObjectTool::Place,
+        model: Some("World\\Missing\\Rock.m2".into()),
+        position: Some(vec![100.0, 0.5]),
+        rotation: None,
+        scale: Some(4.0),
+        uid: Some(77),
+        doodad_set: None,
+    };
+    object_ops::apply(&mut m, &op, &mut loam::edit::History::default(), &|_| None).unwrap();
+    assert!(
+        m.tiles.values().all(|t| t.doodads.len() == 1),
+        "both tiles list the rock"
+    );
+    let files = loam::disk::encode_map(&m, loam::format::Generation::V335, true, None).unwrap();
+    loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
+
+    let mut h = harness_on(Some(dir.path().join("Edge.wdt")));
+    h.run();
+    // Tile b streams out of memory (as far tiles do), while a still shows the rock.
+    h.state_mut().session_mut().unwrap().map.tiles.remove(&b);
+    h.state_mut().select_by_uid(&[77]);
+    let mut moved = h.state().selected_objects()[0].clone();
+    moved.position[1] = 200.0; // well inside tile a
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .handle(&ctx, loam::app::intent::Intent::EditObject(moved));
+    h.run();
+    let s = h.state().session().unwrap();
+    assert!(
+        s.map.tiles.contains_key(&b),
+        "the tile listing the rock was loaded for the edit"
+    );
+    assert!(s.map.tiles[&b].doodads.is_empty(), "and no longer lists it");
+    assert_eq!(s.map.tiles[&a].doodads.len(), 1);
+    assert!(s.edited.contains(&b), "so it is saved");
+    // Saved: the file of b lists no rock, a lists it once.
+    h.state_mut().handle(&ctx, loam::app::intent::Intent::Save);
+    h.run();
+    let back = loam::disk::open_map(&dir.path().join("Edge.wdt"))
+        .unwrap()
+        .map;
+    assert!(back.tiles[&b].doodads.is_empty());
+    assert_eq!(back.tiles[&a].doodads.len(), 1);
 }

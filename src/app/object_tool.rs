@@ -37,9 +37,9 @@ pub struct ObjectTool {
     band: Option<([f32; 2], [f32; 2], bool)>,
     /// Records copied with Ctrl+C.
     clipboard: Vec<ObjectRecord>,
-    /// Every uid the map's tiles on disk use, sorted, once the worker has read them all
-    /// (`None` until then).
-    disk_uids: Arc<Mutex<Option<Arc<Vec<u32>>>>>,
+    /// Every uid the map's tiles on disk use, with the tiles that list it, once the worker has
+    /// read them all (`None` until then).
+    disk_uids: Arc<Mutex<Option<Arc<DiskUids>>>>,
     /// The map's uniqueId range (its range file), when it has one.
     uid_range: Option<objects::UidRange>,
     /// A counter for the random turns and scales of placed objects.
@@ -62,6 +62,10 @@ impl ObjectTool {
         self.transform.as_ref().map(|t| (t.mode, t.axis))
     }
 }
+
+/// The uids of the tiles on disk and the tiles listing each (doodads and WMOs together: a uid
+/// the two kinds share lists the tiles of both, which only means a tile more is loaded).
+pub type DiskUids = std::collections::BTreeMap<u32, Vec<crate::model::TileCoord>>;
 
 /// How a click places the asset browser's model.
 #[derive(Debug, Clone, PartialEq)]
@@ -323,7 +327,11 @@ impl LoamApp {
             },
             axis: None,
             stroke: ObjectStroke::default(),
-            originals: self.selected_objects(),
+            originals: {
+                let records = self.selected_objects();
+                self.load_tiles_for(&records);
+                records
+            },
             start_ndc: Some(ndc),
             start_ground: None,
             handle: Some((handle, centre, axis, start)),
@@ -352,6 +360,7 @@ impl LoamApp {
             return;
         };
         let originals = self.selected_objects();
+        self.load_tiles_for(&originals);
         if originals.is_empty() {
             return;
         }
@@ -369,31 +378,45 @@ impl LoamApp {
         let Some(mut drag) = self.object_tool.drag.take() else {
             return;
         };
-        let scene = &self.objects;
-        let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.session else { return };
-        if let Some(h) = self.hover
-            && input.brush_held
-        {
-            let (dx, dy) = (h.world[0] - drag.start[0], h.world[1] - drag.start[1]);
-            if dx != 0.0 || dy != 0.0 {
-                drag.moved = true;
-                for o in &drag.originals {
-                    let mut r = o.clone();
+        let moved: Vec<ObjectRecord> = match (&self.session, self.hover) {
+            (Some(s), Some(h)) if input.brush_held => {
+                let (dx, dy) = (h.world[0] - drag.start[0], h.world[1] - drag.start[1]);
+                if dx == 0.0 && dy == 0.0 {
+                    Vec::new()
+                } else {
                     let ground = |x: f64, y: f64| {
                         crate::edit::lattice::height_at(&s.map, x, y).map(f64::from)
                     };
-                    let above =
-                        ground(o.position[0], o.position[1]).map_or(0.0, |g| o.position[2] - g);
-                    r.position[0] += dx;
-                    r.position[1] += dy;
-                    if let Some(g) = ground(r.position[0], r.position[1]) {
-                        r.position[2] = g + above;
-                    }
-                    objects::put(&mut s.map, &mut drag.stroke, &r, model_box(&r.model));
+                    drag.originals
+                        .iter()
+                        .map(|o| {
+                            let mut r = o.clone();
+                            let above = ground(o.position[0], o.position[1])
+                                .map_or(0.0, |g| o.position[2] - g);
+                            r.position[0] += dx;
+                            r.position[1] += dy;
+                            if let Some(g) = ground(r.position[0], r.position[1]) {
+                                r.position[2] = g + above;
+                            }
+                            r
+                        })
+                        .collect()
                 }
-                self.objects.invalidate();
             }
+            _ => Vec::new(),
+        };
+        if !moved.is_empty() {
+            self.load_tiles_for(&moved);
+            drag.moved = true;
+        }
+        let scene = &self.objects;
+        let model_box = |name: &str| scene.model_box(name);
+        let Some(s) = &mut self.session else { return };
+        for r in &moved {
+            objects::put(&mut s.map, &mut drag.stroke, r, model_box(&r.model));
+        }
+        if !moved.is_empty() {
+            self.objects.invalidate();
         }
         if input.brush_held {
             self.object_tool.drag = Some(drag);
@@ -430,9 +453,9 @@ impl LoamApp {
         let centre = [0, 1].map(|i| t.originals.iter().map(|r| r.position[i]).sum::<f64>() / n);
         let eye = self.camera.eye();
         let reach = ((eye.x as f64 - centre[0]).hypot(eye.y as f64 - centre[1])).max(10.0);
-        let scene = &self.objects;
-        let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.session else { return };
+        if self.session.is_none() {
+            return;
+        }
         let ground_delta = match (t.start_ground, self.hover) {
             (Some(a), Some(b)) => [b.world[0] - a[0], b.world[1] - a[1]],
             _ => [0.0, 0.0],
@@ -450,6 +473,7 @@ impl LoamApp {
             // Sideways on screen: half the view's width doubles the size.
             Handle::Scale => Some(dx_ndc as f32),
         });
+        let mut targets = Vec::with_capacity(t.originals.len());
         for o in &t.originals {
             let mut r = o.clone();
             if let (Some((handle, _, axis, _)), Some(delta)) = (t.handle, handle_delta) {
@@ -477,7 +501,7 @@ impl LoamApp {
                         r.position[1] = centre[1] + sin * px + cos * py;
                     }
                 }
-                objects::put(&mut s.map, &mut t.stroke, &r, model_box(&r.model));
+                targets.push(r);
                 continue;
             }
             if t.handle.is_some() {
@@ -520,7 +544,15 @@ impl LoamApp {
                     r.position[1] = centre[1] + (o.position[1] - centre[1]) * factor;
                 }
             }
-            objects::put(&mut s.map, &mut t.stroke, &r, model_box(&r.model));
+            targets.push(r);
+        }
+        // Every tile the objects' new places touch is in memory before they go there.
+        self.load_tiles_for(&targets);
+        let scene = &self.objects;
+        let model_box = |name: &str| scene.model_box(name);
+        let Some(s) = &mut self.session else { return };
+        for r in &targets {
+            objects::put(&mut s.map, &mut t.stroke, r, model_box(&r.model));
         }
         self.objects.invalidate();
         // A gizmo drag ends when the button is let go, a keyboard transform with a click.
@@ -571,12 +603,43 @@ impl LoamApp {
             .ok_or("still reading the map's uniqueIds: try again in a moment")?;
         let memory = objects::unique_ids(&s.map);
         objects::next_unique_id_in(
-            disk.iter()
+            disk.keys()
                 .copied()
                 .chain(memory.into_iter().map(|(_, u)| u))
                 .chain(taken.iter().copied()),
             self.object_tool.uid_range,
         )
+    }
+
+    /// Loads every tile on disk that an edit of `records` could touch: the tiles their boxes
+    /// overlap and the tiles the disk scan saw listing their uids. A tile left on disk would keep
+    /// a stale copy of a moved or deleted object (a duplicate in the client), and would miss a
+    /// placed one.
+    fn load_tiles_for(&mut self, records: &[ObjectRecord]) {
+        let listed = self
+            .object_tool
+            .disk_uids
+            .lock()
+            .ok()
+            .and_then(|g| g.clone());
+        let mut coords = Vec::new();
+        for r in records {
+            coords.extend(objects::tiles_overlapping(
+                r.world_box(self.objects.model_box(&r.model)),
+            ));
+            if let Some(tiles) = listed.as_ref().and_then(|l| l.get(&r.unique_id)) {
+                coords.extend(tiles.iter().copied());
+            }
+        }
+        let Some(s) = &mut self.session else { return };
+        let missing: Vec<_> = coords
+            .into_iter()
+            .filter(|c| s.on_disk.contains(c) && !s.map.tiles.contains_key(c))
+            .collect();
+        if !missing.is_empty() {
+            s.load_now(&missing);
+            self.objects.invalidate();
+        }
     }
 
     /// Sets the map's uniqueId range and stores it beside the map (`None` removes it).
@@ -657,6 +720,7 @@ impl LoamApp {
             doodad_set: 0,
             name_set: 0,
         };
+        self.load_tiles_for(std::slice::from_ref(&record));
         self.edit_objects(
             &format!("Place {} (uid {uid})", short(&model)),
             |map, stroke, model_box| {
@@ -696,6 +760,7 @@ impl LoamApp {
             })
             .collect();
         let keys: Vec<(ObjectKind, u32)> = copies.iter().map(|r| (r.kind, r.unique_id)).collect();
+        self.load_tiles_for(&copies);
         self.edit_objects(label, |map, stroke, model_box| {
             for mut r in copies {
                 if on_ground
@@ -746,7 +811,11 @@ impl LoamApp {
                         mode,
                         axis: None,
                         stroke: ObjectStroke::default(),
-                        originals: self.selected_objects(),
+                        originals: {
+                            let records = self.selected_objects();
+                            self.load_tiles_for(&records);
+                            records
+                        },
                         start_ndc: None,
                         start_ground: None,
                         handle: None,
@@ -815,18 +884,21 @@ impl LoamApp {
         let spawned = std::thread::Builder::new()
             .name("loam-uid-scan".into())
             .spawn(move || {
-                let mut all = Vec::new();
+                let mut all = DiskUids::new();
                 if let Some(source) = source {
                     for c in coords {
                         // An unreadable tile is never written, so its uids cannot clash on disk
                         // with a new object's in a file loam writes; its load error is shown.
                         if let Ok(ids) = source.unique_ids(c) {
-                            all.extend(ids);
+                            for id in ids {
+                                let tiles = all.entry(id).or_default();
+                                if !tiles.contains(&c) {
+                                    tiles.push(c);
+                                }
+                            }
                         }
                     }
                 }
-                all.sort_unstable();
-                all.dedup();
                 if let Ok(mut g) = cell.lock() {
                     *g = Some(Arc::new(all));
                 }
@@ -842,6 +914,11 @@ impl LoamApp {
     pub(super) fn handle_objects(&mut self, intent: Intent) -> Option<Intent> {
         match intent {
             Intent::EditObject(record) => {
+                let mut touching = vec![record.clone()];
+                if let Some(s) = &self.session {
+                    touching.extend(objects::find(&s.map, record.kind, record.unique_id));
+                }
+                self.load_tiles_for(&touching);
                 let label = format!("Edit {} (uid {})", short(&record.model), record.unique_id);
                 self.edit_objects(&label, |map, stroke, model_box| {
                     objects::put(map, stroke, &record, model_box(&record.model));
@@ -849,6 +926,7 @@ impl LoamApp {
             }
             Intent::SnapSelectionToGround => {
                 let records = self.selected_objects();
+                self.load_tiles_for(&records);
                 let n = records.len();
                 self.edit_objects(
                     &format!("Snap {n} object(s) to the ground"),
@@ -866,6 +944,7 @@ impl LoamApp {
             }
             Intent::AlignSelectionToGround => {
                 let records = self.selected_objects();
+                self.load_tiles_for(&records);
                 let n = records.len();
                 self.edit_objects(
                     &format!("Align {n} object(s) to the ground"),
@@ -882,6 +961,8 @@ impl LoamApp {
                 );
             }
             Intent::DeleteSelection => {
+                let records = self.selected_objects();
+                self.load_tiles_for(&records);
                 let selection = std::mem::take(&mut self.object_tool.selection);
                 let n = selection.len();
                 self.edit_objects(&format!("Delete {n} object(s)"), |map, stroke, _| {
