@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{LoamError, Result, write_atomic};
-use crate::edit::objects::UidRange;
+use crate::model::objects::UidRange;
 
 /// The file's contents.
 #[derive(Debug, Serialize, Deserialize)]

@@ -16,7 +16,9 @@ use std::collections::BTreeSet;
 
 use super::lattice;
 use super::stroke::{ObjectsChange, TerrainEdit, TileObjects};
-use crate::model::coords::{CHUNK_SIZE, CHUNKS_PER_SIDE, TILE_SIZE, placement_matrix};
+use crate::model::coords::{CHUNKS_PER_SIDE, placed_box};
+pub use crate::model::coords::{chunks_overlapping, tiles_overlapping};
+pub use crate::model::objects::UidRange;
 use crate::model::{DoodadPlacement, Map, ObjectKind, Tile, TileCoord, WmoPlacement};
 
 /// A model-space box (min, max), as model files declare their bounds.
@@ -63,66 +65,12 @@ impl ObjectRecord {
 
     /// The world box of the object with model box `model` (`None`: the model is missing).
     pub fn world_box(&self, model: Option<ModelBox>) -> ([f64; 3], [f64; 3]) {
-        let (min, max) = model.unwrap_or(match self.kind {
+        let model_box = model.unwrap_or(match self.kind {
             ObjectKind::Doodad => MISSING_DOODAD_BOX,
             ObjectKind::Wmo => MISSING_WMO_BOX,
         });
-        let m = placement_matrix(self.position, self.rotation, self.scale_factor());
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for corner in 0..8 {
-            let pick = |i: usize| f64::from(if corner >> i & 1 == 0 { min[i] } else { max[i] });
-            let p = m.transform_point3(glam::DVec3::new(pick(0), pick(1), pick(2)));
-            for (i, v) in p.to_array().into_iter().enumerate() {
-                lo[i] = lo[i].min(v);
-                hi[i] = hi[i].max(v);
-            }
-        }
-        (lo, hi)
+        placed_box(model_box, self.position, self.rotation, self.scale_factor())
     }
-}
-
-/// The tiles whose square a world box overlaps (touching an edge does not count).
-pub fn tiles_overlapping((lo, hi): ([f64; 3], [f64; 3])) -> Vec<TileCoord> {
-    let mut out = Vec::new();
-    // Tile rows run south (x falls), columns east (y falls); see `TileCoord::north_west`.
-    let (Some(nw), Some(se)) = (
-        TileCoord::containing(hi[0].min(17066.0), hi[1].min(17066.0)),
-        TileCoord::containing(lo[0].max(-17066.0), lo[1].max(-17066.0)),
-    ) else {
-        return out;
-    };
-    for y in nw.y..=se.y {
-        for x in nw.x..=se.x {
-            let Some(t) = TileCoord::new(x as usize, y as usize) else {
-                continue;
-            };
-            if square_overlaps(t.north_west(), TILE_SIZE, lo, hi) {
-                out.push(t);
-            }
-        }
-    }
-    out
-}
-
-/// True when the square with north-west corner `nw` and side `side` overlaps the box's x, y.
-fn square_overlaps(nw: [f64; 2], side: f64, lo: [f64; 3], hi: [f64; 3]) -> bool {
-    lo[0] < nw[0] && hi[0] > nw[0] - side && lo[1] < nw[1] && hi[1] > nw[1] - side
-}
-
-/// The chunks (index y·16 + x) of `tile` that a world box overlaps.
-pub fn chunks_overlapping(tile: TileCoord, (lo, hi): ([f64; 3], [f64; 3])) -> Vec<usize> {
-    let [nx, ny] = tile.north_west();
-    let mut out = Vec::new();
-    for cy in 0..CHUNKS_PER_SIDE {
-        for cx in 0..CHUNKS_PER_SIDE {
-            let nw = [nx - cy as f64 * CHUNK_SIZE, ny - cx as f64 * CHUNK_SIZE];
-            if square_overlaps(nw, CHUNK_SIZE, lo, hi) {
-                out.push(cy * CHUNKS_PER_SIDE + cx);
-            }
-        }
-    }
-    out
 }
 
 /// The object with this kind and uid as the first loaded tile (in row order) lists it.
@@ -170,26 +118,6 @@ fn record_in(tile: &Tile, kind: ObjectKind, unique_id: u32) -> Option<ObjectReco
 
 fn name_at(names: &[String], index: u32) -> String {
     names.get(index as usize).cloned().unwrap_or_default()
-}
-
-/// A range of uniqueIds that one editor hands out (Settings ▸ uniqueId range): first and last,
-/// inclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UidRange {
-    /// The first uid of the range.
-    pub first: u32,
-    /// The last uid of the range.
-    pub last: u32,
-}
-
-impl UidRange {
-    /// A range, refused when it is empty or starts at 0 (0 is no uid).
-    pub fn new(first: u32, last: u32) -> Result<UidRange, String> {
-        if first == 0 || last < first {
-            return Err(format!("uniqueId range {first}-{last} is empty"));
-        }
-        Ok(UidRange { first, last })
-    }
 }
 
 /// The uid a new object takes: above every uid in `used` (the map's, on disk and in memory),
@@ -691,7 +619,7 @@ mod tests {
         ] {
             let r = aligned_to([5.0, turn, -3.0], normal);
             assert_eq!(r[1], turn);
-            let m = placement_matrix([0.0; 3], r, 1.0);
+            let m = crate::model::coords::placement_matrix([0.0; 3], r, 1.0);
             let up = m.transform_vector3(glam::DVec3::Z);
             let n = glam::DVec3::from(normal).normalize();
             assert!(

@@ -242,6 +242,69 @@ pub fn placement_matrix(position: [f64; 3], rotation: [f32; 3], scale: f32) -> g
         * glam::DMat4::from_scale(glam::DVec3::splat(scale as f64))
 }
 
+/// The world box (min, max) around a model's box `(min, max)` placed at `position` with a
+/// record's `rotation` and `scale`: its eight corners through [`placement_matrix`]. What MODF
+/// extents and the tiles and chunks listing an object are derived from.
+pub fn placed_box(
+    (min, max): ([f32; 3], [f32; 3]),
+    position: [f64; 3],
+    rotation: [f32; 3],
+    scale: f32,
+) -> ([f64; 3], [f64; 3]) {
+    let m = placement_matrix(position, rotation, scale);
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for corner in 0..8 {
+        let pick = |i: usize| f64::from(if corner >> i & 1 == 0 { min[i] } else { max[i] });
+        let p = m.transform_point3(glam::DVec3::new(pick(0), pick(1), pick(2)));
+        for (i, v) in p.to_array().into_iter().enumerate() {
+            lo[i] = lo[i].min(v);
+            hi[i] = hi[i].max(v);
+        }
+    }
+    (lo, hi)
+}
+
+/// True when the square with north-west corner `nw` and side `side` overlaps a world box's x, y
+/// (touching an edge does not count).
+fn square_overlaps(nw: [f64; 2], side: f64, lo: [f64; 3], hi: [f64; 3]) -> bool {
+    lo[0] < nw[0] && hi[0] > nw[0] - side && lo[1] < nw[1] && hi[1] > nw[1] - side
+}
+
+/// The tiles whose square a world box overlaps (touching an edge does not count).
+pub fn tiles_overlapping((lo, hi): ([f64; 3], [f64; 3])) -> Vec<TileCoord> {
+    // Just inside the map, so that a box reaching past its edge still finds the edge tiles.
+    let inside = |v: f64| v.clamp(-MAP_ORIGIN + 1e-6, MAP_ORIGIN - 1e-6);
+    // Tile rows run south (x falls), columns east (y falls); see `TileCoord::north_west`.
+    let (Some(nw), Some(se)) = (
+        TileCoord::containing(inside(hi[0]), inside(hi[1])),
+        TileCoord::containing(inside(lo[0]), inside(lo[1])),
+    ) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for y in nw.y..=se.y {
+        for x in nw.x..=se.x {
+            if let Some(t) = TileCoord::new(x as usize, y as usize)
+                && square_overlaps(t.north_west(), TILE_SIZE, lo, hi)
+            {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// The chunks (index y·16 + x) of `tile` that a world box overlaps.
+pub fn chunks_overlapping(tile: TileCoord, (lo, hi): ([f64; 3], [f64; 3])) -> Vec<usize> {
+    (0..CHUNKS_PER_SIDE * CHUNKS_PER_SIDE)
+        .filter(|&i| {
+            let nw = chunk_north_west(tile, i % CHUNKS_PER_SIDE, i / CHUNKS_PER_SIDE);
+            square_overlaps(nw, CHUNK_SIZE, lo, hi)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -107,6 +107,26 @@ pub fn collect(map: &Map) -> Vec<MapObject> {
     out
 }
 
+/// A range of uniqueIds that one editor hands out (Settings ▸ uniqueId range): first and last,
+/// inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UidRange {
+    /// The first uid of the range.
+    pub first: u32,
+    /// The last uid of the range.
+    pub last: u32,
+}
+
+impl UidRange {
+    /// A range, refused when it is empty or starts at 0 (0 is no uid).
+    pub fn new(first: u32, last: u32) -> Result<UidRange, String> {
+        if first == 0 || last < first {
+            return Err(format!("uniqueId range {first}-{last} is empty"));
+        }
+        Ok(UidRange { first, last })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

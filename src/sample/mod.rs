@@ -430,17 +430,7 @@ fn placed_box(
     position: [f64; 3],
     rotation: [f32; 3],
 ) -> ([f64; 3], [f64; 3]) {
-    let m = crate::model::coords::placement_matrix(position, rotation, 1.0);
-    let mut lo = [f64::MAX; 3];
-    let mut hi = [f64::MIN; 3];
-    for corner in 0..8 {
-        let pick = |i: usize| f64::from(if corner >> i & 1 == 0 { min[i] } else { max[i] });
-        let p = m.transform_point3(glam::DVec3::new(pick(0), pick(1), pick(2)));
-        for (i, v) in p.to_array().into_iter().enumerate() {
-            lo[i] = lo[i].min(v);
-            hi[i] = hi[i].max(v);
-        }
-    }
+    let (lo, hi) = crate::model::coords::placed_box((min, max), position, rotation, 1.0);
     (
         lo.map(|v| (v * BOX_GRID).floor() / BOX_GRID),
         hi.map(|v| (v * BOX_GRID).ceil() / BOX_GRID),
