@@ -367,3 +367,26 @@ fn objects_follow_the_ground_when_asked_and_one_undo_takes_back_both() {
     history.undo(&mut map).unwrap();
     assert!(map == before, "one undo takes back the ground and the tree");
 }
+
+#[test]
+fn the_quick_uid_scan_finds_what_the_full_reader_does_on_every_corpus_tile() {
+    let mut seen = 0;
+    for rel in common::ADTS {
+        let bytes = std::fs::read(common::corpus_file(rel)).unwrap();
+        let depth = loam::format::v18::sniff_alpha_depth(&bytes);
+        let tile = loam::format::v18::read_adt(&bytes, None, depth).unwrap();
+        let full: Vec<u32> = tile
+            .doodads
+            .iter()
+            .map(|d| d.unique_id)
+            .chain(tile.wmos.iter().map(|w| w.unique_id))
+            .collect();
+        seen += full.len();
+        assert_eq!(
+            loam::format::v18::adt::read_unique_ids(&bytes).unwrap(),
+            full,
+            "{rel}"
+        );
+    }
+    assert!(seen > 2000, "the corpus places objects: {seen}");
+}

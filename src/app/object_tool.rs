@@ -924,42 +924,16 @@ impl LoamApp {
                     objects::put(map, stroke, &record, model_box(&record.model));
                 });
             }
-            Intent::SnapSelectionToGround => {
-                let records = self.selected_objects();
-                self.load_tiles_for(&records);
-                let n = records.len();
-                self.edit_objects(
-                    &format!("Snap {n} object(s) to the ground"),
-                    |map, stroke, model_box| {
-                        for mut r in records {
-                            if let Some(z) =
-                                crate::edit::lattice::height_at(map, r.position[0], r.position[1])
-                            {
-                                r.position[2] = f64::from(z);
-                                objects::put(map, stroke, &r, model_box(&r.model));
-                            }
-                        }
-                    },
-                );
-            }
-            Intent::AlignSelectionToGround => {
-                let records = self.selected_objects();
-                self.load_tiles_for(&records);
-                let n = records.len();
-                self.edit_objects(
-                    &format!("Align {n} object(s) to the ground"),
-                    |map, stroke, model_box| {
-                        for mut r in records {
-                            if let Some(normal) =
-                                objects::ground_normal(map, r.position[0], r.position[1])
-                            {
-                                r.rotation = objects::aligned_to(r.rotation, normal);
-                                objects::put(map, stroke, &r, model_box(&r.model));
-                            }
-                        }
-                    },
-                );
-            }
+            Intent::SnapSelectionToGround => self.edit_selection("Snap", |map, r| {
+                let z = crate::edit::lattice::height_at(map, r.position[0], r.position[1])?;
+                r.position[2] = f64::from(z);
+                Some(())
+            }),
+            Intent::AlignSelectionToGround => self.edit_selection("Align", |map, r| {
+                let normal = objects::ground_normal(map, r.position[0], r.position[1])?;
+                r.rotation = objects::aligned_to(r.rotation, normal);
+                Some(())
+            }),
             Intent::DeleteSelection => {
                 let records = self.selected_objects();
                 self.load_tiles_for(&records);
@@ -991,6 +965,25 @@ impl LoamApp {
             other => return Some(other),
         }
         None
+    }
+
+    /// Changes each selected object with `change` (which says `None` to leave one as it is),
+    /// as one undo step "{verb} N object(s) to the ground".
+    fn edit_selection(
+        &mut self,
+        verb: &str,
+        change: impl Fn(&crate::model::Map, &mut ObjectRecord) -> Option<()>,
+    ) {
+        let records = self.selected_objects();
+        self.load_tiles_for(&records);
+        let label = format!("{verb} {} object(s) to the ground", records.len());
+        self.edit_objects(&label, |map, stroke, model_box| {
+            for mut r in records {
+                if change(map, &mut r).is_some() {
+                    objects::put(map, stroke, &r, model_box(&r.model));
+                }
+            }
+        });
     }
 
     /// Runs `change` on the map as one undo step labelled `label` (nothing is recorded when it

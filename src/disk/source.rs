@@ -131,18 +131,30 @@ impl TileSource {
                     .get(&coord)
                     .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
                 let bytes = read_file(path)?;
-                Ok(v18::adt::read_unique_ids(&bytes).map_err(|e| e.in_file(path))?)
+                // The walk over top-level chunks is v18's; a file it cannot walk (another
+                // generation, or a tool's odd layout the full reader tolerates) is read whole.
+                let v18 = matches!(
+                    self.split_generation(),
+                    Some(Generation::V112 | Generation::V335)
+                );
+                match v18::adt::read_unique_ids(&bytes) {
+                    Ok(ids) if v18 => Ok(ids),
+                    _ => self.unique_ids_of_whole_tile(coord),
+                }
             }
-            TileSource::Monolithic { .. } => {
-                let (tile, _) = self.read(coord)?;
-                Ok(tile
-                    .doodads
-                    .iter()
-                    .map(|d| d.unique_id)
-                    .chain(tile.wmos.iter().map(|w| w.unique_id))
-                    .collect())
-            }
+            TileSource::Monolithic { .. } => self.unique_ids_of_whole_tile(coord),
         }
+    }
+
+    /// The uniqueIds of a tile read and decoded whole.
+    fn unique_ids_of_whole_tile(&self, coord: TileCoord) -> Result<Vec<u32>> {
+        let (tile, _) = self.read(coord)?;
+        Ok(tile
+            .doodads
+            .iter()
+            .map(|d| d.unique_id)
+            .chain(tile.wmos.iter().map(|w| w.unique_id))
+            .collect())
     }
 
     /// Only a tile's model names (what the map-wide lists of a 0.5.x save need), cheaply
