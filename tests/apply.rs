@@ -8,6 +8,7 @@ use std::process::Command;
 
 use common::*;
 use loam::disk;
+use loam::edit::liquid::LiquidStyle;
 use loam::edit::{History, ops};
 
 #[test]
@@ -41,7 +42,13 @@ fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
     let parsed = ops::parse(&std::fs::read_to_string(&ops_file).unwrap()).unwrap();
     let mut history = History::default();
     for op in &parsed.ops {
-        ops::apply(&mut expected, op.brush().unwrap(), &mut history).unwrap();
+        ops::apply(
+            &mut expected,
+            op.brush().unwrap(),
+            &mut history,
+            LiquidStyle::Mh2o,
+        )
+        .unwrap();
     }
     let want = expected.tiles.values().next().unwrap();
     assert_ne!(

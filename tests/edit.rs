@@ -1,7 +1,9 @@
-//! Brushes and undo: random strokes across a tile corner keep every shared vertex identical,
-//! keep the layer invariants, and undo/redo restore the model bit for bit.
+//! Brushes and undo: random strokes across a tile corner (sculpting, painting and liquid alike)
+//! keep every shared vertex identical, liquid surfaces included, keep the layer invariants, and
+//! undo/redo restore the model bit for bit.
 
 use loam::edit::lattice::{self, Vertex};
+use loam::edit::liquid::LiquidStyle;
 use loam::edit::ops::{self, Op, Tool};
 use loam::edit::paint::layers_consistent;
 use loam::edit::{History, normals};
@@ -50,8 +52,8 @@ fn fingerprint(map: &Map) -> Vec<String> {
                 .collect();
             let layers: Vec<(u32, u32)> = ch.layers.iter().map(|l| (l.texture, l.flags)).collect();
             out.push(format!(
-                "{i} {heights:?} {:?} {layers:?} {alphas:?} {:?} {} {} {}",
-                ch.normals, ch.vertex_colors, ch.holes, ch.area_id, ch.flags
+                "{i} {heights:?} {:?} {layers:?} {alphas:?} {:?} {} {} {} {:?}",
+                ch.normals, ch.vertex_colors, ch.holes, ch.area_id, ch.flags, ch.liquid
             ));
         }
     }
@@ -94,7 +96,11 @@ fn assert_no_seams(map: &Map) {
     }
 }
 
+/// The liquid kinds as `loam apply` names them.
+const KINDS: [&str; 4] = ["water", "ocean", "magma", "slime"];
+
 fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
+    let points_given = points.len();
     let mut json = serde_json::json!({"tool": tool_name(tool), "points": points, "radius": radius, "strength": strength});
     let extra = match tool {
         Tool::Paint | Tool::EraseTexture => {
@@ -103,6 +109,14 @@ fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
         Tool::Area => serde_json::json!({"area_id": radius as u32}),
         Tool::Impassable => serde_json::json!({"on": (radius as u32).is_multiple_of(2)}),
         Tool::Shade => serde_json::json!({"color": [200, (radius * 3.0) as u8, 40]}),
+        Tool::LiquidAdd if points_given > 2 => serde_json::json!({
+            "kind": KINDS[radius as usize % 4],
+            "height": strength * 30.0,
+            "end_height": -strength * 10.0,
+        }),
+        Tool::LiquidAdd => serde_json::json!({"liquid_type": 5 + radius as u16 % 8}),
+        Tool::LiquidHeight => serde_json::json!({"height": strength * 25.0 - 5.0}),
+        Tool::LiquidFlags => serde_json::json!({"deep": strength > 0.5, "fishable": radius > 20.0}),
         _ => serde_json::json!({}),
     };
     json.as_object_mut()
@@ -126,10 +140,54 @@ fn tool_name(t: Tool) -> &'static str {
         Tool::Shade => "shade",
         Tool::Area => "area",
         Tool::Impassable => "impassable",
+        Tool::LiquidAdd => "liquid_add",
+        Tool::LiquidRemove => "liquid_remove",
+        Tool::LiquidHeight => "liquid_height",
+        Tool::LiquidFlags => "liquid_flags",
     }
 }
 
-const TOOLS: [Tool; 13] = [
+/// Every copy of a liquid surface vertex shared by chunks (and tiles) that both hold liquid
+/// there has the same height.
+fn assert_no_liquid_seams(map: &Map) {
+    // Each wet vertex's height per copy, by lattice vertex.
+    let mut seen: std::collections::HashMap<(i32, i32), f32> = std::collections::HashMap::new();
+    for (coord, tile) in &map.tiles {
+        for (i, chunk) in tile.chunks.iter().enumerate() {
+            let Some(liquid) = &chunk.liquid else {
+                continue;
+            };
+            for layer in &liquid.layers {
+                let heights = layer.surface_heights();
+                let wet = layer.wet_quads();
+                for r in 0..9usize {
+                    for k in 0..9usize {
+                        let corner = [(0, 0), (0, 1), (1, 0), (1, 1)].iter().any(|&(dr, dk)| {
+                            let (qr, qk) = (r as i32 - dr, k as i32 - dk);
+                            (0..8).contains(&qr)
+                                && (0..8).contains(&qk)
+                                && wet >> (qr * 8 + qk) & 1 == 1
+                        });
+                        if !corner {
+                            continue;
+                        }
+                        let v = Vertex::of(*coord, i, coords::outer_vertex(r, k));
+                        let h = layer.surface_height_at(&heights, r, k);
+                        if let Some(prev) = seen.insert((v.gx, v.gy), h) {
+                            assert_eq!(prev.to_bits(), h.to_bits(), "liquid seam at {v:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+const TOOLS: [Tool; 17] = [
+    Tool::LiquidAdd,
+    Tool::LiquidRemove,
+    Tool::LiquidHeight,
+    Tool::LiquidFlags,
     Tool::Ramp,
     Tool::Raise,
     Tool::Lower,
@@ -172,8 +230,9 @@ proptest! {
         let original = fingerprint(&map);
         let mut history = History::default();
         for s in &strokes {
-            ops::apply(&mut map, s, &mut history).unwrap();
+            ops::apply(&mut map, s, &mut history, LiquidStyle::Mh2o).unwrap();
             assert_no_seams(&map);
+            assert_no_liquid_seams(&map);
             for tile in map.tiles.values() {
                 for c in &tile.chunks {
                     prop_assert!(layers_consistent(c).is_ok(), "{:?}", layers_consistent(c));
@@ -198,6 +257,7 @@ fn a_raise_at_the_tile_corner_moves_all_four_tiles_equally_with_one_undo_step() 
         &mut map,
         &op(Tool::Raise, vec![[cx, cy], [cx + 10.0, cy]], 30.0, 5.0),
         &mut history,
+        LiquidStyle::Mh2o,
     )
     .unwrap();
     assert_eq!(history.len(), 1);
@@ -234,11 +294,11 @@ fn painting_a_fifth_texture_is_refused_where_four_layers_show() {
         let mut o = op(Tool::Paint, vec![p], 40.0, 1.0);
         o.texture = Some(format!("Tileset\\Test\\Layer{k}.blp"));
         o.opacity = Some(0.3);
-        ops::apply(&mut map, &o, &mut history).unwrap();
+        ops::apply(&mut map, &o, &mut history, LiquidStyle::Mh2o).unwrap();
     }
     let mut fifth = op(Tool::Paint, vec![p], 10.0, 1.0);
     fifth.texture = Some("Tileset\\Test\\Fifth.blp".into());
-    let r = ops::apply(&mut map, &fifth, &mut history).unwrap();
+    let r = ops::apply(&mut map, &fifth, &mut history, LiquidStyle::Mh2o).unwrap();
     assert!(!r.refused.is_empty(), "{r:?}");
     for tile in map.tiles.values() {
         for c in &tile.chunks {
@@ -287,6 +347,7 @@ fn the_history_drops_the_oldest_steps_beyond_its_byte_budget_and_keeps_the_saved
             &mut map,
             &op(Tool::Raise, vec![[cx + k as f64 * 7.0, cy]], 30.0, 1.0),
             &mut history,
+            LiquidStyle::Mh2o,
         )
         .unwrap();
         labels += 1;

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::edit::liquid::{self, LiquidEdit, LiquidKind, LiquidStyle, Surface};
 use crate::edit::ops::{self, Op};
 use crate::edit::sculpt::{FlattenMode, Sculpt};
 use crate::edit::seams::{self, Stitched};
@@ -46,13 +47,23 @@ pub enum Tool {
     Impassable,
     /// Clear the impassable flag.
     Passable,
+    /// Put liquid on the quads under the brush.
+    LiquidAdd,
+    /// Take liquid off the quads under the brush.
+    LiquidRemove,
+    /// Move the liquid surface under the brush to a height.
+    LiquidHeight,
+    /// Add liquid along a drag, its surface sloping from the press to the release (rivers).
+    River,
+    /// Paint the deep and fishable flags of the liquid under the brush.
+    LiquidFlags,
     /// Select, edit and delete doodads and WMOs (not a brush).
     Objects,
 }
 
 impl Tool {
     /// Every brush tool, in the order the tool panel lists them (the object tool follows).
-    pub const ALL: [Tool; 15] = [
+    pub const ALL: [Tool; 20] = [
         Tool::Raise,
         Tool::Lower,
         Tool::Flatten,
@@ -68,6 +79,11 @@ impl Tool {
         Tool::Area,
         Tool::Impassable,
         Tool::Passable,
+        Tool::LiquidAdd,
+        Tool::LiquidRemove,
+        Tool::LiquidHeight,
+        Tool::River,
+        Tool::LiquidFlags,
     ];
 
     /// The name shown on its button and in the history.
@@ -88,8 +104,25 @@ impl Tool {
             Tool::Area => "Area",
             Tool::Impassable => "Impassable",
             Tool::Passable => "Passable",
+            Tool::LiquidAdd => "Add liquid",
+            Tool::LiquidRemove => "Remove liquid",
+            Tool::LiquidHeight => "Liquid height",
+            Tool::River => "River",
+            Tool::LiquidFlags => "Liquid flags",
             Tool::Objects => "Objects",
         }
+    }
+
+    /// True for the liquid tools.
+    pub fn is_liquid(self) -> bool {
+        matches!(
+            self,
+            Tool::LiquidAdd
+                | Tool::LiquidRemove
+                | Tool::LiquidHeight
+                | Tool::River
+                | Tool::LiquidFlags
+        )
     }
 }
 
@@ -119,6 +152,28 @@ pub struct ToolSettings {
     /// Sculpting moves the objects standing on the changed ground up or down with it.
     #[serde(default)]
     pub objects_follow_ground: bool,
+    /// The liquid the liquid tools add.
+    #[serde(default)]
+    pub liquid_kind: LiquidKind,
+    /// An exact LiquidType.dbc id to add instead of `liquid_kind`'s plain row (3.3.5 keeps it;
+    /// older generations fold it to its classic kind).
+    #[serde(default)]
+    pub liquid_type: Option<u16>,
+    /// The liquid surface height; `None` takes the height under the first click (the liquid
+    /// surface there, else the ground).
+    #[serde(default)]
+    pub liquid_height: Option<f32>,
+    /// What the flags tool paints: deep (fatigue) water.
+    #[serde(default)]
+    pub liquid_deep: bool,
+    /// What the flags tool paints: fishable water (MH2O only).
+    #[serde(default = "yes")]
+    pub liquid_fishable: bool,
+}
+
+/// Serde's default for settings that start on.
+fn yes() -> bool {
+    true
 }
 
 impl Default for ToolSettings {
@@ -140,6 +195,11 @@ impl Default for ToolSettings {
             noise_seed: 1,
             noise_scale: 20.0,
             objects_follow_ground: false,
+            liquid_kind: LiquidKind::Water,
+            liquid_type: None,
+            liquid_height: None,
+            liquid_deep: false,
+            liquid_fishable: true,
         }
     }
 }
@@ -163,7 +223,13 @@ impl ToolSettings {
             ops::Tool::Area => Tool::Area,
             ops::Tool::Impassable if op.on == Some(false) => Tool::Passable,
             ops::Tool::Impassable => Tool::Impassable,
+            ops::Tool::LiquidAdd if op.end_height.is_some() => Tool::River,
+            ops::Tool::LiquidAdd => Tool::LiquidAdd,
+            ops::Tool::LiquidRemove => Tool::LiquidRemove,
+            ops::Tool::LiquidHeight => Tool::LiquidHeight,
+            ops::Tool::LiquidFlags => Tool::LiquidFlags,
         };
+        let liquid_tool = tool.is_liquid();
         ToolSettings {
             tool,
             brush: op.brush(),
@@ -171,11 +237,24 @@ impl ToolSettings {
             opacity: op.opacity.unwrap_or(base.opacity),
             color: op.color.unwrap_or(base.color),
             area_id: op.area_id.unwrap_or(base.area_id),
-            flatten_height: op.height.or(base.flatten_height),
+            flatten_height: if liquid_tool {
+                base.flatten_height
+            } else {
+                op.height.or(base.flatten_height)
+            },
             flatten_mode: op.mode.unwrap_or(base.flatten_mode),
             noise_seed: op.seed.unwrap_or(base.noise_seed),
             noise_scale: op.scale.unwrap_or(base.noise_scale),
             objects_follow_ground: base.objects_follow_ground,
+            liquid_kind: op.kind.unwrap_or(base.liquid_kind),
+            liquid_type: op.liquid_type.or(base.liquid_type),
+            liquid_height: if liquid_tool {
+                op.height.or(base.liquid_height)
+            } else {
+                base.liquid_height
+            },
+            liquid_deep: op.deep.unwrap_or(base.liquid_deep),
+            liquid_fishable: op.fishable.unwrap_or(base.liquid_fishable),
         }
     }
 
@@ -194,6 +273,10 @@ impl ToolSettings {
             Tool::Shade | Tool::EraseShade => ops::Tool::Shade,
             Tool::Area => ops::Tool::Area,
             Tool::Impassable | Tool::Passable => ops::Tool::Impassable,
+            Tool::LiquidAdd | Tool::River => ops::Tool::LiquidAdd,
+            Tool::LiquidRemove => ops::Tool::LiquidRemove,
+            Tool::LiquidHeight => ops::Tool::LiquidHeight,
+            Tool::LiquidFlags => ops::Tool::LiquidFlags,
             // Never stroked: the app sends the object tool's clicks to `object_tool`, and
             // `Editing::begin` refuses it.
             Tool::Objects => ops::Tool::Raise,
@@ -217,7 +300,38 @@ impl ToolSettings {
             color: (self.tool == Tool::Shade).then_some(self.color),
             area_id: Some(self.area_id),
             on: Some(self.tool == Tool::Impassable),
+            kind: Some(self.liquid_kind),
+            liquid_type: self.liquid_type,
+            end_height: None,
+            deep: Some(self.liquid_deep),
+            fishable: Some(self.liquid_fishable),
         }
+    }
+
+    /// The liquid edit a stroke of a liquid tool starting at world `at` makes; the river's
+    /// slope is set when the drag ends.
+    fn liquid_edit(&self, map: &Map, at: [f64; 3]) -> Option<LiquidEdit> {
+        let height = || {
+            self.liquid_height
+                .or_else(|| liquid::height_under(map, at[0], at[1]))
+                .unwrap_or(at[2] as f32)
+        };
+        let liquid_type = self
+            .liquid_type
+            .unwrap_or_else(|| self.liquid_kind.liquid_type());
+        Some(match self.tool {
+            Tool::LiquidAdd | Tool::River => LiquidEdit::Add {
+                liquid_type,
+                surface: Surface::Flat(height()),
+            },
+            Tool::LiquidRemove => LiquidEdit::Remove,
+            Tool::LiquidHeight => LiquidEdit::Height(Surface::Flat(height())),
+            Tool::LiquidFlags => LiquidEdit::Flags {
+                deep: Some(self.liquid_deep),
+                fishable: Some(self.liquid_fishable),
+            },
+            _ => return None,
+        })
     }
 }
 
@@ -226,6 +340,7 @@ struct Active {
     stroke: Stroke,
     op: Op,
     sculpt: Option<Sculpt>,
+    liquid: Option<LiquidEdit>,
     last: [f64; 2],
     start: [f64; 3],
 }
@@ -240,6 +355,8 @@ pub struct Editing {
     active: Option<Active>,
     /// Chunks a paint stroke could not paint (four layers, none free), for the status bar.
     pub refused: Vec<(TileCoord, usize)>,
+    /// The structure new liquid takes: the open map's generation's.
+    pub liquid_style: LiquidStyle,
 }
 
 /// Chunks changed by an action, for the app to re-send and mark edited.
@@ -285,10 +402,11 @@ impl Editing {
             stroke: Stroke::new(s.tool.name()),
             op: s.op(),
             sculpt,
+            liquid: s.liquid_edit(map, at),
             last: [at[0], at[1]],
             start: at,
         });
-        if s.tool == Tool::Ramp {
+        if matches!(s.tool, Tool::Ramp | Tool::River) {
             return Vec::new();
         }
         self.dab(map, [at[0], at[1]])
@@ -299,7 +417,7 @@ impl Editing {
         let Some(a) = &mut self.active else {
             return Vec::new();
         };
-        if self.settings.tool == Tool::Ramp {
+        if matches!(self.settings.tool, Tool::Ramp | Tool::River) {
             return Vec::new();
         }
         let points = self.settings.brush.dabs_between(a.last, [at[0], at[1]]);
@@ -321,7 +439,18 @@ impl Editing {
         let Some(a) = &mut self.active else {
             return Vec::new();
         };
-        ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke);
+        match a.liquid {
+            Some(edit) => ops::liquid_dab(
+                map,
+                &a.op,
+                edit,
+                self.liquid_style,
+                p[0],
+                p[1],
+                &mut a.stroke,
+            ),
+            None => ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke),
+        }
         let reach = a.op.radius as f64 + coords::CHUNK_SIZE;
         let mut tiles = Vec::new();
         for (dx, dy) in [
@@ -365,6 +494,44 @@ impl Editing {
             );
             for p in points {
                 ops::dab(map, &a.op, Some(ramp), p[0], p[1], &mut a.stroke);
+            }
+        }
+        if self.settings.tool == Tool::River
+            && let (
+                Some(end),
+                Some(LiquidEdit::Add {
+                    liquid_type,
+                    surface,
+                }),
+            ) = (at, a.liquid)
+        {
+            // The surface falls from the height at the press (typed, or under it) to the
+            // liquid surface or ground under the release.
+            let from = surface.height_at(a.start[0], a.start[1]) as f64;
+            let to = liquid::height_under(map, end[0], end[1]).map_or(end[2], f64::from);
+            let edit = LiquidEdit::Add {
+                liquid_type,
+                surface: Surface::Slope {
+                    from: [a.start[0], a.start[1], from],
+                    to: [end[0], end[1], to],
+                },
+            };
+            let mut points = vec![[a.start[0], a.start[1]]];
+            points.extend(
+                self.settings
+                    .brush
+                    .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
+            );
+            for p in points {
+                ops::liquid_dab(
+                    map,
+                    &a.op,
+                    edit,
+                    self.liquid_style,
+                    p[0],
+                    p[1],
+                    &mut a.stroke,
+                );
             }
         }
         self.refused = std::mem::take(&mut a.stroke.refused);
@@ -432,6 +599,12 @@ impl Editing {
             }
         }
         touched
+    }
+
+    /// The liquid surface height and LiquidType under world (x, y), for the liquid tools'
+    /// picker (Ctrl+click).
+    pub fn pick_liquid(map: &Map, x: f64, y: f64) -> Option<(f32, u16)> {
+        liquid::surface_at(map, x, y)
     }
 
     /// The area id under world (x, y), for the area tool's picker.

@@ -48,6 +48,8 @@ pub enum Intent {
     ShowTileGrid(bool),
     /// Show or hide the layer-count map.
     ShowLayerCount(bool),
+    /// Show or hide liquid surfaces.
+    ShowLiquids(bool),
     /// Write this record over the object with its kind and uniqueId (typed in the object panel).
     EditObject(crate::edit::objects::ObjectRecord),
     /// Stand the selected objects on the terrain under them.

@@ -27,6 +27,7 @@ pub mod viewport;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::edit::liquid::{LiquidKind, LiquidStyle};
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::model::coords::{TILE_SIZE, tile_grid_position};
@@ -339,6 +340,9 @@ impl LoamApp {
         self.save_as = None;
         // A new map starts a new history; the tool settings stay.
         self.editing = Editing::with_settings(self.editing.settings.clone());
+        if let Some(s) = &self.session {
+            self.editing.liquid_style = LiquidStyle::of(s.generation);
+        }
         self.restart_textures();
         let mut gl = self.gl.lock();
         for c in gl.uploaded.clone() {
@@ -443,6 +447,7 @@ impl LoamApp {
             Intent::ShowChunkGrid(v) => self.settings.chunk_grid = v,
             Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
+            Intent::ShowLiquids(v) => self.settings.liquids = v,
             Intent::SetObjectFilter(f) => self.settings.objects = f,
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
             Intent::PickClientData => {
@@ -507,6 +512,7 @@ impl LoamApp {
                 &mut self.editing.history,
                 &model_box,
                 self.object_tool.uid_range(),
+                LiquidStyle::of(s.generation),
             ) {
                 Ok(r) => touched.extend(r.tiles.into_iter().map(|t| (t, 0))),
                 Err(e) => self.message = Some(e),
@@ -570,6 +576,15 @@ impl LoamApp {
                 Some(p) if self.editing.settings.tool == Tool::Area && input.slow => {
                     if let Some(id) = Editing::pick_area(&s.map, p[0], p[1]) {
                         self.editing.settings.area_id = id;
+                    }
+                }
+                Some(p) if self.editing.settings.tool.is_liquid() && input.slow => {
+                    if let Some((h, t)) = Editing::pick_liquid(&s.map, p[0], p[1]) {
+                        let settings = &mut self.editing.settings;
+                        settings.liquid_height = Some(h);
+                        settings.liquid_kind = LiquidKind::of_type(t);
+                        settings.liquid_type =
+                            (t != settings.liquid_kind.liquid_type()).then_some(t);
                     }
                 }
                 Some(p) => redraw = self.editing.begin(&mut s.map, p),
@@ -815,6 +830,7 @@ impl LoamApp {
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
+            liquids: self.settings.liquids,
             brush: self
                 .hover
                 .filter(|_| self.screenshot.is_none())
@@ -858,6 +874,7 @@ impl LoamApp {
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
+            liquids: self.settings.liquids,
             objects: self.settings.objects,
             uid_range: self
                 .session

@@ -46,6 +46,8 @@ pub struct Settings {
     pub tile_grid: bool,
     /// Tint chunks by layer count.
     pub layer_count: bool,
+    /// Draw liquid surfaces.
+    pub liquids: bool,
     /// The camera last used on each map, keyed by the file it was opened from.
     pub cameras: BTreeMap<String, Camera>,
     /// The page the left panel shows.
@@ -68,6 +70,7 @@ impl Default for Settings {
             chunk_grid: false,
             tile_grid: true,
             layer_count: false,
+            liquids: true,
             cameras: BTreeMap::new(),
             read_as: BTreeMap::new(),
             left_panel: LeftPanel::Tiles,

@@ -13,6 +13,7 @@ use super::object_loader::PreparedModel;
 use super::textures::Decoded;
 use crate::assets::blp::Image;
 use crate::model::TileCoord;
+use crate::render::liquid::LiquidRenderer;
 use crate::render::mesh::TileMesh;
 use crate::render::objects::{DrawStats, ObjectRenderer};
 use crate::render::scene::{DrawList, ModelId};
@@ -23,6 +24,7 @@ use crate::render::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
 pub struct GlState {
     renderer: Option<TerrainRenderer>,
     objects: Option<ObjectRenderer>,
+    liquid: Option<LiquidRenderer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
     pending: Vec<(TileMesh, Vec<String>)>,
@@ -49,10 +51,18 @@ impl GlState {
     /// Creates the renderer on `gl`; on failure the viewport shows the error instead.
     pub fn new(gl: Option<&glow::Context>) -> SharedGl {
         let mut state = GlState::default();
-        match gl.map(|gl| Ok::<_, String>((TerrainRenderer::new(gl)?, ObjectRenderer::new(gl)?))) {
-            Some(Ok((terrain, objects))) => {
+        let renderers = |gl| {
+            Ok::<_, String>((
+                TerrainRenderer::new(gl)?,
+                ObjectRenderer::new(gl)?,
+                LiquidRenderer::new(gl)?,
+            ))
+        };
+        match gl.map(renderers) {
+            Some(Ok((terrain, objects, liquid))) => {
                 state.renderer = Some(terrain);
                 state.objects = Some(objects);
+                state.liquid = Some(liquid);
             }
             Some(Err(e)) => state.error = Some(e),
             None => state.error = Some("no OpenGL context (headless)".into()),
@@ -144,9 +154,17 @@ impl GlState {
         }
         for coord in self.removals.drain(..) {
             renderer.remove(gl, coord);
+            if let Some(l) = self.liquid.as_mut() {
+                l.remove(gl, coord);
+            }
         }
         for (mesh, textures) in self.pending.drain(..) {
             if let Err(e) = renderer.upload(gl, &mesh, &textures) {
+                self.error = Some(e);
+            }
+            if let Some(l) = self.liquid.as_mut()
+                && let Err(e) = l.upload(gl, mesh.coord, &mesh.liquid)
+            {
                 self.error = Some(e);
             }
         }
@@ -192,6 +210,10 @@ impl GlState {
         if let Some(o) = &self.objects {
             self.object_stats = o.draw(gl, params, &self.draw_list);
         }
+        // Translucent, so after everything opaque.
+        if let Some(l) = &self.liquid {
+            l.draw(gl, params);
+        }
         self.frames_drawn += 1;
     }
 
@@ -202,6 +224,9 @@ impl GlState {
         }
         if let Some(mut o) = self.objects.take() {
             o.destroy(gl);
+        }
+        if let Some(mut l) = self.liquid.take() {
+            l.destroy(gl);
         }
     }
 }

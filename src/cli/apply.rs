@@ -8,6 +8,7 @@ use crate::assets::client::{AssetSource, ClientData};
 use crate::assets::models;
 use crate::convert;
 use crate::disk::{self, LoamError};
+use crate::edit::liquid::LiquidStyle;
 use crate::edit::{History, ops};
 use crate::format::Generation;
 
@@ -53,8 +54,15 @@ pub fn run(
     let range = disk::uid_range::read(&folder, &opened.map.name)?;
     let mut history = History::default();
     for (i, op) in file.ops.iter().enumerate() {
-        let result = ops::run(&mut opened.map, op, &mut history, &model_box, range)
-            .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", ops_path.display())))?;
+        let result = ops::run(
+            &mut opened.map,
+            op,
+            &mut history,
+            &model_box,
+            range,
+            LiquidStyle::of(opened.generation),
+        )
+        .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", ops_path.display())))?;
         println!("op {i}: {}", result.label);
         for (t, c) in &result.refused {
             println!(

@@ -8,6 +8,7 @@ pub mod brush;
 pub mod cells;
 pub mod history;
 pub mod lattice;
+pub mod liquid;
 pub mod normals;
 pub mod object_ops;
 pub mod objects;

@@ -8,6 +8,7 @@ use super::brush::{Brush, Falloff, Shape};
 use super::cells::{self, CellEdit};
 use super::history::History;
 use super::lattice;
+use super::liquid::{self, LiquidEdit, LiquidKind, LiquidStyle, Surface};
 use super::object_ops::{self, ObjectOp, ObjectTool};
 use super::objects::ModelBox;
 use super::paint::{self, PaintMode};
@@ -80,9 +81,10 @@ pub fn run(
     history: &mut History,
     model_box: &dyn Fn(&str) -> Option<ModelBox>,
     range: Option<super::objects::UidRange>,
+    style: LiquidStyle,
 ) -> Result<OpResult, String> {
     match operation {
-        Operation::Brush(op) => apply(map, op, history),
+        Operation::Brush(op) => apply(map, op, history, style),
         Operation::Object(op) => object_ops::apply_in(map, op, history, model_box, range),
     }
 }
@@ -117,6 +119,16 @@ pub enum Tool {
     Area,
     /// Set (`on`: true) or clear the impassable flag.
     Impassable,
+    /// Put liquid of `kind` (or LiquidType `liquid_type`) on the quads under the brush, at
+    /// `height` (or the height under the first point), sloping to `end_height` at the last
+    /// point when given.
+    LiquidAdd,
+    /// Take the liquid off the quads under the brush.
+    LiquidRemove,
+    /// Move the surface of the liquid under the brush to `height` (sloping to `end_height`).
+    LiquidHeight,
+    /// Set or clear the `deep` and `fishable` flags of the liquid under the brush.
+    LiquidFlags,
 }
 
 /// One operation: a tool dragged through `points` (world x north, y west).
@@ -157,6 +169,18 @@ pub struct Op {
     pub area_id: Option<u32>,
     /// impassable: set or clear.
     pub on: Option<bool>,
+    /// liquid_add: water, ocean, magma or slime (default water).
+    pub kind: Option<LiquidKind>,
+    /// liquid_add: an exact LiquidType.dbc id instead of `kind` (3.3.5 keeps it; older
+    /// generations fold it to its classic kind).
+    pub liquid_type: Option<u16>,
+    /// liquid_add, liquid_height: the surface height at the last point; the surface then slopes
+    /// from `height` at the first point (a river).
+    pub end_height: Option<f32>,
+    /// liquid_flags: set (true) or clear (false) deep (fatigue) water.
+    pub deep: Option<bool>,
+    /// liquid_flags: set (true) or clear (false) fishable water (MH2O only).
+    pub fishable: Option<bool>,
 }
 
 /// What applying one operation did.
@@ -175,8 +199,22 @@ pub struct OpResult {
 impl Op {
     /// Rejects fields that do not belong to the tool and missing required ones.
     pub fn validate(&self) -> Result<(), String> {
-        let specific: [(&str, bool, &[Tool]); 9] = [
-            ("height", self.height.is_some(), &[Tool::Flatten]),
+        const LIQUID_SURFACE: &[Tool] = &[Tool::Flatten, Tool::LiquidAdd, Tool::LiquidHeight];
+        let specific: [(&str, bool, &[Tool]); 14] = [
+            ("height", self.height.is_some(), LIQUID_SURFACE),
+            ("kind", self.kind.is_some(), &[Tool::LiquidAdd]),
+            (
+                "liquid_type",
+                self.liquid_type.is_some(),
+                &[Tool::LiquidAdd],
+            ),
+            (
+                "end_height",
+                self.end_height.is_some(),
+                &[Tool::LiquidAdd, Tool::LiquidHeight],
+            ),
+            ("deep", self.deep.is_some(), &[Tool::LiquidFlags]),
+            ("fishable", self.fishable.is_some(), &[Tool::LiquidFlags]),
             ("mode", self.mode.is_some(), &[Tool::Flatten]),
             ("seed", self.seed.is_some(), &[Tool::Noise]),
             ("scale", self.scale.is_some(), &[Tool::Noise]),
@@ -206,8 +244,18 @@ impl Op {
             Tool::Paint | Tool::EraseTexture => &[("texture", self.texture.is_some())],
             Tool::Area => &[("area_id", self.area_id.is_some())],
             Tool::Impassable => &[("on", self.on.is_some())],
+            Tool::LiquidHeight => &[("height", self.height.is_some())],
             _ => &[],
         };
+        if self.kind.is_some() && self.liquid_type.is_some() {
+            return Err("give `kind` or `liquid_type`, not both".into());
+        }
+        if self.tool == Tool::LiquidFlags && self.deep.is_none() && self.fishable.is_none() {
+            return Err("tool LiquidFlags needs `deep` or `fishable`".into());
+        }
+        if self.end_height.is_some() && self.points.len() < 2 {
+            return Err("`end_height` needs two points: the start and the end of the slope".into());
+        }
         if let Some((name, _)) = required.iter().find(|(_, present)| !present) {
             return Err(format!("tool {:?} needs field `{name}`", self.tool));
         }
@@ -262,7 +310,53 @@ impl Op {
             Tool::Area => "Area",
             Tool::Impassable if self.on == Some(false) => "Passable",
             Tool::Impassable => "Impassable",
+            Tool::LiquidAdd => "Add liquid",
+            Tool::LiquidRemove => "Remove liquid",
+            Tool::LiquidHeight => "Liquid height",
+            Tool::LiquidFlags => "Liquid flags",
         }
+    }
+
+    /// The liquid edit this operation makes, with heights it leaves out taken from under its
+    /// first and last points; `None` for the other tools.
+    pub fn liquid_edit(&self, map: &Map) -> Result<Option<LiquidEdit>, String> {
+        let surface = || -> Result<Surface, String> {
+            let first = self.points[0];
+            let start = match self.height {
+                Some(h) => h,
+                None => liquid::height_under(map, first[0], first[1]).ok_or_else(|| {
+                    format!(
+                        "liquid: no loaded terrain under ({}, {})",
+                        first[0], first[1]
+                    )
+                })?,
+            };
+            Ok(match self.end_height {
+                Some(end) => {
+                    let last = self.points[self.points.len() - 1];
+                    Surface::Slope {
+                        from: [first[0], first[1], start as f64],
+                        to: [last[0], last[1], end as f64],
+                    }
+                }
+                None => Surface::Flat(start),
+            })
+        };
+        Ok(Some(match self.tool {
+            Tool::LiquidAdd => LiquidEdit::Add {
+                liquid_type: self
+                    .liquid_type
+                    .unwrap_or_else(|| self.kind.unwrap_or_default().liquid_type()),
+                surface: surface()?,
+            },
+            Tool::LiquidRemove => LiquidEdit::Remove,
+            Tool::LiquidHeight => LiquidEdit::Height(surface()?),
+            Tool::LiquidFlags => LiquidEdit::Flags {
+                deep: self.deep,
+                fishable: self.fishable,
+            },
+            _ => return Ok(None),
+        }))
     }
 }
 
@@ -314,12 +408,34 @@ pub fn dab(
             stroke,
         )),
         Tool::Shade => drop(shade::dab(map, &brush, op.color, x, y, stroke)),
+        // Liquid dabs need the edit resolved once per stroke: see `liquid_dab`.
+        Tool::LiquidAdd | Tool::LiquidRemove | Tool::LiquidHeight | Tool::LiquidFlags => {}
     }
 }
 
+/// Runs one dab of a liquid edit (resolved by [`Op::liquid_edit`]) at (`x`, `y`) into `stroke`.
+pub fn liquid_dab(
+    map: &mut Map,
+    op: &Op,
+    edit: LiquidEdit,
+    style: LiquidStyle,
+    x: f64,
+    y: f64,
+    stroke: &mut Stroke,
+) {
+    liquid::dab(map, &op.brush(), edit, style, x, y, stroke);
+}
+
 /// Applies one operation as one stroke and records it in `history`.
-pub fn apply(map: &mut Map, op: &Op, history: &mut History) -> Result<OpResult, String> {
+/// `style` is the structure new liquid takes (the map's generation's).
+pub fn apply(
+    map: &mut Map,
+    op: &Op,
+    history: &mut History,
+    style: LiquidStyle,
+) -> Result<OpResult, String> {
     op.validate()?;
+    let liquid_edit = op.liquid_edit(map)?;
     let first = op.points[0];
     let sculpt_tool = match op.tool {
         Tool::Raise => Some(Sculpt::Raise),
@@ -360,7 +476,10 @@ pub fn apply(map: &mut Map, op: &Op, history: &mut History) -> Result<OpResult, 
     };
     let mut stroke = Stroke::new(op.name());
     for [x, y] in op.dabs() {
-        dab(map, op, sculpt_tool, x, y, &mut stroke);
+        match liquid_edit {
+            Some(edit) => liquid_dab(map, op, edit, style, x, y, &mut stroke),
+            None => dab(map, op, sculpt_tool, x, y, &mut stroke),
+        }
     }
     let refused = std::mem::take(&mut stroke.refused);
     match stroke.finish(map) {

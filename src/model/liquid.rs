@@ -108,6 +108,36 @@ impl LiquidLayer {
     pub fn quad_count(&self) -> u32 {
         self.exists.count_ones()
     }
+
+    /// Quads with liquid that lie inside the rectangle (the only ones a file can show).
+    pub fn wet_quads(&self) -> u64 {
+        self.exists & self.rectangle_mask()
+    }
+
+    /// The surface height at each vertex of the layer's own grid as the file means it: the
+    /// stored heights, else 0.0 for MH2O's depth-only format 2 (which the client draws at 0.0
+    /// whatever the height range says), else the layer's height level.
+    pub fn surface_heights(&self) -> Vec<f32> {
+        match &self.heights {
+            Some(h) if h.len() == self.vertex_count() => h.clone(),
+            None if self.vertex_format == 2 && matches!(self.origin, LiquidOrigin::Mh2o) => {
+                vec![0.0; self.vertex_count()]
+            }
+            _ => vec![self.min_height; self.vertex_count()],
+        }
+    }
+
+    /// The surface height at vertex (`row`, `col`) of the chunk's 9×9 grid, clamped into the
+    /// layer's rectangle.
+    pub fn surface_height_at(&self, heights: &[f32], row: usize, col: usize) -> f32 {
+        let (x0, y0) = (self.x as usize, self.y as usize);
+        let r = row.clamp(y0, y0 + self.height as usize) - y0;
+        let c = col.clamp(x0, x0 + self.width as usize) - x0;
+        heights
+            .get(r * self.vertex_columns() + c)
+            .copied()
+            .unwrap_or(self.min_height)
+    }
 }
 
 /// Mask of the quads of an 8×8 grid inside a rectangle.

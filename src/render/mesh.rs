@@ -5,6 +5,7 @@
 //! unit-tested and benchmarked on its own. Positions come from `model::coords`; this module holds
 //! no coordinate constants of its own.
 
+use super::liquid_mesh::{LiquidMesh, build_liquid_mesh};
 use crate::model::coords::{
     VERTICES_PER_CHUNK, chunk_north_west, inner_vertex, outer_vertex, vertex_grid_position,
 };
@@ -57,6 +58,8 @@ pub struct TileMesh {
     pub alpha: Vec<u32>,
     /// Lowest and highest terrain height, for framing and culling.
     pub height_range: (f32, f32),
+    /// The tile's liquid surfaces.
+    pub liquid: LiquidMesh,
 }
 
 /// Converts a model normal (x north, y west, z up, 127 = 1.0) into the vertex form.
@@ -202,6 +205,7 @@ pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
         indices,
         alpha,
         height_range: if lo > hi { (0.0, 0.0) } else { (lo, hi) },
+        liquid: build_liquid_mesh(tile),
     }
 }
 

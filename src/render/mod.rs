@@ -6,6 +6,8 @@
 
 pub mod camera;
 pub mod gizmo;
+pub mod liquid;
+pub mod liquid_mesh;
 pub mod mesh;
 pub mod objects;
 pub mod pick;

@@ -25,6 +25,8 @@ pub struct Overlays {
     pub tile_grid: bool,
     /// Tint chunks by their number of texture layers (four stands out red).
     pub layer_count: bool,
+    /// Liquid surfaces (drawn by `render::liquid`).
+    pub liquids: bool,
     /// The brush cursor: world (x, y) and radius in yards.
     pub brush: Option<([f32; 2], f32)>,
 }
@@ -35,6 +37,7 @@ impl Default for Overlays {
             chunk_grid: false,
             tile_grid: true,
             layer_count: false,
+            liquids: true,
             brush: None,
         }
     }

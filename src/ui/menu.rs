@@ -22,6 +22,8 @@ pub struct MenuState {
     pub tile_grid: bool,
     /// Layer-count map shown.
     pub layer_count: bool,
+    /// Liquid surfaces shown.
+    pub liquids: bool,
     /// Which objects are drawn.
     pub objects: ObjectFilter,
     /// The open map's uniqueId range (first, last), when it has one; `None` inside when a map
@@ -156,6 +158,10 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             let mut v = state.layer_count;
             if ui.checkbox(&mut v, "Layer count").changed() {
                 out.push(Intent::ShowLayerCount(v));
+            }
+            let mut v = state.liquids;
+            if ui.checkbox(&mut v, "Liquids").changed() {
+                out.push(Intent::ShowLiquids(v));
             }
             ui.separator();
             let mut f = state.objects;

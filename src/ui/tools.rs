@@ -5,6 +5,7 @@ use egui::{ComboBox, DragValue, Slider};
 
 use crate::app::editing::{Tool, ToolSettings};
 use crate::app::intent::Intent;
+use crate::edit::liquid::LiquidKind;
 use crate::edit::sculpt::FlattenMode;
 use crate::edit::{Falloff, Shape};
 
@@ -152,6 +153,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                     .labelled_by(label.id);
             });
         }
+        tool if tool.is_liquid() => liquid_options(ui, &mut s),
         Tool::Area => {
             ui.horizontal(|ui| {
                 let label = ui.label("Area id");
@@ -175,4 +177,66 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
 /// The file name of a texture path.
 fn short(path: &str) -> String {
     path.rsplit(['\\', '/']).next().unwrap_or(path).to_string()
+}
+
+/// The liquid tools' settings: kind, surface height, flags.
+fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings) {
+    if matches!(s.tool, Tool::LiquidAdd | Tool::River) {
+        ComboBox::from_label("Liquid")
+            .selected_text(s.liquid_kind.name())
+            .show_ui(ui, |ui| {
+                for k in LiquidKind::ALL {
+                    ui.selectable_value(&mut s.liquid_kind, k, k.name());
+                }
+            });
+        let mut exact = s.liquid_type.is_some();
+        ui.checkbox(&mut exact, "Exact LiquidType id (3.3.5)")
+            .on_hover_text(
+                "A LiquidType.dbc row, e.g. 5 for slow water; 1.12 and older keep its classic kind",
+            );
+        if exact {
+            let mut id = s.liquid_type.unwrap_or(s.liquid_kind.liquid_type());
+            ui.horizontal(|ui| {
+                let label = ui.label("LiquidType");
+                ui.add(DragValue::new(&mut id).range(1..=1000))
+                    .labelled_by(label.id);
+            });
+            s.liquid_type = Some(id);
+        } else {
+            s.liquid_type = None;
+        }
+    }
+    if matches!(s.tool, Tool::LiquidAdd | Tool::LiquidHeight | Tool::River) {
+        let mut typed = s.liquid_height.is_some();
+        ui.checkbox(
+            &mut typed,
+            "Typed height (else: the surface or ground under the first click)",
+        );
+        if typed {
+            let mut h = s.liquid_height.unwrap_or(0.0);
+            ui.horizontal(|ui| {
+                let label = ui.label("Surface height");
+                ui.add(DragValue::new(&mut h).speed(0.25))
+                    .labelled_by(label.id);
+            });
+            s.liquid_height = Some(h);
+        } else {
+            s.liquid_height = None;
+        }
+        ui.label("Ctrl+click picks the liquid surface height and kind under the cursor.");
+    }
+    match s.tool {
+        Tool::River => {
+            ui.label(
+                "Drag from upstream to downstream: the surface falls from the height at the \
+                 press to the surface or ground under the release.",
+            );
+        }
+        Tool::LiquidFlags => {
+            ui.checkbox(&mut s.liquid_deep, "Deep (fatigue)");
+            ui.checkbox(&mut s.liquid_fishable, "Fishable (3.3.5 MH2O only)");
+            ui.label("Paints both flags as set here on the liquid under the brush.");
+        }
+        _ => {}
+    }
 }

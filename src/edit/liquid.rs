@@ -1,0 +1,844 @@
+//! The liquid brush: adding and removing liquid on the quads under a dab, setting its surface
+//! height (flat, or along a slope for rivers), and painting the deep and fishable flags.
+//!
+//! Liquid lives on each chunk's 8×8 quads and 9×9 vertices, the same grid as the terrain's outer
+//! vertices, so a surface vertex on a chunk or tile border has a copy in each neighbour; every
+//! height written goes to every copy that has liquid, so edits open no seams in the water either.
+//! Edited layers keep the form their generation stores ([`LiquidStyle`]): MH2O layers are shrunk
+//! to the rectangle their quads span, MCLQ instances keep the full grid with tile bytes and MCNK
+//! liquid flags that match what they hold — removing the last liquid clears the flags, the mark
+//! Noggit left stale.
+//!
+//! Not for: bytes (the MCLQ and MH2O codecs in `format`) or what a conversion folds (see
+//! `convert::liquid`).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::brush::Brush;
+use super::lattice::{self, STEPS_PER_CHUNK, Vertex, chunks_near};
+use super::stroke::Stroke;
+use crate::convert::liquid::classic_kind;
+use crate::format::Generation;
+use crate::format::mclq;
+use crate::model::chunk::{Chunk, FLAG_LIQUID_ANY};
+use crate::model::coords::{self, outer_vertex};
+use crate::model::liquid::{
+    ChunkLiquid, LIQUID_QUADS, LiquidAttributes, LiquidLayer, LiquidOrigin, MclqExtras, liquid_type,
+};
+use crate::model::{Map, TileCoord};
+
+/// Vertices along one side of a chunk's liquid grid.
+const SIDE: usize = LIQUID_QUADS + 1;
+
+/// MCLQ tile byte of a quad without liquid.
+const TILE_NONE: u8 = 0x0F;
+/// MCLQ tile bit: fatigue ("deep") water.
+const TILE_FATIGUE: u8 = 0x80;
+
+/// Depth bytes per yard of water above the ground. Measured on the corpus: every MH2O vertex of
+/// Northrend_37_25 stores `⌊9 × (surface − ground)⌋`, clamped to 0..=255 (tests/liquid_edit.rs
+/// checks the rule against the file).
+pub const DEPTH_PER_YARD: f32 = 9.0;
+
+/// Which structure new liquid takes: the generation's own, so a same-generation save writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LiquidStyle {
+    /// 3.3.5: MH2O layers of any LiquidType over partial rectangles.
+    #[default]
+    Mh2o,
+    /// 0.5.x, 0.6.0 and 1.12: one full MCLQ instance per classic kind.
+    Mclq,
+}
+
+impl LiquidStyle {
+    /// The style a generation's files store.
+    pub fn of(generation: Generation) -> LiquidStyle {
+        if generation == Generation::V335 {
+            LiquidStyle::Mh2o
+        } else {
+            LiquidStyle::Mclq
+        }
+    }
+}
+
+/// The four classic liquids, by name (`loam apply`'s `kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum LiquidKind {
+    /// Rivers and lakes.
+    #[default]
+    Water,
+    /// The sea.
+    Ocean,
+    /// Lava.
+    Magma,
+    /// Slime.
+    Slime,
+}
+
+impl LiquidKind {
+    /// Every kind, in MCLQ's flag order.
+    pub const ALL: [LiquidKind; 4] = [
+        LiquidKind::Water,
+        LiquidKind::Ocean,
+        LiquidKind::Magma,
+        LiquidKind::Slime,
+    ];
+
+    /// Its LiquidType.dbc id (the plain row of each kind).
+    pub fn liquid_type(self) -> u16 {
+        match self {
+            LiquidKind::Water => liquid_type::WATER,
+            LiquidKind::Ocean => liquid_type::OCEAN,
+            LiquidKind::Magma => liquid_type::MAGMA,
+            LiquidKind::Slime => liquid_type::SLIME,
+        }
+    }
+
+    /// The classic kind a LiquidType id belongs to.
+    pub fn of_type(t: u16) -> LiquidKind {
+        match classic_kind(t) {
+            liquid_type::OCEAN => LiquidKind::Ocean,
+            liquid_type::MAGMA => LiquidKind::Magma,
+            liquid_type::SLIME => LiquidKind::Slime,
+            _ => LiquidKind::Water,
+        }
+    }
+
+    /// The name shown in the editor.
+    pub fn name(self) -> &'static str {
+        match self {
+            LiquidKind::Water => "Water",
+            LiquidKind::Ocean => "Ocean",
+            LiquidKind::Magma => "Magma",
+            LiquidKind::Slime => "Slime",
+        }
+    }
+}
+
+/// The height a liquid surface takes at each vertex.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Surface {
+    /// One height everywhere.
+    Flat(f32),
+    /// Falling (or rising) linearly from world `from` (x, y, height) to `to`: along the line
+    /// between them the height is interpolated, and beyond either end it stays at that end's.
+    Slope {
+        /// Start: world x, y and surface height.
+        from: [f64; 3],
+        /// End: world x, y and surface height.
+        to: [f64; 3],
+    },
+}
+
+impl Surface {
+    /// The surface height at world (`x`, `y`).
+    pub fn height_at(&self, x: f64, y: f64) -> f32 {
+        match *self {
+            Surface::Flat(h) => h,
+            Surface::Slope { from, to } => {
+                let (dx, dy) = (to[0] - from[0], to[1] - from[1]);
+                let len2 = dx * dx + dy * dy;
+                let t = if len2 < 1e-12 {
+                    0.0
+                } else {
+                    (((x - from[0]) * dx + (y - from[1]) * dy) / len2).clamp(0.0, 1.0)
+                };
+                (from[2] + t * (to[2] - from[2])) as f32
+            }
+        }
+    }
+}
+
+/// What a liquid dab does to the quads under it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LiquidEdit {
+    /// Put liquid of LiquidType `liquid_type` on the quads (replacing another liquid there) at
+    /// the surface's height.
+    Add {
+        /// LiquidType.dbc id; MCLQ styles fold it to its classic kind.
+        liquid_type: u16,
+        /// The surface height.
+        surface: Surface,
+    },
+    /// Take the liquid off the quads.
+    Remove,
+    /// Move the surface of the liquid already on the quads.
+    Height(Surface),
+    /// Set (`Some(true)`) or clear the deep (fatigue) and fishable flags of the liquid on the
+    /// quads; `None` leaves a flag alone. MCLQ has no fishable flag: there only `deep` applies.
+    Flags {
+        /// Deep (fatigue) water.
+        deep: Option<bool>,
+        /// Fishing works.
+        fishable: Option<bool>,
+    },
+}
+
+impl LiquidEdit {
+    /// The name shown in the history.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LiquidEdit::Add { .. } => "Add liquid",
+            LiquidEdit::Remove => "Remove liquid",
+            LiquidEdit::Height(_) => "Liquid height",
+            LiquidEdit::Flags { .. } => "Liquid flags",
+        }
+    }
+}
+
+/// Applies `edit` to the quads a dab at world (`x`, `y`) reaches (those whose centre the brush
+/// covers, or the quad under the centre for a brush smaller than a quad). Returns the chunks
+/// changed.
+pub fn dab(
+    map: &mut Map,
+    brush: &Brush,
+    edit: LiquidEdit,
+    style: LiquidStyle,
+    x: f64,
+    y: f64,
+    stroke: &mut Stroke,
+) -> Vec<(TileCoord, usize)> {
+    let [cx, cy] = coords::world_to_lattice(x, y);
+    let radius = coords::yards_to_steps(brush.radius as f64);
+    let inner = coords::yards_to_steps(brush.inner_radius as f64);
+    let mut selected: Vec<(TileCoord, usize, u64, i32, i32)> = Vec::new();
+    for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, radius) {
+        let (ox, oy) = (ccol * STEPS_PER_CHUNK, crow * STEPS_PER_CHUNK);
+        let mut mask = 0u64;
+        for r in 0..LIQUID_QUADS {
+            for k in 0..LIQUID_QUADS {
+                let (qx, qy) = (ox as f64 + k as f64, oy as f64 + r as f64);
+                let under = (qx..qx + 1.0).contains(&cx) && (qy..qy + 1.0).contains(&cy);
+                if under || brush.weight_at(qx + 0.5 - cx, qy + 0.5 - cy, radius, inner) > 0.0 {
+                    mask |= 1 << (r * LIQUID_QUADS + k);
+                }
+            }
+        }
+        if mask != 0 {
+            selected.push((tile, chunk, mask, ox, oy));
+        }
+    }
+    apply_to_quads(map, &selected, edit, style, stroke)
+}
+
+/// Applies `edit` to the quads of `selected` (tile, chunk, quad mask, and the chunk's lattice
+/// origin); returns the chunks changed.
+fn apply_to_quads(
+    map: &mut Map,
+    selected: &[(TileCoord, usize, u64, i32, i32)],
+    edit: LiquidEdit,
+    style: LiquidStyle,
+    stroke: &mut Stroke,
+) -> Vec<(TileCoord, usize)> {
+    let mut changed: Vec<(TileCoord, usize)> = Vec::new();
+    // Surface heights to write, by lattice vertex.
+    let mut heights: HashMap<(i32, i32), f32> = HashMap::new();
+    for &(tile, chunk, mask, ox, oy) in selected {
+        let before = &map.tiles[&tile].chunks[chunk];
+        let mut after = before.clone();
+        let surface = match edit {
+            LiquidEdit::Add {
+                liquid_type,
+                surface,
+            } => {
+                add(&mut after, mask, liquid_type, style);
+                Some(surface)
+            }
+            LiquidEdit::Remove => {
+                remove(&mut after, mask);
+                None
+            }
+            LiquidEdit::Height(surface) => Some(surface),
+            LiquidEdit::Flags { deep, fishable } => {
+                set_flags(&mut after, mask, deep, fishable);
+                None
+            }
+        };
+        if let Some(surface) = surface {
+            let wet = wet_quads(&after) & mask;
+            for r in 0..=LIQUID_QUADS {
+                for k in 0..=LIQUID_QUADS {
+                    if corner_of_any(wet, r, k) {
+                        let (gx, gy) = (ox + k as i32, oy + r as i32);
+                        let [wx, wy] = coords::lattice_to_world(gx as f64, gy as f64);
+                        heights.insert((gx, gy), surface.height_at(wx, wy));
+                    }
+                }
+            }
+        }
+        if after != *before {
+            stroke.snapshot(map, tile, chunk);
+            map.tiles.get_mut(&tile).expect("loaded").chunks[chunk] = after;
+            changed.push((tile, chunk));
+        }
+    }
+    // Heights go to every copy of each vertex, in every loaded chunk with liquid there, so
+    // neighbouring chunks and tiles share their border heights.
+    let mut per_chunk: HashMap<(TileCoord, usize), Vec<(usize, f32)>> = HashMap::new();
+    for (&(gx, gy), &h) in &heights {
+        let v = Vertex {
+            gx,
+            gy,
+            inner: false,
+        };
+        for copy in v.copies() {
+            let (row, col) = (copy.index / 17, copy.index % 17);
+            per_chunk
+                .entry((copy.tile, copy.chunk))
+                .or_default()
+                .push((row * SIDE + col, h));
+        }
+    }
+    for ((tile, chunk), values) in per_chunk {
+        let Some(t) = map.tiles.get(&tile) else {
+            continue;
+        };
+        let before = &t.chunks[chunk];
+        if before.liquid.is_none() {
+            continue;
+        }
+        let mut after = before.clone();
+        set_heights(&mut after, &values);
+        if after != *before {
+            stroke.snapshot(map, tile, chunk);
+            map.tiles.get_mut(&tile).expect("loaded").chunks[chunk] = after;
+            if !changed.contains(&(tile, chunk)) {
+                changed.push((tile, chunk));
+            }
+        }
+    }
+    changed
+}
+
+/// True when vertex (`r`, `k`) of the 9×9 grid is a corner of a quad in `mask`.
+fn corner_of_any(mask: u64, r: usize, k: usize) -> bool {
+    [(0, 0), (0, 1), (1, 0), (1, 1)].iter().any(|&(dr, dk)| {
+        let (qr, qk) = (r as i32 - dr, k as i32 - dk);
+        (0..8).contains(&qr)
+            && (0..8).contains(&qk)
+            && mask >> (qr as usize * LIQUID_QUADS + qk as usize) & 1 == 1
+    })
+}
+
+/// Quads of a chunk holding liquid of any layer.
+pub fn wet_quads(chunk: &Chunk) -> u64 {
+    chunk.liquid.as_ref().map_or(0, |l| {
+        l.layers.iter().fold(0, |m, layer| m | layer.wet_quads())
+    })
+}
+
+/// Puts liquid of `liquid_type` on the quads of `mask`, taking them from other layers.
+fn add(chunk: &mut Chunk, mask: u64, liquid_type: u16, style: LiquidStyle) {
+    let ground: Vec<f32> = (0..SIDE * SIDE)
+        .map(|i| chunk.heights[outer_vertex(i / SIDE, i % SIDE)])
+        .collect();
+    let liquid = chunk.liquid.get_or_insert_with(ChunkLiquid::default);
+    // A chunk keeps the style it already has; a dry chunk takes the generation's.
+    let style = match liquid.layers.first().map(|l| &l.origin) {
+        Some(LiquidOrigin::Mh2o) => LiquidStyle::Mh2o,
+        Some(LiquidOrigin::Mclq(_)) => LiquidStyle::Mclq,
+        None => style,
+    };
+    let liquid_type = match style {
+        LiquidStyle::Mh2o => liquid_type,
+        LiquidStyle::Mclq => classic_kind(liquid_type),
+    };
+    let index = match liquid
+        .layers
+        .iter()
+        .position(|l| l.liquid_type == liquid_type)
+    {
+        Some(i) => i,
+        None => {
+            liquid.layers.push(new_layer(liquid_type, style, &ground));
+            liquid.layers.len() - 1
+        }
+    };
+    for (i, layer) in liquid.layers.iter_mut().enumerate() {
+        widen(layer);
+        if i == index {
+            layer.exists |= mask;
+        } else {
+            layer.exists &= !mask;
+        }
+    }
+    finish(chunk);
+}
+
+/// Takes the liquid off the quads of `mask`.
+fn remove(chunk: &mut Chunk, mask: u64) {
+    let Some(liquid) = chunk.liquid.as_mut() else {
+        return;
+    };
+    if liquid
+        .layers
+        .iter()
+        .all(|l| l.exists & l.rectangle_mask() & mask == 0)
+    {
+        return;
+    }
+    for layer in &mut liquid.layers {
+        widen(layer);
+        layer.exists &= !mask;
+    }
+    finish(chunk);
+}
+
+/// Sets or clears the deep and fishable flags of the wet quads of `mask`.
+fn set_flags(chunk: &mut Chunk, mask: u64, deep: Option<bool>, fishable: Option<bool>) {
+    let wet = wet_quads(chunk) & mask;
+    let Some(liquid) = chunk.liquid.as_mut() else {
+        return;
+    };
+    if wet == 0 {
+        return;
+    }
+    let bits = |value: u64, on: Option<bool>| match on {
+        Some(true) => value | wet,
+        Some(false) => value & !wet,
+        None => value,
+    };
+    let mh2o = liquid
+        .layers
+        .iter()
+        .any(|l| matches!(l.origin, LiquidOrigin::Mh2o));
+    if mh2o {
+        let a = liquid.attributes.unwrap_or_default();
+        let next = LiquidAttributes {
+            fishable: bits(a.fishable, fishable),
+            deep: bits(a.deep, deep),
+        };
+        if liquid.attributes.is_some() || next != LiquidAttributes::default() {
+            liquid.attributes = Some(next);
+        }
+    }
+    if let Some(on) = deep {
+        for layer in &mut liquid.layers {
+            if let LiquidOrigin::Mclq(extras) = &mut layer.origin {
+                for (i, tile) in extras.tiles.iter_mut().enumerate() {
+                    if wet >> i & 1 == 1 && layer.exists >> i & 1 == 1 {
+                        *tile = if on {
+                            *tile | TILE_FATIGUE
+                        } else {
+                            *tile & !TILE_FATIGUE
+                        };
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Writes surface heights (index into the 9×9 grid) into every layer with liquid at the vertex,
+/// and re-derives depths and height ranges.
+fn set_heights(chunk: &mut Chunk, values: &[(usize, f32)]) {
+    let Some(liquid) = chunk.liquid.as_mut() else {
+        return;
+    };
+    let mut any = false;
+    for layer in &mut liquid.layers {
+        let wet = layer.exists & layer.rectangle_mask();
+        let touched: Vec<(usize, f32)> = values
+            .iter()
+            .copied()
+            .filter(|&(i, _)| corner_of_any(wet, i / SIDE, i % SIDE))
+            .collect();
+        if touched.is_empty() {
+            continue;
+        }
+        widen(layer);
+        if let Some(h) = layer.heights.as_mut() {
+            for (i, value) in touched {
+                h[i] = value;
+            }
+        }
+        any = true;
+    }
+    if any {
+        finish(chunk);
+    }
+}
+
+/// A new layer over the whole grid, without quads yet, in `style`'s structure.
+fn new_layer(liquid_type: u16, style: LiquidStyle, ground: &[f32]) -> LiquidLayer {
+    let magma = classic_kind(liquid_type) == liquid_type::MAGMA;
+    let origin = match style {
+        LiquidStyle::Mh2o => LiquidOrigin::Mh2o,
+        LiquidStyle::Mclq => LiquidOrigin::Mclq(MclqExtras {
+            vertex_heads: Box::new([[0; 4]; 81]),
+            tiles: [TILE_NONE; 64],
+            flow_count: 0,
+            flows: Box::new([0; mclq::FLOW_BYTES]),
+        }),
+    };
+    let level = ground.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    LiquidLayer {
+        liquid_type,
+        // Magma stores texture coordinates where water stores depths (MH2O formats 1 and 0).
+        vertex_format: if magma { 1 } else { 0 },
+        min_height: level,
+        max_height: level,
+        x: 0,
+        y: 0,
+        width: 8,
+        height: 8,
+        exists: 0,
+        exists_omitted: false,
+        exists_padding: 0,
+        heights: Some(vec![level; 81]),
+        depths: (!magma).then(|| vec![0; 81]),
+        uvs: magma.then(|| vec![[0, 0]; 81]),
+        origin,
+    }
+}
+
+/// Spreads a layer's grids to the whole 9×9 grid (vertices outside its rectangle take the
+/// nearest edge value), with heights stored, so an edit can address any vertex.
+fn widen(layer: &mut LiquidLayer) {
+    let full = layer.x == 0 && layer.y == 0 && layer.width == 8 && layer.height == 8;
+    if full && layer.heights.is_some() {
+        return;
+    }
+    let cols = layer.vertex_columns();
+    let (x0, y0, w, h) = (
+        layer.x as usize,
+        layer.y as usize,
+        layer.width as usize,
+        layer.height as usize,
+    );
+    let pick = |i: usize| {
+        let (r, c) = (i / SIDE, i % SIDE);
+        (r.clamp(y0, y0 + h) - y0) * cols + (c.clamp(x0, x0 + w) - x0)
+    };
+    let heights = layer.surface_heights();
+    layer.heights = Some((0..81).map(|i| heights[pick(i)]).collect());
+    if let Some(d) = &layer.depths {
+        layer.depths = Some((0..81).map(|i| d[pick(i)]).collect());
+    }
+    if let Some(u) = &layer.uvs {
+        layer.uvs = Some((0..81).map(|i| u[pick(i)]).collect());
+    }
+    if layer.vertex_format == 2 {
+        // Depth-only data cannot hold the heights an edit sets.
+        layer.vertex_format = 0;
+    }
+    layer.exists &= layer.rectangle_mask();
+    layer.x = 0;
+    layer.y = 0;
+    layer.width = 8;
+    layer.height = 8;
+    layer.exists_omitted = false;
+    layer.exists_padding = 0;
+}
+
+/// Makes an edited chunk's liquid consistent: empty layers dropped, depths and height ranges
+/// re-derived, MH2O layers shrunk to their quads, MCLQ tile bytes and the MCNK liquid flags
+/// matching the instances, and no liquid at all when no quad is wet.
+fn finish(chunk: &mut Chunk) {
+    let ground: Vec<f32> = (0..SIDE * SIDE)
+        .map(|i| chunk.heights[outer_vertex(i / SIDE, i % SIDE)])
+        .collect();
+    // What the file said of the old liquid no longer describes it.
+    chunk.quirks.liquid_size_field = None;
+    chunk.quirks.liquid_size_without_chunk = None;
+    chunk.flags &= !FLAG_LIQUID_ANY;
+    let Some(liquid) = chunk.liquid.as_mut() else {
+        return;
+    };
+    liquid.layers.retain(|l| l.exists & l.rectangle_mask() != 0);
+    if liquid.layers.is_empty() {
+        chunk.liquid = None;
+        return;
+    }
+    let wet_all = liquid.layers.iter().fold(0, |m, l| m | l.exists);
+    if let Some(a) = liquid.attributes.as_mut() {
+        a.fishable &= wet_all;
+        a.deep &= wet_all;
+    }
+    for layer in &mut liquid.layers {
+        widen(layer);
+        let heights = layer.heights.clone().unwrap_or_default();
+        if let Some(d) = layer.depths.as_mut() {
+            for (i, depth) in d.iter_mut().enumerate() {
+                *depth = depth_byte(heights[i], ground[i]);
+            }
+        }
+        let mut range = (f32::INFINITY, f32::NEG_INFINITY);
+        for (i, &h) in heights.iter().enumerate() {
+            if corner_of_any(layer.exists, i / SIDE, i % SIDE) {
+                range = (range.0.min(h), range.1.max(h));
+            }
+        }
+        (layer.min_height, layer.max_height) = range;
+        match &mut layer.origin {
+            LiquidOrigin::Mclq(extras) => {
+                let nibble = mclq_tile_kind(layer.liquid_type);
+                for (i, tile) in extras.tiles.iter_mut().enumerate() {
+                    let wet = layer.exists >> i & 1 == 1;
+                    let shown = *tile & 0x08 == 0;
+                    if wet && !shown {
+                        *tile = nibble;
+                    } else if !wet {
+                        *tile = TILE_NONE;
+                    }
+                }
+                if let Some(d) = &layer.depths {
+                    for (head, depth) in extras.vertex_heads.iter_mut().zip(d) {
+                        head[0] = *depth;
+                    }
+                }
+            }
+            LiquidOrigin::Mh2o => shrink(layer),
+        }
+    }
+    for layer in &liquid.layers {
+        if matches!(layer.origin, LiquidOrigin::Mclq(_)) {
+            chunk.flags |= mclq::flag_for_type(layer.liquid_type);
+        }
+    }
+}
+
+/// The low nibble of an MCLQ tile byte for a liquid type (what Blizzard's files hold: 4 river,
+/// 1 ocean, 6 magma, 3 slime).
+fn mclq_tile_kind(t: u16) -> u8 {
+    match classic_kind(t) {
+        liquid_type::OCEAN => 1,
+        liquid_type::SLIME => 3,
+        liquid_type::MAGMA => 6,
+        _ => 4,
+    }
+}
+
+/// The depth byte of a vertex whose surface is at `surface` over ground at `ground`.
+pub fn depth_byte(surface: f32, ground: f32) -> u8 {
+    ((surface - ground) * DEPTH_PER_YARD)
+        .floor()
+        .clamp(0.0, 255.0) as u8
+}
+
+/// Shrinks a full-grid MH2O layer to the rectangle its wet quads span.
+fn shrink(layer: &mut LiquidLayer) {
+    let (mut x0, mut y0, mut x1, mut y1) = (8, 8, 0, 0);
+    for i in 0..64 {
+        if layer.exists >> i & 1 == 1 {
+            let (r, c) = (i / 8, i % 8);
+            (x0, y0, x1, y1) = (x0.min(c), y0.min(r), x1.max(c + 1), y1.max(r + 1));
+        }
+    }
+    if x0 >= x1 {
+        return;
+    }
+    let pick = |grid_index: usize| {
+        let (r, c) = (grid_index / (x1 - x0 + 1), grid_index % (x1 - x0 + 1));
+        (y0 + r) * SIDE + x0 + c
+    };
+    let count = (x1 - x0 + 1) * (y1 - y0 + 1);
+    if let Some(h) = &layer.heights {
+        layer.heights = Some((0..count).map(|i| h[pick(i)]).collect());
+    }
+    if let Some(d) = &layer.depths {
+        layer.depths = Some((0..count).map(|i| d[pick(i)]).collect());
+    }
+    if let Some(u) = &layer.uvs {
+        layer.uvs = Some((0..count).map(|i| u[pick(i)]).collect());
+    }
+    (layer.x, layer.y) = (x0 as u8, y0 as u8);
+    (layer.width, layer.height) = ((x1 - x0) as u8, (y1 - y0) as u8);
+}
+
+/// The liquid surface at world (`x`, `y`): its height (bilinear over the quad's corners) and
+/// LiquidType id, when a loaded chunk has liquid on the quad there.
+pub fn surface_at(map: &Map, x: f64, y: f64) -> Option<(f32, u16)> {
+    let [gx, gy] = coords::world_to_lattice(x, y);
+    let (qx, qy) = (gx.floor() as i32, gy.floor() as i32);
+    let v = Vertex {
+        gx: qx,
+        gy: qy,
+        inner: true,
+    };
+    let copy = v.copies().next()?;
+    let chunk = map.tiles.get(&copy.tile)?.chunks.get(copy.chunk)?;
+    let (r, k) = (copy.index / 17, copy.index % 17 - 9);
+    let bit = r * LIQUID_QUADS + k;
+    let layer = chunk
+        .liquid
+        .as_ref()?
+        .layers
+        .iter()
+        .find(|l| l.wet_quads() >> bit & 1 == 1)?;
+    let heights = layer.surface_heights();
+    let at = |rr: usize, kk: usize| layer.surface_height_at(&heights, rr, kk);
+    let (fx, fy) = ((gx - qx as f64) as f32, (gy - qy as f64) as f32);
+    let top = at(r, k) * (1.0 - fx) + at(r, k + 1) * fx;
+    let bottom = at(r + 1, k) * (1.0 - fx) + at(r + 1, k + 1) * fx;
+    Some((top * (1.0 - fy) + bottom * fy, layer.liquid_type))
+}
+
+/// The height a liquid edit starting at world (`x`, `y`) takes when none is typed: the liquid
+/// surface there, else the ground.
+pub fn height_under(map: &Map, x: f64, y: f64) -> Option<f32> {
+    surface_at(map, x, y)
+        .map(|(h, _)| h)
+        .or_else(|| lattice::height_at(map, x, y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Tile;
+
+    fn map_with_tile() -> (Map, TileCoord) {
+        let coord = TileCoord::new(32, 32).unwrap();
+        let mut map = Map::new("T");
+        map.tiles.insert(coord, Tile::flat(coord, "t.blp", 10.0));
+        (map, coord)
+    }
+
+    fn centre_of_chunk(coord: TileCoord, cx: usize, cy: usize) -> [f64; 2] {
+        let [x, y] = coords::chunk_north_west(coord, cx, cy);
+        [x - coords::CHUNK_SIZE / 2.0, y - coords::CHUNK_SIZE / 2.0]
+    }
+
+    #[test]
+    fn depth_follows_the_measured_rule() {
+        assert_eq!(depth_byte(161.36, 153.20), 73);
+        assert_eq!(depth_byte(157.66, 157.13), 4);
+        assert_eq!(depth_byte(10.0, 12.0), 0);
+        assert_eq!(depth_byte(100.0, 0.0), 255);
+    }
+
+    #[test]
+    fn a_slope_interpolates_along_its_line_and_holds_beyond_the_ends() {
+        let s = Surface::Slope {
+            from: [0.0, 0.0, 10.0],
+            to: [100.0, 0.0, 0.0],
+        };
+        assert_eq!(s.height_at(50.0, 30.0), 5.0);
+        assert_eq!(s.height_at(-20.0, 0.0), 10.0);
+        assert_eq!(s.height_at(200.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn adding_and_removing_water_in_mclq_keeps_flags_and_tiles_true() {
+        let (mut map, coord) = map_with_tile();
+        let [x, y] = centre_of_chunk(coord, 3, 4);
+        let brush = Brush {
+            radius: 3.0,
+            inner_radius: 3.0,
+            ..Brush::default()
+        };
+        let add = LiquidEdit::Add {
+            liquid_type: liquid_type::WATER,
+            surface: Surface::Flat(12.0),
+        };
+        let mut stroke = Stroke::new("t");
+        let changed = dab(&mut map, &brush, add, LiquidStyle::Mclq, x, y, &mut stroke);
+        assert_eq!(changed, vec![(coord, 4 * 16 + 3)]);
+        let chunk = map.tiles[&coord].chunk(3, 4);
+        assert_eq!(chunk.flags & FLAG_LIQUID_ANY, mclq::flag_for_type(1));
+        let layer = &chunk.liquid.as_ref().unwrap().layers[0];
+        // A 3-yard brush at the chunk centre reaches the four centre quads' centres (1.46 yd).
+        let centre = (3..5).flat_map(|r| (3..5).map(move |c| 1u64 << (r * 8 + c)));
+        assert_eq!(layer.exists, centre.fold(0, |m, b| m | b));
+        assert_eq!((layer.min_height, layer.max_height), (12.0, 12.0));
+        let LiquidOrigin::Mclq(extras) = &layer.origin else {
+            panic!("MCLQ style makes MCLQ layers")
+        };
+        assert_eq!(extras.tiles[3 * 8 + 3], 4);
+        assert_eq!(extras.tiles[0], TILE_NONE);
+        assert_eq!(
+            layer.depths.as_ref().unwrap()[4 * 9 + 4],
+            18,
+            "2 yards deep"
+        );
+        let mut stroke = Stroke::new("t");
+        dab(
+            &mut map,
+            &brush,
+            LiquidEdit::Remove,
+            LiquidStyle::Mclq,
+            x,
+            y,
+            &mut stroke,
+        );
+        let chunk = map.tiles[&coord].chunk(3, 4);
+        assert!(chunk.liquid.is_none());
+        assert_eq!(chunk.flags & FLAG_LIQUID_ANY, 0, "no stale liquid flag");
+    }
+
+    #[test]
+    fn mh2o_layers_shrink_to_their_quads_and_borders_share_heights() {
+        let (mut map, coord) = map_with_tile();
+        // On the border between chunks (3, 4) and (4, 4).
+        let [x, y] = coords::chunk_north_west(coord, 4, 4);
+        let (x, y) = (x - coords::CHUNK_SIZE / 2.0, y);
+        let brush = Brush {
+            radius: 3.0,
+            inner_radius: 3.0,
+            ..Brush::default()
+        };
+        let add = LiquidEdit::Add {
+            liquid_type: 5,
+            surface: Surface::Flat(11.0),
+        };
+        let mut stroke = Stroke::new("t");
+        let mut changed = dab(&mut map, &brush, add, LiquidStyle::Mh2o, x, y, &mut stroke);
+        changed.sort();
+        assert_eq!(changed, vec![(coord, 4 * 16 + 3), (coord, 4 * 16 + 4)]);
+        let west = &map.tiles[&coord]
+            .chunk(3, 4)
+            .liquid
+            .as_ref()
+            .unwrap()
+            .layers[0];
+        let east = &map.tiles[&coord]
+            .chunk(4, 4)
+            .liquid
+            .as_ref()
+            .unwrap()
+            .layers[0];
+        assert_eq!(west.liquid_type, 5, "MH2O keeps the exact LiquidType");
+        assert_eq!((west.x, west.width), (7, 1));
+        assert_eq!((east.x, east.width), (0, 1));
+        // Raise the surface on the east side only: the shared border moves in both chunks.
+        let mut stroke = Stroke::new("t");
+        let [ex, ey] = coords::chunk_north_west(coord, 4, 4);
+        let east_quad = (ex - coords::CHUNK_SIZE / 2.0, ey - coords::UNIT_SIZE * 0.5);
+        let tiny = Brush {
+            radius: 0.1,
+            inner_radius: 0.1,
+            ..Brush::default()
+        };
+        dab(
+            &mut map,
+            &tiny,
+            LiquidEdit::Height(Surface::Flat(13.0)),
+            LiquidStyle::Mh2o,
+            east_quad.0,
+            east_quad.1,
+            &mut stroke,
+        );
+        let west = &map.tiles[&coord]
+            .chunk(3, 4)
+            .liquid
+            .as_ref()
+            .unwrap()
+            .layers[0];
+        let east = &map.tiles[&coord]
+            .chunk(4, 4)
+            .liquid
+            .as_ref()
+            .unwrap()
+            .layers[0];
+        let w = west.heights.as_ref().unwrap();
+        let e = east.heights.as_ref().unwrap();
+        // West's right column (col 1 of its 2-wide grid) equals east's left column.
+        for row in 0..=west.height as usize {
+            assert_eq!(w[row * 2 + 1], e[row * 2]);
+        }
+        assert!(e.contains(&13.0));
+    }
+}

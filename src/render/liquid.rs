@@ -1,0 +1,241 @@
+//! Liquid surfaces on the GPU: per tile a vertex/index buffer of its wet quads, drawn after the
+//! terrain and objects, translucent, coloured by kind (water, ocean, magma, slime) and darker
+//! and more opaque where the water is deep.
+//!
+//! Not for: building the quads (see `render::liquid_mesh`). Every call takes the
+//! `glow::Context`, as the terrain renderer's do.
+
+use std::collections::HashMap;
+
+use glow::HasContext;
+
+use super::liquid_mesh::{LiquidMesh, LiquidVertex};
+use super::terrain::{FrameParams, SKY_COLOR};
+use crate::model::TileCoord;
+
+/// One tile's GPU objects.
+struct GpuLiquid {
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    ebo: glow::Buffer,
+    index_count: i32,
+}
+
+/// Uniform locations looked up once.
+struct Uniforms {
+    view_projection: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    sky: Option<glow::UniformLocation>,
+    brush: Option<glow::UniformLocation>,
+}
+
+/// The liquid renderer: a shader and the tiles' surfaces uploaded so far.
+pub struct LiquidRenderer {
+    program: glow::Program,
+    tiles: HashMap<TileCoord, GpuLiquid>,
+    uniforms: Uniforms,
+}
+
+const VERTEX_SHADER: &str = r#"
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in float a_depth;
+layout(location = 2) in uint a_kind;
+uniform mat4 u_view_projection;
+out vec3 v_world;
+out float v_depth;
+flat out uint v_kind;
+void main() {
+    v_world = a_position;
+    v_depth = a_depth;
+    v_kind = a_kind;
+    gl_Position = u_view_projection * vec4(a_position, 1.0);
+}
+"#;
+
+const FRAGMENT_SHADER: &str = r#"
+precision highp float;
+in vec3 v_world;
+in float v_depth;
+flat in uint v_kind;
+uniform vec3 u_eye;
+uniform vec3 u_sky;
+uniform vec4 u_brush;
+out vec4 o_color;
+void main() {
+    // Shallow and deep colours of water, ocean, magma and slime.
+    vec3 shallow[4] = vec3[4](vec3(0.30, 0.62, 0.72), vec3(0.20, 0.52, 0.66),
+                              vec3(1.00, 0.62, 0.10), vec3(0.55, 0.80, 0.20));
+    vec3 deep[4] = vec3[4](vec3(0.05, 0.20, 0.38), vec3(0.02, 0.12, 0.30),
+                           vec3(0.80, 0.18, 0.02), vec3(0.20, 0.42, 0.05));
+    uint k = min(v_kind, 3u);
+    // Full depth tint at 8 yards of water.
+    float d = clamp(v_depth / 8.0, 0.0, 1.0);
+    vec3 color = mix(shallow[k], deep[k], d);
+    float alpha = k == 2u ? 0.92 : (k == 3u ? 0.85 : mix(0.45, 0.85, d));
+    if (k < 2u) {
+        // Glancing views see the sky in the surface.
+        vec3 view = normalize(u_eye - v_world);
+        float fresnel = pow(1.0 - clamp(view.z, 0.0, 1.0), 4.0);
+        color = mix(color, u_sky, 0.5 * fresnel);
+        alpha = mix(alpha, 1.0, 0.5 * fresnel);
+    }
+    if (u_brush.w > 0.5) {
+        float r = length(v_world.xy - u_brush.xy);
+        float w = max(fwidth(r), 1e-4);
+        float ring = 1.0 - clamp(abs(r - u_brush.z) / w - 1.0, 0.0, 1.0);
+        color = mix(color, vec3(1.0), 0.9 * ring);
+        alpha = max(alpha, ring);
+    }
+    float fog = clamp((length(v_world - u_eye) - 1200.0) / 2600.0, 0.0, 1.0);
+    o_color = vec4(mix(color, u_sky, fog * 0.7), alpha);
+}
+"#;
+
+impl LiquidRenderer {
+    /// Compiles the shader. Fails (with the driver's log) when the context cannot run it.
+    pub fn new(gl: &glow::Context) -> Result<LiquidRenderer, String> {
+        // SAFETY: plain GL calls on the caller's current context.
+        unsafe {
+            let program =
+                super::shader::compile_program(gl, VERTEX_SHADER, FRAGMENT_SHADER, "liquid")?;
+            let loc = |name: &str| gl.get_uniform_location(program, name);
+            let uniforms = Uniforms {
+                view_projection: loc("u_view_projection"),
+                eye: loc("u_eye"),
+                sky: loc("u_sky"),
+                brush: loc("u_brush"),
+            };
+            Ok(LiquidRenderer {
+                program,
+                tiles: HashMap::new(),
+                uniforms,
+            })
+        }
+    }
+
+    /// Uploads (or replaces) a tile's liquid; a tile without liquid just drops the old one.
+    pub fn upload(
+        &mut self,
+        gl: &glow::Context,
+        coord: TileCoord,
+        mesh: &LiquidMesh,
+    ) -> Result<(), String> {
+        self.remove(gl, coord);
+        if mesh.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: plain GL calls on the caller's current context; sizes come from the slices.
+        let tile = unsafe { upload_tile(gl, mesh)? };
+        self.tiles.insert(coord, tile);
+        Ok(())
+    }
+
+    /// Frees a tile's liquid.
+    pub fn remove(&mut self, gl: &glow::Context, coord: TileCoord) {
+        if let Some(t) = self.tiles.remove(&coord) {
+            // SAFETY: the objects were created on this context and are no longer used.
+            unsafe {
+                gl.delete_vertex_array(t.vao);
+                gl.delete_buffer(t.vbo);
+                gl.delete_buffer(t.ebo);
+            }
+        }
+    }
+
+    /// Tiles with liquid on the GPU.
+    pub fn tile_count(&self) -> usize {
+        self.tiles.len()
+    }
+
+    /// Draws every tile's liquid, blended over what is already drawn, tested against but not
+    /// writing depth (so surfaces behind each other all show). Restores what egui expects.
+    pub fn draw(&self, gl: &glow::Context, params: &FrameParams) {
+        if self.tiles.is_empty() || !params.overlays.liquids {
+            return;
+        }
+        // SAFETY: plain GL calls on the caller's current context with objects it owns.
+        unsafe {
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.depth_mask(false);
+            gl.enable(glow::BLEND);
+            gl.blend_func_separate(
+                glow::SRC_ALPHA,
+                glow::ONE_MINUS_SRC_ALPHA,
+                glow::ONE,
+                glow::ONE_MINUS_SRC_ALPHA,
+            );
+            gl.disable(glow::CULL_FACE);
+            gl.use_program(Some(self.program));
+            let u = &self.uniforms;
+            gl.uniform_matrix_4_f32_slice(
+                u.view_projection.as_ref(),
+                false,
+                &params.view_projection.to_cols_array(),
+            );
+            gl.uniform_3_f32(u.eye.as_ref(), params.eye.x, params.eye.y, params.eye.z);
+            gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
+            let (bxy, br, on) = params
+                .overlays
+                .brush
+                .map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
+            gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
+            for tile in self.tiles.values() {
+                gl.bind_vertex_array(Some(tile.vao));
+                gl.draw_elements(glow::TRIANGLES, tile.index_count, glow::UNSIGNED_INT, 0);
+            }
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+            gl.depth_mask(true);
+            gl.disable(glow::BLEND);
+            gl.disable(glow::DEPTH_TEST);
+        }
+    }
+
+    /// Frees everything (call from `on_exit`).
+    pub fn destroy(&mut self, gl: &glow::Context) {
+        let coords: Vec<TileCoord> = self.tiles.keys().copied().collect();
+        for c in coords {
+            self.remove(gl, c);
+        }
+        // SAFETY: the program was created on this context.
+        unsafe { gl.delete_program(self.program) };
+    }
+}
+
+/// Creates a tile's buffers.
+unsafe fn upload_tile(gl: &glow::Context, mesh: &LiquidMesh) -> Result<GpuLiquid, String> {
+    unsafe {
+        let vao = gl.create_vertex_array()?;
+        gl.bind_vertex_array(Some(vao));
+        let vbo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        gl.buffer_data_u8_slice(
+            glow::ARRAY_BUFFER,
+            bytemuck::cast_slice(&mesh.vertices),
+            glow::STATIC_DRAW,
+        );
+        let ebo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ebo));
+        gl.buffer_data_u8_slice(
+            glow::ELEMENT_ARRAY_BUFFER,
+            bytemuck::cast_slice(&mesh.indices),
+            glow::STATIC_DRAW,
+        );
+        let stride = std::mem::size_of::<LiquidVertex>() as i32;
+        gl.enable_vertex_attrib_array(0);
+        gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+        gl.enable_vertex_attrib_array(1);
+        gl.vertex_attrib_pointer_f32(1, 1, glow::FLOAT, false, stride, 12);
+        gl.enable_vertex_attrib_array(2);
+        gl.vertex_attrib_pointer_i32(2, 1, glow::UNSIGNED_INT, stride, 16);
+        gl.bind_vertex_array(None);
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        Ok(GpuLiquid {
+            vao,
+            vbo,
+            ebo,
+            index_count: mesh.indices.len() as i32,
+        })
+    }
+}
