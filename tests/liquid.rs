@@ -88,7 +88,11 @@ fn round_trip(map: &Map, generation: Generation) -> Map {
     let dir = tempfile::tempdir().unwrap();
     disk::write_files(dir.path(), &files, |_| {}).unwrap();
     let opened = disk::open_map_as(&dir.path().join("Sample.wdt"), Some(generation)).unwrap();
-    assert!(opened.failed.is_empty(), "{generation}: {:?}", opened.failed);
+    assert!(
+        opened.failed.is_empty(),
+        "{generation}: {:?}",
+        opened.failed
+    );
     opened.map
 }
 
@@ -119,7 +123,11 @@ fn edited_liquid_comes_back_from_every_generation() {
     let before = cells(&map);
     // The edits did what the test means to save.
     let kinds: std::collections::BTreeSet<u16> = before.values().map(|(t, _)| *t).collect();
-    assert_eq!(kinds, [1, 3, 5].into_iter().collect(), "water, magma, slow water");
+    assert_eq!(
+        kinds,
+        [1, 3, 5].into_iter().collect(),
+        "water, magma, slow water"
+    );
     let tiles: std::collections::BTreeSet<TileCoord> = before.keys().map(|k| k.0).collect();
     assert_eq!(tiles.len(), 4, "the lake spans all four tiles");
     let lake = before.values().filter(|(t, _)| *t == 1).count();
@@ -137,10 +145,16 @@ fn edited_liquid_comes_back_from_every_generation() {
         let back = round_trip(&prepared, target);
         assert_flags_true(&back, &target.to_string());
         if target == Generation::V335 {
-            assert_eq!(cells(&back), before, "3.3.5 keeps every quad, type and height");
-            let deep = back.tiles.values().flat_map(|t| &t.chunks).filter_map(|c| {
-                c.liquid.as_ref().and_then(|l| l.attributes).map(|a| a.deep)
-            });
+            assert_eq!(
+                cells(&back),
+                before,
+                "3.3.5 keeps every quad, type and height"
+            );
+            let deep = back
+                .tiles
+                .values()
+                .flat_map(|t| &t.chunks)
+                .filter_map(|c| c.liquid.as_ref().and_then(|l| l.attributes).map(|a| a.deep));
             assert!(deep.into_iter().any(|d| d != 0), "deep flags kept");
         } else {
             // MCLQ keeps the classic kind; type 5 (slow water) becomes water. Heights are exact.
@@ -231,7 +245,11 @@ fn removing_all_liquid_leaves_no_stale_flags() {
         let back = disk::open_map_as(&dir.path().join(&files[0].name), Some(target)).unwrap();
         let tile = back.map.tiles.values().next().unwrap();
         assert_eq!(tile.liquid_chunk_count(), 0, "{target}");
-        assert_eq!(with_flags(&back.map), 0, "{target}: no stale MCNK liquid flag");
+        assert_eq!(
+            with_flags(&back.map),
+            0,
+            "{target}: no stale MCNK liquid flag"
+        );
         // The bytes too: every MCNK header's flags word (offset 8 + 0) has no liquid bit.
         let bytes = &files[0].bytes;
         let mut at = 0;
@@ -283,7 +301,8 @@ fn wow_adt_reads_the_edited_mh2o_with_the_same_quads_and_types() {
                         for k in 0..w {
                             let bit = r * w + k;
                             if bitmap.is_none_or(|b| b >> bit & 1 == 1) {
-                                let q = (inst.y_offset as usize + r) * 8 + inst.x_offset as usize + k;
+                                let q =
+                                    (inst.y_offset as usize + r) * 8 + inst.x_offset as usize + k;
                                 got.insert(q, inst.liquid_type);
                             }
                         }

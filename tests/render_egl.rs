@@ -20,6 +20,8 @@ use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
 
+#[path = "render_egl/liquid.rs"]
+mod liquid;
 #[path = "render_egl/objects.rs"]
 mod objects;
 

@@ -1,0 +1,173 @@
+//! Liquid surfaces drawn offscreen (EGL, Mesa's software device) over the terrain: water added
+//! over a dip with the liquid tool shows there in water's colour, and removing it shows the
+//! terrain again, pixel for pixel. Pictures go to `target/render-tests/` like the terrain's.
+
+use std::path::PathBuf;
+
+use glow::HasContext;
+
+use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
+use loam::edit::{Brush, Stroke};
+use loam::model::coords::{CHUNK_SIZE, vertex_world_xy};
+use loam::model::liquid::liquid_type;
+use loam::model::{Map, Tile, TileCoord};
+use loam::render::camera::Camera;
+use loam::render::liquid::LiquidRenderer;
+use loam::render::mesh::build_tile_mesh;
+use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
+
+const W: i32 = 240;
+const H: i32 = 240;
+
+/// Draws the tile's terrain and liquid, looking straight down; RGBA rows, top first.
+fn draw(camera: &Camera, tile: &Tile, png: &str) -> Vec<u8> {
+    let egl = super::egl();
+    let gl = &egl.gl;
+    let mut terrain = TerrainRenderer::new(gl).expect("terrain shader");
+    let mut liquid = LiquidRenderer::new(gl).expect("the liquid shader compiles");
+    let mesh = build_tile_mesh(tile);
+    terrain.upload(gl, &mesh, &tile.textures).unwrap();
+    liquid.upload(gl, tile.coord, &mesh.liquid).unwrap();
+    let mut pixels = vec![0u8; (W * H * 4) as usize];
+    // SAFETY: plain GL calls on the current context with objects created here.
+    unsafe {
+        let fbo = gl.create_framebuffer().unwrap();
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        for (attachment, format) in [
+            (glow::COLOR_ATTACHMENT0, glow::RGBA8),
+            (glow::DEPTH_ATTACHMENT, glow::DEPTH_COMPONENT24),
+        ] {
+            let rb = gl.create_renderbuffer().unwrap();
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
+            gl.renderbuffer_storage(glow::RENDERBUFFER, format, W, H);
+            gl.framebuffer_renderbuffer(
+                glow::FRAMEBUFFER,
+                attachment,
+                glow::RENDERBUFFER,
+                Some(rb),
+            );
+        }
+        gl.viewport(0, 0, W, H);
+        gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
+        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        let params = FrameParams {
+            view_projection: camera.view_projection(W as f32 / H as f32),
+            eye: camera.eye(),
+            overlays: Overlays {
+                tile_grid: false,
+                ..Overlays::default()
+            },
+        };
+        terrain.draw(gl, &params);
+        liquid.draw(gl, &params);
+        gl.read_pixels(
+            0,
+            0,
+            W,
+            H,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelPackData::Slice(Some(&mut pixels)),
+        );
+        assert_eq!(gl.get_error(), glow::NO_ERROR);
+        liquid.destroy(gl);
+        terrain.destroy(gl);
+    }
+    let row = (W * 4) as usize;
+    let flipped: Vec<u8> = (0..H as usize)
+        .rev()
+        .flat_map(|r| pixels[r * row..(r + 1) * row].to_vec())
+        .collect();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../render-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    loam::app::screenshot::write_png(&dir.join(png), W as usize, H as usize, &flipped).unwrap();
+    flipped
+}
+
+fn pixel(img: &[u8], x: i32, y: i32) -> [i32; 3] {
+    let i = ((y * W + x) * 4) as usize;
+    [img[i] as i32, img[i + 1] as i32, img[i + 2] as i32]
+}
+
+#[test]
+fn water_over_a_dip_shows_and_removing_it_shows_the_terrain_again() {
+    let coord = TileCoord::new(30, 30).unwrap();
+    let mut map = Map::new("Dip");
+    let mut tile = Tile::flat(coord, "Tileset\\Test\\Grass.blp", 10.0);
+    // A bowl 8 yards deep around the middle of chunk (8, 8).
+    let [nx, ny] = coord.north_west();
+    let centre = [nx - 8.5 * CHUNK_SIZE, ny - 8.5 * CHUNK_SIZE];
+    for (i, chunk) in tile.chunks.iter_mut().enumerate() {
+        for v in 0..145 {
+            let [x, y] = vertex_world_xy(coord, i % 16, i / 16, v);
+            let d = ((x - centre[0]).powi(2) + (y - centre[1]).powi(2)).sqrt();
+            chunk.heights[v] = 10.0 - (8.0 * (1.0 - d / 40.0)).max(0.0) as f32;
+        }
+    }
+    map.tiles.insert(coord, tile);
+    let camera = Camera {
+        position: [centre[0], centre[1], 130.0],
+        yaw: 0.0,
+        pitch: -1.55,
+        fov_y: 40f32.to_radians(),
+    };
+    let dry = draw(&camera, &map.tiles[&coord], "liquid-dry.png");
+
+    let brush = Brush {
+        radius: 30.0,
+        inner_radius: 30.0,
+        ..Brush::default()
+    };
+    let mut stroke = Stroke::new("Add liquid");
+    let add = LiquidEdit::Add {
+        liquid_type: liquid_type::WATER,
+        surface: Surface::Flat(9.0),
+    };
+    let changed = liquid::dab(
+        &mut map,
+        &brush,
+        add,
+        LiquidStyle::Mh2o,
+        centre[0],
+        centre[1],
+        &mut stroke,
+    );
+    assert!(changed.len() >= 4, "{changed:?}");
+    let wet = draw(&camera, &map.tiles[&coord], "liquid-water.png");
+
+    // The middle of the view is the bottom of the bowl: water-coloured now (blue, far less red
+    // than the stand-in ground texture it covers).
+    let (cx, cy) = (W / 2, H / 2);
+    let (d, w) = (pixel(&dry, cx, cy), pixel(&wet, cx, cy));
+    assert!(w[2] > w[0] + 40, "water is blue: {w:?}");
+    assert!(
+        w[0] < d[0] - 40,
+        "the ground {d:?} shows through as water {w:?}"
+    );
+    // Outside the brush the view is unchanged (the water stays in its quads).
+    assert_eq!(pixel(&dry, 5, 5), pixel(&wet, 5, 5));
+    let changed_pixels = (0..W * H)
+        .filter(|i| {
+            dry[(*i * 4) as usize..(*i * 4 + 3) as usize]
+                != wet[(*i * 4) as usize..(*i * 4 + 3) as usize]
+        })
+        .count();
+    assert!(changed_pixels > 3000, "{changed_pixels} pixels show water");
+
+    let mut stroke = Stroke::new("Remove liquid");
+    liquid::dab(
+        &mut map,
+        &brush,
+        LiquidEdit::Remove,
+        LiquidStyle::Mh2o,
+        centre[0],
+        centre[1],
+        &mut stroke,
+    );
+    assert_eq!(map.tiles[&coord].liquid_chunk_count(), 0);
+    let again = draw(&camera, &map.tiles[&coord], "liquid-removed.png");
+    assert!(
+        again == dry,
+        "with the water removed the frame is the dry frame again"
+    );
+}
