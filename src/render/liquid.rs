@@ -166,6 +166,10 @@ impl LiquidRenderer {
                 glow::ONE_MINUS_SRC_ALPHA,
             );
             gl.disable(glow::CULL_FACE);
+            // Liquid often lies exactly on the ground (pvpzone3430's ocean at 0 over ground at
+            // 0): pulled toward the eye, it wins the depth test instead of flickering.
+            gl.enable(glow::POLYGON_OFFSET_FILL);
+            gl.polygon_offset(-1.0, -4.0);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
             gl.uniform_matrix_4_f32_slice(
@@ -187,6 +191,7 @@ impl LiquidRenderer {
             gl.bind_vertex_array(None);
             gl.use_program(None);
             gl.depth_mask(true);
+            gl.disable(glow::POLYGON_OFFSET_FILL);
             gl.disable(glow::BLEND);
             gl.disable(glow::DEPTH_TEST);
         }
