@@ -325,7 +325,11 @@ impl ToolSettings {
                 surface: Surface::Flat(height()),
             },
             Tool::LiquidRemove => LiquidEdit::Remove,
-            Tool::LiquidHeight => LiquidEdit::Height(Surface::Flat(height())),
+            // Moving a surface to where it already is would do nothing: untyped, the height
+            // tool takes the ground under the click (a click on the shore sets the level).
+            Tool::LiquidHeight => {
+                LiquidEdit::Height(Surface::Flat(self.liquid_height.unwrap_or(at[2] as f32)))
+            }
             Tool::LiquidFlags => LiquidEdit::Flags {
                 deep: Some(self.liquid_deep),
                 fishable: Some(self.liquid_fishable),

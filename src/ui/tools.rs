@@ -208,10 +208,12 @@ fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings) {
     }
     if matches!(s.tool, Tool::LiquidAdd | Tool::LiquidHeight | Tool::River) {
         let mut typed = s.liquid_height.is_some();
-        ui.checkbox(
-            &mut typed,
-            "Typed height (else: the surface or ground under the first click)",
-        );
+        let untyped = if s.tool == Tool::LiquidHeight {
+            "Typed height (else: the ground under the first click)"
+        } else {
+            "Typed height (else: the surface or ground under the first click)"
+        };
+        ui.checkbox(&mut typed, untyped);
         if typed {
             let mut h = s.liquid_height.unwrap_or(0.0);
             ui.horizontal(|ui| {
