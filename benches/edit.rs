@@ -1,8 +1,10 @@
 //! Brush costs on a 2×2-tile map: one raise dab of radius 30 yd at the tile corner (touching all
 //! four tiles, normals included), one paint dab of radius 30 yd, and undo of a 200-dab stroke.
-//! Targets: ≤ 0.5 ms, ≤ 0.5 ms, ≤ 5 ms.
+//! Targets: ≤ 0.5 ms, ≤ 0.5 ms, ≤ 5 ms. Also a liquid dab of radius 30 yd at the corner, into
+//! MH2O and into MCLQ (held to the brushes' ≤ 0.5 ms).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use loam::edit::paint::{self, Paint, PaintMode};
 use loam::edit::sculpt::{self, Sculpt};
 use loam::edit::{Brush, History, Stroke, normals};
@@ -93,5 +95,31 @@ fn brushes(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, brushes);
+fn liquid_dabs(c: &mut Criterion) {
+    let base = map();
+    let [cx, cy] = TileCoord::new(32, 32).expect("on the map").north_west();
+    let brush = Brush {
+        radius: 30.0,
+        inner_radius: 30.0,
+        ..Brush::default()
+    };
+    let add = LiquidEdit::Add {
+        liquid_type: 1,
+        surface: Surface::Flat(5.0),
+    };
+    for (style, name) in [
+        (LiquidStyle::Mh2o, "liquid dab r30 at tile corner (MH2O)"),
+        (LiquidStyle::Mclq, "liquid dab r30 at tile corner (MCLQ)"),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter_batched_ref(
+                || (base.clone(), Stroke::new("Add liquid")),
+                |(m, s)| liquid::dab(m, &brush, add, style, cx, cy, s),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+}
+
+criterion_group!(benches, brushes, liquid_dabs);
 criterion_main!(benches);

@@ -1,10 +1,12 @@
 //! How long building the GPU-ready mesh takes: one corpus tile, and the 3×3 neighbourhood the
-//! editor keeps around the camera (target: at most 1 ms per tile).
+//! editor keeps around the camera (target: at most 1 ms per tile); and the liquid surfaces of
+//! Northrend_37_25 (its MH2O river) on their own.
 
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use loam::model::{Tile, TileCoord};
+use loam::render::liquid_mesh::build_liquid_mesh;
 use loam::render::mesh::build_tile_mesh;
 
 fn corpus_tile() -> Tile {
@@ -42,5 +44,18 @@ fn mesh(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, mesh);
+fn liquid_mesh(c: &mut Criterion) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/warcraft-net/ADT/Northrend_37_25.adt");
+    let opened = loam::disk::open_map(&path).expect("corpus tile opens");
+    let tile = opened.map.tiles.into_values().next().expect("a tile");
+    let quads = build_liquid_mesh(&tile).quad_count();
+    assert!(quads > 0, "the tile has liquid");
+    eprintln!("Northrend_37_25: {quads} liquid quads");
+    c.bench_function("mesh/liquid (Northrend_37_25)", |b| {
+        b.iter(|| build_liquid_mesh(std::hint::black_box(&tile)))
+    });
+}
+
+criterion_group!(benches, mesh, liquid_mesh);
 criterion_main!(benches);
