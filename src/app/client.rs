@@ -22,17 +22,25 @@ pub struct Client {
     pub dir: PathBuf,
     /// The opened client, or why the folder is not one (it is then read as extracted files).
     pub opened: Result<Arc<ClientData>, String>,
+    /// The client's LiquidType.dbc rows (3.3.5), for the liquid tools' list; empty otherwise.
+    pub liquid_types: Vec<crate::assets::client::ClientLiquid>,
 }
 
 impl Client {
     /// Opens the client in `dir`; a folder that is not one is kept as a folder of extracted
     /// files.
     pub fn open(dir: &Path) -> Client {
+        let opened = ClientData::open(dir)
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        let liquid_types = opened
+            .as_ref()
+            .map(|c| c.liquid_types())
+            .unwrap_or_default();
         Client {
             dir: dir.to_path_buf(),
-            opened: ClientData::open(dir)
-                .map(Arc::new)
-                .map_err(|e| e.to_string()),
+            opened,
+            liquid_types,
         }
     }
 

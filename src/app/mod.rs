@@ -953,6 +953,12 @@ impl LoamApp {
         });
         let tools_view = ui::tools::ToolsView {
             textures: tile_textures.unwrap_or_default(),
+            liquid_types: self.client.as_ref().map_or_else(Vec::new, |c| {
+                c.liquid_types
+                    .iter()
+                    .map(|l| (l.id, l.name.clone()))
+                    .collect()
+            }),
             note: (!self.editing.refused.is_empty()).then(|| {
                 format!(
                     "{} chunk(s) refused: four textures already",

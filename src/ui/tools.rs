@@ -16,6 +16,8 @@ pub struct ToolsView {
     pub textures: Vec<String>,
     /// A message about the last stroke (refused chunks), if any.
     pub note: Option<String>,
+    /// The client's LiquidType.dbc rows (id, name), when a 3.3.5 client is set.
+    pub liquid_types: Vec<(u16, String)>,
 }
 
 /// Shows the panel; returns an intent when a setting changed.
@@ -153,7 +155,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                     .labelled_by(label.id);
             });
         }
-        tool if tool.is_liquid() => liquid_options(ui, &mut s),
+        tool if tool.is_liquid() => liquid_options(ui, &mut s, &view.liquid_types),
         Tool::Area => {
             ui.horizontal(|ui| {
                 let label = ui.label("Area id");
@@ -180,7 +182,26 @@ fn short(path: &str) -> String {
 }
 
 /// The liquid tools' settings: kind, surface height, flags.
-fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings) {
+fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings, client_types: &[(u16, String)]) {
+    if matches!(s.tool, Tool::LiquidAdd | Tool::River) && !client_types.is_empty() {
+        let shown = s
+            .liquid_type
+            .and_then(|id| client_types.iter().find(|(i, _)| *i == id))
+            .map_or_else(|| "(a classic kind)".to_string(), |(i, n)| format!("{i} {n}"));
+        ComboBox::from_label("LiquidType.dbc")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                for (id, name) in client_types {
+                    if ui
+                        .selectable_label(s.liquid_type == Some(*id), format!("{id} {name}"))
+                        .clicked()
+                    {
+                        s.liquid_type = Some(*id);
+                        s.liquid_kind = LiquidKind::of_type(*id);
+                    }
+                }
+            });
+    }
     if matches!(s.tool, Tool::LiquidAdd | Tool::River) {
         ComboBox::from_label("Liquid")
             .selected_text(s.liquid_kind.name())

@@ -7,6 +7,7 @@
 
 mod error;
 mod generation;
+mod liquids;
 mod loose;
 mod maps;
 mod mpq;
@@ -22,6 +23,7 @@ use std::sync::{OnceLock, RwLock};
 
 pub use error::AssetError;
 pub use generation::ClientGeneration;
+pub use liquids::{ClientLiquid, LIQUID_TYPE_DBC, read_liquid_table};
 pub use loose::LooseIndex;
 pub use maps::{ClientMap, MAP_DBC, read_map_table, wdt_path};
 pub use mpq::{Mpq, name_key};
