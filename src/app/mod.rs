@@ -639,6 +639,9 @@ impl LoamApp {
         for t in tiles {
             if let Some(tile) = s.map.tiles.get(&t) {
                 self.textures.want(&tile.textures);
+                if tile.liquid_chunk_count() > 0 {
+                    self.textures.want(&gl.liquid_textures);
+                }
                 gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
             }
         }
@@ -655,7 +658,13 @@ impl LoamApp {
         }
         self.textures.start(source.clone());
         self.restart_objects(source);
-        self.gl.lock().queue_clear_textures();
+        let liquid_types = self
+            .client
+            .as_ref()
+            .map_or(&[][..], |c| c.liquid_types.as_slice());
+        let mut gl = self.gl.lock();
+        gl.queue_clear_textures();
+        gl.liquid_textures = crate::assets::client::kind_textures(liquid_types);
     }
 
     /// Forgets the layer textures and re-sends the drawn tiles, so that a new client data
@@ -815,6 +824,9 @@ impl LoamApp {
             for c in missing.iter().take(UPLOADS_PER_FRAME) {
                 if let Some(tile) = session.map.tiles.get(c) {
                     self.textures.want(&tile.textures);
+                    if tile.liquid_chunk_count() > 0 {
+                        self.textures.want(&gl.liquid_textures);
+                    }
                     gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
                 }
             }

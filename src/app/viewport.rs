@@ -42,6 +42,9 @@ pub struct GlState {
     pub draw_list: DrawList,
     /// What the last frame drew of the objects.
     pub object_stats: DrawStats,
+    /// The texture path of each liquid kind (water, ocean, magma, slime), drawn once the
+    /// texture worker has put it in the terrain's store.
+    pub liquid_textures: [String; 4],
 }
 
 /// The shared handle.
@@ -212,7 +215,11 @@ impl GlState {
         }
         // Translucent, so after everything opaque.
         if let Some(l) = &self.liquid {
-            l.draw(gl, params);
+            l.draw(
+                gl,
+                params,
+                self.renderer.as_ref().map(|r| (r, &self.liquid_textures)),
+            );
         }
         self.frames_drawn += 1;
     }

@@ -1,6 +1,7 @@
 //! Liquid surfaces on the GPU: per tile a vertex/index buffer of its wet quads, drawn after the
 //! terrain and objects, translucent, coloured by kind (water, ocean, magma, slime) and darker
-//! and more opaque where the water is deep.
+//! and more opaque where the water is deep; each kind's texture from the client, when the
+//! terrain's texture store holds it, blended over its colour.
 //!
 //! Not for: building the quads (see `render::liquid_mesh`). Every call takes the
 //! `glow::Context`, as the terrain renderer's do.
@@ -10,7 +11,7 @@ use std::collections::HashMap;
 use glow::HasContext;
 
 use super::liquid_mesh::{LiquidMesh, LiquidVertex};
-use super::terrain::{FrameParams, SKY_COLOR};
+use super::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
 use crate::model::TileCoord;
 
 /// One tile's GPU objects.
@@ -27,6 +28,9 @@ struct Uniforms {
     eye: Option<glow::UniformLocation>,
     sky: Option<glow::UniformLocation>,
     brush: Option<glow::UniformLocation>,
+    diffuse: [Option<glow::UniformLocation>; 4],
+    slots: Option<glow::UniformLocation>,
+    textured: Option<glow::UniformLocation>,
 }
 
 /// The liquid renderer: a shader and the tiles' surfaces uploaded so far.
@@ -54,13 +58,30 @@ void main() {
 
 const FRAGMENT_SHADER: &str = r#"
 precision highp float;
+precision highp sampler2DArray;
 in vec3 v_world;
 in float v_depth;
 flat in uint v_kind;
 uniform vec3 u_eye;
 uniform vec3 u_sky;
 uniform vec4 u_brush;
+// The terrain store's arrays by size class, and per kind its texture's slot
+// (class << 16 | layer) and whether it has one.
+uniform sampler2DArray u_diffuse0;
+uniform sampler2DArray u_diffuse1;
+uniform sampler2DArray u_diffuse2;
+uniform sampler2DArray u_diffuse3;
+uniform uvec4 u_slots;
+uniform uvec4 u_textured;
 out vec4 o_color;
+vec3 liquid_texture(uint slot, vec2 uv) {
+    uint class_index = slot >> 16;
+    vec3 at = vec3(uv, float(slot & 0xFFFFu));
+    if (class_index == 0u) return texture(u_diffuse0, at).rgb;
+    if (class_index == 1u) return texture(u_diffuse1, at).rgb;
+    if (class_index == 2u) return texture(u_diffuse2, at).rgb;
+    return texture(u_diffuse3, at).rgb;
+}
 void main() {
     // Shallow and deep colours of water, ocean, magma and slime.
     vec3 shallow[4] = vec3[4](vec3(0.30, 0.62, 0.72), vec3(0.20, 0.52, 0.66),
@@ -71,6 +92,11 @@ void main() {
     // Full depth tint at 8 yards of water.
     float d = clamp(v_depth / 8.0, 0.0, 1.0);
     vec3 color = mix(shallow[k], deep[k], d);
+    if (u_textured[k] != 0u) {
+        // One repeat every two liquid quads (8⅓ yards).
+        vec3 tex = liquid_texture(u_slots[k], v_world.xy / 8.3333);
+        color = mix(color, tex, 0.6);
+    }
     float alpha = k == 2u ? 0.92 : (k == 3u ? 0.85 : mix(0.45, 0.85, d));
     if (k < 2u) {
         // Glancing views see the sky in the surface.
@@ -104,6 +130,9 @@ impl LiquidRenderer {
                 eye: loc("u_eye"),
                 sky: loc("u_sky"),
                 brush: loc("u_brush"),
+                diffuse: std::array::from_fn(|i| loc(&format!("u_diffuse{i}"))),
+                slots: loc("u_slots"),
+                textured: loc("u_textured"),
             };
             Ok(LiquidRenderer {
                 program,
@@ -148,8 +177,15 @@ impl LiquidRenderer {
     }
 
     /// Draws every tile's liquid, blended over what is already drawn, tested against but not
-    /// writing depth (so surfaces behind each other all show). Restores what egui expects.
-    pub fn draw(&self, gl: &glow::Context, params: &FrameParams) {
+    /// writing depth (so surfaces behind each other all show). `textures` gives the store to
+    /// sample and each kind's texture path (water, ocean, magma, slime); kinds whose texture the
+    /// store does not hold (yet) are drawn in their colour. Restores what egui expects.
+    pub fn draw(
+        &self,
+        gl: &glow::Context,
+        params: &FrameParams,
+        textures: Option<(&TerrainRenderer, &[String; 4])>,
+    ) {
         if self.tiles.is_empty() || !params.overlays.liquids {
             return;
         }
@@ -184,11 +220,28 @@ impl LiquidRenderer {
                 .brush
                 .map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
             gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
+            let slots: [Option<u32>; 4] = match textures {
+                Some((store, names)) => {
+                    store.bind_textures(gl, 0);
+                    std::array::from_fn(|k| store.real_texture_slot(&names[k]))
+                }
+                None => [None; 4],
+            };
+            for (i, loc) in u.diffuse.iter().enumerate() {
+                gl.uniform_1_i32(loc.as_ref(), i as i32);
+            }
+            gl.uniform_4_u32_slice(u.slots.as_ref(), &slots.map(|s| s.unwrap_or(0)));
+            gl.uniform_4_u32_slice(u.textured.as_ref(), &slots.map(|s| s.is_some() as u32));
             for tile in self.tiles.values() {
                 gl.bind_vertex_array(Some(tile.vao));
                 gl.draw_elements(glow::TRIANGLES, tile.index_count, glow::UNSIGNED_INT, 0);
             }
             gl.bind_vertex_array(None);
+            for unit in 0..4 {
+                gl.active_texture(glow::TEXTURE0 + unit);
+                gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+            }
+            gl.active_texture(glow::TEXTURE0);
             gl.use_program(None);
             gl.depth_mask(true);
             gl.disable(glow::POLYGON_OFFSET_FILL);

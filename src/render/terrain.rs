@@ -279,6 +279,21 @@ impl TerrainRenderer {
         self.store.set_real(gl, &texture_key(name), levels)
     }
 
+    /// The packed store slot of a path's real texture (`class << 16 | layer`), for another
+    /// renderer sampling the store (the liquid's); `None` while only its stand-in is there.
+    pub fn real_texture_slot(&self, name: &str) -> Option<u32> {
+        let key = texture_key(name);
+        if !self.store.has_real(&key) {
+            return None;
+        }
+        self.store.slot(&key).map(|s| s.packed())
+    }
+
+    /// Binds the store's four size-class arrays to texture units `first_unit..first_unit + 4`.
+    pub fn bind_textures(&self, gl: &glow::Context, first_unit: u32) {
+        self.store.bind(gl, first_unit);
+    }
+
     /// True when a path's real texture is on the GPU.
     pub fn has_texture(&self, name: &str) -> bool {
         self.store.has_real(&texture_key(name))

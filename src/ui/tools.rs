@@ -187,7 +187,10 @@ fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings, client_types: &[(u16,
         let shown = s
             .liquid_type
             .and_then(|id| client_types.iter().find(|(i, _)| *i == id))
-            .map_or_else(|| "(a classic kind)".to_string(), |(i, n)| format!("{i} {n}"));
+            .map_or_else(
+                || "(a classic kind)".to_string(),
+                |(i, n)| format!("{i} {n}"),
+            );
         ComboBox::from_label("LiquidType.dbc")
             .selected_text(shown)
             .show_ui(ui, |ui| {

@@ -1,11 +1,12 @@
 //! Liquid surfaces drawn offscreen (EGL, Mesa's software device) over the terrain: water added
-//! over a dip with the liquid tool shows there in water's colour, and removing it shows the
-//! terrain again, pixel for pixel. Pictures go to `target/render-tests/` like the terrain's.
+//! over a dip with the liquid tool shows there in water's colour (and its texture, once the
+//! store holds it), and removing it shows the terrain again, pixel for pixel. Pictures go to `target/render-tests/` like the terrain's.
 
 use std::path::PathBuf;
 
 use glow::HasContext;
 
+use loam::assets::client::CLASSIC_TEXTURES;
 use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use loam::edit::{Brush, Stroke};
 use loam::model::coords::{CHUNK_SIZE, vertex_world_xy};
@@ -15,12 +16,18 @@ use loam::render::camera::Camera;
 use loam::render::liquid::LiquidRenderer;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
+use loam::render::texture_store::mip_chain;
 
 const W: i32 = 240;
 const H: i32 = 240;
 
 /// Draws the tile's terrain and liquid, looking straight down; RGBA rows, top first.
 fn draw(camera: &Camera, tile: &Tile, png: &str) -> Vec<u8> {
+    draw_with(camera, tile, png, None)
+}
+
+/// As `draw`, with a real texture (a solid colour) given to the store for water's texture path.
+fn draw_with(camera: &Camera, tile: &Tile, png: &str, water: Option<[u8; 4]>) -> Vec<u8> {
     let egl = super::egl();
     let gl = &egl.gl;
     let mut terrain = TerrainRenderer::new(gl).expect("terrain shader");
@@ -28,6 +35,11 @@ fn draw(camera: &Camera, tile: &Tile, png: &str) -> Vec<u8> {
     let mesh = build_tile_mesh(tile);
     terrain.upload(gl, &mesh, &tile.textures).unwrap();
     liquid.upload(gl, tile.coord, &mesh.liquid).unwrap();
+    let names = CLASSIC_TEXTURES.map(String::from);
+    if let Some(rgba) = water {
+        let levels = mip_chain(64, rgba.repeat(64 * 64));
+        terrain.set_texture(gl, &names[0], &levels).unwrap();
+    }
     let mut pixels = vec![0u8; (W * H * 4) as usize];
     // SAFETY: plain GL calls on the current context with objects created here.
     unsafe {
@@ -59,7 +71,7 @@ fn draw(camera: &Camera, tile: &Tile, png: &str) -> Vec<u8> {
             },
         };
         terrain.draw(gl, &params);
-        liquid.draw(gl, &params);
+        liquid.draw(gl, &params, Some((&terrain, &names)));
         gl.read_pixels(
             0,
             0,
@@ -153,6 +165,24 @@ fn water_over_a_dip_shows_and_removing_it_shows_the_terrain_again() {
         })
         .count();
     assert!(changed_pixels > 3000, "{changed_pixels} pixels show water");
+
+    // With the client's water texture in the store (here solid red), water shows it.
+    let textured = draw_with(
+        &camera,
+        &map.tiles[&coord],
+        "liquid-textured.png",
+        Some([255, 0, 0, 255]),
+    );
+    let t = pixel(&textured, cx, cy);
+    assert!(
+        t[0] > w[0] + 60,
+        "the texture tints the water: {t:?} against {w:?}"
+    );
+    assert_eq!(
+        pixel(&textured, 5, 5),
+        pixel(&dry, 5, 5),
+        "the ground is untouched"
+    );
 
     let mut stroke = Stroke::new("Remove liquid");
     liquid::dab(

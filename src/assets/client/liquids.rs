@@ -43,6 +43,28 @@ pub fn read_liquid_table(bytes: &[u8]) -> Option<Vec<ClientLiquid>> {
     Some(rows)
 }
 
+/// The texture the classic clients draw each kind with (water, ocean, magma, slime), the first
+/// frame of each animation: the paths every classic client's LiquidType rows 1 to 4 name.
+pub const CLASSIC_TEXTURES: [&str; 4] = [
+    "XTextures\\river\\lake_a.1.blp",
+    "XTextures\\ocean\\ocean_h.1.blp",
+    "XTextures\\lava\\lava.1.blp",
+    "XTextures\\slime\\slime.1.blp",
+];
+
+/// The texture to draw each classic kind with: the first frame of LiquidType rows 1 to 4's
+/// texture when `types` has them (a `%d` in the path is the frame number), else the classic
+/// path.
+pub fn kind_textures(types: &[ClientLiquid]) -> [String; 4] {
+    std::array::from_fn(|k| {
+        types
+            .iter()
+            .find(|t| t.id as usize == k + 1)
+            .and_then(|t| t.texture.as_ref())
+            .map_or_else(|| CLASSIC_TEXTURES[k].to_string(), |t| t.replace("%d", "1"))
+    })
+}
+
 impl ClientData {
     /// The liquids of a 3.3.5 (or unrecognised) client's LiquidType.dbc; empty for older
     /// clients and when the table is missing or unreadable.
@@ -112,5 +134,15 @@ mod tests {
         );
         assert_eq!(rows[2].texture, None);
         assert_eq!(read_liquid_table(b"WDBC not a table"), None);
+        // Row 1 names water's texture; the others fall back to the classic paths.
+        let textures = kind_textures(&rows);
+        assert_eq!(textures[0], "XTextures\\river\\lake_a.1.blp");
+        assert_eq!(textures[2], CLASSIC_TEXTURES[2]);
+        let own = [ClientLiquid {
+            id: 3,
+            name: "Magma".into(),
+            texture: Some("XTextures\\custom\\fire.%d.blp".into()),
+        }];
+        assert_eq!(kind_textures(&own)[2], "XTextures\\custom\\fire.1.blp");
     }
 }

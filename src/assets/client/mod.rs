@@ -23,7 +23,9 @@ use std::sync::{OnceLock, RwLock};
 
 pub use error::AssetError;
 pub use generation::ClientGeneration;
-pub use liquids::{ClientLiquid, LIQUID_TYPE_DBC, read_liquid_table};
+pub use liquids::{
+    CLASSIC_TEXTURES, ClientLiquid, LIQUID_TYPE_DBC, kind_textures, read_liquid_table,
+};
 pub use loose::LooseIndex;
 pub use maps::{ClientMap, MAP_DBC, read_map_table, wdt_path};
 pub use mpq::{Mpq, name_key};
