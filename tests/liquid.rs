@@ -345,3 +345,59 @@ fn depth_bytes_follow_the_rule_blizzards_mh2o_shows() {
     assert!(total > 500, "{total} vertices");
     assert_eq!(same, total, "{same} of {total} depths follow the rule");
 }
+
+#[test]
+fn sculpting_under_water_re_derives_its_depths() {
+    let sample = disk::open_map(Path::new(SAMPLE)).unwrap().map;
+    let mut map = sample.clone();
+    let file = ops::parse(
+        r#"{"ops": [
+          {"tool": "liquid_add", "points": [[30, -20]], "radius": 40, "kind": "water", "height": 0},
+          {"tool": "lower", "points": [[30, -20]], "radius": 30, "strength": 5}
+        ]}"#,
+    )
+    .unwrap();
+    let mut history = History::default();
+    for op in &file.ops {
+        ops::apply(
+            &mut map,
+            op.brush().unwrap(),
+            &mut history,
+            LiquidStyle::Mh2o,
+        )
+        .unwrap();
+    }
+    let mut checked = 0;
+    for tile in map.tiles.values() {
+        for chunk in &tile.chunks {
+            for layer in chunk.liquid.iter().flat_map(|l| &l.layers) {
+                let depths = layer.depths.as_ref().unwrap();
+                let cols = layer.vertex_columns();
+                let wet = layer.wet_quads();
+                for (i, d) in depths.iter().enumerate() {
+                    let (r, k) = (layer.y as usize + i / cols, layer.x as usize + i % cols);
+                    // Where a wet quad has its corner, the surface is the 0 the edit set.
+                    let corner = [(0, 0), (0, 1), (1, 0), (1, 1)].iter().any(|&(dr, dk)| {
+                        let (qr, qk) = (r as i32 - dr, k as i32 - dk);
+                        (0..8).contains(&qr)
+                            && (0..8).contains(&qk)
+                            && wet >> (qr * 8 + qk) & 1 == 1
+                    });
+                    if !corner {
+                        continue;
+                    }
+                    let ground = chunk.heights[outer_vertex(r, k)];
+                    assert_eq!(*d, depth_byte(0.0, ground), "vertex {r},{k}");
+                    checked += usize::from(*d > 0);
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "{checked} vertices under water");
+    // One undo takes back the lowering and the depths with it.
+    let lowered = map.clone();
+    history.undo(&mut map);
+    assert_ne!(map, lowered);
+    history.undo(&mut map);
+    assert!(map == sample, "both steps undone bit for bit");
+}

@@ -612,6 +612,39 @@ fn mclq_tile_kind(t: u16) -> u8 {
     }
 }
 
+/// Re-derives the depth bytes of a chunk's liquid from its surfaces and the ground under them,
+/// after the ground moved (sculpting under water). Heights, masks and kinds stay; a chunk
+/// without liquid, or whose layers store no depths, is left as it is.
+pub fn refresh_depths(chunk: &mut Chunk) {
+    let Some(liquid) = chunk.liquid.as_mut() else {
+        return;
+    };
+    for layer in &mut liquid.layers {
+        let Some(depths) = layer.depths.as_ref() else {
+            continue;
+        };
+        let heights = layer.surface_heights();
+        let cols = layer.vertex_columns();
+        let fresh: Vec<u8> = (0..depths.len())
+            .map(|i| {
+                let (r, k) = (layer.y as usize + i / cols, layer.x as usize + i % cols);
+                let surface = layer.surface_height_at(&heights, r, k);
+                depth_byte(surface, chunk.heights[outer_vertex(r.min(8), k.min(8))])
+            })
+            .collect();
+        if let LiquidOrigin::Mclq(extras) = &mut layer.origin
+            && fresh.len() == extras.vertex_heads.len()
+        {
+            for (head, d) in extras.vertex_heads.iter_mut().zip(&fresh) {
+                head[0] = *d;
+            }
+        }
+        if *depths != fresh {
+            layer.depths = Some(fresh);
+        }
+    }
+}
+
 /// The depth byte of a vertex whose surface is at `surface` over ground at `ground`.
 pub fn depth_byte(surface: f32, ground: f32) -> u8 {
     ((surface - ground) * DEPTH_PER_YARD)

@@ -128,6 +128,16 @@ pub fn dab(
         return Vec::new();
     }
     let mut touched = patch.store(map, |m, t, c| stroke.snapshot(m, t, c));
+    // Water over changed ground is now deeper or shallower (already snapshotted above).
+    for (tile, chunk) in &touched {
+        if let Some(c) = map
+            .tiles
+            .get_mut(tile)
+            .and_then(|t| t.chunks.get_mut(*chunk))
+        {
+            super::liquid::refresh_depths(c);
+        }
+    }
     let (gx0, gx1) = changed.iter().fold((i32::MAX, i32::MIN), |(a, b), v| {
         (a.min(v.gx), b.max(v.gx + v.inner as i32))
     });
