@@ -173,13 +173,16 @@ pub fn pack_map(
             fs::create_dir_all(&wrapper_dir).map_err(io_err(&wrapper_dir))?;
             for (file, path) in files.iter().filter(|(f, _)| !f.ends_with(".adt")) {
                 let target = replaceable(&wrapper_dir.join(format!("{file}.MPQ")))?;
-                // Stored whole and uncompressed, the payload first: the 0.5.x wrappers hold
-                // the file and a checksum and readers take the first or the largest block.
+                // The payload first, under its plain name: the 0.5.x wrappers hold the file and
+                // a checksum, and readers take the named, the first or the largest block. Stored
+                // zlib-compressed like the patch: wow-mpq 0.7 writes an uncompressed file of
+                // several sectors with a sector table but without the flag that announces one,
+                // which StormLib then reads as file data.
                 let builder = ArchiveBuilder::new()
                     .version(FormatVersion::V1)
                     .listfile_option(ListfileOption::None)
-                    .add_file_with_options(path, file, 0, false, 0)
-                    .add_file_data_with_options(marker_text(), MARKER, 0, false, 0);
+                    .add_file(path, file)
+                    .add_file_data(marker_text(), MARKER);
                 build_atomic(builder, &target)?;
                 archives.push((target, vec![format!("{game_folder}\\{file}")]));
             }
