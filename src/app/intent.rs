@@ -28,6 +28,8 @@ pub enum Intent {
     Save,
     /// Show the Save as… dialog.
     SaveAsDialog,
+    /// The File ▸ Export for client dialog.
+    Export(crate::app::export::ExportIntent),
     /// Choose the Save as… target generation (the report is recomputed).
     SaveAsTarget(Generation),
     /// Ask for the Save as… folder.

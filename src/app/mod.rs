@@ -11,6 +11,7 @@ pub mod client;
 pub mod client_maps;
 pub mod dialogs;
 pub mod editing;
+pub mod export;
 pub mod intent;
 pub mod object_loader;
 pub mod object_tool;
@@ -117,6 +118,8 @@ pub struct LoamApp {
     object_hover: Option<String>,
     /// The object tool's selection.
     object_tool: object_tool::ObjectTool,
+    /// The Export for client dialog, when up.
+    export: Option<export::ExportDialog>,
 }
 
 impl LoamApp {
@@ -179,6 +182,7 @@ impl LoamApp {
             },
             object_hover: None,
             object_tool: Default::default(),
+            export: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -216,6 +220,13 @@ impl LoamApp {
         {
             app.settings.objects.doodads = false;
             app.settings.objects.wmos = false;
+        }
+        if app
+            .screenshot
+            .as_ref()
+            .is_some_and(ScreenshotJob::export_dialog)
+        {
+            app.handle_export(Intent::Export(export::ExportIntent::Open));
         }
         if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {
             app.settings.left_panel = settings::LeftPanel::Assets;
@@ -396,6 +407,9 @@ impl LoamApp {
         let Some(intent) = self.handle_objects(intent) else {
             return;
         };
+        let Some(intent) = self.handle_export(intent) else {
+            return;
+        };
         match intent {
             Intent::OpenDialog => {
                 if let Some(p) = self.dialogs.pick_map() {
@@ -487,6 +501,8 @@ impl LoamApp {
             | Intent::SelectSameModel(_)
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
+            // Carried out by `handle_export`.
+            Intent::Export(_) => {}
         }
     }
 
@@ -1124,6 +1140,7 @@ impl eframe::App for LoamApp {
             intents.extend(ui::dialogs::save_as(ui, &view));
         }
         intents.extend(self.draw_open_from_client(ui));
+        intents.extend(self.draw_export(ui));
         self.poll_copy();
         if self.confirm_quit {
             let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());

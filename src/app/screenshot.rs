@@ -38,6 +38,8 @@ pub struct ScreenshotRequest {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
+    /// Show File ▸ Export for client's dialog.
+    pub export_dialog: bool,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -85,6 +87,11 @@ impl ScreenshotJob {
     /// True when the shot is to be taken with doodads and WMOs hidden.
     pub fn hide_objects(&self) -> bool {
         self.request.hide_objects
+    }
+
+    /// True when the shot shows the Export for client dialog.
+    pub fn export_dialog(&self) -> bool {
+        self.request.export_dialog
     }
 
     /// The tile to frame, if one was asked for.

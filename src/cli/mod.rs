@@ -209,6 +209,9 @@ pub enum Command {
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
+        /// Show File ▸ Export for client's dialog (for a picture of it).
+        #[arg(long)]
+        export_dialog: bool,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
@@ -314,6 +317,7 @@ pub fn run(cli: Cli) -> ExitCode {
             select,
             measure,
             no_objects,
+            export_dialog,
         }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
@@ -330,6 +334,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 select,
                 measure,
                 no_objects,
+                export_dialog,
             })
         }
         None => crate::app::startup::run_gui(cli.path, cli.from, cli.client)

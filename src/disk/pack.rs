@@ -191,6 +191,39 @@ pub fn pack_map(
     Ok(Packed { archives })
 }
 
+/// Converts the map at `src` (read as `from`, or as its bytes decide) to `to` in a temporary
+/// folder, with its WDL when `wdl`, and packs it into `dest` (see [`pack_map`]): the editor's
+/// File ▸ Export for client, which works from the files on disk, a few tiles at a time.
+pub fn export_map(
+    src: &Path,
+    from: Option<Generation>,
+    to: Generation,
+    dest: &Path,
+    patch_name: Option<&str>,
+    wdl: bool,
+) -> Result<Packed> {
+    layout(to)?;
+    let staging = tempfile::tempdir().map_err(io_err(Path::new("temporary folder")))?;
+    let converted = super::stream::convert_map(
+        src,
+        from,
+        to,
+        &crate::convert::Options::default(),
+        staging.path(),
+        &|_, _| {},
+    )?;
+    if let Some((c, why)) = converted.failed.iter().next() {
+        return Err(LoamError::Usage(format!(
+            "tile {}_{} cannot be read ({why}); nothing was packed",
+            c.x, c.y
+        )));
+    }
+    if wdl {
+        super::wdl::write_wdl(staging.path(), &converted.name, &converted.low_res)?;
+    }
+    pack_map(staging.path(), &converted.name, to, dest, patch_name)
+}
+
 /// What the marker file says.
 fn marker_text() -> Vec<u8> {
     format!("written by loam {}\r\n", env!("CARGO_PKG_VERSION")).into_bytes()
