@@ -131,7 +131,7 @@ fn a_053_map_packs_into_per_file_wrappers_the_client_reader_serves() {
         let wrapper = data.join(format!("World/Maps/Sample/{name}.MPQ"));
         let mut a = Archive::open(&wrapper).unwrap();
         assert!(
-            &a.read_file(name).unwrap() == &loose[name],
+            a.read_file(name).unwrap() == loose[name],
             "{name} in its wrapper"
         );
         // StormLib extracts the payload, the archive's first block (readers that do not know

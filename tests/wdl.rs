@@ -321,3 +321,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_save_updates_the_saved_tiles_in_an_existing_wdl_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(dir.path()).unwrap();
+    // No WDL beside the map: none is made.
+    let mut opened = disk::open_map(&dir.path().join("Sample.wdt")).unwrap();
+    let edited = TileCoord::new(31, 32).unwrap();
+    let tile = opened.map.tiles.get_mut(&edited).unwrap();
+    for c in &mut tile.chunks {
+        for h in c.heights.iter_mut() {
+            *h += 100.0;
+        }
+    }
+    let tile = opened.map.tiles[&edited].clone();
+    let none = disk_wdl::update_beside(dir.path(), "Sample", Generation::V335, [&tile]).unwrap();
+    assert!(none.is_none() && !dir.path().join("Sample.wdl").exists());
+
+    let low = disk_wdl::compute(dir.path(), None, None).unwrap();
+    disk_wdl::write_wdl(dir.path(), "Sample", &low.tiles).unwrap();
+    let path = disk_wdl::update_beside(dir.path(), "Sample", Generation::V335, [&tile])
+        .unwrap()
+        .unwrap();
+    let back = disk_wdl::read_wdl(&path).unwrap();
+    for (c, t) in &low.tiles {
+        if *c == edited {
+            // Sampled anew from the tile in memory (sampling itself is checked above).
+            assert_eq!(back.tiles[c], disk_wdl::wdl_tile(&tile, Generation::V335));
+            for (new, old) in back.tiles[c].heights.iter().zip(t.heights.iter()) {
+                assert!((new - old - 100).abs() <= 1, "{c:?}: {old} → {new}");
+            }
+        } else {
+            assert_eq!(&back.tiles[c], t, "{c:?} untouched");
+        }
+    }
+}

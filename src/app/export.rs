@@ -126,6 +126,20 @@ impl LoamApp {
         });
     }
 
+    /// After a save of `saved` tiles: brings the map's WDL up to date with them when the map
+    /// has one (the tiles are in memory, so nothing is read again). Returns a note for the
+    /// status line when that failed.
+    pub(super) fn refresh_wdl(
+        &self,
+        saved: &std::collections::BTreeSet<crate::model::TileCoord>,
+    ) -> Option<String> {
+        let s = self.session.as_ref()?;
+        let tiles = saved.iter().filter_map(|c| s.map.tiles.get(c));
+        crate::disk::wdl::update_beside(&s.folder, &s.map.name, s.generation, tiles)
+            .err()
+            .map(|e| format!("; the WDL was not updated: {e}"))
+    }
+
     /// Draws the dialog when it is up.
     pub(super) fn draw_export(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
         let (Some(d), Some(s)) = (&mut self.export, &self.session) else {

@@ -696,10 +696,16 @@ impl LoamApp {
             self.handle_save_as_dialog();
             return;
         }
+        let edited = s.edited.clone();
         self.message = Some(match s.save() {
             Ok(sum) => {
                 self.editing.history.set_saved();
-                format!("saved {} file(s) to {}", sum.files, sum.folder.display())
+                let wdl = self.refresh_wdl(&edited).unwrap_or_default();
+                format!(
+                    "saved {} file(s) to {}{wdl}",
+                    sum.files,
+                    sum.folder.display()
+                )
             }
             Err(e) => format!("save failed: {e}"),
         });

@@ -107,6 +107,26 @@ pub fn write_wdl(
     Ok(path)
 }
 
+/// Brings the WDL beside a map (if it has one) up to date with `tiles`, the tiles a save just
+/// wrote: their entries are sampled anew, every other entry is kept as it is. Returns the WDL's
+/// path when there was one to update; a map without a WDL gets none.
+pub fn update_beside<'a>(
+    folder: &Path,
+    name: &str,
+    g: Generation,
+    tiles: impl IntoIterator<Item = &'a Tile>,
+) -> Result<Option<PathBuf>> {
+    let Some(path) = find_beside(folder, name) else {
+        return Ok(None);
+    };
+    let mut wdl = read_wdl(&path)?;
+    for t in tiles {
+        wdl.tiles.insert(t.coord, wdl_tile(t, g));
+    }
+    super::write_atomic(&path, &wdl::write(&wdl.tiles))?;
+    Ok(Some(path))
+}
+
 /// Reads and decodes a WDL file; errors name the file.
 pub fn read_wdl(path: &Path) -> Result<Wdl> {
     let bytes = super::read_file(path)?;
