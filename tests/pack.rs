@@ -271,4 +271,24 @@ fn convert_pack_writes_into_the_clients_data_folder() {
         "{run:?}"
     );
     assert!(!dir.path().join("o060").exists());
+    // Nor is a name that is not a patch's.
+    let run = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args([
+            "convert",
+            "--to",
+            "3.3.5",
+            "--pack",
+            "--patch-name",
+            "common.MPQ",
+        ])
+        .arg(src.join("Sample.wdt"))
+        .arg(dir.path().join("bad"))
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("common.MPQ"),
+        "{run:?}"
+    );
+    assert!(!dir.path().join("bad").exists());
 }

@@ -34,8 +34,12 @@ pub fn run(
     extras: &Extras,
 ) -> Result<ExitCode, LoamError> {
     if extras.pack {
-        // Before any work: a generation without an archive layout is refused up front.
+        // Before any work: a generation without an archive layout, or a name that is not a
+        // patch's, is refused up front.
         disk::pack::layout(to)?;
+        if let Some(n) = &extras.patch_name {
+            disk::pack::check_patch_name(n)?;
+        }
     }
     let pack_dest = match (&extras.client, extras.pack) {
         (Some(c), true) => Some(
