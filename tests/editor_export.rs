@@ -1,5 +1,6 @@
-//! File ▸ Export for client… driven through egui_kittest with the real app: the dialog picks
-//! the client folder, writes the patch into its Data folder, and says where.
+//! File ▸ Export for client… and Save as…'s WDL checkbox driven through egui_kittest with the
+//! real app: the export picks the client folder, writes the patch into its Data folder, and
+//! says where; Save as writes the WDL unless told not to.
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -62,4 +63,38 @@ fn export_for_client_writes_a_patch_into_the_clients_data_folder() {
         "the dialog closed"
     );
     assert!(h.query_all_by_label_contains("exported to").count() >= 1);
+}
+
+#[test]
+fn save_as_writes_the_wdl_unless_unticked() {
+    for wdl in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let dialogs = ScriptedDialogs::default();
+        let mut h = harness(&dialogs);
+        h.run();
+        h.get_by_label("File").click();
+        h.run();
+        h.get_by_label("Save as…").click();
+        h.run();
+        h.get_by_label("Target 1.12").click();
+        h.run();
+        if !wdl {
+            h.get_by_label("Write the WDL (distant terrain)").click();
+            h.run();
+        }
+        dialogs.answer_folder(Some(dir.path().to_path_buf()));
+        h.get_by_label("Choose folder…").click();
+        h.run();
+        h.get_by_label("Write").click();
+        h.run();
+        assert!(dir.path().join("Sample.wdt").is_file());
+        let path = dir.path().join("Sample.wdl");
+        assert_eq!(path.is_file(), wdl, "WDL ticked: {wdl}");
+        if wdl {
+            let back = loam::disk::wdl::read_wdl(&path).unwrap();
+            assert_eq!(back.tiles.len(), 4);
+            // 1.12 WDLs have no MAHO.
+            assert!(back.tiles.values().all(|t| t.holes.is_none()));
+        }
+    }
 }

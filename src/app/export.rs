@@ -53,6 +53,22 @@ pub fn archive_folder(folder: &Path) -> PathBuf {
     crate::assets::client::find_data_dir(folder).unwrap_or_else(|_| folder.to_path_buf())
 }
 
+/// After Save as: writes the WDL of the map the session now works on (the written copy, read
+/// back a few tiles at a time). A lone tile has no map to have one. Returns a note for the
+/// status line.
+pub(super) fn write_wdl_after_save_as(s: &super::Session) -> String {
+    if !s.has_wdt {
+        return String::new();
+    }
+    let wdt = s.folder.join(format!("{}.wdt", s.map.name));
+    match crate::disk::wdl::compute(&wdt, Some(s.generation), None)
+        .and_then(|low| crate::disk::wdl::write_wdl(&s.folder, &low.name, &low.tiles))
+    {
+        Ok(_) => ", with its WDL".to_string(),
+        Err(e) => format!("; the WDL was not written: {e}"),
+    }
+}
+
 impl LoamApp {
     /// Carries out the export intents; hands every other intent back.
     pub(super) fn handle_export(&mut self, intent: Intent) -> Option<Intent> {

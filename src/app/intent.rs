@@ -38,6 +38,8 @@ pub enum Intent {
     SaveAsWrite,
     /// Close the Save as… dialog without writing.
     SaveAsCancel,
+    /// Write the WDL with Save as… (on by default).
+    SaveAsWdl(bool),
     /// Quit (asks first when there are unsaved changes).
     Quit,
     /// Answer to "quit with unsaved changes?": true = discard and quit.

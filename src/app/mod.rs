@@ -77,6 +77,8 @@ struct SaveAsState {
     target: Generation,
     folder: Option<PathBuf>,
     report: Vec<String>,
+    /// Write the map's WDL with it (on by default).
+    wdl: bool,
 }
 
 /// The editor.
@@ -221,12 +223,12 @@ impl LoamApp {
             app.settings.objects.doodads = false;
             app.settings.objects.wmos = false;
         }
-        if app
-            .screenshot
-            .as_ref()
-            .is_some_and(ScreenshotJob::export_dialog)
-        {
-            app.handle_export(Intent::Export(export::ExportIntent::Open));
+        match app.screenshot.as_ref().and_then(ScreenshotJob::dialog) {
+            Some("export") => {
+                app.handle_export(Intent::Export(export::ExportIntent::Open));
+            }
+            Some("save-as") => app.handle_save_as_dialog(),
+            _ => {}
         }
         if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {
             app.settings.left_panel = settings::LeftPanel::Assets;
@@ -445,6 +447,11 @@ impl LoamApp {
             }
             Intent::SaveAsWrite => self.save_as_write(),
             Intent::SaveAsCancel => self.save_as = None,
+            Intent::SaveAsWdl(on) => {
+                if let Some(d) = &mut self.save_as {
+                    d.wdl = on;
+                }
+            }
             Intent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Intent::ConfirmQuit(quit) => {
                 self.confirm_quit = false;
@@ -684,6 +691,7 @@ impl LoamApp {
                 target,
                 folder: None,
                 report: report_lines(s, target),
+                wdl: true,
             });
         }
     }
@@ -720,8 +728,12 @@ impl LoamApp {
         };
         match s.save_as(&folder, d.target) {
             Ok(sum) => {
+                let wdl = match d.wdl {
+                    true => export::write_wdl_after_save_as(s),
+                    false => String::new(),
+                };
                 self.message = Some(format!(
-                    "wrote {} file(s) as {} to {}",
+                    "wrote {} file(s) as {} to {}{wdl}",
                     sum.files,
                     d.target,
                     sum.folder.display()
@@ -1142,6 +1154,7 @@ impl eframe::App for LoamApp {
                 current: s.generation,
                 folder: d.folder.clone(),
                 report: d.report.clone(),
+                wdl: d.wdl,
             };
             intents.extend(ui::dialogs::save_as(ui, &view));
         }

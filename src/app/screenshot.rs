@@ -38,8 +38,8 @@ pub struct ScreenshotRequest {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
-    /// Show File ▸ Export for client's dialog.
-    pub export_dialog: bool,
+    /// Show this dialog: `export` (File ▸ Export for client…) or `save-as` (File ▸ Save as…).
+    pub dialog: Option<String>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -89,9 +89,9 @@ impl ScreenshotJob {
         self.request.hide_objects
     }
 
-    /// True when the shot shows the Export for client dialog.
-    pub fn export_dialog(&self) -> bool {
-        self.request.export_dialog
+    /// The dialog the shot shows, if any (`export`, `save-as`).
+    pub fn dialog(&self) -> Option<&str> {
+        self.request.dialog.as_deref()
     }
 
     /// The tile to frame, if one was asked for.

@@ -209,9 +209,10 @@ pub enum Command {
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
-        /// Show File ▸ Export for client's dialog (for a picture of it).
-        #[arg(long)]
-        export_dialog: bool,
+        /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…) or
+        /// `save-as` (File ▸ Save as…).
+        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as"])]
+        dialog: Option<String>,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
@@ -317,7 +318,7 @@ pub fn run(cli: Cli) -> ExitCode {
             select,
             measure,
             no_objects,
-            export_dialog,
+            dialog,
         }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
@@ -334,7 +335,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 select,
                 measure,
                 no_objects,
-                export_dialog,
+                dialog,
             })
         }
         None => crate::app::startup::run_gui(cli.path, cli.from, cli.client)

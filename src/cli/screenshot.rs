@@ -53,8 +53,8 @@ pub struct ShotArgs {
     pub measure: u32,
     /// Hide doodads and WMOs.
     pub no_objects: bool,
-    /// Show File ▸ Export for client's dialog.
-    pub export_dialog: bool,
+    /// Show this dialog (`export`, `save-as`).
+    pub dialog: Option<String>,
 }
 
 /// Runs the screenshot command.
@@ -100,7 +100,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         measure: args.measure,
         frame_times: frame_times.clone(),
         hide_objects: args.no_objects,
-        export_dialog: args.export_dialog,
+        dialog: args.dialog,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(args.path, args.size, request, args.from, args.client)

@@ -19,6 +19,8 @@ pub struct SaveAsView {
     pub folder: Option<PathBuf>,
     /// The conversion report for the chosen target, one line per change.
     pub report: Vec<String>,
+    /// The map's WDL is written with it.
+    pub wdl: bool,
 }
 
 /// The dialog's window title (and accessible name).
@@ -61,6 +63,13 @@ pub fn save_as(ui: &mut egui::Ui, view: &SaveAsView) -> Vec<Intent> {
                         ui.label(line);
                     }
                 });
+            let mut wdl = view.wdl;
+            if ui
+                .checkbox(&mut wdl, "Write the WDL (distant terrain)")
+                .changed()
+            {
+                out.push(Intent::SaveAsWdl(wdl));
+            }
             ui.separator();
             ui.horizontal(|ui| {
                 if ui
