@@ -68,7 +68,9 @@ fn convert_of_a_wdt_writes_the_wdt_and_its_tiles_unchanged() {
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(written.len(), 2, "no temp files left behind: {written:?}");
+    // The WDT, the tile and the WDL convert writes beside them; no temporary files.
+    assert_eq!(written.len(), 3, "no temp files left behind: {written:?}");
+    assert!(out.path().join("Azeroth.wdl").is_file());
 
     let pvp = corpus_file("wowserhq-format/map/pvpzone.wdt");
     let o = loam(&[

@@ -28,6 +28,8 @@ pub enum Intent {
     Save,
     /// Show the Save as… dialog.
     SaveAsDialog,
+    /// The File ▸ Export for client dialog.
+    Export(crate::app::export::ExportIntent),
     /// Choose the Save as… target generation (the report is recomputed).
     SaveAsTarget(Generation),
     /// Ask for the Save as… folder.
@@ -36,6 +38,8 @@ pub enum Intent {
     SaveAsWrite,
     /// Close the Save as… dialog without writing.
     SaveAsCancel,
+    /// Write the WDL with Save as… (on by default).
+    SaveAsWdl(bool),
     /// Quit (asks first when there are unsaved changes).
     Quit,
     /// Answer to "quit with unsaved changes?": true = discard and quit.

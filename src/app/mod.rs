@@ -11,6 +11,7 @@ pub mod client;
 pub mod client_maps;
 pub mod dialogs;
 pub mod editing;
+pub mod export;
 pub mod intent;
 pub mod object_loader;
 pub mod object_tool;
@@ -77,6 +78,8 @@ struct SaveAsState {
     target: Generation,
     folder: Option<PathBuf>,
     report: Vec<String>,
+    /// Write the map's WDL with it (on by default).
+    wdl: bool,
 }
 
 /// The editor.
@@ -118,6 +121,8 @@ pub struct LoamApp {
     object_hover: Option<String>,
     /// The object tool's selection.
     object_tool: object_tool::ObjectTool,
+    /// The Export for client dialog, when up.
+    export: Option<export::ExportDialog>,
 }
 
 impl LoamApp {
@@ -180,6 +185,7 @@ impl LoamApp {
             },
             object_hover: None,
             object_tool: Default::default(),
+            export: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -217,6 +223,13 @@ impl LoamApp {
         {
             app.settings.objects.doodads = false;
             app.settings.objects.wmos = false;
+        }
+        match app.screenshot.as_ref().and_then(ScreenshotJob::dialog) {
+            Some("export") => {
+                app.handle_export(Intent::Export(export::ExportIntent::Open));
+            }
+            Some("save-as") => app.handle_save_as_dialog(),
+            _ => {}
         }
         if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {
             app.settings.left_panel = settings::LeftPanel::Assets;
@@ -400,6 +413,9 @@ impl LoamApp {
         let Some(intent) = self.handle_objects(intent) else {
             return;
         };
+        let Some(intent) = self.handle_export(intent) else {
+            return;
+        };
         match intent {
             Intent::OpenDialog => {
                 if let Some(p) = self.dialogs.pick_map() {
@@ -435,6 +451,11 @@ impl LoamApp {
             }
             Intent::SaveAsWrite => self.save_as_write(),
             Intent::SaveAsCancel => self.save_as = None,
+            Intent::SaveAsWdl(on) => {
+                if let Some(d) = &mut self.save_as {
+                    d.wdl = on;
+                }
+            }
             Intent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Intent::ConfirmQuit(quit) => {
                 self.confirm_quit = false;
@@ -492,6 +513,8 @@ impl LoamApp {
             | Intent::SelectSameModel(_)
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
+            // Carried out by `handle_export`.
+            Intent::Export(_) => {}
         }
     }
 
@@ -692,6 +715,7 @@ impl LoamApp {
                 target,
                 folder: None,
                 report: report_lines(s, target),
+                wdl: true,
             });
         }
     }
@@ -704,10 +728,16 @@ impl LoamApp {
             self.handle_save_as_dialog();
             return;
         }
+        let edited = s.edited.clone();
         self.message = Some(match s.save() {
             Ok(sum) => {
                 self.editing.history.set_saved();
-                format!("saved {} file(s) to {}", sum.files, sum.folder.display())
+                let wdl = self.refresh_wdl(&edited).unwrap_or_default();
+                format!(
+                    "saved {} file(s) to {}{wdl}",
+                    sum.files,
+                    sum.folder.display()
+                )
             }
             Err(e) => format!("save failed: {e}"),
         });
@@ -722,8 +752,12 @@ impl LoamApp {
         };
         match s.save_as(&folder, d.target) {
             Ok(sum) => {
+                let wdl = match d.wdl {
+                    true => export::write_wdl_after_save_as(s),
+                    false => String::new(),
+                };
                 self.message = Some(format!(
-                    "wrote {} file(s) as {} to {}",
+                    "wrote {} file(s) as {} to {}{wdl}",
                     sum.files,
                     d.target,
                     sum.folder.display()
@@ -1155,10 +1189,12 @@ impl eframe::App for LoamApp {
                 current: s.generation,
                 folder: d.folder.clone(),
                 report: d.report.clone(),
+                wdl: d.wdl,
             };
             intents.extend(ui::dialogs::save_as(ui, &view));
         }
         intents.extend(self.draw_open_from_client(ui));
+        intents.extend(self.draw_export(ui));
         self.poll_copy();
         if self.confirm_quit {
             let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());

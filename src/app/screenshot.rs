@@ -38,6 +38,8 @@ pub struct ScreenshotRequest {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
+    /// Show this dialog: `export` (File ▸ Export for client…) or `save-as` (File ▸ Save as…).
+    pub dialog: Option<String>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -85,6 +87,11 @@ impl ScreenshotJob {
     /// True when the shot is to be taken with doodads and WMOs hidden.
     pub fn hide_objects(&self) -> bool {
         self.request.hide_objects
+    }
+
+    /// The dialog the shot shows, if any (`export`, `save-as`).
+    pub fn dialog(&self) -> Option<&str> {
+        self.request.dialog.as_deref()
     }
 
     /// The tile to frame, if one was asked for.

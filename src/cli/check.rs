@@ -102,7 +102,62 @@ pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> 
     for message in check_unique_ids(map) {
         problems.push(Problem::error(wdt.clone(), message));
     }
+    if opened.wdt.is_some() {
+        problems.extend(check_wdl(opened));
+    }
     problems
+}
+
+/// Checks the WDL beside a map's WDT, when there is one: it decodes (every MAOF offset points
+/// at a MARE of the right size), it has a tile for each of the WDT's tiles and none more, and
+/// its heights are near the tiles' own (far ones are a warning: a WDL older than the last
+/// edit; `loam wdl` writes it anew).
+pub fn check_wdl(opened: &disk::OpenedMap) -> Vec<Problem> {
+    use crate::disk::wdl;
+    let map = &opened.map;
+    let Some(path) = wdl::find_beside(&opened.folder, &map.name) else {
+        return Vec::new();
+    };
+    let decoded = match wdl::read_wdl(&path) {
+        Ok(w) => w,
+        Err(e) => return vec![Problem::error(path, e.to_string())],
+    };
+    let listed: std::collections::BTreeSet<_> = map.present_tiles().into_iter().collect();
+    let now = map
+        .tiles
+        .iter()
+        .map(|(c, t)| (*c, wdl::wdl_tile(t, opened.generation)))
+        .collect();
+    let m = wdl::compare(&decoded, &listed, &now);
+    let mut out = Vec::new();
+    let name = |c: &crate::model::TileCoord| format!("tile {}_{}", c.x, c.y);
+    for c in &m.missing {
+        out.push(Problem::error(
+            path.clone(),
+            format!("the WDT lists {} but the WDL has no MARE for it", name(c)),
+        ));
+    }
+    for c in &m.extra {
+        out.push(Problem::error(
+            path.clone(),
+            format!(
+                "the WDL has a MARE for {} but the WDT does not list it",
+                name(c)
+            ),
+        ));
+    }
+    for (c, d) in &m.far {
+        out.push(Problem {
+            file: path.clone(),
+            message: format!(
+                "{}: WDL heights differ from the tile's by up to {d} yd (written before an \
+                 edit? `loam wdl` writes it anew)",
+                name(c)
+            ),
+            severity: Severity::Warning,
+        });
+    }
+    out
 }
 
 /// How many borders have seams of at most `seam_threshold` yards (but not none): the float noise

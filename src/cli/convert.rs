@@ -1,7 +1,7 @@
 //! `loam convert`: a map or tile to another generation, with a progress bar and a report of
 //! everything dropped or changed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -10,14 +10,47 @@ use crate::convert;
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
 
-/// Runs `loam convert --to TARGET [--area-map CSV] SRC DST`.
+/// What a conversion writes besides the map's files.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// Write the WDL (`Name.wdl`) beside the WDT.
+    pub wdl: bool,
+    /// Pack the written files into the archives the client reads (`--pack`).
+    pub pack: bool,
+    /// The patch archive's name (`--patch-name`); the first free one when `None`.
+    pub patch_name: Option<String>,
+    /// The game client whose `Data` folder receives the archives (`--client`); without it they
+    /// go into the target folder.
+    pub client: Option<PathBuf>,
+}
+
+/// Runs `loam convert --to TARGET [--area-map CSV] [--pack …] SRC DST`.
 pub fn run(
     src: &Path,
     dst: &Path,
     to: Generation,
     from: Option<Generation>,
     area_map: Option<&Path>,
+    extras: &Extras,
 ) -> Result<ExitCode, LoamError> {
+    if extras.pack {
+        // Before any work: a generation without an archive layout, or a name that is not a
+        // patch's, is refused up front.
+        disk::pack::layout(to)?;
+        if let Some(n) = &extras.patch_name {
+            disk::pack::check_patch_name(n)?;
+        }
+    }
+    let pack_dest = match (&extras.client, extras.pack) {
+        (Some(c), true) => Some(
+            crate::assets::client::find_data_dir(c).map_err(|e| LoamError::Usage(e.to_string()))?,
+        ),
+        (None, true) => Some(dst.to_path_buf()),
+        (Some(_), false) => {
+            return Err(LoamError::Usage("--client goes with --pack".into()));
+        }
+        (None, false) => None,
+    };
     if !to.writable() {
         return Err(LoamError::Usage(format!(
             "loam cannot write {to} files yet"
@@ -67,6 +100,26 @@ pub fn run(
         dst.display()
     );
     print!("{}", converted.report);
+    if extras.wdl {
+        let path = disk::wdl::write_wdl(dst, &converted.name, &converted.low_res)?;
+        println!(
+            "wrote {} ({} tiles)",
+            path.display(),
+            converted.low_res.len()
+        );
+    }
+    if let Some(dest) = pack_dest {
+        let packed = disk::pack::pack_map(
+            dst,
+            &converted.name,
+            to,
+            &dest,
+            extras.patch_name.as_deref(),
+        )?;
+        for (archive, files) in &packed.archives {
+            println!("packed {} file(s) into {}", files.len(), archive.display());
+        }
+    }
     Ok(report_unreadable(&converted.name, &converted.failed))
 }
 

@@ -10,6 +10,7 @@ pub mod info;
 pub mod model;
 pub mod sample;
 pub mod screenshot;
+pub mod wdl;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -110,6 +111,32 @@ pub enum Command {
 
         /// Folder that receives files of the same names.
         dst: PathBuf,
+        /// Also pack the written files into what the client loads: a patch archive
+        /// (1.12, 3.3.5) or per-file archives (0.5.x), in DST or the --client's Data folder.
+        #[arg(long)]
+        pack: bool,
+        /// The patch archive's name (e.g. patch-A.MPQ); default the first free patch-4 … patch-Z.
+        #[arg(long, value_name = "patch-X.MPQ", requires = "pack")]
+        patch_name: Option<String>,
+        /// With --pack: write the archives into this game client's Data folder.
+        #[arg(long, value_name = "DIR", requires = "pack")]
+        client: Option<PathBuf>,
+        /// Do not write the WDL (low-resolution heights) beside the WDT.
+        #[arg(long)]
+        no_wdl: bool,
+    },
+    /// Write a map's WDL (low-resolution heights the client draws distant terrain from) from
+    /// its tiles, read a few at a time.
+    Wdl {
+        /// A .wdt (with its tiles) or a folder of tiles.
+        map: PathBuf,
+        /// Folder to write Name.wdl into (default: the map's folder).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
     },
     /// Describe a game client folder (the one holding Data/, or Data/ itself): its generation
     /// and its MPQ archives in the order the client loads them (the last one wins).
@@ -182,6 +209,10 @@ pub enum Command {
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
+        /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…) or
+        /// `save-as` (File ▸ Save as…).
+        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as"])]
+        dialog: Option<String>,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
@@ -246,7 +277,24 @@ pub fn run(cli: Cli) -> ExitCode {
             src,
             dst,
             from,
-        }) => convert::run(&src, &dst, to, from, area_map.as_deref()),
+            pack,
+            patch_name,
+            client,
+            no_wdl,
+        }) => convert::run(
+            &src,
+            &dst,
+            to,
+            from,
+            area_map.as_deref(),
+            &convert::Extras {
+                wdl: !no_wdl,
+                pack,
+                patch_name,
+                client,
+            },
+        ),
+        Some(Command::Wdl { map, out, from }) => wdl::run(&map, out.as_deref(), from),
         Some(Command::Apply {
             map,
             ops,
@@ -270,6 +318,7 @@ pub fn run(cli: Cli) -> ExitCode {
             select,
             measure,
             no_objects,
+            dialog,
         }) => {
             let mut paths = paths;
             let out = paths.pop().unwrap_or_default();
@@ -286,6 +335,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 select,
                 measure,
                 no_objects,
+                dialog,
             })
         }
         None => crate::app::startup::run_gui(cli.path, cli.from, cli.client)

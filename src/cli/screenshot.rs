@@ -53,6 +53,8 @@ pub struct ShotArgs {
     pub measure: u32,
     /// Hide doodads and WMOs.
     pub no_objects: bool,
+    /// Show this dialog (`export`, `save-as`).
+    pub dialog: Option<String>,
 }
 
 /// Runs the screenshot command.
@@ -98,6 +100,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         measure: args.measure,
         frame_times: frame_times.clone(),
         hide_objects: args.no_objects,
+        dialog: args.dialog,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(args.path, args.size, request, args.from, args.client)

@@ -6,9 +6,11 @@
 
 pub mod locate;
 pub mod open;
+pub mod pack;
 pub mod source;
 pub mod stream;
 pub mod uid_range;
+pub mod wdl;
 
 pub use locate::{MapKind, MapSource, locate};
 pub use open::{OpenedMap, open_map, open_map_as, read_tile_as};

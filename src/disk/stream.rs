@@ -21,6 +21,7 @@ use crate::format::alpha::tile::SaveNames;
 use crate::format::alpha::wdt::{self as alpha_wdt, MAIN_DATA_OFFSET, MAIN_ENTRY_BYTES};
 use crate::format::evidence::Decision;
 use crate::format::v18::{self, AlphaTarget};
+use crate::format::wdl::WdlTile;
 use crate::format::{Generation, v060};
 use crate::model::map::Map;
 use crate::model::monolithic::MapWideNames;
@@ -43,6 +44,8 @@ pub struct Converted {
     pub failed: BTreeMap<TileCoord, String>,
     /// True when the source had no WDT and one was written from its tiles.
     pub wdt_inferred: bool,
+    /// Each written tile's WDL tile, as the target stores it (see `disk::wdl`).
+    pub low_res: BTreeMap<TileCoord, WdlTile>,
 }
 
 /// Converts the map at `src` (a .wdt, a folder of tiles, or one .adt) to `to`, writing into
@@ -100,6 +103,7 @@ pub fn convert_map(
         missing: source.missing,
         failed: written.failed,
         wdt_inferred,
+        low_res: written.low_res,
     })
 }
 
@@ -141,6 +145,8 @@ pub struct Written {
     pub report: Report,
     /// Tiles that could not be read, with the reason; they were not written.
     pub failed: BTreeMap<TileCoord, String>,
+    /// Each written tile's WDL tile, as the target stores it (see `disk::wdl`).
+    pub low_res: BTreeMap<TileCoord, WdlTile>,
 }
 
 /// Where and how [`write_map`] writes.
@@ -206,10 +212,17 @@ pub fn write_map(
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         progress(n, total);
     };
+    // Each written tile's WDL tile, sampled while the tile is in hand (it is cheap, and a
+    // later WDL would otherwise read every tile again).
+    let low_res = std::sync::Mutex::new(BTreeMap::new());
     // Reads a tile and makes it fit the target.
     let prepared = |c: TileCoord| -> Result<(Tile, NameView, Report)> {
         let (mut tile, view) = read(c)?;
         let r = convert::prepare_tile_with(&mut tile, src_gen, to, options);
+        let sampled = super::wdl::wdl_tile(&tile, to);
+        if let Ok(mut m) = low_res.lock() {
+            m.insert(c, sampled);
+        }
         Ok((tile, view, r))
     };
 
@@ -332,11 +345,14 @@ pub fn write_map(
         flusher.finish()?;
         files += 1;
     }
+    let mut low_res = low_res.into_inner().unwrap_or_default();
+    low_res.retain(|c, _| !failed.contains_key(c));
     Ok(Written {
         name: header.name.clone(),
         files,
         report,
         failed,
+        low_res,
     })
 }
 
@@ -378,6 +394,12 @@ fn convert_in_memory(
         only.name = name.clone();
     }
     super::write_files(dst, &files, |_| {})?;
+    let low_res = opened
+        .map
+        .tiles
+        .iter()
+        .map(|(c, t)| (*c, super::wdl::wdl_tile(t, to)))
+        .collect();
     Ok(Converted {
         name: opened.map.name.clone(),
         decision: opened.decision,
@@ -386,6 +408,7 @@ fn convert_in_memory(
         missing: opened.missing_tiles,
         failed: opened.failed,
         wdt_inferred: false,
+        low_res,
     })
 }
 

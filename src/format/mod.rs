@@ -14,6 +14,7 @@ pub mod placement;
 pub mod proto055;
 pub mod v060;
 pub mod v18;
+pub mod wdl;
 
 pub use chunk::{ErrorKind, FormatError, Tag};
 

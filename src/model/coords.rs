@@ -201,6 +201,33 @@ pub fn tile_grid_position(world_x: f64, world_y: f64) -> [f64; 2] {
     ]
 }
 
+/// Height samples per tile in a WDL low-resolution grid (MARE): 17×17 outer then 16×16 inner.
+pub const LOW_RES_SAMPLES: usize = 17 * 17 + 16 * 16;
+
+/// Where WDL sample `index` (0..545: the 17×17 outer points row by row, then the 16×16 inner
+/// points row by row) takes its height in a tile: `(chunk_x, chunk_y, vertex)`, `vertex` an MCVT
+/// index. The outer points are the chunk corners, one chunk apart (the 17th row and column are
+/// the far edges of the last chunks); the inner points are the chunk centres. Every point is a
+/// vertex of the full grid, so no interpolation is needed.
+pub fn low_res_sample(index: usize) -> (usize, usize, usize) {
+    let last = CHUNKS_PER_SIDE - 1;
+    if index < 17 * 17 {
+        let (row, col) = (index / 17, index % 17);
+        let edge = |i: usize| if i > last { (last, 8) } else { (i, 0) };
+        let ((chunk_y, vr), (chunk_x, vc)) = (edge(row), edge(col));
+        (chunk_x, chunk_y, outer_vertex(vr, vc))
+    } else {
+        let k = (index - 17 * 17).min(16 * 16 - 1);
+        (k % 16, k / 16, outer_vertex(4, 4))
+    }
+}
+
+/// World (x, y) of WDL sample `index` of tile `tile` (see [`low_res_sample`]).
+pub fn low_res_sample_world(tile: TileCoord, index: usize) -> [f64; 2] {
+    let (chunk_x, chunk_y, vertex) = low_res_sample(index);
+    vertex_world_xy(tile, chunk_x, chunk_y, vertex)
+}
+
 /// Where a world position falls: its tile, the chunk (`chunk_x`, `chunk_y`) in it and the
 /// position inside that chunk in quad units (south, east), each 0.0..8.0. `None` off the map.
 pub fn world_to_chunk_grid(

@@ -10,6 +10,7 @@ pub mod alpha;
 pub mod chunk;
 pub mod coords;
 pub mod liquid;
+pub mod low_res;
 pub mod map;
 pub mod monolithic;
 pub mod objects;

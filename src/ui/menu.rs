@@ -122,6 +122,15 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             {
                 out.push(Intent::SaveAsDialog);
             }
+            if ui
+                .add_enabled(state.has_map, egui::Button::new("Export for client…"))
+                .on_hover_text(
+                    "A patch archive (1.12, 3.3.5) or per-file archives (0.5.x) with the WDL",
+                )
+                .clicked()
+            {
+                out.push(Intent::Export(crate::app::export::ExportIntent::Open));
+            }
             ui.separator();
             if ui.button("Quit").clicked() {
                 out.push(Intent::Quit);

@@ -141,7 +141,7 @@ fn honours_loose_files(g: &ClientGeneration) -> bool {
 
 /// The `Data` folder for `dir`: `dir` itself when it is named `Data` (any case), else its
 /// child of that name.
-fn find_data_dir(dir: &Path) -> Result<PathBuf, AssetError> {
+pub fn find_data_dir(dir: &Path) -> Result<PathBuf, AssetError> {
     let meta = std::fs::metadata(dir).map_err(io_err(dir))?;
     if !meta.is_dir() {
         return Err(AssetError::NotAClient {
