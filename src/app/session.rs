@@ -268,7 +268,16 @@ impl Session {
         let tiles: Vec<TileCoord> = self.edited.iter().copied().collect();
         let mut files = disk::encode_map(&self.map, self.generation, false, Some(&tiles))?;
         self.rename_lone_tile(&mut files);
-        disk::write_files(&self.folder, &files, |_| {})?;
+        if let Err(e) = disk::write_files(&self.folder, &files, |_| {}) {
+            // Each tile is written whole or not at all; the ones that made it are saved, the
+            // others stay edited (in memory, unsaved) for the next try.
+            if let LoamError::Save { written, .. } = &e {
+                for c in written.iter().filter_map(|p| tile_of_file(p, &tiles)) {
+                    self.edited.remove(&c);
+                }
+            }
+            return Err(e);
+        }
         self.edited.clear();
         Ok(self.saved(files.len(), Report::new(self.generation, self.generation)))
     }
@@ -399,6 +408,17 @@ impl Session {
         {
             only.name = name.clone();
         }
+    }
+}
+
+/// Which of `tiles` a written file holds: the tile its `Map_X_Y.adt` name says, or the only
+/// one (a lone tile keeps its own file name).
+fn tile_of_file(path: &Path, tiles: &[TileCoord]) -> Option<TileCoord> {
+    let name = path.file_name()?.to_string_lossy();
+    match (disk::parse_tile_file_name(&name), tiles) {
+        (Some((_, c)), _) => Some(c),
+        (None, [only]) => Some(*only),
+        _ => None,
     }
 }
 
