@@ -16,6 +16,7 @@ pub mod object_loader;
 pub mod object_tool;
 mod object_view;
 pub mod objects;
+pub mod recovery;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
@@ -117,6 +118,8 @@ pub struct LoamApp {
     object_hover: Option<String>,
     /// The object tool's selection.
     object_tool: object_tool::ObjectTool,
+    /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
+    recovery: Option<recovery::Recovery>,
 }
 
 impl LoamApp {
@@ -179,6 +182,7 @@ impl LoamApp {
             },
             object_hover: None,
             object_tool: Default::default(),
+            recovery: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -222,6 +226,17 @@ impl LoamApp {
             app.browser.set_filter(filter.to_string());
         }
         app
+    }
+
+    /// Turns on the autosave into `r`'s folder and offers the maps recovered there.
+    pub fn with_recovery(mut self, r: recovery::Recovery) -> LoamApp {
+        self.recovery = Some(r);
+        self
+    }
+
+    /// The autosave and the recovered maps not answered yet, when on.
+    pub fn recovery(&self) -> Option<&recovery::Recovery> {
+        self.recovery.as_ref()
     }
 
     /// The open map, if any.
@@ -295,13 +310,15 @@ impl LoamApp {
     /// Opens a map read as `from` (`None`: as its bytes decide) and remembers the choice for
     /// this map.
     pub fn open_as(&mut self, path: &Path, from: Option<Generation>) {
-        let mut session = match Session::open_as(path, from) {
-            Ok(s) => s,
-            Err(e) => {
-                self.message = Some(format!("could not open: {e}"));
-                return;
-            }
-        };
+        match Session::open_as(path, from) {
+            Ok(s) => self.install(path, from, s),
+            Err(e) => self.message = Some(format!("could not open: {e}")),
+        }
+    }
+
+    /// Makes `session` (opened from `path` read as `from`) the open map.
+    fn install(&mut self, path: &Path, from: Option<Generation>, mut session: Session) {
+        self.leave_session();
         self.remember_camera();
         self.session_id += 1;
         self.loader.start_session(self.session_id);
@@ -343,6 +360,122 @@ impl LoamApp {
         let mut gl = self.gl.lock();
         for c in gl.uploaded.clone() {
             gl.queue_removal(c);
+        }
+    }
+
+    /// Before the open map is replaced: its unsaved edits are autosaved now and kept for the
+    /// next start's offer; a map without any has its recovery folder removed.
+    fn leave_session(&mut self) {
+        let unsaved = self.has_unsaved();
+        let (Some(r), Some(s)) = (&mut self.recovery, &self.session) else {
+            return;
+        };
+        let done = if unsaved {
+            r.write_now(s)
+        } else {
+            r.discard_owned()
+        };
+        if let Err(e) = done {
+            self.message = Some(e);
+        }
+    }
+
+    /// Autosaves when due (not during a stroke or a drag) and wakes the window for the next.
+    fn autosave_tick(&mut self, ctx: &egui::Context) {
+        let stroking = self.editing.is_stroking() || self.object_tool.is_dragging();
+        let interval = self.autosave_interval();
+        let Some(r) = &mut self.recovery else { return };
+        if let Some(e) = r.poll() {
+            self.message = Some(e);
+        }
+        let Some(s) = &self.session else { return };
+        if r.due_in(interval).is_zero() && !stroking {
+            if let Some(e) = r.autosave(s, self.session_id) {
+                self.message = Some(e);
+            }
+        }
+        ctx.request_repaint_after(
+            r.due_in(interval)
+                .max(std::time::Duration::from_millis(200)),
+        );
+    }
+
+    /// The autosave interval: `$LOAM_AUTOSAVE_SECS` for this run, else the setting.
+    fn autosave_interval(&self) -> std::time::Duration {
+        self.recovery
+            .as_ref()
+            .and_then(|r| r.interval_override)
+            .unwrap_or(std::time::Duration::from_secs(
+                self.settings.autosave_secs as u64,
+            ))
+    }
+
+    /// Opens the map of recovered offer `index` with its autosaved tiles as unsaved edits.
+    fn restore(&mut self, index: usize) {
+        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
+            return;
+        };
+        let m = &offer.manifest;
+        let from = m.generation.parse::<Generation>().ok();
+        let read = Session::open_as(&m.source, from).and_then(|s| {
+            let tiles = crate::disk::recovery::read_tiles(&offer.dir, m, &s.map)?;
+            Ok((s, tiles))
+        });
+        let (session, tiles) = match read {
+            Ok(r) => r,
+            Err(e) => {
+                // The folder stays: the next start offers it again.
+                self.message = Some(format!("could not restore {}: {e}", m.map));
+                return;
+            }
+        };
+        // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
+        let remembered = self.settings.read_as_for(&m.source);
+        self.install(&m.source.clone(), remembered, session);
+        let Some(s) = &mut self.session else { return };
+        let mut touched = Vec::new();
+        for t in tiles {
+            let c = t.coord;
+            // Recovered tiles carry their own name lists; a 0.5.x save maps them by name.
+            if let Some(names) = &mut s.map.map_wide_names {
+                names.tile_doodad_indices.remove(&c);
+                names.tile_wmo_indices.remove(&c);
+            }
+            s.insert_tile(t, None);
+            touched.push((c, 0));
+        }
+        if let Some(r) = &mut self.recovery {
+            r.adopt(offer.dir.clone());
+        }
+        let mut note = format!(
+            "restored {} unsaved tile(s) of {} from the autosave of {}; the undo history is \
+             not restored",
+            touched.len(),
+            m.map,
+            offer.age()
+        );
+        if !offer.changed.is_empty() {
+            note.push_str(&format!(
+                "; changed on disk since the autosave: {}",
+                offer
+                    .changed
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.after_edit(touched);
+        self.message = Some(note);
+    }
+
+    /// Removes the recovered offer `index` and its folder.
+    fn discard_recovered(&mut self, index: usize) {
+        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
+            return;
+        };
+        if let Err(e) = crate::disk::recovery::remove(&offer.dir) {
+            self.message = Some(format!("could not remove the recovered edits: {e}"));
         }
     }
 
@@ -444,6 +577,14 @@ impl LoamApp {
             Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
             Intent::SetObjectFilter(f) => self.settings.objects = f,
+            Intent::AutosaveSecs(v) => self.settings.autosave_secs = v,
+            Intent::RestoreRecovered(i) => self.restore(i),
+            Intent::DiscardRecovered(i) => self.discard_recovered(i),
+            Intent::RecoverLater(i) => {
+                if let Some(r) = &mut self.recovery {
+                    r.take_offer(i);
+                }
+            }
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
             Intent::PickClientData => {
                 if let Some(f) = self.dialogs.pick_folder() {
@@ -680,13 +821,24 @@ impl LoamApp {
             self.handle_save_as_dialog();
             return;
         }
-        self.message = Some(match s.save() {
+        let saved = s.save();
+        let everything = s.edited.is_empty();
+        self.message = Some(match saved {
             Ok(sum) => {
                 self.editing.history.set_saved();
                 format!("saved {} file(s) to {}", sum.files, sum.folder.display())
             }
-            Err(e) => format!("save failed: {e}"),
+            Err(e) => format!(
+                "save failed: {e}; {} tile(s) still unsaved, kept in memory",
+                s.edited.len()
+            ),
         });
+        if everything && let Some(r) = &mut self.recovery {
+            // Everything is on disk: nothing left to recover.
+            if let Err(e) = r.discard_owned() {
+                self.message = Some(e);
+            }
+        }
     }
 
     fn save_as_write(&mut self) {
@@ -707,6 +859,11 @@ impl LoamApp {
                 let path = s.source.clone();
                 self.settings.add_recent(&path);
                 self.save_as = None;
+                if let Some(r) = &mut self.recovery
+                    && let Err(e) = r.discard_owned()
+                {
+                    self.message = Some(e);
+                }
             }
             Err(e) => self.message = Some(format!("save as failed: {e}")),
         }
@@ -864,6 +1021,7 @@ impl LoamApp {
                 .as_ref()
                 .map(|_| self.object_tool.uid_range().map(|r| (r.first, r.last))),
             camera_speed: self.settings.camera_speed,
+            autosave_secs: self.settings.autosave_secs,
             client: self.client.as_ref().map(client::Client::describe),
             client_has_archives: self.client_data().is_some(),
             listfile: self.settings.listfile.clone(),
@@ -974,6 +1132,19 @@ impl LoamApp {
                 intents.extend(ui::history::show(ui, &labels, applied, can_redo));
             });
         intents
+    }
+}
+
+/// What the restore dialog shows about a recovered map.
+fn restore_view(offer: &recovery::Offer) -> ui::dialogs::RestoreView {
+    let m = &offer.manifest;
+    ui::dialogs::RestoreView {
+        map: m.map.clone(),
+        source: m.source.clone(),
+        generation: m.generation.clone(),
+        tiles: m.tiles.len(),
+        age: offer.age(),
+        changed: offer.changed.clone(),
     }
 }
 
@@ -1128,6 +1299,8 @@ impl eframe::App for LoamApp {
         if self.confirm_quit {
             let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());
             intents.extend(ui::dialogs::confirm_quit(ui, unsaved));
+        } else if let Some(offer) = self.recovery.as_ref().and_then(|r| r.offers.first()) {
+            intents.extend(ui::dialogs::restore(ui, &restore_view(offer)));
         }
 
         self.stream_from_disk();
@@ -1220,6 +1393,7 @@ impl eframe::App for LoamApp {
         for intent in intents {
             self.handle(&ctx, intent);
         }
+        self.autosave_tick(&ctx);
         if let Some(job) = &mut self.screenshot {
             // A map that did not open is a failure, not a picture of an empty window.
             let failure = match &self.session {
@@ -1243,6 +1417,12 @@ impl eframe::App for LoamApp {
     }
 
     fn on_exit(&mut self, gl: Option<&glow::Context>) {
+        // A clean quit: the edits were saved or the user chose to drop them.
+        if let Some(r) = &mut self.recovery
+            && let Err(e) = r.discard_owned()
+        {
+            eprintln!("loam: {e}");
+        }
         if let Some(gl) = gl {
             self.gl.lock().destroy(gl);
         }

@@ -49,6 +49,9 @@ pub struct Session {
     pub tiles: Option<Arc<TileSource>>,
     /// Tiles that failed to load, with the reason; they are never written.
     pub failed: BTreeMap<TileCoord, String>,
+    /// Counts changes to the unsaved state (edits, saves), so that the autosave writes only
+    /// when something changed since it last did.
+    pub revision: u64,
 }
 
 /// A tile read from disk with its view of a 0.5.x map's name lists, or why it could not be
@@ -101,6 +104,7 @@ impl Session {
             on_disk: tiles.coords().into_iter().collect(),
             tiles: Some(Arc::new(tiles)),
             failed: BTreeMap::new(),
+            revision: 0,
         })
     }
 
@@ -121,6 +125,7 @@ impl Session {
             on_disk: BTreeSet::new(),
             tiles: None,
             failed: opened.failed,
+            revision: 0,
         })
     }
 
@@ -211,6 +216,7 @@ impl Session {
     pub fn mark_edited(&mut self, tile: TileCoord) {
         if self.map.tiles.contains_key(&tile) {
             self.edited.insert(tile);
+            self.revision += 1;
         }
     }
 
@@ -254,6 +260,8 @@ impl Session {
     /// a time). A WDT whose tiles cannot all be read is not saved over: Save as… writes the
     /// others elsewhere.
     pub fn save(&mut self) -> Result<SaveSummary, LoamError> {
+        // Whatever happens, what is unsaved may change: the autosave looks again.
+        self.revision += 1;
         if self.edited.is_empty() {
             return Ok(self.saved(0, Report::new(self.generation, self.generation)));
         }

@@ -1,0 +1,241 @@
+//! Autosave and crash recovery: the open map's unsaved tiles are written to its recovery folder
+//! in the user's data directory every few minutes (on a thread of their own), never over the
+//! map's files; the next start offers to restore what a crash or a kill left there.
+//!
+//! Not for: the folder's layout and encoding (see `disk::recovery`) or the dialog's widgets
+//! (see `ui::dialogs`).
+
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::session::Session;
+use crate::disk::LoamError;
+use crate::disk::recovery::{self, Manifest, Snapshot};
+
+/// Environment variable naming the data directory instead of the platform's (tests use it).
+pub const DATA_DIR_ENV: &str = "LOAM_DATA_DIR";
+/// Environment variable giving the autosave interval in seconds for this run, over the
+/// setting (tests use it).
+pub const AUTOSAVE_ENV: &str = "LOAM_AUTOSAVE_SECS";
+
+/// loam's data directory: `$LOAM_DATA_DIR`, else the platform's (`$XDG_DATA_HOME/loam`, as
+/// eframe keeps the settings in).
+pub fn data_dir() -> Option<PathBuf> {
+    std::env::var_os(DATA_DIR_ENV)
+        .map(PathBuf::from)
+        .or_else(|| eframe::storage_dir("loam"))
+}
+
+/// The recovery folders' parent inside the data directory `data`.
+pub fn recovery_root(data: &Path) -> PathBuf {
+    data.join("recovery")
+}
+
+/// The autosave interval `$LOAM_AUTOSAVE_SECS` sets for this run, if it does.
+pub fn interval_from_env() -> Option<Duration> {
+    std::env::var(AUTOSAVE_ENV)
+        .ok()?
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// A recovered map the user has not answered yet.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    /// Its recovery folder.
+    pub dir: PathBuf,
+    /// What the folder holds.
+    pub manifest: Manifest,
+    /// The map's files that changed on disk since the autosave.
+    pub changed: Vec<PathBuf>,
+}
+
+impl Offer {
+    /// How long ago the autosave was written, in words ("12 minutes ago").
+    pub fn age(&self) -> String {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let secs = now.saturating_sub(self.manifest.written_at);
+        match secs {
+            0..120 => format!("{secs} seconds ago"),
+            120..7200 => format!("{} minutes ago", secs / 60),
+            7200..172_800 => format!("{} hours ago", secs / 3600),
+            _ => format!("{} days ago", secs / 86_400),
+        }
+    }
+}
+
+/// The autosave of one editor run, and the recovered maps it found on start.
+pub struct Recovery {
+    root: PathBuf,
+    /// The interval `$LOAM_AUTOSAVE_SECS` set, over the setting.
+    pub interval_override: Option<Duration>,
+    /// Recovered maps not answered yet, oldest first.
+    pub offers: Vec<Offer>,
+    /// (session id, revision) last written, or found to need nothing.
+    written: Option<(u64, u64)>,
+    /// The recovery folder this run wrote (or restored from) for the open map: a clean quit
+    /// removes it; folders of other maps are left for their own offer.
+    owned: Option<PathBuf>,
+    last_at: Instant,
+    worker: Option<JoinHandle<Result<Manifest, LoamError>>>,
+}
+
+impl Recovery {
+    /// Autosaves under `root` (the data directory's `recovery/`), offering the maps found
+    /// there, except those another running loam is editing.
+    pub fn at(root: PathBuf) -> Recovery {
+        let offers = recovery::list(&root)
+            .into_iter()
+            .filter_map(|(dir, m)| {
+                let manifest = m.ok()?;
+                if manifest.pid != std::process::id() && editor_running(manifest.pid) {
+                    return None;
+                }
+                let changed = recovery::changed_since(&manifest);
+                Some(Offer {
+                    dir,
+                    manifest,
+                    changed,
+                })
+            })
+            .collect();
+        Recovery {
+            root,
+            interval_override: None,
+            offers,
+            written: None,
+            owned: None,
+            last_at: Instant::now(),
+            worker: None,
+        }
+    }
+
+    /// The recovery folder of the map opened from `source`.
+    pub fn folder(&self, source: &Path) -> PathBuf {
+        recovery::folder_for(&self.root, source)
+    }
+
+    /// The time left until the next autosave is due (zero when due).
+    pub fn due_in(&self, interval: Duration) -> Duration {
+        interval
+            .saturating_sub(self.last_at.elapsed())
+            .max(Duration::ZERO)
+    }
+
+    /// Takes the result of a finished background write: an error message for the status bar.
+    pub fn poll(&mut self) -> Option<String> {
+        if !self.worker.as_ref().is_some_and(JoinHandle::is_finished) {
+            return None;
+        }
+        self.take_result()
+    }
+
+    fn take_result(&mut self) -> Option<String> {
+        match self.worker.take()?.join() {
+            Ok(Ok(_)) => None,
+            Ok(Err(e)) => Some(format!("autosave failed: {e}")),
+            Err(_) => Some("autosave failed: its thread stopped".into()),
+        }
+    }
+
+    /// Starts writing the unsaved tiles of `session` (run `id`) when something changed since the
+    /// last autosave and the previous write is done; a map with nothing unsaved has its
+    /// recovery folder removed instead. Returns an error message from a previous write.
+    pub fn autosave(&mut self, session: &Session, id: u64) -> Option<String> {
+        self.last_at = Instant::now();
+        if self.worker.is_some() || self.written == Some((id, session.revision)) {
+            return None;
+        }
+        self.written = Some((id, session.revision));
+        let dir = self.folder(&session.source);
+        if session.edited.is_empty() {
+            if self.owned.as_ref() == Some(&dir) {
+                self.owned = None;
+                return recovery::remove(&dir)
+                    .err()
+                    .map(|e| format!("autosave: {e}"));
+            }
+            return None;
+        }
+        let snap = snapshot(session);
+        self.owned = Some(dir.clone());
+        self.worker = std::thread::Builder::new()
+            .name("loam-autosave".into())
+            .spawn(move || recovery::write(&dir, &snap))
+            .ok();
+        None
+    }
+
+    /// Writes the unsaved tiles of `session` now and waits (before the map is closed with
+    /// unsaved edits, so that they stay recoverable); the folder is then no longer this run's.
+    pub fn write_now(&mut self, session: &Session) -> Result<(), String> {
+        if let Some(e) = self.take_result() {
+            return Err(e);
+        }
+        self.owned = None;
+        self.written = None;
+        if session.edited.is_empty() {
+            return Ok(());
+        }
+        recovery::write(&self.folder(&session.source), &snapshot(session))
+            .map(|_| ())
+            .map_err(|e| format!("autosave failed: {e}"))
+    }
+
+    /// Removes the recovery folder this run wrote for the open map (a clean quit, closing a
+    /// map without unsaved edits), after any write under way.
+    pub fn discard_owned(&mut self) -> Result<(), String> {
+        let pending = self.take_result();
+        self.written = None;
+        if let Some(dir) = self.owned.take() {
+            recovery::remove(&dir).map_err(|e| e.to_string())?;
+        }
+        pending.map_or(Ok(()), Err)
+    }
+
+    /// Marks `dir` as this run's (a map restored from it): its next autosave writes there and a
+    /// clean quit removes it.
+    pub fn adopt(&mut self, dir: PathBuf) {
+        self.owned = Some(dir);
+        self.written = None;
+    }
+
+    /// Removes the offer `index` from the list (answered), returning it.
+    pub fn take_offer(&mut self, index: usize) -> Option<Offer> {
+        (index < self.offers.len()).then(|| self.offers.remove(index))
+    }
+}
+
+/// The unsaved state of `session`: its header and a copy of each edited tile in memory, with
+/// the files whose change on disk the restore should warn about.
+fn snapshot(session: &Session) -> Snapshot {
+    let tiles: Vec<_> = session
+        .edited
+        .iter()
+        .filter_map(|c| session.map.tiles.get(c).cloned())
+        .collect();
+    let mut files = vec![session.source.clone()];
+    for t in &tiles {
+        let f = session.tile_path(t.coord);
+        if !files.contains(&f) {
+            files.push(f);
+        }
+    }
+    Snapshot {
+        source: session.source.clone(),
+        header: session.map.header_only(),
+        generation: session.generation,
+        tiles,
+        files,
+    }
+}
+
+/// True when process `pid` is a running loam (its recovery folder is in use, not left over).
+fn editor_running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "loam")
+}
