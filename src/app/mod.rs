@@ -389,10 +389,11 @@ impl LoamApp {
             self.message = Some(e);
         }
         let Some(s) = &self.session else { return };
-        if r.due_in(interval).is_zero() && !stroking {
-            if let Some(e) = r.autosave(s, self.session_id) {
-                self.message = Some(e);
-            }
+        if r.due_in(interval).is_zero()
+            && !stroking
+            && let Some(e) = r.autosave(s, self.session_id)
+        {
+            self.message = Some(e);
         }
         ctx.request_repaint_after(
             r.due_in(interval)
