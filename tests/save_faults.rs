@@ -291,3 +291,68 @@ fn a_whole_map_write_renames_the_wdt_last() {
         other => panic!("not a save error: {other:?}"),
     }
 }
+
+#[test]
+fn the_editor_says_what_a_failed_save_wrote_and_keeps_the_rest_unsaved() {
+    use egui_kittest::Harness;
+    use loam::app::intent::Intent;
+    use loam::app::{LoamApp, StartOptions};
+
+    let dir = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(dir.path()).unwrap();
+    let wdt = dir.path().join("Sample.wdt");
+    let open = wdt.clone();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(256)
+        .build_eframe(move |cc| {
+            LoamApp::new(
+                cc,
+                StartOptions {
+                    open: Some(open),
+                    dialogs: Box::new(loam::app::dialogs::ScriptedDialogs::default()),
+                    screenshot: None,
+                    read_as: None,
+                    client: None,
+                },
+            )
+        });
+    h.run();
+    let tiles = [(31, 31), (32, 32)].map(|(x, y)| TileCoord::new(x, y).unwrap());
+    for t in tiles {
+        let s = h.state_mut().session_mut().unwrap();
+        s.load_now(&[t]);
+        s.map.tiles.get_mut(&t).unwrap().chunks[0].heights[0] += 10.0;
+        h.state_mut().mark_edited(t);
+    }
+    let blocked = dir.path().join("Sample_32_32.adt");
+    std::fs::remove_file(&blocked).unwrap();
+    std::fs::create_dir(&blocked).unwrap();
+    std::fs::write(blocked.join("keep"), b"x").unwrap();
+    let ctx = h.ctx.clone();
+    h.state_mut().handle(&ctx, Intent::Save);
+    let message = h.state().message().unwrap_or_default().to_string();
+    assert!(message.starts_with("save failed: "), "{message}");
+    assert!(
+        message.contains(&blocked.display().to_string()),
+        "{message}"
+    );
+    assert!(
+        message.contains("written: Sample_31_31.adt; not written, as they were: Sample_32_32.adt"),
+        "{message}"
+    );
+    assert!(message.contains("1 tile(s) still unsaved"), "{message}");
+    assert!(h.state().has_unsaved());
+    let s = h.state().session().unwrap();
+    assert_eq!(s.edited.iter().copied().collect::<Vec<_>>(), vec![tiles[1]]);
+    // The unwritten edit is still in memory: the sample's height plus 10.
+    let fresh = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(fresh.path()).unwrap();
+    let original = loam::disk::open_map(&fresh.path().join("Sample.wdt"))
+        .unwrap()
+        .map;
+    assert_eq!(
+        s.map.tiles[&tiles[1]].chunks[0].heights[0],
+        original.tiles[&tiles[1]].chunks[0].heights[0] + 10.0
+    );
+}

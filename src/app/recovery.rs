@@ -122,9 +122,7 @@ impl Recovery {
 
     /// The time left until the next autosave is due (zero when due).
     pub fn due_in(&self, interval: Duration) -> Duration {
-        interval
-            .saturating_sub(self.last_at.elapsed())
-            .max(Duration::ZERO)
+        interval.saturating_sub(self.last_at.elapsed())
     }
 
     /// Takes the result of a finished background write: an error message for the status bar.
@@ -136,11 +134,14 @@ impl Recovery {
     }
 
     fn take_result(&mut self) -> Option<String> {
-        match self.worker.take()?.join() {
-            Ok(Ok(_)) => None,
-            Ok(Err(e)) => Some(format!("autosave failed: {e}")),
-            Err(_) => Some("autosave failed: its thread stopped".into()),
-        }
+        let failed = match self.worker.take()?.join() {
+            Ok(Ok(_)) => return None,
+            Ok(Err(e)) => format!("autosave failed: {e}"),
+            Err(_) => "autosave failed: its thread stopped".into(),
+        };
+        // Try again at the next interval, changed or not.
+        self.written = None;
+        Some(failed)
     }
 
     /// Starts writing the unsaved tiles of `session` (run `id`) when something changed since the
