@@ -228,3 +228,94 @@ fn discard_removes_the_recovered_edits_and_later_keeps_them() {
     assert!(!dir.exists(), "Discard removes the folder");
     assert!(h.state().session().unwrap().edited.is_empty());
 }
+
+#[test]
+fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let split = tmp.path().join("split");
+    loam::sample::write_sample(&split).unwrap();
+    // The sample as a 0.5.3 monolithic WDT, written by loam's converter.
+    let mono = tmp.path().join("mono");
+    let converted = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(["convert", "--to", "0.5.3"])
+        .arg(split.join("Sample.wdt"))
+        .arg(&mono)
+        .output()
+        .unwrap();
+    assert!(converted.status.success(), "{converted:?}");
+    let wdt = mono.join("Sample.wdt");
+    // An autosave as a killed run leaves it: tile 32_31 raised by 25 yards, with its objects.
+    let t = TileCoord::new(32, 31).unwrap();
+    let mut s = loam::app::session::Session::open(&wdt).unwrap();
+    s.load_all();
+    assert_eq!(s.generation, loam::format::Generation::Alpha053);
+    let mut edited = s.map.tiles[&t].clone();
+    edited
+        .chunks
+        .iter_mut()
+        .for_each(|c| c.heights.iter_mut().for_each(|h| *h += 25.0));
+    let snap = loam::disk::recovery::Snapshot {
+        source: wdt.clone(),
+        header: s.map.header_only(),
+        generation: s.generation,
+        tiles: vec![edited.clone()],
+        files: vec![wdt.clone()],
+    };
+    let root = tmp.path().join("recovery");
+    loam::disk::recovery::write(&loam::disk::recovery::folder_for(&root, &wdt), &snap).unwrap();
+
+    // The reference: the same tile saved by a session of a copy of the map, no recovery.
+    let copy = tmp.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::copy(&wdt, copy.join("Sample.wdt")).unwrap();
+    let mut direct = loam::app::session::Session::open(&copy.join("Sample.wdt")).unwrap();
+    direct.load_all();
+    direct.map.tiles.insert(t, edited.clone());
+    direct.mark_edited(t);
+    direct.save().unwrap();
+    let mut reference = loam::app::session::Session::open(&copy.join("Sample.wdt")).unwrap();
+    reference.load_all();
+    let want = &reference.map.tiles[&t];
+    assert_ne!(want.chunks, s.map.tiles[&t].chunks);
+
+    let mut h = harness(root, wdt.clone());
+    h.run();
+    h.get_by_label("Restore").click();
+    h.run();
+    assert_eq!(
+        h.state()
+            .session()
+            .unwrap()
+            .edited
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        vec![t]
+    );
+    let ctx = h.ctx.clone();
+    h.state_mut().handle(&ctx, Intent::Save);
+    assert!(h.state().session().unwrap().edited.is_empty());
+    let mut back = loam::app::session::Session::open(&wdt).unwrap();
+    back.load_all();
+    assert!(back.failed.is_empty(), "{:?}", back.failed);
+    let got = &back.map.tiles[&t];
+    assert!(
+        got.chunks == want.chunks,
+        "the restored tile's chunks differ"
+    );
+    assert_eq!(got.doodad_names, want.doodad_names);
+    assert_eq!(got.wmo_names, want.wmo_names);
+    assert_eq!(got.doodads, want.doodads);
+    assert!(!want.doodads.is_empty(), "the tile has objects to keep");
+    // Both saves wrote the same file.
+    assert!(
+        std::fs::read(&wdt).unwrap() == std::fs::read(copy.join("Sample.wdt")).unwrap(),
+        "the saved WDTs differ"
+    );
+    // The other tiles are as they were.
+    for (c, tile) in &s.map.tiles {
+        if *c != t {
+            assert_eq!(back.map.tiles[c].chunks, tile.chunks, "{c:?}");
+        }
+    }
+}
