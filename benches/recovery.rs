@@ -19,6 +19,7 @@ fn autosave(c: &mut Criterion) {
         header: map.header_only(),
         generation: Generation::V335,
         tiles: map.tiles.values().cloned().collect(),
+        reuse: Vec::new(),
         files: vec![wdt.clone()],
     };
     let rec = dir.path().join("recovery");

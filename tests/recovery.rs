@@ -201,6 +201,7 @@ fn discard_removes_the_recovered_edits_and_later_keeps_them() {
         header: opened.header_only(),
         generation: loam::format::Generation::V335,
         tiles: vec![opened.tiles[&t].clone()],
+        reuse: Vec::new(),
         files: vec![wdt.clone()],
     };
     let dir = loam::disk::recovery::folder_for(&root, &wdt);
@@ -259,6 +260,7 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
         header: s.map.header_only(),
         generation: s.generation,
         tiles: vec![edited.clone()],
+        reuse: Vec::new(),
         files: vec![wdt.clone()],
     };
     let root = tmp.path().join("recovery");
@@ -317,5 +319,73 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
         if *c != t {
             assert_eq!(back.map.tiles[c].chunks, tile.chunks, "{c:?}");
         }
+    }
+}
+
+#[test]
+fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(tmp.path()).unwrap();
+    let wdt = tmp.path().join("Sample.wdt");
+    let mut s = loam::app::session::Session::open(&wdt).unwrap();
+    s.load_all();
+    let [a, b] = [(31, 31), (32, 32)].map(|(x, y)| TileCoord::new(x, y).unwrap());
+    let raise = |s: &mut loam::app::session::Session, t: TileCoord, by: f32| {
+        for c in &mut s.map.tiles.get_mut(&t).unwrap().chunks {
+            c.heights.iter_mut().for_each(|h| *h += by);
+        }
+        s.mark_edited(t);
+    };
+    raise(&mut s, a, 5.0);
+    raise(&mut s, b, 7.0);
+    let root = tmp.path().join("recovery");
+    let mut r = Recovery::at(root.clone());
+    assert!(r.autosave(&mut s, 1).is_none());
+    assert_eq!(r.finish(), None);
+    let dir = r.folder(&wdt);
+    let first = loam::disk::recovery::read_manifest(&dir).unwrap();
+    assert_eq!(first.tiles, vec![(31, 31), (32, 32)]);
+    let b_file = |m: &Manifest| std::fs::read(dir.join(&m.snapshot).join("Sample_32_32.adt"));
+    let b_bytes = b_file(&first).unwrap();
+
+    // Only tile a changes: the next snapshot copies a alone and takes b's file as it was.
+    raise(&mut s, a, 3.0);
+    let mut probe = s.changed_since_autosave.clone();
+    assert_eq!(probe.iter().copied().collect::<Vec<_>>(), vec![a]);
+    let snap = loam::app::recovery::snapshot(&mut s, false);
+    assert_eq!(
+        snap.tiles.iter().map(|t| t.coord).collect::<Vec<_>>(),
+        vec![a]
+    );
+    assert_eq!(snap.reuse, vec![b]);
+    assert!(s.changed_since_autosave.is_empty());
+    // The app's own path: the same choice, written.
+    s.changed_since_autosave.append(&mut probe);
+    assert!(r.autosave(&mut s, 1).is_none());
+    assert_eq!(r.finish(), None);
+    let second = loam::disk::recovery::read_manifest(&dir).unwrap();
+    assert_ne!(second.snapshot, first.snapshot);
+    assert_eq!(second.tiles, vec![(31, 31), (32, 32)]);
+    assert!(
+        b_file(&second).unwrap() == b_bytes,
+        "b's file is the one written before"
+    );
+    assert!(
+        !dir.join(&first.snapshot).exists(),
+        "the old snapshot is gone"
+    );
+    let back = loam::disk::recovery::read_tiles(&dir, &second, &s.map).unwrap();
+    // What a save of the tiles in memory reads back as: the restored tiles must equal it.
+    let out = tmp.path().join("reference");
+    let files = loam::disk::encode_map(&s.map, loam::format::Generation::V335, true, None).unwrap();
+    loam::disk::write_files(&out, &files, |_| {}).unwrap();
+    let reference = loam::disk::open_map(&out.join("Sample.wdt")).unwrap().map;
+    assert_eq!(back.len(), 2);
+    for t in back {
+        assert!(
+            t.chunks == reference.tiles[&t.coord].chunks,
+            "tile {:?} is not the one in memory",
+            t.coord
+        );
     }
 }

@@ -367,7 +367,7 @@ impl LoamApp {
     /// next start's offer; a map without any has its recovery folder removed.
     fn leave_session(&mut self) {
         let unsaved = self.has_unsaved();
-        let (Some(r), Some(s)) = (&mut self.recovery, &self.session) else {
+        let (Some(r), Some(s)) = (&mut self.recovery, &mut self.session) else {
             return;
         };
         let done = if unsaved {
@@ -388,7 +388,7 @@ impl LoamApp {
         if let Some(e) = r.poll() {
             self.message = Some(e);
         }
-        let Some(s) = &self.session else { return };
+        let Some(s) = &mut self.session else { return };
         if r.due_in(interval).is_zero()
             && !stroking
             && let Some(e) = r.autosave(s, self.session_id)

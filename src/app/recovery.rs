@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use super::session::Session;
 use crate::disk::LoamError;
 use crate::disk::recovery::{self, Manifest, Snapshot};
+use crate::model::TileCoord;
 
 /// Environment variable naming the data directory instead of the platform's (tests use it).
 pub const DATA_DIR_ENV: &str = "LOAM_DATA_DIR";
@@ -83,6 +84,9 @@ pub struct Recovery {
     owned: Option<PathBuf>,
     last_at: Instant,
     worker: Option<JoinHandle<Result<Manifest, LoamError>>>,
+    /// The next snapshot copies every unsaved tile (nothing written yet for this map, or the
+    /// last write failed), rather than only those changed since.
+    whole_next: bool,
 }
 
 impl Recovery {
@@ -112,6 +116,7 @@ impl Recovery {
             owned: None,
             last_at: Instant::now(),
             worker: None,
+            whole_next: true,
         }
     }
 
@@ -133,21 +138,27 @@ impl Recovery {
         self.take_result()
     }
 
+    /// Waits for a background write under way: an error message when it failed.
+    pub fn finish(&mut self) -> Option<String> {
+        self.take_result()
+    }
+
     fn take_result(&mut self) -> Option<String> {
         let failed = match self.worker.take()?.join() {
             Ok(Ok(_)) => return None,
             Ok(Err(e)) => format!("autosave failed: {e}"),
             Err(_) => "autosave failed: its thread stopped".into(),
         };
-        // Try again at the next interval, changed or not.
+        // Try again at the next interval, changed or not, with every tile.
         self.written = None;
+        self.whole_next = true;
         Some(failed)
     }
 
     /// Starts writing the unsaved tiles of `session` (run `id`) when something changed since the
     /// last autosave and the previous write is done; a map with nothing unsaved has its
     /// recovery folder removed instead. Returns an error message from a previous write.
-    pub fn autosave(&mut self, session: &Session, id: u64) -> Option<String> {
+    pub fn autosave(&mut self, session: &mut Session, id: u64) -> Option<String> {
         self.last_at = Instant::now();
         if self.worker.is_some() || self.written == Some((id, session.revision)) {
             return None;
@@ -163,7 +174,9 @@ impl Recovery {
             }
             return None;
         }
-        let snap = snapshot(session);
+        let whole = self.whole_next || self.owned.as_ref() != Some(&dir);
+        let snap = snapshot(session, whole);
+        self.whole_next = false;
         self.owned = Some(dir.clone());
         self.worker = std::thread::Builder::new()
             .name("loam-autosave".into())
@@ -174,16 +187,17 @@ impl Recovery {
 
     /// Writes the unsaved tiles of `session` now and waits (before the map is closed with
     /// unsaved edits, so that they stay recoverable); the folder is then no longer this run's.
-    pub fn write_now(&mut self, session: &Session) -> Result<(), String> {
+    pub fn write_now(&mut self, session: &mut Session) -> Result<(), String> {
         if let Some(e) = self.take_result() {
             return Err(e);
         }
         self.owned = None;
         self.written = None;
+        self.whole_next = true;
         if session.edited.is_empty() {
             return Ok(());
         }
-        recovery::write(&self.folder(&session.source), &snapshot(session))
+        recovery::write(&self.folder(&session.source), &snapshot(session, true))
             .map(|_| ())
             .map_err(|e| format!("autosave failed: {e}"))
     }
@@ -193,6 +207,7 @@ impl Recovery {
     pub fn discard_owned(&mut self) -> Result<(), String> {
         let pending = self.take_result();
         self.written = None;
+        self.whole_next = true;
         if let Some(dir) = self.owned.take() {
             recovery::remove(&dir).map_err(|e| e.to_string())?;
         }
@@ -204,6 +219,7 @@ impl Recovery {
     pub fn adopt(&mut self, dir: PathBuf) {
         self.owned = Some(dir);
         self.written = None;
+        self.whole_next = true;
     }
 
     /// Removes the offer `index` from the list (answered), returning it.
@@ -212,17 +228,25 @@ impl Recovery {
     }
 }
 
-/// The unsaved state of `session`: its header and a copy of each edited tile in memory, with
-/// the files whose change on disk the restore should warn about.
-fn snapshot(session: &Session) -> Snapshot {
-    let tiles: Vec<_> = session
+/// The unsaved state of `session`: its header and a copy of each edited tile in memory changed
+/// since the last autosave (every one when `whole`, and always for 0.5.x, whose snapshot is one
+/// file), with the files whose change on disk the restore should warn about.
+pub fn snapshot(session: &mut Session, whole: bool) -> Snapshot {
+    let whole = whole || session.generation <= crate::format::Generation::Alpha055;
+    let changed = std::mem::take(&mut session.changed_since_autosave);
+    let (copy, reuse): (Vec<TileCoord>, Vec<TileCoord>) = session
         .edited
+        .iter()
+        .filter(|c| session.map.tiles.contains_key(c))
+        .copied()
+        .partition(|c| whole || changed.contains(c));
+    let tiles: Vec<_> = copy
         .iter()
         .filter_map(|c| session.map.tiles.get(c).cloned())
         .collect();
     let mut files = vec![session.source.clone()];
-    for t in &tiles {
-        let f = session.tile_path(t.coord);
+    for c in copy.iter().chain(&reuse) {
+        let f = session.tile_path(*c);
         if !files.contains(&f) {
             files.push(f);
         }
@@ -232,6 +256,7 @@ fn snapshot(session: &Session) -> Snapshot {
         header: session.map.header_only(),
         generation: session.generation,
         tiles,
+        reuse,
         files,
     }
 }

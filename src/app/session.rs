@@ -52,6 +52,9 @@ pub struct Session {
     /// Counts changes to the unsaved state (edits, saves), so that the autosave writes only
     /// when something changed since it last did.
     pub revision: u64,
+    /// Edited tiles changed since the autosave last copied them: the next autosave copies
+    /// only these and reuses the files of the others.
+    pub changed_since_autosave: BTreeSet<TileCoord>,
 }
 
 /// A tile read from disk with its view of a 0.5.x map's name lists, or why it could not be
@@ -105,6 +108,7 @@ impl Session {
             tiles: Some(Arc::new(tiles)),
             failed: BTreeMap::new(),
             revision: 0,
+            changed_since_autosave: BTreeSet::new(),
         })
     }
 
@@ -126,6 +130,7 @@ impl Session {
             tiles: None,
             failed: opened.failed,
             revision: 0,
+            changed_since_autosave: BTreeSet::new(),
         })
     }
 
@@ -216,6 +221,7 @@ impl Session {
     pub fn mark_edited(&mut self, tile: TileCoord) {
         if self.map.tiles.contains_key(&tile) {
             self.edited.insert(tile);
+            self.changed_since_autosave.insert(tile);
             self.revision += 1;
         }
     }

@@ -85,8 +85,12 @@ pub struct Snapshot {
     pub header: Map,
     /// The generation the map is read as.
     pub generation: Generation,
-    /// The unsaved tiles.
+    /// The unsaved tiles that changed since the last autosave (or all of them).
     pub tiles: Vec<Tile>,
+    /// Unsaved tiles unchanged since the last autosave: their files are taken from the snapshot
+    /// the folder's manifest names instead of being copied and encoded again (split
+    /// generations only; a 0.5.x snapshot is one file and always whole).
+    pub reuse: Vec<TileCoord>,
     /// The files to stamp: the source and each unsaved tile's file.
     pub files: Vec<PathBuf>,
 }
@@ -127,6 +131,7 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
                 .iter()
                 .try_for_each(|(name, bytes)| write_atomic(&folder.join(name), bytes))
         })
+        .and_then(|()| reuse(dir, &folder, snap))
         .and_then(|()| {
             let manifest = Manifest {
                 version: MANIFEST_VERSION,
@@ -136,7 +141,18 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
                 written_at: now.as_secs(),
                 pid: std::process::id(),
                 snapshot: snapshot.clone(),
-                tiles: snap.tiles.iter().map(|t| (t.coord.x, t.coord.y)).collect(),
+                tiles: {
+                    let mut all: Vec<(u8, u8)> = snap
+                        .tiles
+                        .iter()
+                        .map(|t| t.coord)
+                        .chain(snap.reuse.iter().copied())
+                        .map(|c| (c.x, c.y))
+                        .collect();
+                    all.sort_unstable();
+                    all.dedup();
+                    all
+                },
                 stamps: snap.files.iter().map(|p| Stamp::of(p)).collect(),
             };
             let text = serde_json::to_vec_pretty(&manifest)
@@ -158,6 +174,28 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
         }
     }
     written
+}
+
+/// Takes the files of `snap.reuse` from the snapshot the manifest in `dir` names into the new
+/// snapshot `folder` (a hard link where the filesystem allows, else a copy).
+fn reuse(dir: &Path, folder: &Path, snap: &Snapshot) -> Result<()> {
+    if snap.reuse.is_empty() {
+        return Ok(());
+    }
+    if snap.generation <= Generation::Alpha055 {
+        return Err(LoamError::Usage(
+            "a 0.5.x recovery snapshot is one file: it cannot reuse tiles".into(),
+        ));
+    }
+    let previous = dir.join(read_manifest(dir)?.snapshot);
+    for &c in &snap.reuse {
+        let name = tile_file_name(&snap.header.name, c);
+        let (from, to) = (previous.join(&name), folder.join(&name));
+        if fs::hard_link(&from, &to).is_err() {
+            fs::copy(&from, &to).map_err(io_err(&from))?;
+        }
+    }
+    Ok(())
 }
 
 /// The file name of the monolithic WDT a 0.5.x snapshot is written as.
@@ -329,6 +367,7 @@ mod tests {
                 header: header.clone(),
                 generation: g,
                 tiles: tiles.clone(),
+                reuse: Vec::new(),
                 files: vec![dir.path().join("map/Sample.wdt")],
             };
             let rec = dir.path().join(format!("rec-{}", g.label()));
@@ -362,6 +401,7 @@ mod tests {
             header,
             generation: Generation::V335,
             tiles,
+            reuse: Vec::new(),
             files: vec![src.clone()],
         };
         let first = write(&rec, &snap).unwrap();
