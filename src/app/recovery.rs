@@ -9,10 +9,13 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use super::LoamApp;
 use super::session::Session;
 use crate::disk::LoamError;
 use crate::disk::recovery::{self, Manifest, Snapshot};
+use crate::format::Generation;
 use crate::model::TileCoord;
+use crate::ui;
 
 /// Environment variable naming the data directory instead of the platform's (tests use it).
 pub const DATA_DIR_ENV: &str = "LOAM_DATA_DIR";
@@ -258,6 +261,134 @@ pub fn snapshot(session: &mut Session, whole: bool) -> Snapshot {
         tiles,
         reuse,
         files,
+    }
+}
+
+/// The app's side: autosaving the open map, and answering the restore dialog.
+impl LoamApp {
+    /// Before the open map is replaced: its unsaved edits are autosaved now and kept for the
+    /// next start's offer; a map without any has its recovery folder removed.
+    pub(super) fn leave_session(&mut self) {
+        let unsaved = self.has_unsaved();
+        let (Some(r), Some(s)) = (&mut self.recovery, &mut self.session) else {
+            return;
+        };
+        let done = if unsaved {
+            r.write_now(s)
+        } else {
+            r.discard_owned()
+        };
+        if let Err(e) = done {
+            self.message = Some(e);
+        }
+    }
+
+    /// Autosaves when due (not during a stroke or a drag) and wakes the window for the next.
+    pub(super) fn autosave_tick(&mut self, ctx: &egui::Context) {
+        let stroking = self.editing.is_stroking() || self.object_tool.is_dragging();
+        let interval = self.autosave_interval();
+        let Some(r) = &mut self.recovery else { return };
+        if let Some(e) = r.poll() {
+            self.message = Some(e);
+        }
+        let Some(s) = &mut self.session else { return };
+        if r.due_in(interval).is_zero()
+            && !stroking
+            && let Some(e) = r.autosave(s, self.session_id)
+        {
+            self.message = Some(e);
+        }
+        ctx.request_repaint_after(r.due_in(interval).max(Duration::from_millis(200)));
+    }
+
+    /// The autosave interval: `$LOAM_AUTOSAVE_SECS` for this run, else the setting.
+    fn autosave_interval(&self) -> Duration {
+        self.recovery
+            .as_ref()
+            .and_then(|r| r.interval_override)
+            .unwrap_or(Duration::from_secs(self.settings.autosave_secs as u64))
+    }
+
+    /// Opens the map of recovered offer `index` with its autosaved tiles as unsaved edits.
+    pub(super) fn restore(&mut self, index: usize) {
+        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
+            return;
+        };
+        let m = &offer.manifest;
+        let from = m.generation.parse::<Generation>().ok();
+        let read = Session::open_as(&m.source, from).and_then(|s| {
+            let tiles = recovery::read_tiles(&offer.dir, m, &s.map)?;
+            Ok((s, tiles))
+        });
+        let (session, tiles) = match read {
+            Ok(r) => r,
+            Err(e) => {
+                // The folder stays: the next start offers it again.
+                self.message = Some(format!("could not restore {}: {e}", m.map));
+                return;
+            }
+        };
+        // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
+        let remembered = self.settings.read_as_for(&m.source);
+        self.install(&m.source.clone(), remembered, session);
+        let Some(s) = &mut self.session else { return };
+        let mut touched = Vec::new();
+        for t in tiles {
+            let c = t.coord;
+            // Recovered tiles carry their own name lists; a 0.5.x save maps them by name.
+            if let Some(names) = &mut s.map.map_wide_names {
+                names.tile_doodad_indices.remove(&c);
+                names.tile_wmo_indices.remove(&c);
+            }
+            s.insert_tile(t, None);
+            touched.push((c, 0));
+        }
+        if let Some(r) = &mut self.recovery {
+            r.adopt(offer.dir.clone());
+        }
+        let mut note = format!(
+            "restored {} unsaved tile(s) of {} from the autosave of {}; the undo history is \
+             not restored",
+            touched.len(),
+            m.map,
+            offer.age()
+        );
+        if !offer.changed.is_empty() {
+            note.push_str(&format!(
+                "; changed on disk since the autosave: {}",
+                offer
+                    .changed
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.after_edit(touched);
+        self.message = Some(note);
+    }
+
+    /// Removes the recovered offer `index` and its folder.
+    pub(super) fn discard_recovered(&mut self, index: usize) {
+        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
+            return;
+        };
+        if let Err(e) = recovery::remove(&offer.dir) {
+            self.message = Some(format!("could not remove the recovered edits: {e}"));
+        }
+    }
+}
+
+/// What the restore dialog shows about a recovered map.
+pub(super) fn restore_view(offer: &Offer) -> ui::dialogs::RestoreView {
+    let m = &offer.manifest;
+    ui::dialogs::RestoreView {
+        map: m.map.clone(),
+        source: m.source.clone(),
+        generation: m.generation.clone(),
+        tiles: m.tiles.len(),
+        age: offer.age(),
+        changed: offer.changed.clone(),
     }
 }
 
