@@ -42,6 +42,14 @@ pub enum Intent {
     SaveAsWdl(bool),
     /// Quit (asks first when there are unsaved changes).
     Quit,
+    /// Set the autosave interval, in seconds.
+    AutosaveSecs(u32),
+    /// Open recovered map number N (of those offered) with its autosaved tiles as unsaved edits.
+    RestoreRecovered(usize),
+    /// Delete recovered map number N's autosaved tiles.
+    DiscardRecovered(usize),
+    /// Leave recovered map number N for the next start.
+    RecoverLater(usize),
     /// Answer to "quit with unsaved changes?": true = discard and quit.
     ConfirmQuit(bool),
     /// Move the camera over a tile.

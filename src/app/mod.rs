@@ -17,6 +17,7 @@ pub mod object_loader;
 pub mod object_tool;
 mod object_view;
 pub mod objects;
+pub mod recovery;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
@@ -123,6 +124,8 @@ pub struct LoamApp {
     object_tool: object_tool::ObjectTool,
     /// The Export for client dialog, when up.
     export: Option<export::ExportDialog>,
+    /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
+    recovery: Option<recovery::Recovery>,
 }
 
 impl LoamApp {
@@ -186,6 +189,7 @@ impl LoamApp {
             object_hover: None,
             object_tool: Default::default(),
             export: None,
+            recovery: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -236,6 +240,17 @@ impl LoamApp {
             app.browser.set_filter(filter.to_string());
         }
         app
+    }
+
+    /// Turns on the autosave into `r`'s folder and offers the maps recovered there.
+    pub fn with_recovery(mut self, r: recovery::Recovery) -> LoamApp {
+        self.recovery = Some(r);
+        self
+    }
+
+    /// The autosave and the recovered maps not answered yet, when on.
+    pub fn recovery(&self) -> Option<&recovery::Recovery> {
+        self.recovery.as_ref()
     }
 
     /// The open map, if any.
@@ -309,13 +324,15 @@ impl LoamApp {
     /// Opens a map read as `from` (`None`: as its bytes decide) and remembers the choice for
     /// this map.
     pub fn open_as(&mut self, path: &Path, from: Option<Generation>) {
-        let mut session = match Session::open_as(path, from) {
-            Ok(s) => s,
-            Err(e) => {
-                self.message = Some(format!("could not open: {e}"));
-                return;
-            }
-        };
+        match Session::open_as(path, from) {
+            Ok(s) => self.install(path, from, s),
+            Err(e) => self.message = Some(format!("could not open: {e}")),
+        }
+    }
+
+    /// Makes `session` (opened from `path` read as `from`) the open map.
+    fn install(&mut self, path: &Path, from: Option<Generation>, mut session: Session) {
+        self.leave_session();
         self.remember_camera();
         self.session_id += 1;
         self.loader.start_session(self.session_id);
@@ -470,6 +487,14 @@ impl LoamApp {
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
             Intent::ShowLiquids(v) => self.settings.liquids = v,
             Intent::SetObjectFilter(f) => self.settings.objects = f,
+            Intent::AutosaveSecs(v) => self.settings.autosave_secs = v,
+            Intent::RestoreRecovered(i) => self.restore(i),
+            Intent::DiscardRecovered(i) => self.discard_recovered(i),
+            Intent::RecoverLater(i) => {
+                if let Some(r) = &mut self.recovery {
+                    r.take_offer(i);
+                }
+            }
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
             Intent::PickClientData => {
                 if let Some(f) = self.dialogs.pick_folder() {
@@ -729,7 +754,10 @@ impl LoamApp {
             return;
         }
         let edited = s.edited.clone();
-        self.message = Some(match s.save() {
+        let saved = s.save();
+        let everything = s.edited.is_empty();
+        let unsaved = s.edited.len();
+        self.message = Some(match saved {
             Ok(sum) => {
                 self.editing.history.set_saved();
                 let wdl = self.refresh_wdl(&edited).unwrap_or_default();
@@ -739,8 +767,14 @@ impl LoamApp {
                     sum.folder.display()
                 )
             }
-            Err(e) => format!("save failed: {e}"),
+            Err(e) => format!("save failed: {e}; {unsaved} tile(s) still unsaved, kept in memory"),
         });
+        if everything && let Some(r) = &mut self.recovery {
+            // Everything is on disk: nothing left to recover.
+            if let Err(e) = r.discard_owned() {
+                self.message = Some(e);
+            }
+        }
     }
 
     fn save_as_write(&mut self) {
@@ -765,6 +799,11 @@ impl LoamApp {
                 let path = s.source.clone();
                 self.settings.add_recent(&path);
                 self.save_as = None;
+                if let Some(r) = &mut self.recovery
+                    && let Err(e) = r.discard_owned()
+                {
+                    self.message = Some(e);
+                }
             }
             Err(e) => self.message = Some(format!("save as failed: {e}")),
         }
@@ -927,6 +966,7 @@ impl LoamApp {
                 .as_ref()
                 .map(|_| self.object_tool.uid_range().map(|r| (r.first, r.last))),
             camera_speed: self.settings.camera_speed,
+            autosave_secs: self.settings.autosave_secs,
             client: self.client.as_ref().map(client::Client::describe),
             client_has_archives: self.client_data().is_some(),
             listfile: self.settings.listfile.clone(),
@@ -1199,6 +1239,8 @@ impl eframe::App for LoamApp {
         if self.confirm_quit {
             let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());
             intents.extend(ui::dialogs::confirm_quit(ui, unsaved));
+        } else if let Some(offer) = self.recovery.as_ref().and_then(|r| r.offers.first()) {
+            intents.extend(ui::dialogs::restore(ui, &recovery::restore_view(offer)));
         }
 
         self.stream_from_disk();
@@ -1291,6 +1333,7 @@ impl eframe::App for LoamApp {
         for intent in intents {
             self.handle(&ctx, intent);
         }
+        self.autosave_tick(&ctx);
         if let Some(job) = &mut self.screenshot {
             // A map that did not open is a failure, not a picture of an empty window.
             let failure = match &self.session {
@@ -1314,6 +1357,12 @@ impl eframe::App for LoamApp {
     }
 
     fn on_exit(&mut self, gl: Option<&glow::Context>) {
+        // A clean quit: the edits were saved or the user chose to drop them.
+        if let Some(r) = &mut self.recovery
+            && let Err(e) = r.discard_owned()
+        {
+            eprintln!("loam: {e}");
+        }
         if let Some(gl) = gl {
             self.gl.lock().destroy(gl);
         }

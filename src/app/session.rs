@@ -49,6 +49,12 @@ pub struct Session {
     pub tiles: Option<Arc<TileSource>>,
     /// Tiles that failed to load, with the reason; they are never written.
     pub failed: BTreeMap<TileCoord, String>,
+    /// Counts changes to the unsaved state (edits, saves), so that the autosave writes only
+    /// when something changed since it last did.
+    pub revision: u64,
+    /// Edited tiles changed since the autosave last copied them: the next autosave copies
+    /// only these and reuses the files of the others.
+    pub changed_since_autosave: BTreeSet<TileCoord>,
 }
 
 /// A tile read from disk with its view of a 0.5.x map's name lists, or why it could not be
@@ -101,6 +107,8 @@ impl Session {
             on_disk: tiles.coords().into_iter().collect(),
             tiles: Some(Arc::new(tiles)),
             failed: BTreeMap::new(),
+            revision: 0,
+            changed_since_autosave: BTreeSet::new(),
         })
     }
 
@@ -121,6 +129,8 @@ impl Session {
             on_disk: BTreeSet::new(),
             tiles: None,
             failed: opened.failed,
+            revision: 0,
+            changed_since_autosave: BTreeSet::new(),
         })
     }
 
@@ -211,6 +221,8 @@ impl Session {
     pub fn mark_edited(&mut self, tile: TileCoord) {
         if self.map.tiles.contains_key(&tile) {
             self.edited.insert(tile);
+            self.changed_since_autosave.insert(tile);
+            self.revision += 1;
         }
     }
 
@@ -254,6 +266,8 @@ impl Session {
     /// a time). A WDT whose tiles cannot all be read is not saved over: Save as… writes the
     /// others elsewhere.
     pub fn save(&mut self) -> Result<SaveSummary, LoamError> {
+        // Whatever happens, what is unsaved may change: the autosave looks again.
+        self.revision += 1;
         if self.edited.is_empty() {
             return Ok(self.saved(0, Report::new(self.generation, self.generation)));
         }
@@ -268,7 +282,16 @@ impl Session {
         let tiles: Vec<TileCoord> = self.edited.iter().copied().collect();
         let mut files = disk::encode_map(&self.map, self.generation, false, Some(&tiles))?;
         self.rename_lone_tile(&mut files);
-        disk::write_files(&self.folder, &files, |_| {})?;
+        if let Err(e) = disk::write_files(&self.folder, &files, |_| {}) {
+            // Each tile is written whole or not at all; the ones that made it are saved, the
+            // others stay edited (in memory, unsaved) for the next try.
+            if let LoamError::Save { written, .. } = &e {
+                for c in written.iter().filter_map(|p| tile_of_file(p, &tiles)) {
+                    self.edited.remove(&c);
+                }
+            }
+            return Err(e);
+        }
         self.edited.clear();
         Ok(self.saved(files.len(), Report::new(self.generation, self.generation)))
     }
@@ -399,6 +422,17 @@ impl Session {
         {
             only.name = name.clone();
         }
+    }
+}
+
+/// Which of `tiles` a written file holds: the tile its `Map_X_Y.adt` name says, or the only
+/// one (a lone tile keeps its own file name).
+fn tile_of_file(path: &Path, tiles: &[TileCoord]) -> Option<TileCoord> {
+    let name = path.file_name()?.to_string_lossy();
+    match (disk::parse_tile_file_name(&name), tiles) {
+        (Some((_, c)), _) => Some(c),
+        (None, [only]) => Some(*only),
+        _ => None,
     }
 }
 

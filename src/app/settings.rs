@@ -18,6 +18,10 @@ pub const RECENT_LIMIT: usize = 10;
 pub const STORAGE_KEY: &str = "loam.settings";
 /// Default fly speed in yards per second.
 pub const DEFAULT_SPEED: f32 = 120.0;
+/// Default autosave interval in seconds.
+pub const DEFAULT_AUTOSAVE_SECS: u32 = 120;
+/// The shortest and longest autosave intervals the setting takes, in seconds.
+pub const AUTOSAVE_RANGE: std::ops::RangeInclusive<u32> = 15..=3600;
 
 /// The pages of the left panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -59,6 +63,8 @@ pub struct Settings {
     pub read_as: BTreeMap<String, String>,
     /// Which objects the 3D view draws, and the doodad draw distance.
     pub objects: ObjectFilter,
+    /// How often unsaved edits are written to the recovery folder, in seconds.
+    pub autosave_secs: u32,
 }
 
 impl Default for Settings {
@@ -76,6 +82,7 @@ impl Default for Settings {
             left_panel: LeftPanel::Tiles,
             listfile: None,
             objects: ObjectFilter::default(),
+            autosave_secs: DEFAULT_AUTOSAVE_SECS,
         }
     }
 }
@@ -121,6 +128,9 @@ impl Settings {
         }
         self.camera_speed = self.camera_speed.clamp(1.0, 5000.0);
         self.recent.truncate(RECENT_LIMIT);
+        self.autosave_secs = self
+            .autosave_secs
+            .clamp(*AUTOSAVE_RANGE.start(), *AUTOSAVE_RANGE.end());
         self.cameras.retain(|_, c| c.is_valid());
         self.read_as.retain(|_, g| g.parse::<Generation>().is_ok());
     }

@@ -6,9 +6,11 @@
 use std::path::PathBuf;
 
 use super::dialogs::RfdDialogs;
+use super::recovery::{self, Recovery};
 use super::screenshot::ScreenshotRequest;
 use super::{LoamApp, StartOptions};
 use crate::disk::LoamError;
+use crate::edit::ops::OpsFile;
 use crate::format::Generation;
 
 use crate::sample::SAMPLE_NAME;
@@ -53,16 +55,19 @@ pub fn sample_path() -> Result<PathBuf, LoamError> {
 
 /// Runs the editor window on `path` (the sample when `None`) until it is closed.
 /// Textures come from `client` when given (`--client`), else from the folder in the settings.
+/// `apply` (`--apply`) runs scripted operations first, as unsaved edits. Unsaved edits are
+/// autosaved to the data directory's recovery folder, and maps recovered there are offered.
 pub fn run_gui(
     path: Option<PathBuf>,
     read_as: Option<Generation>,
     client: Option<PathBuf>,
+    apply: Option<OpsFile>,
 ) -> Result<(), String> {
     eframe::run_native(
         "loam",
         native_options(DEFAULT_SIZE, true),
         Box::new(move |cc| {
-            Ok(Box::new(LoamApp::new(
+            let mut app = LoamApp::new(
                 cc,
                 StartOptions {
                     open: path,
@@ -71,7 +76,19 @@ pub fn run_gui(
                     read_as,
                     client,
                 },
-            )))
+            );
+            match recovery::data_dir() {
+                Some(data) => {
+                    let mut r = Recovery::at(recovery::recovery_root(&data));
+                    r.interval_override = recovery::interval_from_env();
+                    app = app.with_recovery(r);
+                }
+                None => eprintln!("loam: no data directory (HOME unset?): autosave is off"),
+            }
+            if let Some(ops) = &apply {
+                app.apply_ops(ops);
+            }
+            Ok(Box::new(app))
         }),
     )
     .map_err(|e| e.to_string())
@@ -92,7 +109,7 @@ pub fn run_screenshot(
         "loam-screenshot",
         native_options([size[0] as f32, size[1] as f32], false),
         Box::new(move |cc| {
-            Ok(Box::new(LoamApp::new(
+            let app = LoamApp::new(
                 cc,
                 StartOptions {
                     open: path,
@@ -101,7 +118,14 @@ pub fn run_screenshot(
                     read_as,
                     client,
                 },
-            )))
+            );
+            // Never the user's recovered maps; with `$LOAM_DATA_DIR` set, the restore dialog
+            // for the maps recovered there (to picture it).
+            let data = std::env::var_os(recovery::DATA_DIR_ENV).map(PathBuf::from);
+            Ok(Box::new(match data {
+                Some(d) => app.with_recovery(Recovery::at(recovery::recovery_root(&d))),
+                None => app,
+            }))
         }),
     )
     .map_err(|e| e.to_string())?;

@@ -36,6 +36,9 @@ pub struct Cli {
     /// this run, instead of the one in Settings > Client data.
     #[arg(long, value_name = "DIR")]
     pub client: Option<PathBuf>,
+    /// Run these operations (docs/scripting.md) on the opened map as unsaved edits.
+    #[arg(long, value_name = "OPS.json")]
+    pub apply: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -338,9 +341,16 @@ pub fn run(cli: Cli) -> ExitCode {
                 dialog,
             })
         }
-        None => crate::app::startup::run_gui(cli.path, cli.from, cli.client)
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(crate::disk::LoamError::Usage),
+        None => cli
+            .apply
+            .as_deref()
+            .map(screenshot::read_ops)
+            .transpose()
+            .and_then(|ops| {
+                crate::app::startup::run_gui(cli.path, cli.from, cli.client, ops)
+                    .map_err(crate::disk::LoamError::Usage)
+            })
+            .map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

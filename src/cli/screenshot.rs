@@ -57,21 +57,18 @@ pub struct ShotArgs {
     pub dialog: Option<String>,
 }
 
+/// Reads an operations file (docs/scripting.md); errors name it.
+pub fn read_ops(p: &std::path::Path) -> Result<crate::edit::ops::OpsFile, LoamError> {
+    let text = std::fs::read_to_string(p).map_err(|source| LoamError::Io {
+        path: p.to_path_buf(),
+        source,
+    })?;
+    crate::edit::ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", p.display())))
+}
+
 /// Runs the screenshot command.
 pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
-    let ops = match args.apply {
-        Some(p) => {
-            let text = std::fs::read_to_string(&p).map_err(|source| LoamError::Io {
-                path: p.clone(),
-                source,
-            })?;
-            Some(
-                crate::edit::ops::parse(&text)
-                    .map_err(|e| LoamError::Usage(format!("{}: {e}", p.display())))?,
-            )
-        }
-        None => None,
-    };
+    let ops = args.apply.as_deref().map(read_ops).transpose()?;
     let tile = match args.tile {
         Some([x, y]) => Some(
             TileCoord::new(x as usize, y as usize)

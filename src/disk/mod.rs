@@ -7,6 +7,7 @@
 pub mod locate;
 pub mod open;
 pub mod pack;
+pub mod recovery;
 pub mod source;
 pub mod stream;
 pub mod uid_range;
@@ -40,6 +41,42 @@ pub enum LoamError {
     /// The request itself makes no sense (a wrong extension, an unsupported target).
     #[error("{0}")]
     Usage(String),
+    /// A save of several files stopped on a failure: what failed, which files were written
+    /// whole and which were left as they were on disk.
+    #[error("{cause}; {}", save_outcome(written, not_written))]
+    Save {
+        /// The failure that stopped the save (it names the file and the reason).
+        cause: Box<LoamError>,
+        /// Files that were written whole before the failure.
+        written: Vec<PathBuf>,
+        /// Files that were not written: their old content (or their absence) is as it was.
+        not_written: Vec<PathBuf>,
+    },
+}
+
+/// "written: A; not written: B, C", by file name.
+fn save_outcome(written: &[PathBuf], not_written: &[PathBuf]) -> String {
+    let names = |v: &[PathBuf]| {
+        v.iter()
+            .map(|p| {
+                p.file_name()
+                    .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+            })
+            .collect::<Vec<String>>()
+            .join(", ")
+    };
+    match (written.is_empty(), not_written.is_empty()) {
+        (true, _) => format!(
+            "nothing was written, the files on disk are as they were (not written: {})",
+            names(not_written)
+        ),
+        (false, true) => format!("written: {}", names(written)),
+        (false, false) => format!(
+            "written: {}; not written, as they were: {}",
+            names(written),
+            names(not_written)
+        ),
+    }
 }
 
 /// Result of file operations.
@@ -90,12 +127,23 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// Removes the temporary file: the target is never touched.
+    pub fn discard(&self) {
+        let _ = fs::remove_file(&self.tmp);
+    }
+
+    /// Flushes the temporary file to disk; an error names the target.
+    fn flush(&self) -> Result<()> {
+        fs::File::open(&self.tmp)
+            .and_then(|f| f.sync_all())
+            .map_err(io_err(&self.path))
+    }
+
     /// Flushes the file to disk and renames it over its target; on failure the temporary file
     /// is removed and the target is as it was.
     pub fn commit(self) -> Result<()> {
-        let result = fs::File::open(&self.tmp)
-            .and_then(|f| f.sync_all())
-            .map_err(io_err(&self.tmp))
+        let result = self
+            .flush()
             .and_then(|()| fs::rename(&self.tmp, &self.path).map_err(io_err(&self.path)));
         if result.is_err() {
             let _ = fs::remove_file(&self.tmp);
@@ -106,10 +154,11 @@ impl Pending {
 
 /// Writes `bytes` to a temporary file beside `path` without flushing it, so that a whole map's
 /// files can be flushed while others encode ([`Flusher`]): one flush per file, one after
-/// another, costs more than the encoding, as the disk waits on each.
+/// another, costs more than the encoding, as the disk waits on each. An error names the target
+/// (the file the user knows), not the temporary name.
 pub fn write_pending(path: &Path, bytes: &[u8]) -> Result<Pending> {
     let tmp = temp_path(path)?;
-    let result = fs::write(&tmp, bytes).map_err(io_err(&tmp));
+    let result = fs::write(&tmp, bytes).map_err(io_err(path));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -139,9 +188,7 @@ impl Flusher {
             .spawn(move || {
                 rx.into_iter()
                     .map(|p| {
-                        let r = fs::File::open(&p.tmp)
-                            .and_then(|f| f.sync_all())
-                            .map_err(io_err(&p.tmp));
+                        let r = p.flush();
                         (p, r)
                     })
                     .collect()
@@ -161,6 +208,15 @@ impl Flusher {
         }
     }
 
+    /// Gives up: waits for the flushing thread and removes every queued temporary file, so that
+    /// no target is touched and nothing is left behind.
+    pub fn abandon(mut self) {
+        drop(self.tx.take());
+        if let Some(Ok(flushed)) = self.handle.take().map(|h| h.join()) {
+            flushed.iter().for_each(|(p, _)| p.discard());
+        }
+    }
+
     /// Waits for every queued file to reach the disk, then renames each over its target.
     /// Nothing is renamed unless every file flushed; on failure the temporary files are removed
     /// and the targets are as they were.
@@ -170,19 +226,30 @@ impl Flusher {
             Some(Ok(v)) => v,
             _ => return Err(LoamError::Usage("the flushing thread failed".into())),
         };
-        let failed = flushed.iter().find_map(|(_, r)| r.as_ref().err());
-        let result = match failed {
-            Some(e) => Err(LoamError::Usage(e.to_string())),
-            None => flushed
-                .iter()
-                .try_for_each(|(p, _)| fs::rename(&p.tmp, &p.path).map_err(io_err(&p.path))),
-        };
-        if result.is_err() {
-            for (p, _) in &flushed {
-                let _ = fs::remove_file(&p.tmp);
+        let targets: Vec<PathBuf> = flushed.iter().map(|(p, _)| p.path.clone()).collect();
+        let (flushed, results): (Vec<Pending>, Vec<Result<()>>) = flushed.into_iter().unzip();
+        if let Some(e) = results.into_iter().find_map(Result::err) {
+            flushed.iter().for_each(Pending::discard);
+            return Err(LoamError::Save {
+                cause: Box::new(e),
+                written: Vec::new(),
+                not_written: targets,
+            });
+        }
+        for (i, p) in flushed.iter().enumerate() {
+            if let Err(source) = fs::rename(&p.tmp, &p.path) {
+                flushed[i..].iter().for_each(Pending::discard);
+                return Err(LoamError::Save {
+                    cause: Box::new(LoamError::Io {
+                        path: p.path.clone(),
+                        source,
+                    }),
+                    written: targets[..i].to_vec(),
+                    not_written: targets[i..].to_vec(),
+                });
             }
         }
-        result
+        Ok(())
     }
 }
 
@@ -293,17 +360,74 @@ pub fn encode_map(
     Ok(files)
 }
 
-/// Writes encoded files into `folder` (created if absent), each atomically; `progress` is called
-/// after each file with the number written so far.
+/// Writes encoded files into `folder` (created if absent), all or nothing per file: every file
+/// is first written whole to a temporary name beside its target and flushed, and only then
+/// renamed over its target, tiles before the WDT (a WDT never lists tiles that did not make it
+/// to disk). A failure while writing or flushing leaves every target as it was and removes the
+/// temporary files; a rename that fails after others succeeded (the folder vanished) stops
+/// there. Either way the error is [`LoamError::Save`], naming the file, the reason and which
+/// files were and were not written. `progress` is called after each file with the number
+/// written so far.
 pub fn write_files(
     folder: &Path,
     files: &[EncodedFile],
     mut progress: impl FnMut(usize),
 ) -> Result<()> {
-    fs::create_dir_all(folder).map_err(io_err(folder))?;
-    for (i, f) in files.iter().enumerate() {
-        write_atomic(&folder.join(&f.name), &f.bytes)?;
+    let mut order: Vec<&EncodedFile> = files.iter().collect();
+    // Stable: the tiles keep their order, the WDT goes last.
+    order.sort_by_key(|f| is_wdt_name(&f.name));
+    let targets: Vec<PathBuf> = order.iter().map(|f| folder.join(&f.name)).collect();
+    let nothing_written = |cause: LoamError| LoamError::Save {
+        cause: Box::new(cause),
+        written: Vec::new(),
+        not_written: targets.clone(),
+    };
+    fs::create_dir_all(folder)
+        .map_err(io_err(folder))
+        .map_err(nothing_written)?;
+    let mut pending = Vec::with_capacity(order.len());
+    for (i, (f, path)) in order.iter().zip(&targets).enumerate() {
+        match write_pending(path, &f.bytes) {
+            Ok(p) => pending.push(p),
+            Err(e) => {
+                pending.iter().for_each(Pending::discard);
+                return Err(nothing_written(e));
+            }
+        }
         progress(i + 1);
     }
+    // Flushed together, so that the disk works on all of them at once.
+    let flushed: Vec<Result<()>> = {
+        use rayon::prelude::*;
+        pending.par_iter().map(Pending::flush).collect()
+    };
+    if let Some(e) = flushed.into_iter().find_map(Result::err) {
+        pending.iter().for_each(Pending::discard);
+        return Err(nothing_written(e));
+    }
+    let mut done = Vec::new();
+    let mut left = pending.into_iter();
+    while let Some(p) = left.next() {
+        if let Err(source) = fs::rename(&p.tmp, &p.path) {
+            p.discard();
+            left.as_slice().iter().for_each(Pending::discard);
+            return Err(LoamError::Save {
+                cause: Box::new(LoamError::Io {
+                    path: p.path.clone(),
+                    source,
+                }),
+                not_written: targets[done.len()..].to_vec(),
+                written: done,
+            });
+        }
+        done.push(p.path);
+    }
     Ok(())
+}
+
+/// True for a `.wdt` file name (any case).
+fn is_wdt_name(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wdt"))
 }

@@ -305,43 +305,69 @@ pub fn write_map(
             big: header.big_alpha(),
         };
         let flusher = super::Flusher::start();
-        let results: Vec<(TileCoord, Result<Report>)> = coords
+        let tile_path = |c: TileCoord| dst.join(tile_file_name(&header.name, c));
+        // A tile that cannot be read is listed and left out; one that cannot be written (a
+        // full disk, a read-only folder) stops the whole write, nothing renamed.
+        let results: Vec<(TileCoord, std::result::Result<Result<Report>, LoamError>)> = coords
             .par_iter()
             .map(|&c| {
-                let r = prepared(c).and_then(|(t, _, r)| {
-                    let bytes = match to {
-                        Generation::V060 => v060::write_adt(&t),
-                        _ => v18::write_adt(&t, alpha),
-                    };
-                    drop(t);
-                    let p =
-                        super::write_pending(&dst.join(tile_file_name(&header.name, c)), &bytes)?;
-                    flusher.send(p);
-                    Ok(r)
-                });
+                let r = match prepared(c) {
+                    Err(e) => Ok(Err(e)),
+                    Ok((t, _, r)) => {
+                        let bytes = match to {
+                            Generation::V060 => v060::write_adt(&t),
+                            _ => v18::write_adt(&t, alpha),
+                        };
+                        drop(t);
+                        super::write_pending(&tile_path(c), &bytes).map(|p| {
+                            flusher.send(p);
+                            Ok(r)
+                        })
+                    }
+                };
                 tick();
                 (c, r)
             })
             .collect();
+        let wdt_path = dst.join(format!("{}.wdt", header.name));
+        let mut unwritten = None;
         for (c, r) in results {
             match r {
-                Ok(r) => {
+                Ok(Ok(r)) => {
                     report.merge(r);
                     files += 1;
                 }
-                Err(e) => {
+                Ok(Err(e)) => {
                     failed.insert(c, e.to_string());
                 }
+                Err(e) => unwritten = unwritten.or(Some(e)),
             }
         }
         let wdt = match to {
             Generation::V060 => v060::write_wdt(&header),
             _ => v18::write_wdt(&header),
         };
-        flusher.send(super::write_pending(
-            &dst.join(format!("{}.wdt", header.name)),
-            &wdt,
-        )?);
+        let wdt = match unwritten {
+            Some(e) => Err(e),
+            None => super::write_pending(&wdt_path, &wdt),
+        };
+        match wdt {
+            Ok(p) => flusher.send(p),
+            Err(e) => {
+                flusher.abandon();
+                let mut not_written: Vec<PathBuf> = coords
+                    .iter()
+                    .filter(|c| !failed.contains_key(c))
+                    .map(|&c| tile_path(c))
+                    .collect();
+                not_written.push(wdt_path);
+                return Err(LoamError::Save {
+                    cause: Box::new(e),
+                    written: Vec::new(),
+                    not_written,
+                });
+            }
+        }
         flusher.finish()?;
         files += 1;
     }
@@ -433,7 +459,8 @@ const FLUSH_EVERY: usize = 64 << 20;
 impl AtomicFile {
     fn create(path: &Path) -> Result<AtomicFile> {
         let tmp = super::temp_path(path)?;
-        let file = File::create(&tmp).map_err(io_err(&tmp))?;
+        // Errors name the target, the file the user knows.
+        let file = File::create(&tmp).map_err(io_err(path))?;
         let (flush, asks) = std::sync::mpsc::channel::<()>();
         // Without a second handle or thread the final flush does it all; errors surface there.
         let flusher = file.try_clone().ok().and_then(|f| {
@@ -467,7 +494,7 @@ impl AtomicFile {
         let Some(f) = self.file.as_mut() else {
             return Ok(());
         };
-        f.write_all(bytes).map_err(io_err(&self.tmp))?;
+        f.write_all(bytes).map_err(io_err(&self.path))?;
         self.len += bytes.len();
         self.unflushed += bytes.len();
         if self.unflushed >= FLUSH_EVERY
@@ -489,16 +516,17 @@ impl AtomicFile {
             return Ok(());
         };
         let tmp = self.tmp.clone();
+        let path = self.path.clone();
         let result = (|| {
             for (c, offset, size) in &self.main {
                 let at = MAIN_DATA_OFFSET + c.index() * MAIN_ENTRY_BYTES;
-                f.seek(SeekFrom::Start(at as u64)).map_err(io_err(&tmp))?;
+                f.seek(SeekFrom::Start(at as u64)).map_err(io_err(&path))?;
                 let mut entry = [0u8; 8];
                 entry[..4].copy_from_slice(&offset.to_le_bytes());
                 entry[4..].copy_from_slice(&size.to_le_bytes());
-                f.write_all(&entry).map_err(io_err(&tmp))?;
+                f.write_all(&entry).map_err(io_err(&path))?;
             }
-            f.sync_all().map_err(io_err(&tmp))?;
+            f.sync_all().map_err(io_err(&path))?;
             drop(f);
             fs::rename(&tmp, &self.path).map_err(io_err(&self.path))
         })();

@@ -31,6 +31,8 @@ pub struct MenuState {
     pub uid_range: Option<Option<(u32, u32)>>,
     /// Fly speed.
     pub camera_speed: f32,
+    /// The autosave interval in seconds.
+    pub autosave_secs: u32,
     /// The client folder, described ("3.3.5 client, 14 archive(s): …"), when set.
     pub client: Option<String>,
     /// The client folder holds archives (maps can be opened from it).
@@ -211,6 +213,27 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 uid_range(ui, range, &mut out);
                 ui.separator();
             }
+            let mut minutes = state.autosave_secs as f32 / 60.0;
+            let (lo, hi) = (
+                *crate::app::settings::AUTOSAVE_RANGE.start() as f32 / 60.0,
+                *crate::app::settings::AUTOSAVE_RANGE.end() as f32 / 60.0,
+            );
+            if ui
+                .add(
+                    egui::Slider::new(&mut minutes, lo..=hi)
+                        .logarithmic(true)
+                        .suffix(" min")
+                        .text("Autosave every"),
+                )
+                .on_hover_text(
+                    "Unsaved edits are written to a recovery folder in loam's data \
+                     directory (never over the map); after a crash the next start offers them.",
+                )
+                .changed()
+            {
+                out.push(Intent::AutosaveSecs((minutes * 60.0).round() as u32));
+            }
+            ui.separator();
             match &state.client {
                 Some(c) => ui.label(format!("Client data: {c}")),
                 None => ui.label("Client data: not set (procedural textures)"),

@@ -1,0 +1,398 @@
+//! Autosave and crash recovery: the open map's unsaved tiles are written to its recovery folder
+//! in the user's data directory every few minutes (on a thread of their own), never over the
+//! map's files; the next start offers to restore what a crash or a kill left there.
+//!
+//! Not for: the folder's layout and encoding (see `disk::recovery`) or the dialog's widgets
+//! (see `ui::dialogs`).
+
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::LoamApp;
+use super::session::Session;
+use crate::disk::LoamError;
+use crate::disk::recovery::{self, Manifest, Snapshot};
+use crate::format::Generation;
+use crate::model::TileCoord;
+use crate::ui;
+
+/// Environment variable naming the data directory instead of the platform's (tests use it).
+pub const DATA_DIR_ENV: &str = "LOAM_DATA_DIR";
+/// Environment variable giving the autosave interval in seconds for this run, over the
+/// setting (tests use it).
+pub const AUTOSAVE_ENV: &str = "LOAM_AUTOSAVE_SECS";
+
+/// loam's data directory: `$LOAM_DATA_DIR`, else the platform's (`$XDG_DATA_HOME/loam`, as
+/// eframe keeps the settings in).
+pub fn data_dir() -> Option<PathBuf> {
+    std::env::var_os(DATA_DIR_ENV)
+        .map(PathBuf::from)
+        .or_else(|| eframe::storage_dir("loam"))
+}
+
+/// The recovery folders' parent inside the data directory `data`.
+pub fn recovery_root(data: &Path) -> PathBuf {
+    data.join("recovery")
+}
+
+/// The autosave interval `$LOAM_AUTOSAVE_SECS` sets for this run, if it does.
+pub fn interval_from_env() -> Option<Duration> {
+    std::env::var(AUTOSAVE_ENV)
+        .ok()?
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// A recovered map the user has not answered yet.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    /// Its recovery folder.
+    pub dir: PathBuf,
+    /// What the folder holds.
+    pub manifest: Manifest,
+    /// The map's files that changed on disk since the autosave.
+    pub changed: Vec<PathBuf>,
+}
+
+impl Offer {
+    /// How long ago the autosave was written, in words ("12 minutes ago").
+    pub fn age(&self) -> String {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let secs = now.saturating_sub(self.manifest.written_at);
+        match secs {
+            0..120 => format!("{secs} seconds ago"),
+            120..7200 => format!("{} minutes ago", secs / 60),
+            7200..172_800 => format!("{} hours ago", secs / 3600),
+            _ => format!("{} days ago", secs / 86_400),
+        }
+    }
+}
+
+/// The autosave of one editor run, and the recovered maps it found on start.
+pub struct Recovery {
+    root: PathBuf,
+    /// The interval `$LOAM_AUTOSAVE_SECS` set, over the setting.
+    pub interval_override: Option<Duration>,
+    /// Recovered maps not answered yet, oldest first.
+    pub offers: Vec<Offer>,
+    /// (session id, revision) last written, or found to need nothing.
+    written: Option<(u64, u64)>,
+    /// The recovery folder this run wrote (or restored from) for the open map: a clean quit
+    /// removes it; folders of other maps are left for their own offer.
+    owned: Option<PathBuf>,
+    last_at: Instant,
+    worker: Option<JoinHandle<Result<Manifest, LoamError>>>,
+    /// The next snapshot copies every unsaved tile (nothing written yet for this map, or the
+    /// last write failed), rather than only those changed since.
+    whole_next: bool,
+}
+
+impl Recovery {
+    /// Autosaves under `root` (the data directory's `recovery/`), offering the maps found
+    /// there, except those another running loam is editing.
+    pub fn at(root: PathBuf) -> Recovery {
+        let offers = recovery::list(&root)
+            .into_iter()
+            .filter_map(|(dir, m)| {
+                let manifest = m.ok()?;
+                if manifest.pid != std::process::id() && editor_running(manifest.pid) {
+                    return None;
+                }
+                let changed = recovery::changed_since(&manifest);
+                Some(Offer {
+                    dir,
+                    manifest,
+                    changed,
+                })
+            })
+            .collect();
+        Recovery {
+            root,
+            interval_override: None,
+            offers,
+            written: None,
+            owned: None,
+            last_at: Instant::now(),
+            worker: None,
+            whole_next: true,
+        }
+    }
+
+    /// The recovery folder of the map opened from `source`.
+    pub fn folder(&self, source: &Path) -> PathBuf {
+        recovery::folder_for(&self.root, source)
+    }
+
+    /// The time left until the next autosave is due (zero when due).
+    pub fn due_in(&self, interval: Duration) -> Duration {
+        interval.saturating_sub(self.last_at.elapsed())
+    }
+
+    /// Takes the result of a finished background write: an error message for the status bar.
+    pub fn poll(&mut self) -> Option<String> {
+        if !self.worker.as_ref().is_some_and(JoinHandle::is_finished) {
+            return None;
+        }
+        self.take_result()
+    }
+
+    /// Waits for a background write under way: an error message when it failed.
+    pub fn finish(&mut self) -> Option<String> {
+        self.take_result()
+    }
+
+    fn take_result(&mut self) -> Option<String> {
+        let failed = match self.worker.take()?.join() {
+            Ok(Ok(_)) => return None,
+            Ok(Err(e)) => format!("autosave failed: {e}"),
+            Err(_) => "autosave failed: its thread stopped".into(),
+        };
+        // Try again at the next interval, changed or not, with every tile.
+        self.written = None;
+        self.whole_next = true;
+        Some(failed)
+    }
+
+    /// Starts writing the unsaved tiles of `session` (run `id`) when something changed since the
+    /// last autosave and the previous write is done; a map with nothing unsaved has its
+    /// recovery folder removed instead. Returns an error message from a previous write.
+    pub fn autosave(&mut self, session: &mut Session, id: u64) -> Option<String> {
+        self.last_at = Instant::now();
+        if self.worker.is_some() || self.written == Some((id, session.revision)) {
+            return None;
+        }
+        self.written = Some((id, session.revision));
+        let dir = self.folder(&session.source);
+        if session.edited.is_empty() {
+            if self.owned.as_ref() == Some(&dir) {
+                self.owned = None;
+                return recovery::remove(&dir)
+                    .err()
+                    .map(|e| format!("autosave: {e}"));
+            }
+            return None;
+        }
+        let whole = self.whole_next || self.owned.as_ref() != Some(&dir);
+        let snap = snapshot(session, whole);
+        self.whole_next = false;
+        self.owned = Some(dir.clone());
+        self.worker = std::thread::Builder::new()
+            .name("loam-autosave".into())
+            .spawn(move || recovery::write(&dir, &snap))
+            .ok();
+        None
+    }
+
+    /// Writes the unsaved tiles of `session` now and waits (before the map is closed with
+    /// unsaved edits, so that they stay recoverable); the folder is then no longer this run's.
+    pub fn write_now(&mut self, session: &mut Session) -> Result<(), String> {
+        if let Some(e) = self.take_result() {
+            return Err(e);
+        }
+        self.owned = None;
+        self.written = None;
+        self.whole_next = true;
+        if session.edited.is_empty() {
+            return Ok(());
+        }
+        recovery::write(&self.folder(&session.source), &snapshot(session, true))
+            .map(|_| ())
+            .map_err(|e| format!("autosave failed: {e}"))
+    }
+
+    /// Removes the recovery folder this run wrote for the open map (a clean quit, closing a
+    /// map without unsaved edits), after any write under way.
+    pub fn discard_owned(&mut self) -> Result<(), String> {
+        let pending = self.take_result();
+        self.written = None;
+        self.whole_next = true;
+        if let Some(dir) = self.owned.take() {
+            recovery::remove(&dir).map_err(|e| e.to_string())?;
+        }
+        pending.map_or(Ok(()), Err)
+    }
+
+    /// Marks `dir` as this run's (a map restored from it): its next autosave writes there and a
+    /// clean quit removes it.
+    pub fn adopt(&mut self, dir: PathBuf) {
+        self.owned = Some(dir);
+        self.written = None;
+        self.whole_next = true;
+    }
+
+    /// Removes the offer `index` from the list (answered), returning it.
+    pub fn take_offer(&mut self, index: usize) -> Option<Offer> {
+        (index < self.offers.len()).then(|| self.offers.remove(index))
+    }
+}
+
+/// The unsaved state of `session`: its header and a copy of each edited tile in memory changed
+/// since the last autosave (every one when `whole`, and always for 0.5.x, whose snapshot is one
+/// file), with the files whose change on disk the restore should warn about.
+pub fn snapshot(session: &mut Session, whole: bool) -> Snapshot {
+    let whole = whole || session.generation <= crate::format::Generation::Alpha055;
+    let changed = std::mem::take(&mut session.changed_since_autosave);
+    let (copy, reuse): (Vec<TileCoord>, Vec<TileCoord>) = session
+        .edited
+        .iter()
+        .filter(|c| session.map.tiles.contains_key(c))
+        .copied()
+        .partition(|c| whole || changed.contains(c));
+    let tiles: Vec<_> = copy
+        .iter()
+        .filter_map(|c| session.map.tiles.get(c).cloned())
+        .collect();
+    let mut files = vec![session.source.clone()];
+    for c in copy.iter().chain(&reuse) {
+        let f = session.tile_path(*c);
+        if !files.contains(&f) {
+            files.push(f);
+        }
+    }
+    Snapshot {
+        source: session.source.clone(),
+        header: session.map.header_only(),
+        generation: session.generation,
+        tiles,
+        reuse,
+        files,
+    }
+}
+
+/// The app's side: autosaving the open map, and answering the restore dialog.
+impl LoamApp {
+    /// Before the open map is replaced: its unsaved edits are autosaved now and kept for the
+    /// next start's offer; a map without any has its recovery folder removed.
+    pub(super) fn leave_session(&mut self) {
+        let unsaved = self.has_unsaved();
+        let (Some(r), Some(s)) = (&mut self.recovery, &mut self.session) else {
+            return;
+        };
+        let done = if unsaved {
+            r.write_now(s)
+        } else {
+            r.discard_owned()
+        };
+        if let Err(e) = done {
+            self.message = Some(e);
+        }
+    }
+
+    /// Autosaves when due (not during a stroke or a drag) and wakes the window for the next.
+    pub(super) fn autosave_tick(&mut self, ctx: &egui::Context) {
+        let stroking = self.editing.is_stroking() || self.object_tool.is_dragging();
+        let interval = self.autosave_interval();
+        let Some(r) = &mut self.recovery else { return };
+        if let Some(e) = r.poll() {
+            self.message = Some(e);
+        }
+        let Some(s) = &mut self.session else { return };
+        if r.due_in(interval).is_zero()
+            && !stroking
+            && let Some(e) = r.autosave(s, self.session_id)
+        {
+            self.message = Some(e);
+        }
+        ctx.request_repaint_after(r.due_in(interval).max(Duration::from_millis(200)));
+    }
+
+    /// The autosave interval: `$LOAM_AUTOSAVE_SECS` for this run, else the setting.
+    fn autosave_interval(&self) -> Duration {
+        self.recovery
+            .as_ref()
+            .and_then(|r| r.interval_override)
+            .unwrap_or(Duration::from_secs(self.settings.autosave_secs as u64))
+    }
+
+    /// Opens the map of recovered offer `index` with its autosaved tiles as unsaved edits.
+    pub(super) fn restore(&mut self, index: usize) {
+        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
+            return;
+        };
+        let m = &offer.manifest;
+        let from = m.generation.parse::<Generation>().ok();
+        let read = Session::open_as(&m.source, from).and_then(|s| {
+            let tiles = recovery::read_tiles(&offer.dir, m, &s.map)?;
+            Ok((s, tiles))
+        });
+        let (session, tiles) = match read {
+            Ok(r) => r,
+            Err(e) => {
+                // The folder stays: the next start offers it again.
+                self.message = Some(format!("could not restore {}: {e}", m.map));
+                return;
+            }
+        };
+        // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
+        let remembered = self.settings.read_as_for(&m.source);
+        self.install(&m.source.clone(), remembered, session);
+        let Some(s) = &mut self.session else { return };
+        let mut touched = Vec::new();
+        for t in tiles {
+            let c = t.coord;
+            // Recovered tiles carry their own name lists; a 0.5.x save maps them by name.
+            if let Some(names) = &mut s.map.map_wide_names {
+                names.tile_doodad_indices.remove(&c);
+                names.tile_wmo_indices.remove(&c);
+            }
+            s.insert_tile(t, None);
+            touched.push((c, 0));
+        }
+        if let Some(r) = &mut self.recovery {
+            r.adopt(offer.dir.clone());
+        }
+        let mut note = format!(
+            "restored {} unsaved tile(s) of {} from the autosave of {}; the undo history is \
+             not restored",
+            touched.len(),
+            m.map,
+            offer.age()
+        );
+        if !offer.changed.is_empty() {
+            note.push_str(&format!(
+                "; changed on disk since the autosave: {}",
+                offer
+                    .changed
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.after_edit(touched);
+        self.message = Some(note);
+    }
+
+    /// Removes the recovered offer `index` and its folder.
+    pub(super) fn discard_recovered(&mut self, index: usize) {
+        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
+            return;
+        };
+        if let Err(e) = recovery::remove(&offer.dir) {
+            self.message = Some(format!("could not remove the recovered edits: {e}"));
+        }
+    }
+}
+
+/// What the restore dialog shows about a recovered map.
+pub(super) fn restore_view(offer: &Offer) -> ui::dialogs::RestoreView {
+    let m = &offer.manifest;
+    ui::dialogs::RestoreView {
+        map: m.map.clone(),
+        source: m.source.clone(),
+        generation: m.generation.clone(),
+        tiles: m.tiles.len(),
+        age: offer.age(),
+        changed: offer.changed.clone(),
+    }
+}
+
+/// True when process `pid` is a running loam (its recovery folder is in use, not left over).
+fn editor_running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "loam")
+}
