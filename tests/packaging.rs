@@ -208,16 +208,31 @@ fn icons_are_the_sizes_their_names_say() {
 #[test]
 fn windows_icon_holds_the_sizes_explorer_asks_for() {
     let ico = std::fs::read(packaging("icons/loam.ico")).expect("loam.ico reads");
-    // ICONDIR: reserved 0, type 1 (icon), count; then 16-byte entries whose first byte is the
-    // width (0 meaning 256).
+    let u32_at = |at: usize| u32::from_le_bytes(ico[at..at + 4].try_into().expect("4 bytes"));
+    // ICONDIR: reserved 0, type 1 (icon), count; then 16-byte entries: width (0 meaning 256),
+    // height, ..., the image's size and offset. Each image is a PNG or a BMP without its file
+    // header (height doubled for the mask); its own size must be the one the entry says.
     assert_eq!(&ico[..4], &[0, 0, 1, 0]);
     let count = u16::from_le_bytes([ico[4], ico[5]]) as usize;
-    let widths: Vec<u32> = (0..count)
-        .map(|i| match ico[6 + 16 * i] {
+    let mut widths = Vec::new();
+    for i in 0..count {
+        let entry = 6 + 16 * i;
+        let width = match ico[entry] {
             0 => 256,
             w => w as u32,
-        })
-        .collect();
+        };
+        let (len, offset) = (u32_at(entry + 8) as usize, u32_at(entry + 12) as usize);
+        let image = &ico[offset..offset + len];
+        let (w, h) = if image.starts_with(b"\x89PNG") {
+            let be = |at: usize| u32::from_be_bytes(image[at..at + 4].try_into().expect("4 bytes"));
+            (be(16), be(20))
+        } else {
+            let le = |at: usize| u32::from_le_bytes(image[at..at + 4].try_into().expect("4 bytes"));
+            (le(4), le(8) / 2)
+        };
+        assert_eq!((w, h), (width, width), "image {i} of loam.ico");
+        widths.push(width);
+    }
     for size in [16, 24, 32, 48, 256] {
         assert!(widths.contains(&size), "no {size} px image in {widths:?}");
     }
