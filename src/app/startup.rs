@@ -3,7 +3,7 @@
 //!
 //! Not for: what the app does once running (see the parent module).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::dialogs::RfdDialogs;
 use super::recovery::{self, Recovery};
@@ -25,24 +25,39 @@ pub fn native_options(size: [f32; 2], persist: bool) -> eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
         persist_window: persist,
-        viewport: egui::ViewportBuilder::default()
-            .with_title("loam")
-            .with_inner_size(size)
-            .with_drag_and_drop(true),
+        viewport: with_window_icon(
+            egui::ViewportBuilder::default()
+                .with_title("loam")
+                .with_inner_size(size)
+                .with_drag_and_drop(true),
+        ),
         ..Default::default()
     }
 }
 
+/// loam's icon at 256 px, rendered from `packaging/icons/loam.svg` like the packages' icons.
+pub const WINDOW_ICON_PNG: &[u8] = include_bytes!("../../packaging/icons/loam-256.png");
+
+/// The window and taskbar icon; the window opens without one rather than failing, should the
+/// bundled PNG ever not decode (tests/packaging.rs checks that it does).
+fn with_window_icon(viewport: egui::ViewportBuilder) -> egui::ViewportBuilder {
+    match eframe::icon_data::from_png_bytes(WINDOW_ICON_PNG) {
+        Ok(icon) => viewport.with_icon(icon),
+        Err(_) => viewport,
+    }
+}
+
 /// The bundled sample's WDT: `resources/sample/Sample.wdt` beside the executable (or two or
-/// three folders up, for `target/release/loam`) or in the source tree; when none is found the
-/// generator writes a fresh copy into the temporary folder.
+/// three folders up, for `target/release/loam`), under `share/loam` of an installed prefix, or in
+/// the source tree; when none is found the generator writes a fresh copy into the temporary
+/// folder.
 pub fn sample_path() -> Result<PathBuf, LoamError> {
     let rel = PathBuf::from("resources")
         .join("sample")
         .join(format!("{SAMPLE_NAME}.wdt"));
     let mut roots = Vec::new();
     if let Ok(exe) = std::env::current_exe() {
-        roots.extend(exe.ancestors().skip(1).take(4).map(PathBuf::from));
+        roots.extend(sample_roots(&exe));
     }
     roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
     if let Some(found) = roots.iter().map(|r| r.join(&rel)).find(|p| p.is_file()) {
@@ -51,6 +66,18 @@ pub fn sample_path() -> Result<PathBuf, LoamError> {
     let dir = std::env::temp_dir().join(format!("loam-sample-{}", std::process::id()));
     crate::sample::write_sample(&dir)?;
     Ok(dir.join(format!("{SAMPLE_NAME}.wdt")))
+}
+
+/// The folders holding `resources/` that an executable at `exe` looks in, nearest first: its own
+/// folder and three above it (a zip unpacked anywhere, `target/release/loam`), then
+/// `PREFIX/share/loam` for `PREFIX/bin/loam` (the .deb installs the sample in
+/// `/usr/share/loam/resources/sample`).
+pub fn sample_roots(exe: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = exe.ancestors().skip(1).take(4).map(PathBuf::from).collect();
+    if let Some(prefix) = exe.parent().and_then(Path::parent) {
+        roots.push(prefix.join("share").join("loam"));
+    }
+    roots
 }
 
 /// Runs the editor window on `path` (the sample when `None`) until it is closed.
