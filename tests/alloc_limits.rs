@@ -438,3 +438,29 @@ fn the_counter_sees_a_decoders_allocations() {
     });
     assert!(big >= 3 * MIB);
 }
+
+/// Found by the `mpq_lookup` fuzz target: an 841-byte archive whose `(attributes)` sector
+/// offsets made wow-mpq's table loader allocate 2.5 GB. loam now reads v1/v2 tables itself.
+#[test]
+fn fuzz_found_mpq_with_garbled_attributes_opens_without_a_huge_allocation() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fuzz/mpq_lookup-attributes-oom.mpq"
+    ))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("Data")).unwrap();
+    std::fs::write(dir.path().join("Data/common.MPQ"), &bytes).unwrap();
+    let peak = peak_of(|| {
+        if let Ok(client) = loam::assets::client::ClientData::open(dir.path()) {
+            for name in ["(listfile)", "(attributes)", "a"] {
+                let _ = client.read(name);
+            }
+        }
+    });
+    assert!(
+        peak <= 4 * MIB,
+        "peak {peak} bytes for an {} byte archive",
+        bytes.len()
+    );
+}
