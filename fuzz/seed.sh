@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the seed corpora fuzz/corpus/TARGET/ from ../shared/corpus and from the files
 # `loam convert` writes of two corpus maps in every generation (0.5.3, 0.5.5 with prototype
-# ADTs, 0.6.0, 1.12, 3.3.5). Usage: fuzz/seed.sh [LOAM_BINARY] (default: builds target/debug/loam).
+# ADTs, 0.6.0, 1.12, 3.3.5). Usage: fuzz/seed.sh [LOAM_BINARY] (default: target/debug/loam).
 # The corpora are generated: fuzz/corpus is gitignored. Seeds are added, never removed, so a
 # corpus grown by earlier runs is kept.
 set -euo pipefail
@@ -9,14 +9,14 @@ cd "$(dirname "$0")/.."
 root=$PWD
 corpus_src=$root/../shared/corpus
 out=$root/fuzz/corpus
-loam=${1:-}
-if [ -z "$loam" ]; then
-    cargo build --quiet --bin loam
-    loam=$root/target/debug/loam
-fi
-# `loam convert` writes 0.5.5 as a monolithic WDT only; this example writes prototype ADTs.
-cargo build --quiet --example proto055_tiles
+# The binaries `cargo test` leaves (the loam binary and the example below) when they are there:
+# building them with `cargo build` instead would recompile dependencies with another feature
+# set (dev-dependencies unify features only for test builds). `loam convert` writes 0.5.5 as a
+# monolithic WDT only; the example writes prototype ADTs.
+loam=${1:-$root/target/debug/loam}
+[ -x "$loam" ] || cargo build --quiet --bin loam
 proto055_tiles=$root/target/debug/examples/proto055_tiles
+[ -x "$proto055_tiles" ] || cargo build --quiet --example proto055_tiles
 
 seed() { # TARGET FILE...
     local target=$1; shift
