@@ -5,6 +5,7 @@
 //! (the bundled sample map's generator) and the editor: `app` (the eframe application), `ui`
 //! (its egui panels) and `render` (the glow terrain renderer).
 
+#[cfg(feature = "editor")]
 pub mod app;
 pub mod assets;
 pub mod cli;
@@ -13,6 +14,8 @@ pub mod disk;
 pub mod edit;
 pub mod format;
 pub mod model;
+#[cfg(feature = "editor")]
 pub mod render;
 pub mod sample;
+#[cfg(feature = "editor")]
 pub mod ui;

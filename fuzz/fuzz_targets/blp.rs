@@ -7,7 +7,14 @@ use libfuzzer_sys::fuzz_target;
 use loam::assets::blp;
 
 fuzz_target!(|data: &[u8]| {
-    for image in [blp::decode(data), blp::decode_ours(data), blp::decode_wow_blp(data)].into_iter().flatten() {
+    for image in [
+        blp::decode(data),
+        blp::decode_ours(data),
+        blp::decode_wow_blp(data),
+    ]
+    .into_iter()
+    .flatten()
+    {
         assert_eq!(image.rgba.len(), image.width * image.height * 4);
     }
 });

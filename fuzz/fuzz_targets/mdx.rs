@@ -11,7 +11,11 @@ fuzz_target!(|data: &[u8]| {
         assert!(model.mesh.indices.iter().all(|i| i < n));
         for b in &model.mesh.batches {
             assert!((b.first_index + b.index_count) as usize <= model.mesh.indices.len());
-            assert!(b.material.texture.is_none_or(|t| t < model.mesh.textures.len()));
+            assert!(
+                b.material
+                    .texture
+                    .is_none_or(|t| t < model.mesh.textures.len())
+            );
         }
     }
 });

@@ -21,6 +21,10 @@ fuzz_target!(|data: &[u8]| {
         for b in &mesh.batches {
             assert!((b.first_index + b.index_count) as usize <= mesh.indices.len());
         }
-        assert!(mesh.colors.as_ref().is_none_or(|c| c.len() == mesh.vertices.len()));
+        assert!(
+            mesh.colors
+                .as_ref()
+                .is_none_or(|c| c.len() == mesh.vertices.len())
+        );
     }
 });

@@ -9,6 +9,7 @@ pub mod fix;
 pub mod info;
 pub mod model;
 pub mod sample;
+#[cfg(feature = "editor")]
 pub mod screenshot;
 pub mod wdl;
 
@@ -169,6 +170,7 @@ pub enum Command {
         /// Folder to write Sample.wdt and its tiles into.
         out: PathBuf,
     },
+    #[cfg(feature = "editor")]
     /// Open the editor window on a map (the sample when left out), wait until the tiles in view
     /// are drawn, save a PNG of the window and exit.
     Screenshot {
@@ -309,6 +311,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Model { file, client, json }) => model::run(&file, client.as_deref(), json),
         Some(Command::Sample { out }) => sample::run(&out),
         Some(Command::Client { dir, find }) => client::run(&dir, find.as_deref()),
+        #[cfg(feature = "editor")]
         Some(Command::Screenshot {
             paths,
             size,
@@ -341,6 +344,11 @@ pub fn run(cli: Cli) -> ExitCode {
                 dialog,
             })
         }
+        #[cfg(not(feature = "editor"))]
+        None => Err(crate::disk::LoamError::Usage(
+            "this loam was built without the editor (cargo feature `editor`)".into(),
+        )),
+        #[cfg(feature = "editor")]
         None => cli
             .apply
             .as_deref()

@@ -5,7 +5,9 @@
 /// exactly what [`join`] writes for them (no stray padding), so that callers can keep the raw
 /// bytes otherwise.
 pub fn split(block: &[u8]) -> (Vec<String>, bool) {
-    let mut names = Vec::new();
+    // Sized up front: a block of N zero bytes is N empty names, and doubling growth would hold
+    // up to three times their 24 bytes each while reallocating (docs/reliability.md, limits).
+    let mut names = Vec::with_capacity(block.iter().filter(|&&b| b == 0).count() + 1);
     let mut start = 0;
     for (i, &b) in block.iter().enumerate() {
         if b == 0 {

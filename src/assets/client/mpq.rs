@@ -11,6 +11,7 @@ use std::fs::File;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
+use wow_mpq::tables::{BlockTable, HashTable, HiBlockTable};
 use wow_mpq::{FormatVersion, OpenOptions, hash_string, hash_type};
 
 use super::error::{AssetError, io_err};
@@ -303,13 +304,46 @@ fn load_tables(path: &Path, file_len: u64) -> Result<Tables, AssetError> {
             ));
         }
     }
-    archive
-        .load_tables()
-        .map_err(|e| bad(path, format!("hash/block tables unreadable: {e}")))?;
-    let (Some(hash), Some(block)) = (archive.hash_table(), archive.block_table()) else {
-        return Err(bad(path, "no hash or block table"));
+    let (blocks, slots) = if h.format_version < FormatVersion::V3 {
+        // The clients loam reads (up to 3.3.5) have v1/v2 archives: their tables are read here
+        // directly. wow-mpq's `load_tables` also loads `(attributes)`, trusting its sector
+        // offsets, and a garbled one made it allocate gigabytes (found by fuzz target
+        // `mpq_lookup`, kept in tests/fuzz_regressions.rs); loam never uses the attributes.
+        let tables = || -> wow_mpq::Result<_> {
+            let mut file = File::open(path)?;
+            let hash = HashTable::read(&mut file, hash_pos, h.hash_table_size)?;
+            let block = BlockTable::read(&mut file, block_pos, h.block_table_size)?;
+            let hi = match h.hi_block_table_pos {
+                Some(pos) if pos != 0 => {
+                    let at = offset + pos;
+                    let end = at.saturating_add(h.block_table_size as u64 * 2);
+                    (end <= file_len)
+                        .then(|| HiBlockTable::read(&mut file, at, h.block_table_size))
+                        .transpose()?
+                }
+                _ => None,
+            };
+            Ok(entries(&hash, &block, hi.as_ref()))
+        };
+        tables().map_err(|e| bad(path, format!("hash/block tables unreadable: {e}")))?
+    } else {
+        archive
+            .load_tables()
+            .map_err(|e| bad(path, format!("hash/block tables unreadable: {e}")))?;
+        let (Some(hash), Some(block)) = (archive.hash_table(), archive.block_table()) else {
+            return Err(bad(path, "no hash or block table"));
+        };
+        entries(hash, block, archive.hi_block_table())
     };
-    let hi = archive.hi_block_table();
+    Ok((offset, 512usize << h.block_size, blocks, slots))
+}
+
+/// loam's view of an archive's block and hash tables.
+fn entries(
+    hash: &HashTable,
+    block: &BlockTable,
+    hi: Option<&HiBlockTable>,
+) -> (Vec<Block>, Vec<Slot>) {
     let blocks: Vec<Block> = block
         .entries()
         .iter()
@@ -329,5 +363,5 @@ fn load_tables(path: &Path, file_len: u64) -> Result<Tables, AssetError> {
             block: e.block_index,
         })
         .collect();
-    Ok((offset, 512usize << h.block_size, blocks, slots))
+    (blocks, slots)
 }

@@ -189,7 +189,9 @@ pub fn decode(stored: &[u8], layout: Layout) -> Result<Vec<u8>, DecodeError> {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize)
         .collect();
-    let mut out = Vec::with_capacity(file_size);
+    // Grown as sectors expand rather than sized from the block table's file size, which a
+    // garbled archive sets to gigabytes over a few stored bytes (found by fuzzing).
+    let mut out = Vec::with_capacity(file_size.min(stored.len().saturating_mul(4)));
     for i in 0..sectors {
         let (start, end) = (offsets[i], offsets[i + 1]);
         if start > end || end > stored.len() {

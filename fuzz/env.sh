@@ -1,0 +1,16 @@
+# Sourced by .ci/fuzz, fuzz/run-all.sh and fuzz/run-one.sh. cargo-fuzz needs nightly `-Z`
+# flags; rather than download a nightly toolchain on a fresh CI machine, the installed (stable)
+# toolchain runs with RUSTC_BOOTSTRAP=1: its std ships the ASan runtime for x86_64 Linux.
+# FUZZ_TOOLCHAIN=nightly uses `cargo +nightly` instead (a separate build in fuzz/target).
+# Sets FUZZ_CARGO (the cargo command), FUZZ_BIN (where target binaries land), FUZZ_TARGETS.
+if [ -n "${FUZZ_TOOLCHAIN:-}" ]; then
+    FUZZ_CARGO=(cargo "+$FUZZ_TOOLCHAIN")
+else
+    export RUSTC_BOOTSTRAP=1
+    FUZZ_CARGO=(cargo)
+fi
+FUZZ_TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
+FUZZ_BIN=fuzz/target/$FUZZ_TRIPLE/release
+# Every target, terrain codecs first.
+FUZZ_TARGETS=(adt wdt adt_060 wdt_060 wdt_alpha adt_proto055 mcnk_v18 mcal alpha_rle mclq mh2o
+              mpq_lookup blp m2 mdx wmo)
