@@ -13,4 +13,4 @@ FUZZ_TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 FUZZ_BIN=fuzz/target/$FUZZ_TRIPLE/release
 # Every target, terrain codecs first.
 FUZZ_TARGETS=(adt wdt adt_060 wdt_060 wdt_alpha adt_proto055 mcnk_v18 mcal alpha_rle mclq mh2o
-              mpq_lookup blp m2 mdx wmo)
+              wdl mpq_lookup blp m2 mdx wmo)

@@ -61,6 +61,8 @@ seed wdt_060 "$written"/out-*-0.6.0/*.wdt "${v18_wdts[@]}"
 seed wdt_alpha "$written"/out-*-0.5.3/*.wdt "$written"/out-*-0.5.5/*.wdt
 seed wdt_alpha "$written"/out-*-0.5.5-proto/*.wdt
 seed adt_proto055 "$written"/out-*-0.5.5-proto/*.adt
+# `loam convert` writes each map's WDL beside it (with MAHO for 3.3.5).
+seed wdl "$written"/out-*/*.wdl
 
 # Chunk-level targets: MCNKs, MCLQ instances and MH2O payloads cut out of the files above.
 python3 - "$out" "${v18_adts[@]}" "$written"/out-*-0.6.0/*.adt <<'PY'
