@@ -10,17 +10,7 @@ use super::Report;
 use crate::model::chunk::{Chunk, FLAG_LIQUID_ANY};
 use crate::model::liquid::{LiquidLayer, LiquidOrigin, liquid_type};
 
-/// The classic kind a 3.3.5 LiquidType id belongs to. LiquidType.dbc of 3.3.5 numbers its rows
-/// in groups of four (water, ocean, magma, slime: 1–4 plain, 5–8 slow, 9–12 fast, 13–16 WMO);
-/// a few later rows name their kind (19 WMO magma, 20 WMO slime, 21 Naxxramas slime).
-pub fn classic_kind(t: u16) -> u16 {
-    match t {
-        19 => liquid_type::MAGMA,
-        20 | 21 => liquid_type::SLIME,
-        1..=16 => (t - 1) % 4 + 1,
-        _ => liquid_type::WATER,
-    }
-}
+pub use crate::model::liquid::classic_kind;
 
 /// Turns a chunk's MH2O layers into MCLQ instances.
 pub fn to_mclq(chunk: &mut Chunk, report: &mut Report) {

@@ -19,13 +19,13 @@ use serde::{Deserialize, Serialize};
 use super::brush::Brush;
 use super::lattice::{self, STEPS_PER_CHUNK, Vertex, chunks_near};
 use super::stroke::Stroke;
-use crate::convert::liquid::classic_kind;
 use crate::format::Generation;
 use crate::format::mclq;
 use crate::model::chunk::{Chunk, FLAG_LIQUID_ANY};
 use crate::model::coords::{self, outer_vertex};
 use crate::model::liquid::{
-    ChunkLiquid, LIQUID_QUADS, LiquidAttributes, LiquidLayer, LiquidOrigin, MclqExtras, liquid_type,
+    ChunkLiquid, LIQUID_QUADS, LiquidAttributes, LiquidLayer, LiquidOrigin, MclqExtras,
+    classic_kind, liquid_type,
 };
 use crate::model::{Map, TileCoord};
 
@@ -138,16 +138,7 @@ impl Surface {
     pub fn height_at(&self, x: f64, y: f64) -> f32 {
         match *self {
             Surface::Flat(h) => h,
-            Surface::Slope { from, to } => {
-                let (dx, dy) = (to[0] - from[0], to[1] - from[1]);
-                let len2 = dx * dx + dy * dy;
-                let t = if len2 < 1e-12 {
-                    0.0
-                } else {
-                    (((x - from[0]) * dx + (y - from[1]) * dy) / len2).clamp(0.0, 1.0)
-                };
-                (from[2] + t * (to[2] - from[2])) as f32
-            }
+            Surface::Slope { from, to } => super::sculpt::ramp_height(from, to, x, y),
         }
     }
 }
@@ -575,7 +566,7 @@ fn finish(chunk: &mut Chunk) {
         (layer.min_height, layer.max_height) = range;
         match &mut layer.origin {
             LiquidOrigin::Mclq(extras) => {
-                let nibble = mclq_tile_kind(layer.liquid_type);
+                let nibble = mclq::tile_kind(classic_kind(layer.liquid_type));
                 for (i, tile) in extras.tiles.iter_mut().enumerate() {
                     let wet = layer.exists >> i & 1 == 1;
                     let shown = *tile & 0x08 == 0;
@@ -598,17 +589,6 @@ fn finish(chunk: &mut Chunk) {
         if matches!(layer.origin, LiquidOrigin::Mclq(_)) {
             chunk.flags |= mclq::flag_for_type(layer.liquid_type);
         }
-    }
-}
-
-/// The low nibble of an MCLQ tile byte for a liquid type (what Blizzard's files hold: 4 river,
-/// 1 ocean, 6 magma, 3 slime).
-fn mclq_tile_kind(t: u16) -> u8 {
-    match classic_kind(t) {
-        liquid_type::OCEAN => 1,
-        liquid_type::SLIME => 3,
-        liquid_type::MAGMA => 6,
-        _ => 4,
     }
 }
 

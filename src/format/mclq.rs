@@ -31,6 +31,17 @@ pub fn flag_for_type(t: u16) -> u32 {
         .map_or(FLAG_LIQUID_RIVER, |(f, _)| *f)
 }
 
+/// The low nibble of an MCLQ tile byte for a liquid type, as Blizzard's files hold it: 4 river,
+/// 1 ocean, 6 magma, 3 slime (types beyond the classic four count as river).
+pub fn tile_kind(t: u16) -> u8 {
+    match t {
+        liquid_type::OCEAN => 1,
+        liquid_type::SLIME => 3,
+        liquid_type::MAGMA => 6,
+        _ => 4,
+    }
+}
+
 /// Tile bit meaning "no liquid drawn on this quad".
 const TILE_HIDDEN: u8 = 0x08;
 
@@ -155,12 +166,7 @@ pub fn write_with(w: &mut Writer, layer: &LiquidLayer, flows: bool) {
             .unwrap_or(layer.max_height);
         w.f32(h);
     }
-    let kind = match layer.liquid_type {
-        liquid_type::OCEAN => 1,
-        liquid_type::SLIME => 3,
-        liquid_type::MAGMA => 6,
-        _ => 4,
-    };
+    let kind = tile_kind(layer.liquid_type);
     let exists = layer.exists & rectangle_mask(layer.x, layer.y, layer.width, layer.height);
     for i in 0..64 {
         let shown = exists >> i & 1 == 1;

@@ -4,9 +4,8 @@
 //! Not for: uploading (see `render::liquid`) or editing (see `edit::liquid`). Positions come
 //! from `model::coords`.
 
-use crate::convert::liquid::classic_kind;
 use crate::model::coords::{outer_vertex, vertex_world_xy};
-use crate::model::liquid::{LIQUID_QUADS, liquid_type};
+use crate::model::liquid::{LIQUID_QUADS, classic_kind, liquid_type};
 use crate::model::{Chunk, Tile};
 
 /// One liquid vertex as the shader reads it.
