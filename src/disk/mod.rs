@@ -118,6 +118,40 @@ pub(crate) fn temp_path(path: &Path) -> Result<PathBuf> {
     )))
 }
 
+/// Removes the temporary files ([`temp_path`]) a killed save left in `folder`: those whose
+/// process is gone. A kill mid-save never touches the map's own files, but it leaves its
+/// temporary files behind, and a whole 0.5.x WDT's can be hundreds of megabytes; the next save
+/// into the folder removes them. Where a process's liveness cannot be told (no `/proc`, i.e.
+/// other systems than Linux) they are left alone: removing a live save's file would break it.
+pub fn remove_stale_temps(folder: &Path) {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.starts_with('.'))
+            .and_then(|n| n.rsplit_once(".loam-tmp-"))
+            .and_then(|(_, pid)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running; true where that cannot be told.
+fn process_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") && Path::new("/proc/self").exists() {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        true
+    }
+}
+
 /// A file written to its temporary name, not yet flushed or renamed over its target: see
 /// [`write_pending`], [`Pending::commit`] and [`Flusher`].
 #[derive(Debug)]
@@ -385,6 +419,7 @@ pub fn write_files(
     fs::create_dir_all(folder)
         .map_err(io_err(folder))
         .map_err(nothing_written)?;
+    remove_stale_temps(folder);
     let mut pending = Vec::with_capacity(order.len());
     for (i, (f, path)) in order.iter().zip(&targets).enumerate() {
         match write_pending(path, &f.bytes) {

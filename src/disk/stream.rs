@@ -206,6 +206,7 @@ pub fn write_map(
     let coords = tiles.coords();
     let mut report = convert::prepare_header(&mut header, src_gen, to, options, coords.len());
     fs::create_dir_all(dst).map_err(io_err(dst))?;
+    super::remove_stale_temps(dst);
     let total = coords.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || {
