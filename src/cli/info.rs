@@ -11,7 +11,7 @@ use crate::format::Generation;
 use crate::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_SHADOW, FLAG_IMPASSABLE};
 use crate::model::liquid::{LiquidOrigin, liquid_type};
 use crate::model::map::*;
-use crate::model::{AlphaEncoding, Map, Tile};
+use crate::model::{AlphaEncoding, Map, Tile, TileCoord};
 
 /// Everything `info` reports about a map.
 #[derive(Debug, Serialize)]
@@ -270,10 +270,70 @@ pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
     }
 }
 
+/// Describes the map at `path` tile by tile where it can be read that way (split maps, folders
+/// of tiles, 0.5.x WDTs with every tile inside): each tile is read, described and dropped, so a
+/// 64×64 map needs the memory of a few tiles, not of all 4096 (22 GB for 4096 of the corpus's
+/// largest tile, whole). Lone tiles and 0.5.5 maps with prototype ADTs are opened whole. The
+/// result is the one [`map_info`] gives of the whole map opened.
+pub fn describe(path: &Path, from: Option<Generation>) -> Result<MapInfo, LoamError> {
+    use rayon::prelude::*;
+    let Some(opened) = disk::source::open_source_with(path, from, false)? else {
+        return Ok(map_info(path, &disk::open_map_as(path, from)?));
+    };
+    let disk::source::OpenedSource {
+        mut header,
+        tiles,
+        decision,
+        source,
+    } = opened;
+    let mut described: Vec<(TileCoord, Result<TileInfo, String>)> = tiles
+        .coords()
+        .into_par_iter()
+        .map(|c| {
+            (
+                c,
+                tiles
+                    .read(c)
+                    .map(|(t, _)| tile_info(&t))
+                    .map_err(|e| e.to_string()),
+            )
+        })
+        .collect();
+    described.sort_by_key(|(c, _)| *c);
+    let mut failed = BTreeMap::new();
+    let mut infos = Vec::with_capacity(described.len());
+    for (c, d) in described {
+        match d {
+            Ok(i) => infos.push(i),
+            Err(e) => {
+                // As a whole open does: a folder's MAIN lists only the tiles that read.
+                if source.kind == disk::MapKind::Folder {
+                    header.tile_flags[c.index()] = 0;
+                }
+                failed.insert(c, e);
+            }
+        }
+    }
+    header.tiles.clear();
+    let whole = disk::OpenedMap {
+        map: header,
+        folder: source.folder,
+        generation: decision.generation,
+        decision,
+        kind: source.kind,
+        wdt: source.wdt,
+        missing_tiles: source.missing,
+        failed,
+        lone_tile_file: source.lone_tile_file,
+    };
+    let mut info = map_info(path, &whole);
+    info.tiles = infos;
+    Ok(info)
+}
+
 /// Runs `loam info PATH [--json] [--from GEN]`.
 pub fn run(path: &Path, json: bool, from: Option<Generation>) -> Result<ExitCode, LoamError> {
-    let opened = disk::open_map_as(path, from)?;
-    let info = map_info(path, &opened);
+    let info = describe(path, from)?;
     if json {
         println!(
             "{}",

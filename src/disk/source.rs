@@ -196,6 +196,17 @@ pub struct OpenedSource {
 /// are all embedded (its header read, not its tiles). A lone tile, or a 0.5.5 map with
 /// prototype ADTs beside its WDT, has no tile-by-tile form: `Ok(None)`, read it whole.
 pub fn open_source(path: &Path, from: Option<Generation>) -> Result<Option<OpenedSource>> {
+    open_source_with(path, from, true)
+}
+
+/// [`open_source`], choosing whether the generation's evidence stops at the first tile that
+/// proves it (`stop_at_proof`, as conversions do: the decision is the same, only its counts
+/// are not) or counts every tile (as [`super::open_map`] does, for `loam info`'s report).
+pub fn open_source_with(
+    path: &Path,
+    from: Option<Generation>,
+    stop_at_proof: bool,
+) -> Result<Option<OpenedSource>> {
     let source = locate(path)?;
     match source.kind {
         MapKind::LoneTile => Ok(None),
@@ -246,7 +257,7 @@ pub fn open_source(path: &Path, from: Option<Generation>) -> Result<Option<Opene
                 )));
             }
             let header = source.split_header()?;
-            let (decision, evidence) = decide_split(&source, header.as_ref(), from, true);
+            let (decision, evidence) = decide_split(&source, header.as_ref(), from, stop_at_proof);
             let depth = super::open::split_alpha_depth(header.as_ref(), &evidence);
             let mut map = header.unwrap_or_else(|| inferred_header(&source.name, &evidence));
             if source.kind == MapKind::Folder {
