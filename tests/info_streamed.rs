@@ -61,30 +61,31 @@ fn streamed_info_equals_the_whole_maps_for_every_generation() {
     }
 }
 
+/// `dir`, made, holding the corpus files `(corpus path, name)`.
+fn folder_of(dir: &Path, files: &[(&str, &str)]) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    for (rel, name) in files {
+        std::fs::copy(corpus_file(rel), dir.join(name)).unwrap();
+    }
+    dir.to_path_buf()
+}
+
 #[test]
 fn streamed_info_equals_the_whole_maps_for_corpus_maps_folders_and_lone_tiles() {
     let dir = tempfile::tempdir().unwrap();
     // A corpus 3.3.5 WDT with its tile, and the same tile in a folder without a WDT.
-    let wdt_map = dir.path().join("pvp");
-    std::fs::create_dir(&wdt_map).unwrap();
-    std::fs::copy(
-        corpus_file("wowserhq-format/map/pvpzone.wdt"),
-        wdt_map.join("pvpzone.wdt"),
-    )
-    .unwrap();
-    std::fs::copy(
-        corpus_file("wowserhq-format/map/pvpzone3430.adt"),
-        wdt_map.join("pvpzone_34_30.adt"),
-    )
-    .unwrap();
+    let wdt_map = folder_of(
+        &dir.path().join("pvp"),
+        &[
+            ("wowserhq-format/map/pvpzone.wdt", "pvpzone.wdt"),
+            ("wowserhq-format/map/pvpzone3430.adt", "pvpzone_34_30.adt"),
+        ],
+    );
     assert_same(&wdt_map.join("pvpzone.wdt"));
-    let folder = dir.path().join("folder");
-    std::fs::create_dir(&folder).unwrap();
-    std::fs::copy(
-        corpus_file("blizzardry/Azeroth_38_46.adt"),
-        folder.join("Azeroth_38_46.adt"),
-    )
-    .unwrap();
+    let folder = folder_of(
+        &dir.path().join("folder"),
+        &[("blizzardry/Azeroth_38_46.adt", "Azeroth_38_46.adt")],
+    );
     assert_same(&folder);
     // A lone tile is opened whole either way.
     assert_same(&corpus_file("warcraft-net/ADT/Northrend_37_25.adt"));

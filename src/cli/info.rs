@@ -315,17 +315,7 @@ pub fn describe(path: &Path, from: Option<Generation>) -> Result<MapInfo, LoamEr
         }
     }
     header.tiles.clear();
-    let whole = disk::OpenedMap {
-        map: header,
-        folder: source.folder,
-        generation: decision.generation,
-        decision,
-        kind: source.kind,
-        wdt: source.wdt,
-        missing_tiles: source.missing,
-        failed,
-        lone_tile_file: source.lone_tile_file,
-    };
+    let whole = disk::OpenedMap::of_source(header, source, decision, failed);
     let mut info = map_info(path, &whole);
     info.tiles = infos;
     Ok(info)

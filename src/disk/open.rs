@@ -40,6 +40,27 @@ pub struct OpenedMap {
 }
 
 impl OpenedMap {
+    /// The map opened from `source`'s files: `map` with the tiles that were read, how its
+    /// generation was decided, and the tiles that could not be read.
+    pub fn of_source(
+        map: Map,
+        source: MapSource,
+        decision: Decision,
+        failed: BTreeMap<TileCoord, String>,
+    ) -> OpenedMap {
+        OpenedMap {
+            map,
+            folder: source.folder,
+            generation: decision.generation,
+            decision,
+            kind: source.kind,
+            wdt: source.wdt,
+            missing_tiles: source.missing,
+            failed,
+            lone_tile_file: source.lone_tile_file,
+        }
+    }
+
     /// True when a save of the whole map writes a WDT: the map has one, or it is a folder map
     /// whose WDT is inferred from its tiles.
     pub fn writes_wdt(&self) -> bool {
@@ -253,17 +274,7 @@ fn open_split(source: MapSource, from: Option<Generation>) -> Result<OpenedMap> 
     {
         return Err(LoamError::Usage(reason.clone()));
     }
-    Ok(OpenedMap {
-        map,
-        folder: source.folder,
-        generation,
-        decision,
-        kind: source.kind,
-        wdt: source.wdt,
-        missing_tiles: source.missing,
-        failed,
-        lone_tile_file: source.lone_tile_file,
-    })
+    Ok(OpenedMap::of_source(map, source, decision, failed))
 }
 
 /// The WDT header a map without one gets: the flags its tiles need (8-bit alpha, vertex
