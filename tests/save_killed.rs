@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use common::corpus_file;
+use common::{ORIGIN, corpus_file};
 
 const SIDE: u32 = 4;
 
@@ -61,9 +61,9 @@ fn big_map(dir: &Path) -> PathBuf {
     // centre), so that every tile's file changes.
     let points: Vec<String> = (0..SIDE * SIDE)
         .map(|i| {
-            let (x, y) = (f64::from(i % SIDE), f64::from(i / SIDE));
+            let (x, y) = (f64::from(i % SIDE) + 0.5, f64::from(i / SIDE) + 0.5);
             let tile = 1600.0 / 3.0;
-            format!("[{}, {}]", (31.5 - y) * tile, (31.5 - x) * tile)
+            format!("[{}, {}]", ORIGIN - y * tile, ORIGIN - x * tile)
         })
         .collect();
     let ops = format!(

@@ -112,11 +112,14 @@ pub(crate) fn temp_path(path: &Path) -> Result<PathBuf> {
         .file_name()
         .ok_or_else(|| LoamError::Usage(format!("{} is not a file path", path.display())))?;
     Ok(dir.join(format!(
-        ".{}.loam-tmp-{}",
+        ".{}{TEMP_MARK}{}",
         name.to_string_lossy(),
         std::process::id()
     )))
 }
+
+/// What a temporary file's name has between the target's name and the writing process's id.
+const TEMP_MARK: &str = ".loam-tmp-";
 
 /// Removes the temporary files ([`temp_path`]) a killed save left in `folder`: those whose
 /// process is gone. A kill mid-save never touches the map's own files, but it leaves its
@@ -132,7 +135,7 @@ pub fn remove_stale_temps(folder: &Path) {
         let Some(pid) = name
             .to_str()
             .filter(|n| n.starts_with('.'))
-            .and_then(|n| n.rsplit_once(".loam-tmp-"))
+            .and_then(|n| n.rsplit_once(TEMP_MARK))
             .and_then(|(_, pid)| pid.parse::<u32>().ok())
         else {
             continue;
