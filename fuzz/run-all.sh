@@ -8,6 +8,7 @@
 #                 (issue 14 asks for 10 million executions, or an hour for slow targets:
 #                 FUZZ_RUNS=10000000 fuzz/run-all.sh 60)
 #   FUZZ_JOBS=J   run J targets at once, one process each (default 1; at most one per core)
+#   FUZZ_SANITIZER=none  a build without AddressSanitizer (fuzz/env.sh says when that serves)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . fuzz/env.sh
@@ -18,7 +19,7 @@ targets=("$@")
 jobs=${FUZZ_JOBS:-1}
 extra=()
 [ -n "${FUZZ_RUNS:-}" ] && extra+=("-runs=$FUZZ_RUNS")
-(cd fuzz && nice -n 19 "${FUZZ_CARGO[@]}" fuzz build) || exit 1
+(cd fuzz && nice -n 19 "${FUZZ_CARGO[@]}" "${FUZZ_BUILD[@]}") || exit 1
 lines=$(mktemp -d)
 trap 'rm -rf "$lines"' EXIT
 export minutes lines
