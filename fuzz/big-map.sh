@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Memory bound of a streamed whole-map conversion (docs/reliability.md, "Limits on input"):
-# fuzz/big-map.sh SIDE [LOAM_BINARY] makes a SIDE×SIDE map of the corpus's largest tile
-# (Northrend_37_25.adt, 2.6 MB, 3.3.5) as hard links beside a 3.3.5 WDT whose MAIN lists them
-# all, converts it with `loam convert --to 3.3.5` and prints the peak RSS. Needs ~SIDE² × 2.7 MB
-# of free disk for the output, which is removed afterwards.
+# Memory bound of the commands that read a whole map (docs/reliability.md, "Limits on input"):
+# fuzz/big-map.sh SIDE [LOAM_BINARY] [COMMAND] makes a SIDE×SIDE map of the corpus's largest
+# tile (Northrend_37_25.adt, 2.6 MB, 3.3.5) as hard links beside a 3.3.5 WDT whose MAIN lists
+# them all, runs COMMAND on it and prints the peak RSS and the wall time. COMMAND is `convert`
+# (the default: `loam convert --to 3.3.5`, which needs ~SIDE² × 2.7 MB of free disk for the
+# output, removed afterwards), `info` or `check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-side=${1:?usage: fuzz/big-map.sh SIDE [LOAM_BINARY]}
+side=${1:?usage: fuzz/big-map.sh SIDE [LOAM_BINARY] [convert|info|check]}
 loam=${2:-target/debug/loam}
+command=${3:-convert}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/src" "$dir/out"
@@ -28,6 +30,14 @@ for ((y = 0; y < side; y++)); do
         ln "$tile" "$dir/src/Big_${x}_${y}.adt" 2>/dev/null || cp "$tile" "$dir/src/Big_${x}_${y}.adt"
     done
 done
-/usr/bin/time -f "%M" -o "$dir/rss" "$loam" convert --to 3.3.5 "$dir/src/Big.wdt" "$dir/out" >/dev/null 2>&1
+case $command in
+    convert) args=(convert --to 3.3.5 "$dir/src/Big.wdt" "$dir/out") ;;
+    info | check) args=("$command" "$dir/src/Big.wdt") ;;
+    *) echo "unknown command $command" >&2; exit 2 ;;
+esac
+# check exits 1: the copies of one tile do not meet at their borders.
+/usr/bin/time -f "%M %e" -o "$dir/rss" "$loam" "${args[@]}" >/dev/null 2>&1 || true
+# time prefixes a line when the command fails; the figures are the last.
+read -r rss secs < <(tail -n 1 "$dir/rss")
 written=$(ls "$dir/out" | wc -l)
-echo "side $side: $((side * side)) tiles of $(stat -c %s "$tile") bytes, $written files written, peak RSS $(( $(cat "$dir/rss") / 1024 )) MiB"
+echo "side $side: $((side * side)) tiles of $(stat -c %s "$tile") bytes, loam $command: $written files written, peak RSS $((rss / 1024)) MiB, $secs s"

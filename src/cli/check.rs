@@ -7,15 +7,24 @@
 //! Seams (measured by `edit::seams`) are listed one per border, largest first, above a threshold
 //! ([`DEFAULT_SEAM_THRESHOLD`], `--seam-threshold`); the smaller ones, float noise that nobody can
 //! see, are one count line and are not problems. `loam fix --seams` closes both.
+//!
+//! A map is checked tile by tile ([`check_path`]): each tile is read, reduced to a
+//! [`TileDigest`] (its own problems, its border heights, its objects' uniqueIds, its WDL heights)
+//! and dropped, and the map-wide checks run on the digests, so a 64×64 map is checked in the
+//! memory of a few tiles. A map already open is checked through the same digests
+//! ([`check_map`]), so both report the same problems in the same order.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
-use crate::edit::seams::{self, ChunkAt, Seam};
-use crate::edit::uids;
+use crate::edit::seams::{self, ChunkAt, Seam, TileEdges};
+use crate::edit::uids::{self, Listing};
 use crate::format::Generation;
-use crate::model::{Map, ObjectKind, Tile};
+use crate::format::evidence::Decision;
+use crate::format::wdl::WdlTile;
+use crate::model::{FileQuirk, ObjectKind, Tile, TileCoord};
 
 /// Seams up to this size (yards) are float noise and only counted. A hundredth of a yard is
 /// about a third of a millimetre of the player's scale, far below a visible crack, and well above
@@ -53,12 +62,159 @@ impl Problem {
     }
 }
 
+/// What `check` keeps of a tile once it has been read: the problems inside it and what the
+/// map-wide checks (seams across tiles, uniqueIds, the WDL) need of it.
+#[derive(Debug, Clone)]
+pub struct TileDigest {
+    /// The tile.
+    pub coord: TileCoord,
+    /// Its problems ([`check_tile`]).
+    pub problems: Vec<String>,
+    /// The oddities its decoder accepted (warnings).
+    pub quirks: Vec<FileQuirk>,
+    /// Seams between its own chunks larger than the threshold.
+    pub seams: Vec<Seam>,
+    /// How many seams between its own chunks are at most the threshold (but not none).
+    pub small_seams: usize,
+    /// Its border heights, for the seams with its neighbours.
+    pub edges: TileEdges,
+    /// Its doodad and WMO records, for uniqueId clashes (emptied once they have been checked).
+    pub listings: Vec<Listing>,
+    /// Its heights as a WDL stores them, to compare with the WDL beside the map.
+    pub wdl: WdlTile,
+}
+
+/// Reduces a tile of a map read as `generation` to what `check` needs of it; seams of at most
+/// `seam_threshold` yards are only counted.
+pub fn digest(tile: &Tile, generation: Generation, seam_threshold: f32) -> TileDigest {
+    let (seams, small): (Vec<Seam>, Vec<Seam>) = seams::within(tile)
+        .into_iter()
+        .partition(|s| s.size > seam_threshold);
+    TileDigest {
+        coord: tile.coord,
+        problems: check_tile(tile),
+        quirks: tile.quirks.found.clone(),
+        seams,
+        small_seams: small.len(),
+        edges: TileEdges::of(tile),
+        listings: uids::tile_listings(tile),
+        wdl: crate::disk::wdl::wdl_tile(tile, generation),
+    }
+}
+
+/// What checking a map found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Every problem, errors and warnings, seams larger than the threshold among them (largest
+    /// first).
+    pub problems: Vec<Problem>,
+    /// How many borders have seams of at most the threshold (but not none): float noise, only
+    /// counted.
+    pub small_seams: usize,
+    /// The generation the tiles were read as, and why.
+    pub decision: Decision,
+}
+
 /// Checks one map that opened; returns its problems, seams larger than `seam_threshold` yards
-/// among them (largest first; see [`small_seams`] for the rest).
+/// among them (largest first; [`check_opened`] also counts the rest).
 pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> {
+    check_opened(opened, seam_threshold).problems
+}
+
+/// The digests of a map's tiles, gathered in row order ([`uids::listings`] order) so that the
+/// uniqueIds are checked as the tiles come and not kept.
+#[derive(Default)]
+struct Gathered {
+    digests: Vec<TileDigest>,
+    uids: uids::ClashFinder,
+}
+
+impl Gathered {
+    /// Takes the next tile's digest, in row order.
+    fn add(&mut self, mut d: TileDigest) {
+        for l in std::mem::take(&mut d.listings) {
+            self.uids.add(l);
+        }
+        self.digests.push(d);
+    }
+}
+
+/// Checks one map that opened, through the digests of its tiles as [`check_path`] does.
+pub fn check_opened(opened: &disk::OpenedMap, seam_threshold: f32) -> Report {
+    let mut tiles: Vec<&Tile> = opened.map.tiles.values().collect();
+    tiles.sort_by_key(|t| t.coord.index());
+    let mut gathered = Gathered::default();
+    for t in tiles {
+        gathered.add(digest(t, opened.generation, seam_threshold));
+    }
+    report(opened, gathered, seam_threshold)
+}
+
+/// Checks the map at `path` tile by tile (see the module's doc); a lone tile and a 0.5.5 map
+/// with prototype ADTs beside its WDT are opened whole. An error is a map that cannot be opened
+/// at all (no WDT, no tiles, a WDT that does not decode).
+pub fn check_path(
+    path: &Path,
+    seam_threshold: f32,
+    from: Option<Generation>,
+) -> Result<Report, LoamError> {
+    use rayon::prelude::*;
+    let Some(opened) = disk::source::open_source_with(path, from, false)? else {
+        return Ok(check_opened(
+            &disk::open_map_as(path, from)?,
+            seam_threshold,
+        ));
+    };
+    let disk::source::OpenedSource {
+        mut header,
+        tiles,
+        decision,
+        source,
+    } = opened;
+    let generation = decision.generation;
+    let mut failed = BTreeMap::new();
+    let mut gathered = Gathered::default();
+    // A few tiles per worker at a time, in row order: the tiles in flight are all that is held
+    // whole, and the digests come back in the order the uniqueId check takes them.
+    let batch = rayon::current_num_threads().max(1) * 2;
+    for coords in tiles.coords().chunks(batch) {
+        let read: Vec<(TileCoord, Result<TileDigest, String>)> = coords
+            .par_iter()
+            .map(|&c| {
+                let d = tiles
+                    .read(c)
+                    .map(|(t, _)| digest(&t, generation, seam_threshold));
+                (c, d.map_err(|e| e.to_string()))
+            })
+            .collect();
+        for (c, d) in read {
+            match d {
+                Ok(d) => gathered.add(d),
+                Err(e) => {
+                    // As a whole open does: a folder's MAIN lists only the tiles that read.
+                    if source.kind == disk::MapKind::Folder {
+                        header.tile_flags[c.index()] = 0;
+                    }
+                    failed.insert(c, e);
+                }
+            }
+        }
+    }
+    header.tiles.clear();
+    let opened = disk::OpenedMap::of_source(header, source, decision, failed);
+    Ok(report(&opened, gathered, seam_threshold))
+}
+
+/// The problems of `opened` (its header: missing and unreadable tiles, the WDT's quirks) and of
+/// the tiles `digests` describe, in the order `check` prints them.
+fn report(opened: &disk::OpenedMap, gathered: Gathered, seam_threshold: f32) -> Report {
+    let Gathered { mut digests, uids } = gathered;
+    // The map's tile order, as the tiles of an open map are visited.
+    digests.sort_by_key(|d| d.coord);
     let map = &opened.map;
     let mut problems = Vec::new();
     let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
+    let tile_file = |c: TileCoord| opened.folder.join(disk::tile_file_name(&map.name, c));
     for c in &opened.missing_tiles {
         problems.push(Problem::error(
             wdt.clone(),
@@ -72,47 +228,70 @@ pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> 
     }
     for (c, why) in &opened.failed {
         problems.push(Problem::error(
-            opened.folder.join(disk::tile_file_name(&map.name, *c)),
+            tile_file(*c),
             format!("tile {}_{} cannot be read: {why}", c.x, c.y),
         ));
     }
-    problems.extend(quirk_warnings(opened));
-    for tile in map.tiles.values() {
-        let file = opened
-            .folder
-            .join(disk::tile_file_name(&map.name, tile.coord));
-        for message in check_tile(tile) {
-            problems.push(Problem::error(file.clone(), message));
+    let warning = |file: &PathBuf, q: &FileQuirk| Problem {
+        file: file.clone(),
+        message: q.to_string(),
+        severity: Severity::Warning,
+    };
+    problems.extend(map.wdt_quirks.iter().map(|q| warning(&wdt, q)));
+    for d in &digests {
+        let file = match &opened.lone_tile_file {
+            Some(name) => opened.folder.join(name),
+            None => tile_file(d.coord),
+        };
+        problems.extend(d.quirks.iter().map(|q| warning(&file, q)));
+    }
+    for d in &digests {
+        let file = tile_file(d.coord);
+        problems.extend(
+            d.problems
+                .iter()
+                .map(|m| Problem::error(file.clone(), m.clone())),
+        );
+    }
+    let mut listed: Vec<Seam> = digests.iter().flat_map(|d| d.seams.clone()).collect();
+    let mut small_seams: usize = digests.iter().map(|d| d.small_seams).sum();
+    let edges = digests.iter().map(|d| (d.coord, d.edges.clone())).collect();
+    for seam in seams::between_tiles(&edges) {
+        if seam.size > seam_threshold {
+            listed.push(seam);
+        } else {
+            small_seams += 1;
         }
     }
-    for seam in seams::find(map)
-        .into_iter()
-        .take_while(|s| s.size > seam_threshold)
-    {
+    seams::sort(&mut listed);
+    for seam in &listed {
         // A seam inside a tile belongs to its file; one between tiles to the map.
         let file = if seam.crosses_tiles() {
             wdt.clone()
         } else {
-            opened
-                .folder
-                .join(disk::tile_file_name(&map.name, seam.a.tile))
+            tile_file(seam.a.tile)
         };
-        problems.push(Problem::error(file, seam_message(&seam)));
+        problems.push(Problem::error(file, seam_message(seam)));
     }
-    for message in check_unique_ids(map) {
+    for message in clash_messages(uids.clashes) {
         problems.push(Problem::error(wdt.clone(), message));
     }
     if opened.wdt.is_some() {
-        problems.extend(check_wdl(opened));
+        let now = digests.iter().map(|d| (d.coord, d.wdl.clone())).collect();
+        problems.extend(check_wdl(opened, &now));
     }
-    problems
+    Report {
+        problems,
+        small_seams,
+        decision: opened.decision.clone(),
+    }
 }
 
 /// Checks the WDL beside a map's WDT, when there is one: it decodes (every MAOF offset points
 /// at a MARE of the right size), it has a tile for each of the WDT's tiles and none more, and
-/// its heights are near the tiles' own (far ones are a warning: a WDL older than the last
+/// its heights are near the tiles' own, `now` (far ones are a warning: a WDL older than the last
 /// edit; `loam wdl` writes it anew).
-pub fn check_wdl(opened: &disk::OpenedMap) -> Vec<Problem> {
+fn check_wdl(opened: &disk::OpenedMap, now: &BTreeMap<TileCoord, WdlTile>) -> Vec<Problem> {
     use crate::disk::wdl;
     let map = &opened.map;
     let Some(path) = wdl::find_beside(&opened.folder, &map.name) else {
@@ -123,14 +302,9 @@ pub fn check_wdl(opened: &disk::OpenedMap) -> Vec<Problem> {
         Err(e) => return vec![Problem::error(path, e.to_string())],
     };
     let listed: std::collections::BTreeSet<_> = map.present_tiles().into_iter().collect();
-    let now = map
-        .tiles
-        .iter()
-        .map(|(c, t)| (*c, wdl::wdl_tile(t, opened.generation)))
-        .collect();
-    let m = wdl::compare(&decoded, &listed, &now);
+    let m = wdl::compare(&decoded, &listed, now);
     let mut out = Vec::new();
-    let name = |c: &crate::model::TileCoord| format!("tile {}_{}", c.x, c.y);
+    let name = |c: &TileCoord| format!("tile {}_{}", c.x, c.y);
     for c in &m.missing {
         out.push(Problem::error(
             path.clone(),
@@ -160,15 +334,6 @@ pub fn check_wdl(opened: &disk::OpenedMap) -> Vec<Problem> {
     out
 }
 
-/// How many borders have seams of at most `seam_threshold` yards (but not none): the float noise
-/// that [`check_map`] does not list.
-pub fn small_seams(map: &Map, seam_threshold: f32) -> usize {
-    seams::find(map)
-        .iter()
-        .filter(|s| s.size <= seam_threshold)
-        .count()
-}
-
 /// "seam of 52.0000 yd between chunk 3,4 and chunk 4,4", naming the tiles when they differ.
 fn seam_message(seam: &Seam) -> String {
     let at = |c: ChunkAt| {
@@ -186,29 +351,7 @@ fn seam_message(seam: &Seam) -> String {
     )
 }
 
-/// A warning for each oddity the decoders accepted (see `model::quirks`).
-fn quirk_warnings(opened: &disk::OpenedMap) -> Vec<Problem> {
-    let map = &opened.map;
-    let warn = |file: &PathBuf, q: &crate::model::FileQuirk| Problem {
-        file: file.clone(),
-        message: q.to_string(),
-        severity: Severity::Warning,
-    };
-    let wdt = opened.wdt.clone().unwrap_or_else(|| opened.folder.clone());
-    let mut out: Vec<Problem> = map.wdt_quirks.iter().map(|q| warn(&wdt, q)).collect();
-    for tile in map.tiles.values() {
-        let file = match &opened.lone_tile_file {
-            Some(name) => opened.folder.join(name),
-            None => opened
-                .folder
-                .join(disk::tile_file_name(&map.name, tile.coord)),
-        };
-        out.extend(tile.quirks.found.iter().map(|q| warn(&file, q)));
-    }
-    out
-}
-
-/// Problems inside one tile (seams are measured over the whole map, see [`check_map`]).
+/// Problems inside one tile (seams are measured over the whole map, see [`report`]).
 pub fn check_tile(tile: &Tile) -> Vec<String> {
     let mut out = Vec::new();
     for (i, c) in tile.chunks.iter().enumerate() {
@@ -274,11 +417,11 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
     out
 }
 
-/// uniqueIds shared by placements that are not the same object (an object crossing a tile
-/// border is listed in each tile with one id; that is fine). `edit::uids` holds the rule, which
-/// `loam fix --uids` repairs by.
-fn check_unique_ids(map: &Map) -> Vec<String> {
-    uids::clashes(map)
+/// The messages for uniqueIds shared by placements that are not the same object (an object
+/// crossing a tile border is listed in each tile with one id; that is fine). `edit::uids` holds
+/// the rule, which `loam fix --uids` repairs by.
+fn clash_messages(clashes: Vec<uids::Clash>) -> Vec<String> {
+    clashes
         .into_iter()
         .map(|c| {
             let (a, b) = (&c.first, &c.other);
@@ -315,7 +458,7 @@ pub fn run(
     }
     let (mut errors, mut warnings) = (0, 0);
     for path in paths {
-        let (e, w) = check_path(path, seam_threshold, from);
+        let (e, w) = print_check(path, seam_threshold, from);
         errors += e;
         warnings += w;
     }
@@ -333,16 +476,15 @@ pub fn run(
 
 /// Checks one path, printing its problems and the count of small seams; returns how many
 /// errors and warnings there were.
-fn check_path(path: &Path, seam_threshold: f32, from: Option<Generation>) -> (usize, usize) {
-    match disk::open_map_as(path, from) {
+fn print_check(path: &Path, seam_threshold: f32, from: Option<Generation>) -> (usize, usize) {
+    match check_path(path, seam_threshold, from) {
         Err(e) => {
             println!("{e}");
             (1, 0)
         }
-        Ok(opened) => {
-            let problems = check_map(&opened, seam_threshold);
+        Ok(report) => {
             let mut counts = (0, 0);
-            for p in &problems {
+            for p in &report.problems {
                 match p.severity {
                     Severity::Error => {
                         counts.0 += 1;
@@ -354,12 +496,22 @@ fn check_path(path: &Path, seam_threshold: f32, from: Option<Generation>) -> (us
                     }
                 }
             }
-            let small = small_seams(&opened.map, seam_threshold);
-            if small > 0 {
+            if counts.0 > 0 && report.decision.assumed {
+                // A 0.6.0 map without liquid reads as 1.12 and then looks torn everywhere.
                 println!(
-                    "{}: {small} more seam(s) of at most {seam_threshold} yd, not listed \
+                    "note: {} was read as {} ({}); if it is another generation, \
+                     check it with --from GEN",
+                    path.display(),
+                    report.decision.generation,
+                    report.decision.reason
+                );
+            }
+            if report.small_seams > 0 {
+                println!(
+                    "{}: {} more seam(s) of at most {seam_threshold} yd, not listed \
                      (float noise; `loam fix --seams` closes them)",
-                    path.display()
+                    path.display(),
+                    report.small_seams
                 );
             }
             counts

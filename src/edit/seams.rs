@@ -18,13 +18,13 @@
 //!
 //! Not for: how problems are printed (`cli::check`) or files (`cli::fix`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::lattice::Vertex;
 use super::normals;
 use super::stroke::{Stroke, TerrainEdit};
 use crate::model::coords::{self, CHUNKS_PER_SIDE, TileCoord};
-use crate::model::{Chunk, Map};
+use crate::model::{Chunk, Map, Tile};
 
 /// One chunk of one tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,65 +59,151 @@ impl Seam {
 /// Every border between loaded neighbouring chunks whose copies differ, largest first (ties in
 /// map order, so the list is stable).
 pub fn find(map: &Map) -> Vec<Seam> {
-    let mut out = Vec::new();
-    for (&coord, tile) in &map.tiles {
-        let east =
-            TileCoord::new(coord.x as usize + 1, coord.y as usize).and_then(|c| map.tiles.get(&c));
-        let south =
-            TileCoord::new(coord.x as usize, coord.y as usize + 1).and_then(|c| map.tiles.get(&c));
-        for y in 0..CHUNKS_PER_SIDE {
-            for x in 0..CHUNKS_PER_SIDE {
-                let a = ChunkAt { tile: coord, x, y };
-                let here = tile.chunk(x, y);
-                let east_of = if x + 1 < CHUNKS_PER_SIDE {
-                    Some((tile, x + 1))
-                } else {
-                    east.map(|t| (t, 0))
-                };
-                if let Some((t, bx)) = east_of {
-                    let b = ChunkAt {
-                        tile: t.coord,
-                        x: bx,
-                        y,
-                    };
-                    out.extend(border(here, t.chunk(bx, y), true).map(|size| Seam { a, b, size }));
-                }
-                let south_of = if y + 1 < CHUNKS_PER_SIDE {
-                    Some((tile, y + 1))
-                } else {
-                    south.map(|t| (t, 0))
-                };
-                if let Some((t, by)) = south_of {
-                    let b = ChunkAt {
-                        tile: t.coord,
-                        x,
-                        y: by,
-                    };
-                    out.extend(border(here, t.chunk(x, by), false).map(|size| Seam { a, b, size }));
-                }
-            }
-        }
-    }
-    out.sort_by(|p, q| {
+    let edges: BTreeMap<TileCoord, TileEdges> = map
+        .tiles
+        .iter()
+        .map(|(c, t)| (*c, TileEdges::of(t)))
+        .collect();
+    let mut out: Vec<Seam> = map.tiles.values().flat_map(within).collect();
+    out.extend(between_tiles(&edges));
+    sort(&mut out);
+    out
+}
+
+/// Orders seams as [`find`] lists them: largest first, ties in map order.
+pub fn sort(seams: &mut [Seam]) {
+    seams.sort_by(|p, q| {
         q.size
             .total_cmp(&p.size)
             .then_with(|| (p.a, p.b).cmp(&(q.a, q.b)))
     });
+}
+
+/// The seams between chunks of one tile, in no particular order.
+pub fn within(tile: &Tile) -> Vec<Seam> {
+    let mut out = Vec::new();
+    let at = |x, y| ChunkAt {
+        tile: tile.coord,
+        x,
+        y,
+    };
+    for y in 0..CHUNKS_PER_SIDE {
+        for x in 0..CHUNKS_PER_SIDE {
+            let here = tile.chunk(x, y);
+            if x + 1 < CHUNKS_PER_SIDE {
+                let east = tile.chunk(x + 1, y);
+                out.extend(
+                    border(&edge(here, Side::East), &edge(east, Side::West)).map(|size| Seam {
+                        a: at(x, y),
+                        b: at(x + 1, y),
+                        size,
+                    }),
+                );
+            }
+            if y + 1 < CHUNKS_PER_SIDE {
+                let south = tile.chunk(x, y + 1);
+                out.extend(
+                    border(&edge(here, Side::South), &edge(south, Side::North)).map(|size| Seam {
+                        a: at(x, y),
+                        b: at(x, y + 1),
+                        size,
+                    }),
+                );
+            }
+        }
+    }
     out
 }
 
-/// The largest difference along the border `a` shares with its east (`east`) or south neighbour
-/// `b`, when any copy differs.
-fn border(a: &Chunk, b: &Chunk, east: bool) -> Option<f32> {
+/// The heights a tile shares with its four neighbours: the copies on its border, which are all
+/// [`between_tiles`] needs, so that seams across a map can be measured without holding its tiles
+/// (`loam check` reads a map tile by tile).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileEdges {
+    /// The tile.
+    pub coord: TileCoord,
+    /// Per chunk row, the 9 heights of its westmost chunk's west edge, north to south.
+    pub west: [[f32; 9]; CHUNKS_PER_SIDE],
+    /// Per chunk row, the 9 heights of its eastmost chunk's east edge.
+    pub east: [[f32; 9]; CHUNKS_PER_SIDE],
+    /// Per chunk column, the 9 heights of its northmost chunk's north edge, west to east.
+    pub north: [[f32; 9]; CHUNKS_PER_SIDE],
+    /// Per chunk column, the 9 heights of its southmost chunk's south edge.
+    pub south: [[f32; 9]; CHUNKS_PER_SIDE],
+}
+
+impl TileEdges {
+    /// The border heights of `tile`.
+    pub fn of(tile: &Tile) -> TileEdges {
+        let last = CHUNKS_PER_SIDE - 1;
+        TileEdges {
+            coord: tile.coord,
+            west: std::array::from_fn(|y| edge(tile.chunk(0, y), Side::West)),
+            east: std::array::from_fn(|y| edge(tile.chunk(last, y), Side::East)),
+            north: std::array::from_fn(|x| edge(tile.chunk(x, 0), Side::North)),
+            south: std::array::from_fn(|x| edge(tile.chunk(x, last), Side::South)),
+        }
+    }
+}
+
+/// The seams between neighbouring tiles of `edges` (each tile with its east and south
+/// neighbour, when that is there), in no particular order.
+pub fn between_tiles(edges: &BTreeMap<TileCoord, TileEdges>) -> Vec<Seam> {
+    let mut out = Vec::new();
+    for (&coord, here) in edges {
+        let neighbour = |dx, dy| {
+            TileCoord::new(coord.x as usize + dx, coord.y as usize + dy).and_then(|c| edges.get(&c))
+        };
+        let at = |tile, x, y| ChunkAt { tile, x, y };
+        let last = CHUNKS_PER_SIDE - 1;
+        if let Some(east) = neighbour(1, 0) {
+            for y in 0..CHUNKS_PER_SIDE {
+                out.extend(border(&here.east[y], &east.west[y]).map(|size| Seam {
+                    a: at(coord, last, y),
+                    b: at(east.coord, 0, y),
+                    size,
+                }));
+            }
+        }
+        if let Some(south) = neighbour(0, 1) {
+            for x in 0..CHUNKS_PER_SIDE {
+                out.extend(border(&here.south[x], &south.north[x]).map(|size| Seam {
+                    a: at(coord, x, last),
+                    b: at(south.coord, x, 0),
+                    size,
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// A side of a chunk.
+#[derive(Clone, Copy)]
+enum Side {
+    West,
+    East,
+    North,
+    South,
+}
+
+/// The 9 outer heights along one side of `chunk`, north to south or west to east.
+fn edge(chunk: &Chunk, side: Side) -> [f32; 9] {
+    std::array::from_fn(|k| {
+        chunk.heights[match side {
+            Side::West => coords::outer_vertex(k, 0),
+            Side::East => coords::outer_vertex(k, 8),
+            Side::North => coords::outer_vertex(0, k),
+            Side::South => coords::outer_vertex(8, k),
+        }]
+    })
+}
+
+/// The largest difference between two copies of one border, when any copy differs.
+fn border(a: &[f32; 9], b: &[f32; 9]) -> Option<f32> {
     let mut differs = false;
     let mut worst = 0f32;
-    for k in 0..9 {
-        let (ia, ib) = if east {
-            (coords::outer_vertex(k, 8), coords::outer_vertex(k, 0))
-        } else {
-            (coords::outer_vertex(8, k), coords::outer_vertex(0, k))
-        };
-        let (ha, hb) = (a.heights[ia], b.heights[ib]);
+    for (ha, hb) in a.iter().zip(b) {
         if ha != hb {
             differs = true;
             worst = worst.max((ha - hb).abs());

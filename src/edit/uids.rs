@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 use super::objects;
-use crate::model::{Map, ObjectKind, TileCoord};
+use crate::model::{Map, ObjectKind, Tile, TileCoord};
 
 /// One record of one tile, as the clash rule sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,26 +57,29 @@ pub fn same_object(a: &Listing, b: &Listing) -> bool {
 pub fn listings(map: &Map) -> Vec<Listing> {
     let mut tiles: Vec<_> = map.tiles.values().collect();
     tiles.sort_by_key(|t| t.coord.index());
+    tiles.into_iter().flat_map(tile_listings).collect()
+}
+
+/// The doodad and then WMO records of one tile, in record order.
+pub fn tile_listings(t: &Tile) -> Vec<Listing> {
     let name = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_default();
-    let mut out = Vec::new();
-    for t in tiles {
-        out.extend(t.doodads.iter().enumerate().map(|(record, d)| Listing {
-            tile: t.coord,
-            kind: ObjectKind::Doodad,
-            record,
-            unique_id: d.unique_id,
-            model: name(&t.doodad_names, d.name_index),
-            position: d.position,
-        }));
-        out.extend(t.wmos.iter().enumerate().map(|(record, w)| Listing {
-            tile: t.coord,
-            kind: ObjectKind::Wmo,
-            record,
-            unique_id: w.unique_id,
-            model: name(&t.wmo_names, w.name_index),
-            position: w.position,
-        }));
-    }
+    let mut out = Vec::with_capacity(t.doodads.len() + t.wmos.len());
+    out.extend(t.doodads.iter().enumerate().map(|(record, d)| Listing {
+        tile: t.coord,
+        kind: ObjectKind::Doodad,
+        record,
+        unique_id: d.unique_id,
+        model: name(&t.doodad_names, d.name_index),
+        position: d.position,
+    }));
+    out.extend(t.wmos.iter().enumerate().map(|(record, w)| Listing {
+        tile: t.coord,
+        kind: ObjectKind::Wmo,
+        record,
+        unique_id: w.unique_id,
+        model: name(&t.wmo_names, w.name_index),
+        position: w.position,
+    }));
     out
 }
 
@@ -92,21 +95,40 @@ pub struct Clash {
 /// Every clash of the loaded tiles, in [`listings`] order. An object that clashes and crosses
 /// tiles is one clash per tile listing it.
 pub fn clashes(map: &Map) -> Vec<Clash> {
-    let mut first: HashMap<(ObjectKind, u32), Listing> = HashMap::new();
-    let mut out = Vec::new();
-    for l in listings(map) {
-        match first.get(&(l.kind, l.unique_id)) {
-            Some(f) if !same_object(f, &l) => out.push(Clash {
+    clashes_among(listings(map))
+}
+
+/// Every clash among `listings`, taken in the order given ([`listings`] order for a map).
+pub fn clashes_among(listings: impl IntoIterator<Item = Listing>) -> Vec<Clash> {
+    let mut finder = ClashFinder::default();
+    listings.into_iter().for_each(|l| finder.add(l));
+    finder.clashes
+}
+
+/// Finds clashes among listings given one at a time, in [`listings`] order, holding only the
+/// first listing of each kind and uid: `loam check` goes through a map's tiles this way without
+/// keeping their objects.
+#[derive(Debug, Default)]
+pub struct ClashFinder {
+    first: HashMap<(ObjectKind, u32), Listing>,
+    /// The clashes found so far.
+    pub clashes: Vec<Clash>,
+}
+
+impl ClashFinder {
+    /// Takes the next listing.
+    pub fn add(&mut self, l: Listing) {
+        match self.first.get(&(l.kind, l.unique_id)) {
+            Some(f) if !same_object(f, &l) => self.clashes.push(Clash {
                 first: f.clone(),
                 other: l,
             }),
             Some(_) => {}
             None => {
-                first.insert((l.kind, l.unique_id), l);
+                self.first.insert((l.kind, l.unique_id), l);
             }
         }
     }
-    out
 }
 
 /// One object [`renumber`] gave a new uid.
