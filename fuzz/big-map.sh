@@ -4,10 +4,11 @@
 # tile (Northrend_37_25.adt, 2.6 MB, 3.3.5) as hard links beside a 3.3.5 WDT whose MAIN lists
 # them all, runs COMMAND on it and prints the peak RSS and the wall time. COMMAND is `convert`
 # (the default: `loam convert --to 3.3.5`, which needs ~SIDE² × 2.7 MB of free disk for the
-# output, removed afterwards), `info` or `check`.
+# output, removed afterwards), `fix` (`loam fix --seams --uids`, the same output), `info` or
+# `check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-side=${1:?usage: fuzz/big-map.sh SIDE [LOAM_BINARY] [convert|info|check]}
+side=${1:?usage: fuzz/big-map.sh SIDE [LOAM_BINARY] [convert|fix|info|check]}
 loam=${2:-target/debug/loam}
 command=${3:-convert}
 dir=$(mktemp -d)
@@ -32,6 +33,7 @@ for ((y = 0; y < side; y++)); do
 done
 case $command in
     convert) args=(convert --to 3.3.5 "$dir/src/Big.wdt" "$dir/out") ;;
+    fix) args=(fix --seams --uids "$dir/src/Big.wdt" "$dir/out") ;;
     info | check) args=("$command" "$dir/src/Big.wdt") ;;
     *) echo "unknown command $command" >&2; exit 2 ;;
 esac

@@ -310,6 +310,7 @@ impl Session {
             folder,
             options: &convert::Options::default(),
             all_or_nothing,
+            edit: None,
         };
         let overlay = Overlay {
             map: &self.map,

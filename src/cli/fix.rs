@@ -2,12 +2,15 @@
 //! Each repair is a flag (`--seams`, `--uids`) and a plain function in `edit/`; this only opens,
 //! runs the chosen repairs in a fixed order, reports what each changed and saves.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
+use crate::edit::tile_stitch::{self, BorderStrip};
 use crate::edit::{seams, uids};
-use crate::model::Map;
+use crate::format::Generation;
+use crate::model::{Map, Tile, TileCoord};
 
 /// The repairs chosen on the command line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,30 +34,38 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
     let mut lines = Vec::new();
     if fixes.seams {
         let s = seams::stitch(map, |_, _, _| {});
-        lines.push(format!(
-            "seams: {} vertices changed, largest change {:.4} yd, {} chunks rewritten",
-            s.vertices,
-            s.largest,
-            s.chunks.len()
-        ));
+        lines.push(seams_line(s.vertices, s.largest, s.chunks.len()));
     }
     if fixes.uids {
-        let changes = uids::renumber(map);
-        lines.extend(changes.iter().map(|c| c.to_string()));
-        lines.push(format!(
-            "uids: {} object(s) given a new uniqueId",
-            changes.len()
-        ));
+        lines.extend(uids_lines(&uids::renumber(map)));
     }
     lines
 }
 
-/// Runs `loam fix [--seams] [--uids] MAP OUT`.
+/// The report line of a stitch.
+fn seams_line(vertices: usize, largest: f32, chunks: usize) -> String {
+    format!(
+        "seams: {vertices} vertices changed, largest change {largest:.4} yd, {chunks} chunks rewritten"
+    )
+}
+
+/// The report lines of a renumbering: one per object, then the count.
+fn uids_lines(changes: &[uids::Renumbered]) -> Vec<String> {
+    let mut lines: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
+    lines.push(format!(
+        "uids: {} object(s) given a new uniqueId",
+        changes.len()
+    ));
+    lines
+}
+
+/// Runs `loam fix [--seams] [--uids] MAP OUT`: a map with a WDT (or a folder of tiles, or a
+/// 0.5.x WDT) tile by tile ([`fix_streamed`]), a lone tile whole.
 pub fn run(
     map_path: &Path,
     out: &Path,
     fixes: &Fixes,
-    from: Option<crate::format::Generation>,
+    from: Option<Generation>,
 ) -> Result<ExitCode, LoamError> {
     if fixes.is_empty() {
         return Err(LoamError::Usage(
@@ -67,20 +78,39 @@ pub fn run(
             out.display()
         )));
     }
-    let mut opened = disk::open_map_as(map_path, from)?;
-    if !opened.missing_tiles.is_empty() {
+    match disk::source::open_source_with(map_path, from, true)? {
+        Some(source) => fix_streamed(source, out, fixes),
+        None => fix_whole(map_path, out, fixes, from),
+    }
+}
+
+fn warn_missing(missing: usize) {
+    if missing > 0 {
         eprintln!(
-            "warning: {} tile(s) listed in MAIN are missing; their borders are not fixed",
-            opened.missing_tiles.len()
+            "warning: {missing} tile(s) listed in MAIN are missing; their borders are not fixed"
         );
     }
-    if fixes.uids && !opened.failed.is_empty() {
+}
+
+fn warn_unread(fixes: &Fixes, failed: usize) {
+    if fixes.uids && failed > 0 {
         // Their records are unknown, so a fresh uid could repeat one of theirs.
         eprintln!(
-            "warning: {} tile(s) cannot be read; their uniqueIds are not renumbered or avoided",
-            opened.failed.len()
+            "warning: {failed} tile(s) cannot be read; their uniqueIds are not renumbered or avoided"
         );
     }
+}
+
+/// Fixes a map opened whole (a lone tile, a 0.5.5 map with prototype ADTs).
+fn fix_whole(
+    map_path: &Path,
+    out: &Path,
+    fixes: &Fixes,
+    from: Option<Generation>,
+) -> Result<ExitCode, LoamError> {
+    let mut opened = disk::open_map_as(map_path, from)?;
+    warn_missing(opened.missing_tiles.len());
+    warn_unread(fixes, opened.failed.len());
     for line in apply(&mut opened.map, fixes) {
         println!("{line}");
     }
@@ -101,4 +131,150 @@ pub fn run(
         &opened.map.name,
         &opened.failed,
     ))
+}
+
+/// What the first pass of a streamed fix keeps of each tile.
+struct Surveyed {
+    /// Each tile's border strip, for its neighbours' stitching.
+    strips: BTreeMap<TileCoord, BorderStrip>,
+    /// uniqueId clashes, found as the tiles came in row order.
+    clashes: uids::ClashFinder,
+    /// Every uid the map's records use.
+    used: BTreeSet<u32>,
+    /// Tiles that could not be read.
+    failed: BTreeMap<TileCoord, String>,
+}
+
+/// Fixes a map tile by tile, in two passes over its files, so that a 64×64 map is fixed in the
+/// memory of a few tiles plus ~35 KB a tile: the first reads each tile for its border strip
+/// and uniqueIds, the second reads it again, stitches it against its neighbours' strips
+/// (`edit::tile_stitch`), gives its clashing records their new uids and writes it
+/// (`disk::stream::write_map`, in the map's own generation). The result is the same as fixing
+/// the map whole (`tests/fix_streamed.rs`).
+fn fix_streamed(
+    source: disk::source::OpenedSource,
+    out: &Path,
+    fixes: &Fixes,
+) -> Result<ExitCode, LoamError> {
+    use rayon::prelude::*;
+    let disk::source::OpenedSource {
+        header,
+        tiles,
+        decision,
+        source,
+    } = source;
+    let generation = decision.generation;
+    let mut survey = Surveyed {
+        strips: BTreeMap::new(),
+        clashes: uids::ClashFinder::default(),
+        used: header
+            .global_wmo
+            .iter()
+            .map(|g| g.placement.unique_id)
+            .collect(),
+        failed: BTreeMap::new(),
+    };
+    // A few tiles per worker at a time, in row order, the order the uid check takes them.
+    let batch = rayon::current_num_threads().max(1) * 2;
+    for coords in tiles.coords().chunks(batch) {
+        let read: Vec<_> = coords
+            .par_iter()
+            .map(|&c| {
+                let t = tiles.read(c).map(|(t, _)| {
+                    let strip = fixes.seams.then(|| BorderStrip::of(&t));
+                    let listings = if fixes.uids {
+                        uids::tile_listings(&t)
+                    } else {
+                        Vec::new()
+                    };
+                    (strip, listings)
+                });
+                (c, t.map_err(|e| e.to_string()))
+            })
+            .collect();
+        for (c, t) in read {
+            match t {
+                Ok((strip, listings)) => {
+                    if let Some(s) = strip {
+                        survey.strips.insert(c, s);
+                    }
+                    for l in listings {
+                        survey.used.insert(l.unique_id);
+                        survey.clashes.add(l);
+                    }
+                }
+                Err(e) => {
+                    survey.failed.insert(c, e);
+                }
+            }
+        }
+    }
+    warn_missing(source.missing.len());
+    warn_unread(fixes, survey.failed.len());
+    let renumbering = uids::Renumbering::plan(survey.clashes.clashes, survey.used);
+    let stitched = std::sync::Mutex::new(Stitched::default());
+    let strips = &survey.strips;
+    let edit = |tile: &mut Tile| {
+        if fixes.seams {
+            let near: Vec<&BorderStrip> = neighbours(tile.coord)
+                .filter_map(|c| strips.get(&c))
+                .collect();
+            let s = tile_stitch::stitch_tile(tile, &near);
+            if let Ok(mut total) = stitched.lock() {
+                total.vertices += s.vertices;
+                total.largest = total.largest.max(s.largest);
+                total.chunks += s.chunks;
+            }
+        }
+        if fixes.uids {
+            renumbering.apply(tile);
+        }
+    };
+    let name = header.name.clone();
+    let target = disk::stream::Target {
+        generation,
+        folder: out,
+        options: &crate::convert::Options::default(),
+        all_or_nothing: false,
+        edit: Some(&edit),
+    };
+    let written = disk::stream::write_map(header, &tiles, None, generation, target, &|_, _| {})?;
+    if fixes.seams {
+        let s = stitched.into_inner().unwrap_or_default();
+        println!("{}", seams_line(s.vertices, s.largest, s.chunks));
+    }
+    if fixes.uids {
+        for line in uids_lines(&renumbering.changes) {
+            println!("{line}");
+        }
+    }
+    println!(
+        "wrote {} file(s) ({generation}) to {}",
+        written.files,
+        out.display()
+    );
+    let mut failed = survey.failed;
+    failed.extend(written.failed);
+    Ok(super::convert::report_unreadable(&name, &failed))
+}
+
+/// The sums of a streamed stitch.
+#[derive(Default)]
+struct Stitched {
+    vertices: usize,
+    largest: f32,
+    chunks: usize,
+}
+
+/// The eight tiles around `c` that are on the map.
+fn neighbours(c: TileCoord) -> impl Iterator<Item = TileCoord> {
+    (-1i32..=1)
+        .flat_map(|dy| (-1i32..=1).map(move |dx| (dx, dy)))
+        .filter(|&d| d != (0, 0))
+        .filter_map(move |(dx, dy)| {
+            let (x, y) = (c.x as i32 + dx, c.y as i32 + dy);
+            (x >= 0 && y >= 0)
+                .then(|| TileCoord::new(x as usize, y as usize))
+                .flatten()
+        })
 }

@@ -79,6 +79,7 @@ pub fn convert_map(
         folder: dst,
         options,
         all_or_nothing: false,
+        edit: None,
     };
     let written = write_map(header, &tiles, None, decision.generation, target, progress)?;
     let mut report = written.report;
@@ -162,6 +163,9 @@ pub struct Target<'a> {
     /// nothing written: a monolithic file saved over itself must not lose a tile it could not
     /// read. (A split target writes each tile file on its own and lists the failures.)
     pub all_or_nothing: bool,
+    /// A change made to each tile as it is read, before it is made to fit (`loam fix`'s
+    /// repairs); `None` writes the tiles as they are.
+    pub edit: Option<&'a (dyn Fn(&mut Tile) + Sync)>,
 }
 
 /// Writes the map `header` with every tile of `tiles` (or of `overlay`, where it takes one)
@@ -180,6 +184,7 @@ pub fn write_map(
         folder: dst,
         options,
         all_or_nothing,
+        edit,
     } = target;
     if !to.writable() {
         return Err(LoamError::Usage(format!(
@@ -219,6 +224,9 @@ pub fn write_map(
     // Reads a tile and makes it fit the target.
     let prepared = |c: TileCoord| -> Result<(Tile, NameView, Report)> {
         let (mut tile, view) = read(c)?;
+        if let Some(edit) = edit {
+            edit(&mut tile);
+        }
         let r = convert::prepare_tile_with(&mut tile, src_gen, to, options);
         let sampled = super::wdl::wdl_tile(&tile, to);
         if let Ok(mut m) = low_res.lock() {

@@ -19,6 +19,7 @@ pub mod sculpt;
 pub mod seams;
 pub mod shade;
 pub mod stroke;
+pub mod tile_stitch;
 pub mod uids;
 
 pub use brush::{Brush, Falloff, Shape};

@@ -226,11 +226,21 @@ pub struct Stitched {
 /// Gives every shared border vertex of the loaded tiles one height, the mean of its loaded
 /// copies, and recomputes the normals around the changed ones. `before_write(map, tile, chunk)`
 /// runs once per chunk before its first change (so that a [`Stroke`] can snapshot it).
-pub fn stitch(map: &mut Map, mut before_write: impl FnMut(&Map, TileCoord, usize)) -> Stitched {
+pub fn stitch(map: &mut Map, before_write: impl FnMut(&Map, TileCoord, usize)) -> Stitched {
+    let vertices = border_vertices(map);
+    stitch_vertices(map, vertices, before_write).0
+}
+
+/// [`stitch`] of the shared vertices `vertices` only; also returns the vertices it changed.
+pub(crate) fn stitch_vertices(
+    map: &mut Map,
+    vertices: BTreeSet<Vertex>,
+    mut before_write: impl FnMut(&Map, TileCoord, usize),
+) -> (Stitched, Vec<Vertex>) {
     let mut report = Stitched::default();
     let mut written: BTreeSet<(TileCoord, usize)> = BTreeSet::new();
     let mut changed = Vec::new();
-    for v in border_vertices(map) {
+    for v in vertices {
         let (heights, bases): (Vec<f32>, Vec<f32>) = v
             .copies()
             .filter_map(|c| {
@@ -273,7 +283,7 @@ pub fn stitch(map: &mut Map, mut before_write: impl FnMut(&Map, TileCoord, usize
             report.chunks.push((tile, chunk));
         }
     }
-    report
+    (report, changed)
 }
 
 /// The float nearest `h` that survives being stored relative to each of `bases` and read back
@@ -333,7 +343,7 @@ pub fn stitch_step(map: &mut Map) -> (Stitched, Option<TerrainEdit>) {
 }
 
 /// The outer vertices on chunk borders of the loaded tiles, each once, in lattice order.
-fn border_vertices(map: &Map) -> BTreeSet<Vertex> {
+pub(crate) fn border_vertices(map: &Map) -> BTreeSet<Vertex> {
     let mut out = BTreeSet::new();
     for &coord in map.tiles.keys() {
         for chunk in 0..CHUNKS_PER_SIDE * CHUNKS_PER_SIDE {

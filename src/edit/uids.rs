@@ -14,7 +14,6 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
-use super::objects;
 use crate::model::{Map, ObjectKind, Tile, TileCoord};
 
 /// One record of one tile, as the clash rule sees it.
@@ -179,53 +178,85 @@ impl fmt::Display for Renumbered {
 /// a fresh uid above every uid of the map, the same one in every tile listing that object.
 /// The first object keeps the uid. Returns what changed, in the order the new uids were given.
 pub fn renumber(map: &mut Map) -> Vec<Renumbered> {
-    let mut changes: Vec<Renumbered> = Vec::new();
-    // Listings of one renumbered object found so far, to give its other tiles the same uid.
-    let mut given: Vec<(Listing, usize)> = Vec::new();
-    let mut fresh = FreshIds::new(map);
-    let mut assignments: Vec<(TileCoord, ObjectKind, usize, u32)> = Vec::new();
-    for Clash { other, .. } in clashes(map) {
-        let change = match given.iter().find(|(l, _)| same_object(l, &other)) {
-            Some(&(_, k)) => {
-                changes[k].tiles.push(other.tile);
-                k
-            }
-            None => {
-                changes.push(Renumbered {
-                    kind: other.kind,
-                    model: other.model.clone(),
-                    position: other.position,
-                    tiles: vec![other.tile],
-                    old: other.unique_id,
-                    new: fresh.next(),
-                });
-                given.push((other.clone(), changes.len() - 1));
-                changes.len() - 1
-            }
-        };
-        assignments.push((other.tile, other.kind, other.record, changes[change].new));
+    let used = listings(map)
+        .iter()
+        .map(|l| l.unique_id)
+        .chain(map.global_wmo.iter().map(|g| g.placement.unique_id))
+        .collect();
+    let plan = Renumbering::plan(clashes(map), used);
+    for tile in map.tiles.values_mut() {
+        plan.apply(tile);
     }
-    for (coord, kind, record, uid) in assignments {
-        let Some(tile) = map.tiles.get_mut(&coord) else {
-            continue;
-        };
-        match kind {
-            ObjectKind::Doodad => {
-                if let Some(d) = tile.doodads.get_mut(record) {
-                    d.unique_id = uid;
+    plan.changes
+}
+
+/// The new uids a map's clashes call for, worked out from its clashes and the uids it uses
+/// (its records' and its global WMO's), so that tiles can be renumbered one at a time
+/// ([`Renumbering::apply`]) without holding the map (`loam fix --uids` streams).
+#[derive(Debug, Clone, Default)]
+pub struct Renumbering {
+    /// What changes, in the order the new uids were given.
+    pub changes: Vec<Renumbered>,
+    /// The new uid of each renumbered record: (tile, kind, record) → uid.
+    assignments: HashMap<(TileCoord, ObjectKind, usize), u32>,
+}
+
+impl Renumbering {
+    /// The renumbering of `clashes` (in [`clashes`] order) in a map whose records and global
+    /// WMO use the uids `used`.
+    pub fn plan(clashes: Vec<Clash>, used: BTreeSet<u32>) -> Renumbering {
+        let mut changes: Vec<Renumbered> = Vec::new();
+        // Listings of one renumbered object found so far, to give its other tiles the same uid.
+        let mut given: Vec<(Listing, usize)> = Vec::new();
+        let mut fresh = FreshIds::new(used);
+        let mut assignments = HashMap::new();
+        for Clash { other, .. } in clashes {
+            let change = match given.iter().find(|(l, _)| same_object(l, &other)) {
+                Some(&(_, k)) => {
+                    changes[k].tiles.push(other.tile);
+                    k
                 }
+                None => {
+                    changes.push(Renumbered {
+                        kind: other.kind,
+                        model: other.model.clone(),
+                        position: other.position,
+                        tiles: vec![other.tile],
+                        old: other.unique_id,
+                        new: fresh.next(),
+                    });
+                    given.push((other.clone(), changes.len() - 1));
+                    changes.len() - 1
+                }
+            };
+            assignments.insert((other.tile, other.kind, other.record), changes[change].new);
+        }
+        for c in &mut changes {
+            c.tiles.dedup();
+        }
+        Renumbering {
+            changes,
+            assignments,
+        }
+    }
+
+    /// Gives `tile`'s renumbered records their new uids.
+    pub fn apply(&self, tile: &mut Tile) {
+        if self.assignments.is_empty() {
+            return;
+        }
+        let uid = |kind, record| self.assignments.get(&(tile.coord, kind, record)).copied();
+        for (record, d) in tile.doodads.iter_mut().enumerate() {
+            if let Some(u) = uid(ObjectKind::Doodad, record) {
+                d.unique_id = u;
             }
-            ObjectKind::Wmo => {
-                if let Some(w) = tile.wmos.get_mut(record) {
-                    w.unique_id = uid;
-                }
+        }
+        for (record, w) in tile.wmos.iter_mut().enumerate() {
+            if let Some(u) = uid(ObjectKind::Wmo, record) {
+                w.unique_id = u;
             }
         }
     }
-    for c in &mut changes {
-        c.tiles.dedup();
-    }
-    changes
 }
 
 /// Hands out uids no record of the map uses: counting up from above the largest, and, should
@@ -236,14 +267,9 @@ struct FreshIds {
 }
 
 impl FreshIds {
-    fn new(map: &Map) -> FreshIds {
-        let used: BTreeSet<u32> = listings(map)
-            .iter()
-            .map(|l| l.unique_id)
-            .chain(map.global_wmo.iter().map(|g| g.placement.unique_id))
-            .collect();
-        // `next_unique_id` is the editor's "above every uid"; it saturates at u32::MAX.
-        let top = objects::next_unique_id(map);
+    fn new(used: BTreeSet<u32>) -> FreshIds {
+        // As the editor's `objects::next_unique_id`: above every uid, saturating at u32::MAX.
+        let top = used.last().map_or(1, |u| u.saturating_add(1));
         FreshIds {
             next: (!used.contains(&top)).then_some(top),
             used,

@@ -1,0 +1,210 @@
+//! `loam fix` repairs a map tile by tile (two passes over its files; seams stitched per tile
+//! against the neighbours' border strips, `edit::tile_stitch`), so that a 64×64 map is fixed in
+//! the memory of a few tiles. Its result must be the whole map's fix: the same heights and
+//! normals in every tile, the same new uniqueIds, the same report lines and the same bytes as
+//! `fix::apply` on the map opened whole and encoded.
+
+mod common;
+mod seamy;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use loam::cli::fix::{self, Fixes};
+use loam::disk;
+use loam::edit::seams;
+use loam::edit::tile_stitch::{self, BorderStrip};
+use loam::model::coords::outer_vertex;
+use loam::model::{Map, Tile, TileCoord};
+
+/// A 3×3-tile map whose every chunk has its own random heights (every border a seam, corners of
+/// four different copies), on bases that differ per chunk, and non-finite heights in one place.
+fn rough_map() -> Map {
+    let mut map = Map::new("Rough");
+    let mut seed = 0x9e37_79b9_u32;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as f32 / u32::MAX as f32
+    };
+    for y in 10..13 {
+        for x in 20..23 {
+            let c = TileCoord::new(x, y).unwrap();
+            let mut t = Tile::flat(c, "A.blp", 0.0);
+            for chunk in t.chunks.iter_mut() {
+                chunk.base_height = 100.0 * next();
+                for h in chunk.heights.iter_mut() {
+                    *h = chunk.base_height + 30.0 * next();
+                }
+            }
+            map.tiles.insert(c, t);
+        }
+    }
+    // A vertex with a copy that is not a number is left alone by both.
+    let t = map.tiles.get_mut(&TileCoord::new(21, 11).unwrap()).unwrap();
+    t.chunk_mut(0, 5).heights[outer_vertex(3, 0)] = f32::NAN;
+    map
+}
+
+/// Heights bit for bit (NaN included) and normals of every chunk.
+fn assert_same_terrain(a: &Tile, b: &Tile) {
+    let bits = |h: &[f32]| h.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for (i, (p, q)) in a.chunks.iter().zip(&b.chunks).enumerate() {
+        let c = a.coord;
+        assert!(
+            bits(&p.heights[..]) == bits(&q.heights[..]),
+            "tile {c:?} chunk {i}: heights"
+        );
+        assert!(p.normals == q.normals, "tile {c:?} chunk {i}: normals");
+    }
+}
+
+#[test]
+fn a_tile_stitched_against_its_neighbours_strips_is_the_whole_maps_stitch() {
+    let map = rough_map();
+    let mut whole = map.clone();
+    let expected = seams::stitch(&mut whole, |_, _, _| {});
+    assert!(expected.vertices > 9 * 2000, "{}", expected.vertices);
+
+    let strips: BTreeMap<TileCoord, BorderStrip> = map
+        .tiles
+        .iter()
+        .map(|(c, t)| (*c, BorderStrip::of(t)))
+        .collect();
+    let (mut vertices, mut largest, mut chunks) = (0, 0f32, 0);
+    for (c, t) in &map.tiles {
+        let mut tile = t.clone();
+        // Every strip of the map, the tile's own and far ones included: only neighbours count.
+        let all: Vec<&BorderStrip> = strips.values().collect();
+        let s = tile_stitch::stitch_tile(&mut tile, &all);
+        assert_same_terrain(&tile, &whole.tiles[c]);
+        vertices += s.vertices;
+        largest = largest.max(s.largest);
+        chunks += s.chunks;
+    }
+    assert_eq!(vertices, expected.vertices);
+    assert_eq!(largest, expected.largest);
+    assert_eq!(chunks, expected.chunks.len());
+}
+
+#[test]
+fn a_tile_without_neighbours_is_stitched_inside_only() {
+    let map = rough_map();
+    let c = TileCoord::new(21, 11).unwrap();
+    let mut alone = Map::new("Rough");
+    alone.tiles.insert(c, map.tiles[&c].clone());
+    let expected = seams::stitch(&mut alone, |_, _, _| {});
+    let mut tile = map.tiles[&c].clone();
+    let s = tile_stitch::stitch_tile(&mut tile, &[]);
+    assert_same_terrain(&tile, &alone.tiles[&c]);
+    assert_eq!(s.vertices, expected.vertices);
+    assert_eq!(s.chunks, expected.chunks.len());
+}
+
+fn loam(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(args)
+        .output()
+        .expect("loam runs")
+}
+
+/// Every file in `dir`, by name.
+fn files_in(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Runs `loam fix` with `flags` on `map` and compares what it writes and prints with the whole
+/// map fixed by `fix::apply` and encoded; returns the printed report.
+fn assert_fix_as_whole(map: &Path, flags: &[&str], fixes: &Fixes) -> String {
+    let out = tempfile::tempdir().unwrap();
+    let mut args: Vec<&std::ffi::OsStr> = vec!["fix".as_ref()];
+    args.extend(flags.iter().map(std::ffi::OsStr::new));
+    args.extend([map.as_os_str(), out.path().as_os_str()]);
+    let o = loam(&args);
+    let printed = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{printed}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    let mut opened = disk::open_map(map).unwrap();
+    let lines = fix::apply(&mut opened.map, fixes);
+    let expected: BTreeMap<String, Vec<u8>> =
+        disk::encode_map(&opened.map, opened.generation, opened.writes_wdt(), None)
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.name, f.bytes))
+            .collect();
+    let written = files_in(out.path());
+    assert_eq!(
+        written.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "{}: the files written",
+        map.display()
+    );
+    for (name, bytes) in &expected {
+        common::assert_same_bytes(name, bytes, &written[name]);
+    }
+    let report: Vec<&str> = printed
+        .lines()
+        .filter(|l| !l.starts_with("wrote "))
+        .collect();
+    assert_eq!(report, lines, "{}: the report", map.display());
+    printed
+}
+
+#[test]
+fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = seamy::write(&dir.path().join("seamy"));
+    // Two doodads take the uids of other doodads in another tile.
+    let mut opened = disk::open_map(&wdt).unwrap();
+    let at = |x, y| TileCoord::new(x, y).unwrap();
+    let first = &opened.map.tiles[&at(31, 31)];
+    let (a, b) = (first.doodads[0].unique_id, first.doodads[1].unique_id);
+    opened.map.tiles.get_mut(&at(32, 32)).unwrap().doodads[0].unique_id = a;
+    opened.map.tiles.get_mut(&at(31, 32)).unwrap().doodads[0].unique_id = b;
+    let files = disk::encode_map(&opened.map, opened.generation, true, None).unwrap();
+    disk::write_files(wdt.parent().unwrap(), &files, |_| {}).unwrap();
+
+    let both = Fixes {
+        seams: true,
+        uids: true,
+    };
+    let printed = assert_fix_as_whole(&wdt, &["--seams", "--uids"], &both);
+    assert!(
+        printed.contains("uids: 2 object(s) given a new uniqueId"),
+        "{printed}"
+    );
+    let seams_only = Fixes {
+        seams: true,
+        uids: false,
+    };
+    assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
+
+    // The same map as a 0.5.3 monolithic WDT, and as a folder of tiles without a WDT.
+    let alpha = dir.path().join("alpha");
+    let o = loam(&[
+        "convert".as_ref(),
+        "--to".as_ref(),
+        "0.5.3".as_ref(),
+        wdt.as_os_str(),
+        alpha.as_os_str(),
+    ]);
+    assert!(o.status.success());
+    assert_fix_as_whole(&alpha.join("Sample.wdt"), &["--seams", "--uids"], &both);
+    std::fs::remove_file(&wdt).unwrap();
+    assert_fix_as_whole(wdt.parent().unwrap(), &["--seams", "--uids"], &both);
+}
