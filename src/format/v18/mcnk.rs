@@ -185,17 +185,38 @@ fn sub_clamped<'a>(
     }
 }
 
-/// Closes sub-chunk `c`, writing back the size field it had when that ran past the MCNK.
-fn end_sub(w: &mut Writer, c: OpenChunk, tag: Tag, quirks: &ChunkQuirks) {
+/// Closes sub-chunk `c`. When its size field ran past the MCNK it was read from (and still
+/// exceeds what is written: an edit may have grown it), the field is noted in `past_end` to be
+/// written back by [`restore_sizes_past_end`] once the MCNK's end is known.
+fn end_sub(
+    w: &mut Writer,
+    c: OpenChunk,
+    tag: Tag,
+    quirks: &ChunkQuirks,
+    past_end: &mut Vec<(usize, u32)>,
+) {
     let written = w.len() - c.payload_offset();
-    match quirks
+    let payload = c.payload_offset();
+    w.end(c);
+    if let Some(&(_, size)) = quirks
         .oversized_sub_chunks
         .iter()
         .find(|(t, _)| *t == tag.0)
+        && size as usize > written
     {
-        // Only while the field still runs past what is written (an edit may have grown it).
-        Some(&(_, size)) if size as usize > written => w.end_with_size(c, size),
-        _ => w.end(c),
+        past_end.push((payload, size));
+    }
+}
+
+/// Writes back the size fields noted by [`end_sub`] that still run past the MCNK, which ends at
+/// `mcnk_end`. One that would now end inside it (the sub-chunk is no longer last, as in files
+/// whose sub-chunks loam writes in another order) keeps its true size: written back, it would
+/// read as a size that fits and lose the quirk on the next save.
+fn restore_sizes_past_end(w: &mut Writer, past_end: &[(usize, u32)], mcnk_end: usize) {
+    for &(payload, size) in past_end {
+        if payload + size as usize > mcnk_end {
+            w.patch_u32(payload - 4, size);
+        }
     }
 }
 
@@ -648,6 +669,7 @@ pub fn write(
     let header_at = mcnk.payload_offset();
     w.zeros(HEADER_BYTES);
     let rel = |w: &Writer| (w.len() - start) as u32;
+    let mut past_end = Vec::new();
 
     let ofs_height = rel(w);
     let c = w.begin(tags::MCVT);
@@ -658,7 +680,7 @@ pub fn write(
         };
         w.f32(v);
     }
-    end_sub(w, c, tags::MCVT, &chunk.quirks);
+    end_sub(w, c, tags::MCVT, &chunk.quirks, &mut past_end);
 
     let mut ofs_mccv = 0;
     if let Some(colors) = &chunk.vertex_colors {
@@ -667,7 +689,7 @@ pub fn write(
         for &[r, g, b, a] in colors.iter() {
             w.bytes(&[b, g, r, a]);
         }
-        end_sub(w, c, tags::MCCV, &chunk.quirks);
+        end_sub(w, c, tags::MCCV, &chunk.quirks, &mut past_end);
     }
 
     let ofs_normal = rel(w);
@@ -675,7 +697,7 @@ pub fn write(
     for n in chunk.normals.iter() {
         w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
     }
-    end_sub(w, c, tags::MCNR, &chunk.quirks);
+    end_sub(w, c, tags::MCNR, &chunk.quirks, &mut past_end);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
     // Alpha maps first, so MCLY can name their offsets.
@@ -717,14 +739,14 @@ pub fn write(
         w.u32(o);
         w.u32(e);
     }
-    end_sub(w, c, tags::MCLY, &chunk.quirks);
+    end_sub(w, c, tags::MCLY, &chunk.quirks, &mut past_end);
 
     let ofs_refs = rel(w);
     let c = w.begin(tags::MCRF);
     for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
         w.u32(r);
     }
-    end_sub(w, c, tags::MCRF, &chunk.quirks);
+    end_sub(w, c, tags::MCRF, &chunk.quirks, &mut past_end);
 
     let mut ofs_shadow = rel(w);
     if chunk.shadow.is_none() && chunk.quirks.shadow_offset_zero {
@@ -736,7 +758,7 @@ pub fn write(
         for row in shadow.rows.iter() {
             w.u64(*row);
         }
-        end_sub(w, c, tags::MCSH, &chunk.quirks);
+        end_sub(w, c, tags::MCSH, &chunk.quirks, &mut past_end);
         size_shadow = 512;
     }
 
@@ -789,9 +811,10 @@ pub fn write(
     for e in &chunk.sound_emitters {
         w.bytes(&e.record);
     }
-    end_sub(w, c, tags::MCSE, &chunk.quirks);
+    end_sub(w, c, tags::MCSE, &chunk.quirks, &mut past_end);
     w.bytes(&chunk.quirks.trailing);
     w.end(mcnk);
+    restore_sizes_past_end(w, &past_end, w.len());
 
     // The header, now that every offset is known.
     let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_HAS_VERTEX_COLORS);
