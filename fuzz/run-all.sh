@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Long fuzzing runs: fuzz/run-all.sh MINUTES [TARGET...] builds every target, then runs each
-# (or those named) for MINUTES at the lowest priority, and prints a Markdown table of
-# executions, executions per second, coverage (cov: edges, ft: features), crash inputs kept and
-# seconds, ready for docs/reliability.md. Corpora grow in fuzz/corpus/TARGET (seed them first
+# (or those named) for MINUTES of its own CPU time (fuzz/run-one.sh) at the lowest priority,
+# and prints a Markdown table of executions, executions per CPU second, coverage (cov: edges,
+# ft: features), crash inputs kept and CPU seconds, ready for docs/reliability.md. Corpora grow in fuzz/corpus/TARGET (seed them first
 # with fuzz/seed.sh); crash inputs land in fuzz/artifacts/TARGET.
 #   FUZZ_RUNS=N   stop a target once it has run N inputs, if that comes before MINUTES
 #                 (issue 14 asks for 10 million executions, or an hour for slow targets:
@@ -27,7 +27,7 @@ export minutes lines
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c \
     'nice -n 19 fuzz/run-one.sh {} $((minutes * 60)) "$@" > "$lines/{}"' _ "${extra[@]}"
 status=$?
-echo "| target | executions | per second | cov | ft | crashes | seconds |"
+echo "| target | executions | per CPU second | cov | ft | crashes | CPU seconds |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for t in "${targets[@]}"; do
     read -r name execs cov ft crashes secs < "$lines/$t" || { echo "| $t | (no figures) | | | | | |"; continue; }
