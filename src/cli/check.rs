@@ -158,51 +158,23 @@ pub fn check_path(
     seam_threshold: f32,
     from: Option<Generation>,
 ) -> Result<Report, LoamError> {
-    use rayon::prelude::*;
-    let Some(opened) = disk::source::open_source_with(path, from, false)? else {
+    let Some(source) = disk::source::open_source_with(path, from, false)? else {
         return Ok(check_opened(
             &disk::open_map_as(path, from)?,
             seam_threshold,
         ));
     };
-    let disk::source::OpenedSource {
-        mut header,
-        tiles,
-        decision,
-        source,
-    } = opened;
-    let generation = decision.generation;
-    let mut failed = BTreeMap::new();
+    let generation = source.decision.generation;
     let mut gathered = Gathered::default();
-    // A few tiles per worker at a time, in row order: the tiles in flight are all that is held
-    // whole, and the digests come back in the order the uniqueId check takes them.
-    let batch = rayon::current_num_threads().max(1) * 2;
-    for coords in tiles.coords().chunks(batch) {
-        let read: Vec<(TileCoord, Result<TileDigest, String>)> = coords
-            .par_iter()
-            .map(|&c| {
-                let d = tiles
-                    .read(c)
-                    .map(|(t, _)| digest(&t, generation, seam_threshold));
-                (c, d.map_err(|e| e.to_string()))
-            })
-            .collect();
-        for (c, d) in read {
-            match d {
-                Ok(d) => gathered.add(d),
-                Err(e) => {
-                    // As a whole open does: a folder's MAIN lists only the tiles that read.
-                    if source.kind == disk::MapKind::Folder {
-                        header.tile_flags[c.index()] = 0;
-                    }
-                    failed.insert(c, e);
-                }
-            }
-        }
-    }
-    header.tiles.clear();
-    let opened = disk::OpenedMap::of_source(header, source, decision, failed);
-    Ok(report(&opened, gathered, seam_threshold))
+    let failed = source.visit_tiles(
+        |t| digest(&t, generation, seam_threshold),
+        |d| gathered.add(d),
+    );
+    Ok(report(
+        &source.into_opened(failed),
+        gathered,
+        seam_threshold,
+    ))
 }
 
 /// The problems of `opened` (its header: missing and unreadable tiles, the WDT's quirks) and of

@@ -141,8 +141,6 @@ struct Surveyed {
     clashes: uids::ClashFinder,
     /// Every uid the map's records use.
     used: BTreeSet<u32>,
-    /// Tiles that could not be read.
-    failed: BTreeMap<TileCoord, String>,
 }
 
 /// Fixes a map tile by tile, in two passes over its files, so that a 64×64 map is fixed in the
@@ -156,61 +154,45 @@ fn fix_streamed(
     out: &Path,
     fixes: &Fixes,
 ) -> Result<ExitCode, LoamError> {
-    use rayon::prelude::*;
-    let disk::source::OpenedSource {
-        header,
-        tiles,
-        decision,
-        source,
-    } = source;
-    let generation = decision.generation;
+    let generation = source.decision.generation;
     let mut survey = Surveyed {
         strips: BTreeMap::new(),
         clashes: uids::ClashFinder::default(),
-        used: header
+        used: source
+            .header
             .global_wmo
             .iter()
             .map(|g| g.placement.unique_id)
             .collect(),
-        failed: BTreeMap::new(),
     };
-    // A few tiles per worker at a time, in row order, the order the uid check takes them.
-    let batch = rayon::current_num_threads().max(1) * 2;
-    for coords in tiles.coords().chunks(batch) {
-        let read: Vec<_> = coords
-            .par_iter()
-            .map(|&c| {
-                let t = tiles.read(c).map(|(t, _)| {
-                    let strip = fixes.seams.then(|| BorderStrip::of(&t));
-                    let listings = if fixes.uids {
-                        uids::tile_listings(&t)
-                    } else {
-                        Vec::new()
-                    };
-                    (strip, listings)
-                });
-                (c, t.map_err(|e| e.to_string()))
-            })
-            .collect();
-        for (c, t) in read {
-            match t {
-                Ok((strip, listings)) => {
-                    if let Some(s) = strip {
-                        survey.strips.insert(c, s);
-                    }
-                    for l in listings {
-                        survey.used.insert(l.unique_id);
-                        survey.clashes.add(l);
-                    }
-                }
-                Err(e) => {
-                    survey.failed.insert(c, e);
-                }
+    let failed = source.visit_tiles(
+        |t| {
+            let strip = fixes.seams.then(|| BorderStrip::of(&t));
+            let listings = if fixes.uids {
+                uids::tile_listings(&t)
+            } else {
+                Vec::new()
+            };
+            (t.coord, strip, listings)
+        },
+        |(c, strip, listings)| {
+            if let Some(s) = strip {
+                survey.strips.insert(c, s);
             }
-        }
-    }
+            for l in listings {
+                survey.used.insert(l.unique_id);
+                survey.clashes.add(l);
+            }
+        },
+    );
+    let disk::source::OpenedSource {
+        header,
+        tiles,
+        source,
+        ..
+    } = source;
     warn_missing(source.missing.len());
-    warn_unread(fixes, survey.failed.len());
+    warn_unread(fixes, failed.len());
     let renumbering = uids::Renumbering::plan(survey.clashes.clashes, survey.used);
     let stitched = std::sync::Mutex::new(Stitched::default());
     let strips = &survey.strips;
@@ -253,7 +235,7 @@ fn fix_streamed(
         written.files,
         out.display()
     );
-    let mut failed = survey.failed;
+    let mut failed = failed;
     failed.extend(written.failed);
     Ok(super::convert::report_unreadable(&name, &failed))
 }

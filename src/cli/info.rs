@@ -11,7 +11,7 @@ use crate::format::Generation;
 use crate::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_SHADOW, FLAG_IMPASSABLE};
 use crate::model::liquid::{LiquidOrigin, liquid_type};
 use crate::model::map::*;
-use crate::model::{AlphaEncoding, Map, Tile, TileCoord};
+use crate::model::{AlphaEncoding, Map, Tile};
 
 /// Everything `info` reports about a map.
 #[derive(Debug, Serialize)]
@@ -276,48 +276,15 @@ pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
 /// largest tile, whole). Lone tiles and 0.5.5 maps with prototype ADTs are opened whole. The
 /// result is the one [`map_info`] gives of the whole map opened.
 pub fn describe(path: &Path, from: Option<Generation>) -> Result<MapInfo, LoamError> {
-    use rayon::prelude::*;
-    let Some(opened) = disk::source::open_source_with(path, from, false)? else {
+    let Some(source) = disk::source::open_source_with(path, from, false)? else {
         return Ok(map_info(path, &disk::open_map_as(path, from)?));
     };
-    let disk::source::OpenedSource {
-        mut header,
-        tiles,
-        decision,
-        source,
-    } = opened;
-    let mut described: Vec<(TileCoord, Result<TileInfo, String>)> = tiles
-        .coords()
-        .into_par_iter()
-        .map(|c| {
-            (
-                c,
-                tiles
-                    .read(c)
-                    .map(|(t, _)| tile_info(&t))
-                    .map_err(|e| e.to_string()),
-            )
-        })
-        .collect();
-    described.sort_by_key(|(c, _)| *c);
-    let mut failed = BTreeMap::new();
-    let mut infos = Vec::with_capacity(described.len());
-    for (c, d) in described {
-        match d {
-            Ok(i) => infos.push(i),
-            Err(e) => {
-                // As a whole open does: a folder's MAIN lists only the tiles that read.
-                if source.kind == disk::MapKind::Folder {
-                    header.tile_flags[c.index()] = 0;
-                }
-                failed.insert(c, e);
-            }
-        }
-    }
-    header.tiles.clear();
-    let whole = disk::OpenedMap::of_source(header, source, decision, failed);
-    let mut info = map_info(path, &whole);
-    info.tiles = infos;
+    let mut infos = Vec::new();
+    let failed = source.visit_tiles(|t| (t.coord, tile_info(&t)), |i| infos.push(i));
+    // In the map's tile order, as a whole map's tiles are described.
+    infos.sort_by_key(|(c, _)| *c);
+    let mut info = map_info(path, &source.into_opened(failed));
+    info.tiles = infos.into_iter().map(|(_, i)| i).collect();
     Ok(info)
 }
 

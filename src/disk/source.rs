@@ -191,6 +191,51 @@ pub struct OpenedSource {
     pub source: MapSource,
 }
 
+impl OpenedSource {
+    /// Reads every tile, a few per worker at a time and in row order (MAIN's order, the order
+    /// uniqueIds are checked in), reduces each with `reduce` and gives the results to `take` in
+    /// that order; only the tiles in flight are held whole. Returns the tiles that could not be
+    /// read, with the reason.
+    pub fn visit_tiles<T: Send>(
+        &self,
+        reduce: impl Fn(Tile) -> T + Sync,
+        mut take: impl FnMut(T),
+    ) -> BTreeMap<TileCoord, String> {
+        use rayon::prelude::*;
+        let mut failed = BTreeMap::new();
+        let batch = rayon::current_num_threads().max(1) * 2;
+        for coords in self.tiles.coords().chunks(batch) {
+            let read: Vec<(TileCoord, Result<T>)> = coords
+                .par_iter()
+                .map(|&c| (c, self.tiles.read(c).map(|(t, _)| reduce(t))))
+                .collect();
+            for (c, r) in read {
+                match r {
+                    Ok(t) => take(t),
+                    Err(e) => {
+                        failed.insert(c, e.to_string());
+                    }
+                }
+            }
+        }
+        failed
+    }
+
+    /// The map opened without its tiles, `failed` listed as a whole open lists the tiles that
+    /// could not be read.
+    pub fn into_opened(self, failed: BTreeMap<TileCoord, String>) -> super::OpenedMap {
+        let mut header = self.header;
+        if self.source.kind == MapKind::Folder {
+            // As a whole open does: a folder's MAIN lists only the tiles that read.
+            for c in failed.keys() {
+                header.tile_flags[c.index()] = 0;
+            }
+        }
+        header.tiles.clear();
+        super::OpenedMap::of_source(header, self.source, self.decision, failed)
+    }
+}
+
 /// Opens the map at `path` for tile-by-tile reading: a split WDT or a folder of tiles (the
 /// generation decided from the tiles' bytes, or `from`), or a 0.5.x monolithic WDT whose tiles
 /// are all embedded (its header read, not its tiles). A lone tile, or a 0.5.5 map with
