@@ -124,8 +124,9 @@ const TEMP_MARK: &str = ".loam-tmp-";
 /// Removes the temporary files ([`temp_path`]) a killed save left in `folder`: those whose
 /// process is gone. A kill mid-save never touches the map's own files, but it leaves its
 /// temporary files behind, and a whole 0.5.x WDT's can be hundreds of megabytes; the next save
-/// into the folder removes them. Where a process's liveness cannot be told (no `/proc`, i.e.
-/// other systems than Linux) they are left alone: removing a live save's file would break it.
+/// into the folder removes them. Where a process's liveness cannot be told (no `/proc`: other
+/// systems than Linux), a temporary file is taken for stale once nothing has written to it for
+/// [`STALE_TEMP_AGE`]; a live save's files are minutes old at most.
 pub fn remove_stale_temps(folder: &Path) {
     let Ok(entries) = fs::read_dir(folder) else {
         return;
@@ -140,18 +141,69 @@ pub fn remove_stale_temps(folder: &Path) {
         else {
             continue;
         };
-        if pid != std::process::id() && !process_alive(pid) {
+        if pid == std::process::id() {
+            continue;
+        }
+        let idle = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok());
+        if temp_is_stale(process_alive(pid), idle) {
             let _ = fs::remove_file(entry.path());
         }
     }
 }
 
-/// Whether process `pid` is running; true where that cannot be told.
-fn process_alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") && Path::new("/proc/self").exists() {
-        Path::new(&format!("/proc/{pid}")).exists()
-    } else {
-        true
+/// How long a temporary file of a process whose liveness cannot be told must have gone
+/// unwritten before [`remove_stale_temps`] removes it.
+pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
+/// Whether a temporary file is left over: its process is known to be gone, or, where that
+/// cannot be told (`alive` is `None`), it has not been written to for [`STALE_TEMP_AGE`]
+/// (`idle`; `None` when its time cannot be read, and then it is kept).
+fn temp_is_stale(alive: Option<bool>, idle: Option<std::time::Duration>) -> bool {
+    match alive {
+        Some(alive) => !alive,
+        None => idle.is_some_and(|d| d >= STALE_TEMP_AGE),
+    }
+}
+
+/// Whether process `pid` is running, where that can be told (Linux's `/proc`).
+fn process_alive(pid: u32) -> Option<bool> {
+    (cfg!(target_os = "linux") && Path::new("/proc/self").exists())
+        .then(|| Path::new(&format!("/proc/{pid}")).exists())
+}
+
+#[cfg(test)]
+mod stale_temp_tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_temp_of_a_gone_process_is_stale_and_a_live_ones_is_not_whatever_its_age() {
+        let old = Some(Duration::from_secs(10 * 24 * 3600));
+        assert!(temp_is_stale(Some(false), Some(Duration::ZERO)));
+        assert!(!temp_is_stale(Some(true), old));
+    }
+
+    #[test]
+    fn where_liveness_is_unknown_only_a_temp_idle_for_an_hour_is_stale() {
+        assert!(!temp_is_stale(None, Some(Duration::from_secs(59 * 60))));
+        assert!(temp_is_stale(None, Some(STALE_TEMP_AGE)));
+        assert!(
+            !temp_is_stale(None, None),
+            "an unreadable time keeps the file"
+        );
+    }
+
+    #[test]
+    fn this_machines_processes_can_be_told_apart_on_linux() {
+        if cfg!(target_os = "linux") {
+            assert_eq!(process_alive(std::process::id()), Some(true));
+            // Above the kernel's largest pid (2^22).
+            assert_eq!(process_alive(u32::MAX - 1), Some(false));
+        }
     }
 }
 
