@@ -65,19 +65,21 @@ fn assert_same_terrain(a: &Tile, b: &Tile) {
 fn a_tile_stitched_against_its_neighbours_strips_is_the_whole_maps_stitch() {
     let map = rough_map();
     let mut whole = map.clone();
-    let expected = seams::stitch(&mut whole, |_, _, _| {});
-    assert!(expected.vertices > 9 * 2000, "{}", expected.vertices);
+    // Torn everywhere: most shared vertices differ.
+    assert!(seams::stitch(&mut whole, |_, _, _| {}).vertices > 9 * 2000);
+    assert_tile_stitch_is_whole_stitch(&map);
+}
 
-    let strips: BTreeMap<TileCoord, BorderStrip> = map
-        .tiles
-        .iter()
-        .map(|(c, t)| (*c, BorderStrip::of(t)))
-        .collect();
+/// `map` stitched whole and tile by tile against the other tiles' strips: the same terrain and
+/// the same counts.
+fn assert_tile_stitch_is_whole_stitch(map: &Map) {
+    let mut whole = map.clone();
+    let expected = seams::stitch(&mut whole, |_, _, _| {});
+    let strips: Vec<BorderStrip> = map.tiles.values().map(BorderStrip::of).collect();
+    let all: Vec<&BorderStrip> = strips.iter().collect();
     let (mut vertices, mut largest, mut chunks) = (0, 0f32, 0);
     for (c, t) in &map.tiles {
         let mut tile = t.clone();
-        // Every strip of the map, the tile's own and far ones included: only neighbours count.
-        let all: Vec<&BorderStrip> = strips.values().collect();
         let s = tile_stitch::stitch_tile(&mut tile, &all);
         assert_same_terrain(&tile, &whole.tiles[c]);
         vertices += s.vertices;
@@ -87,6 +89,36 @@ fn a_tile_stitched_against_its_neighbours_strips_is_the_whole_maps_stitch() {
     assert_eq!(vertices, expected.vertices);
     assert_eq!(largest, expected.largest);
     assert_eq!(chunks, expected.chunks.len());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, ..Default::default() })]
+
+    /// Any tiles of a 3×3 window, at the map's corner, edge or middle, with torn borders of any
+    /// size in any chunks.
+    #[test]
+    fn any_tiles_stitched_one_by_one_are_stitched_as_the_whole_map(
+        corner in 0usize..3,
+        present in 1u16..512,
+        tears in proptest::collection::vec(
+            (0usize..9, 0usize..256, 0usize..145, -40.0f32..40.0), 0..200),
+    ) {
+        let origin = [0, 31, 61][corner];
+        let mut map = Map::new("Any");
+        for k in 0..9 {
+            if present & (1 << k) != 0 {
+                let c = TileCoord::new(origin + k % 3, origin + k / 3).unwrap();
+                map.tiles.insert(c, Tile::flat(c, "A.blp", 10.0 * k as f32));
+            }
+        }
+        for (k, chunk, vertex, by) in tears {
+            let c = TileCoord::new(origin + k % 3, origin + k / 3).unwrap();
+            if let Some(t) = map.tiles.get_mut(&c) {
+                t.chunks[chunk].heights[vertex] += by;
+            }
+        }
+        assert_tile_stitch_is_whole_stitch(&map);
+    }
 }
 
 #[test]
