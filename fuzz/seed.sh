@@ -142,6 +142,34 @@ for v in 1 2; do
     seed mpq_lookup "$stage/v$v.mpq"
 done
 rm -rf "$stage"
+# DBC: Map.dbc in the 1.12 (42 fields, name at 4) and 3.3.5 (66, name at 5) layouts and a
+# 3.3.5 LiquidType.dbc (45 fields, texture at 15), as the client's tables lay them out.
+stage=$(mktemp -d)
+python3 - "$stage" <<'PY'
+import struct, sys
+def table(fields, rows):
+    strings, records = bytearray(b"\0"), bytearray()
+    for values in rows:
+        record = [0] * fields
+        for field, value in values.items():
+            if isinstance(value, str):
+                record[field] = len(strings)
+                strings += value.encode() + b"\0"
+            else:
+                record[field] = value
+        records += struct.pack(f"<{fields}I", *record)
+    head = struct.pack("<4s4I", b"WDBC", len(rows), fields, fields * 4, len(strings))
+    return head + records + strings
+maps = [{0: 0, 1: "Azeroth", 4: "Eastern Kingdoms", 5: "Eastern Kingdoms"},
+        {0: 901, 1: "Custom", 4: "My Map", 5: "My Map"}]
+for name, fields in [("map112", 42), ("map335", 66)]:
+    open(f"{sys.argv[1]}/{name}.dbc", "wb").write(table(fields, maps))
+liquids = [{0: 1, 1: "Water", 15: "XTextures\\river\\lake_a.%d.blp"},
+           {0: 2, 1: "Ocean", 15: "XTextures\\ocean\\ocean_h.%d.blp"}, {0: 19, 1: "WMO Magma"}]
+open(f"{sys.argv[1]}/liquid335.dbc", "wb").write(table(45, liquids))
+PY
+seed dbc "$stage"/*.dbc
+rm -rf "$stage"
 
 for d in "$out"/*/; do
     printf '%-14s %4d seeds\n' "$(basename "$d")" "$(ls "$d" | wc -l)"

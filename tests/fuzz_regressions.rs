@@ -3,6 +3,7 @@
 
 mod common;
 
+use loam::assets::client::{ClientGeneration, read_liquid_table, read_map_table};
 use loam::format::chunk::{Writer, chunk_at, tags};
 use loam::format::v18::mcnk;
 use loam::format::v18::{AlphaDepth, AlphaTarget};
@@ -50,4 +51,30 @@ fn assert_mcnk_rewrites_the_same(data: &[u8]) {
 #[test]
 fn fuzz_found_mcnk_that_rewrites_to_other_bytes() {
     assert_mcnk_rewrites_the_same(&fuzz_input("mcnk_v18-rewrite-differs.bin"));
+}
+
+/// A Map.dbc on which `wow_dbc` indexes past its string block: read with every layout, it is
+/// "not this table" (or a table), never a panic out of loam.
+#[test]
+fn fuzz_found_dbc_whose_string_offset_panics_the_crate_is_no_table() {
+    let bytes = fuzz_input("dbc-string-offset-panic.dbc");
+    for g in [
+        ClientGeneration::V112,
+        ClientGeneration::V243,
+        ClientGeneration::V335,
+        ClientGeneration::Unknown(String::new()),
+    ] {
+        let _ = read_map_table(&bytes, &g);
+    }
+    let _ = read_liquid_table(&bytes);
+    // The same bytes without loam's guard: the crate itself panics (were it fixed, the guard
+    // could go, and this says so).
+    use wow_dbc::DbcTable;
+    let unguarded = std::panic::catch_unwind(|| {
+        let _ = wow_dbc::vanilla_tables::map::Map::read(&mut &bytes[..]);
+        let _ = wow_dbc::tbc_tables::map::Map::read(&mut &bytes[..]);
+        let _ = wow_dbc::wrath_tables::map::Map::read(&mut &bytes[..]);
+        let _ = wow_dbc::wrath_tables::liquid_type::LiquidType::read(&mut &bytes[..]);
+    });
+    assert!(unguarded.is_err(), "wow_dbc no longer panics on this table");
 }

@@ -27,7 +27,9 @@ pub struct ClientLiquid {
 /// The rows of a LiquidType.dbc in the 3.3.5 layout, sorted by id; `None` when the bytes are
 /// not that table. Ids beyond u16 (which MH2O cannot store) are left out.
 pub fn read_liquid_table(bytes: &[u8]) -> Option<Vec<ClientLiquid>> {
-    let table = wow_dbc::wrath_tables::liquid_type::LiquidType::read(&mut &bytes[..]).ok()?;
+    let table = super::dbc::read_guarded(bytes, |bytes| {
+        wow_dbc::wrath_tables::liquid_type::LiquidType::read(&mut &bytes[..]).ok()
+    })?;
     let mut rows: Vec<ClientLiquid> = table
         .rows()
         .iter()

@@ -59,18 +59,20 @@ pub fn read_map_table(
     macro_rules! rows {
         ($table:ty, $directory:ident, $name:ident) => {
             || {
-                <$table>::read(&mut &bytes[..]).ok().map(|t| {
-                    t.rows()
-                        .iter()
-                        .map(|r| {
-                            (
-                                i64::from(r.id.id),
-                                r.$directory.clone(),
-                                first_locale!(r.$name),
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
+                super::dbc::read_guarded(bytes, |bytes| <$table>::read(&mut &bytes[..]).ok()).map(
+                    |t| {
+                        t.rows()
+                            .iter()
+                            .map(|r| {
+                                (
+                                    i64::from(r.id.id),
+                                    r.$directory.clone(),
+                                    first_locale!(r.$name),
+                                )
+                            })
+                            .collect::<Vec<_>>()
+                    },
+                )
             }
         };
     }

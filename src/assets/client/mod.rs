@@ -5,6 +5,7 @@
 //! Not for: decoding what is read (BLP, models) or caching decoded assets; the map's own
 //! folder on top of the client is [`AssetSource`].
 
+mod dbc;
 mod error;
 mod generation;
 mod liquids;
