@@ -194,18 +194,13 @@ fn fix_streamed(
     warn_missing(source.missing.len());
     warn_unread(fixes, failed.len());
     let renumbering = uids::Renumbering::plan(survey.clashes.clashes, survey.used);
-    let stitched = std::sync::Mutex::new(Stitched::default());
+    let stitched = std::sync::Mutex::new(tile_stitch::TileStitched::default());
     let strips = &survey.strips;
     let edit = |tile: &mut Tile| {
         if fixes.seams {
-            let near: Vec<&BorderStrip> = neighbours(tile.coord)
-                .filter_map(|c| strips.get(&c))
-                .collect();
-            let s = tile_stitch::stitch_tile(tile, &near);
+            let s = tile_stitch::stitch_tile(tile, strips);
             if let Ok(mut total) = stitched.lock() {
-                total.vertices += s.vertices;
-                total.largest = total.largest.max(s.largest);
-                total.chunks += s.chunks;
+                total.add(s);
             }
         }
         if fixes.uids {
@@ -238,25 +233,4 @@ fn fix_streamed(
     let mut failed = failed;
     failed.extend(written.failed);
     Ok(super::convert::report_unreadable(&name, &failed))
-}
-
-/// The sums of a streamed stitch.
-#[derive(Default)]
-struct Stitched {
-    vertices: usize,
-    largest: f32,
-    chunks: usize,
-}
-
-/// The eight tiles around `c` that are on the map.
-fn neighbours(c: TileCoord) -> impl Iterator<Item = TileCoord> {
-    (-1i32..=1)
-        .flat_map(|dy| (-1i32..=1).map(move |dx| (dx, dy)))
-        .filter(|&d| d != (0, 0))
-        .filter_map(move |(dx, dy)| {
-            let (x, y) = (c.x as i32 + dx, c.y as i32 + dy);
-            (x >= 0 && y >= 0)
-                .then(|| TileCoord::new(x as usize, y as usize))
-                .flatten()
-        })
 }

@@ -13,7 +13,7 @@
 //!
 //! Not for: the rule itself (`seams`), reading or writing files (`cli::fix`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::lattice::{STEPS_PER_CHUNK, Vertex};
 use super::seams;
@@ -73,19 +73,35 @@ pub struct TileStitched {
     pub chunks: usize,
 }
 
-/// Stitches `tile` as [`seams::stitch`] stitches it in the whole map; `neighbours` are the border
-/// strips of the map's tiles around it that are loaded (others are ignored).
-pub fn stitch_tile(tile: &mut Tile, neighbours: &[&BorderStrip]) -> TileStitched {
+impl TileStitched {
+    /// Adds another tile's counts, as the whole map's stitch counts them.
+    pub fn add(&mut self, other: TileStitched) {
+        self.vertices += other.vertices;
+        self.largest = self.largest.max(other.largest);
+        self.chunks += other.chunks;
+    }
+}
+
+/// Stitches `tile` as [`seams::stitch`] stitches it in the whole map whose loaded tiles' border
+/// strips are `strips` (only the eight around the tile are used; the tile's own is ignored).
+pub fn stitch_tile(tile: &mut Tile, strips: &BTreeMap<TileCoord, BorderStrip>) -> TileStitched {
     let me = tile.coord;
     let mut block = Map::new("");
     block
         .tiles
         .insert(me, std::mem::replace(tile, Tile::flat(me, "", 0.0)));
-    for n in neighbours {
-        let near = (n.coord.x as i32 - me.x as i32).abs() <= 1
-            && (n.coord.y as i32 - me.y as i32).abs() <= 1;
-        if near && n.coord != me {
-            block.tiles.insert(n.coord, n.stand_in());
+    for dy in -1i32..=1 {
+        for dx in -1i32..=1 {
+            let (x, y) = (me.x as i32 + dx, me.y as i32 + dy);
+            let Some(c) = (x >= 0 && y >= 0)
+                .then(|| TileCoord::new(x as usize, y as usize))
+                .flatten()
+            else {
+                continue;
+            };
+            if let Some(n) = strips.get(&c).filter(|_| c != me) {
+                block.tiles.insert(c, n.stand_in());
+            }
         }
     }
     let before: Vec<Box<[f32; VERTICES_PER_CHUNK]>> = block.tiles[&me]
