@@ -2,6 +2,8 @@
 //! `smpq` and with wow-mpq's builder: every lookup must return exactly the bytes the client
 //! would load, and broken archives must give errors naming the archive and the file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -699,6 +701,74 @@ fn the_client_command_lists_archives_and_finds_paths() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// `loam client DIR --maps` on a 1.12 client holding `World\Maps\Custom\Custom.wdt` and,
+/// in its patch, `map_dbc` (or no Map.dbc): stdout, stderr.
+fn client_maps(map_dbc: Option<Vec<u8>>) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("Data");
+    build(
+        &data.join("terrain.MPQ"),
+        &[("World\\Maps\\Custom\\Custom.wdt", b"MVER")],
+        true,
+    );
+    let patch: Vec<(&str, &[u8])> = match &map_dbc {
+        Some(table) => vec![("DBFilesClient\\Map.dbc", table)],
+        None => vec![("Interface\\x.lua", b"x")],
+    };
+    build(&data.join("patch.MPQ"), &patch, true);
+    let out = loam_cmd(&["client", "--maps", dir.path().to_str().unwrap()]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn the_client_command_lists_maps_and_says_why_names_are_missing() {
+    let (stdout, stderr) = client_maps(Some(common::map_dbc(42, 4, 901, "Custom", "Old Map")));
+    assert_eq!(stdout, "Custom\t901\tOld Map\n", "{stderr}");
+    assert!(
+        stderr.contains("1 map(s); names from DBFilesClient\\Map.dbc (1.12 layout)"),
+        "{stderr}"
+    );
+
+    let (stdout, stderr) = client_maps(None);
+    assert_eq!(stdout, "Custom\n");
+    assert!(
+        stderr.contains("the client has no DBFilesClient\\Map.dbc"),
+        "{stderr}"
+    );
+
+    // A 3.3.5 table in a 1.12 client (a modder's copy from another client): the map is still
+    // listed, by folder, and the user is told the table does not fit.
+    let (stdout, stderr) = client_maps(Some(common::map_dbc(66, 5, 901, "Custom", "New Map")));
+    assert_eq!(stdout, "Custom\n");
+    assert!(stderr.contains("does not fit the 1.12 layout"), "{stderr}");
+
+    let (stdout, stderr) = client_maps(Some(b"WDBC\xff\xff".to_vec()));
+    assert_eq!(stdout, "Custom\n");
+    assert!(stderr.contains("does not fit the 1.12 layout"), "{stderr}");
+
+    // Without --maps the summary counts them and says where names came from.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("Data");
+    build(
+        &data.join("terrain.MPQ"),
+        &[("World\\Maps\\Custom\\Custom.wdt", b"MVER")],
+        true,
+    );
+    build(&data.join("patch.MPQ"), &[("Interface\\x.lua", b"x")], true);
+    let out = loam_cmd(&["client", dir.path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("client: 1.12"), "{text}");
+    assert!(
+        text.contains("maps: 1 (no display names: the client has no DBFilesClient\\Map.dbc"),
+        "{text}"
+    );
 }
 
 proptest! {

@@ -4,6 +4,8 @@
 //! listfile naming files of an archive without one, and File ▸ Open from client with the map
 //! named from a Map.dbc.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -283,32 +285,6 @@ fn a_user_listfile_names_the_files_of_an_archive_without_one() {
     assert_eq!(h.state().browser().thumbnails_ready(), 1);
 }
 
-/// A 3.3.5 Map.dbc (66 fields, 264-byte records) with one map, laid out as AzerothCore's
-/// table describes it: id, directory, then the name's 16 locales and flags at fields 5..=21.
-fn map_dbc(id: u32, directory: &str, name: &str) -> Vec<u8> {
-    let mut strings = vec![0u8];
-    let dir_at = strings.len() as u32;
-    strings.extend_from_slice(directory.as_bytes());
-    strings.push(0);
-    let name_at = strings.len() as u32;
-    strings.extend_from_slice(name.as_bytes());
-    strings.push(0);
-    let mut record = [0u32; 66];
-    record[0] = id;
-    record[1] = dir_at;
-    record[5] = name_at;
-    let mut out = Vec::new();
-    out.extend_from_slice(b"WDBC");
-    for v in [1u32, 66, 264, strings.len() as u32] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for v in record {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    out.extend_from_slice(&strings);
-    out
-}
-
 #[test]
 fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
     let cache = tempfile::tempdir().unwrap();
@@ -332,7 +308,7 @@ fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
     assert_eq!(files.len(), 5, "the sample's WDT and four tiles");
     files.push((
         "DBFilesClient\\Map.dbc".into(),
-        map_dbc(901, "Custom", "My Custom Map"),
+        common::map_dbc(66, 5, 901, "Custom", "My Custom Map"),
     ));
     let borrowed: Vec<(&str, Vec<u8>)> =
         files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
@@ -381,4 +357,39 @@ fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
     settle(&mut h);
     assert!(h.state().save_as_shown(), "Save as… is up");
     assert_eq!(read(&h.state().session().unwrap().source), before);
+}
+
+#[test]
+fn open_from_client_says_why_a_map_has_no_display_name() {
+    let game = tempfile::tempdir().unwrap();
+    // A 1.12 Map.dbc copied into a 3.3.5 client: the map is listed by its folder, and the
+    // dialog says the table does not fit rather than leaving the name out silently.
+    client_335(
+        game.path(),
+        &[
+            ("World\\Maps\\Custom\\Custom.wdt", b"MVER".to_vec()),
+            (
+                "DBFilesClient\\Map.dbc",
+                common::map_dbc(42, 4, 901, "Custom", "Old Map"),
+            ),
+        ],
+        &[("Tileset\\Other.blp", b"x".to_vec())],
+        true,
+    );
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(game.path().to_path_buf()));
+    settle(&mut h);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label("Open from client…").click();
+    settle(&mut h);
+    assert!(h.query_by_label("Custom").is_some(), "listed by folder");
+    assert!(
+        h.query_by_label(
+            "no display names: DBFilesClient\\Map.dbc does not fit the 3.3.5 layout (written by \
+             another tool, or from another client?)"
+        )
+        .is_some(),
+        "the reason is shown"
+    );
 }

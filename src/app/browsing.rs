@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::assets::catalog::AssetKind;
-use crate::assets::client::{ClientData, ClientMap};
+use crate::assets::client::{ClientData, MapListing};
 use crate::assets::textures::ByteSource;
 
 use super::browser::NameSources;
@@ -18,8 +18,8 @@ use crate::ui;
 
 /// The Open from client dialog's state.
 pub struct OpenFromClient {
-    /// The client's maps.
-    pub maps: Vec<ClientMap>,
+    /// The client's maps, and where their names came from.
+    pub listing: MapListing,
     /// The filter text.
     pub filter: String,
 }
@@ -95,7 +95,7 @@ impl LoamApp {
             Intent::OpenFromClientDialog => match self.client_data() {
                 Some(c) => {
                     self.open_from_client = Some(OpenFromClient {
-                        maps: c.maps(),
+                        listing: c.maps(),
                         filter: String::new(),
                     })
                 }
@@ -144,11 +144,13 @@ impl LoamApp {
         let Some(client) = self.client_data() else {
             return;
         };
-        let Some(map) = self
-            .open_from_client
-            .as_ref()
-            .and_then(|d| d.maps.iter().find(|m| m.directory == directory).cloned())
-        else {
+        let Some(map) = self.open_from_client.as_ref().and_then(|d| {
+            d.listing
+                .maps
+                .iter()
+                .find(|m| m.directory == directory)
+                .cloned()
+        }) else {
             return;
         };
         self.open_from_client = None;
@@ -185,7 +187,7 @@ impl LoamApp {
         let Some(d) = &mut self.open_from_client else {
             return Vec::new();
         };
-        ui::dialogs::open_from_client(ui, &d.maps, &mut d.filter)
+        ui::dialogs::open_from_client(ui, &d.listing, &mut d.filter)
     }
 
     /// The left panel's asset browser page.

@@ -233,6 +233,9 @@ impl LoamApp {
                 app.handle_export(Intent::Export(export::ExportIntent::Open));
             }
             Some("save-as") => app.handle_save_as_dialog(),
+            Some("open-from-client") => {
+                app.handle_browsing(Intent::OpenFromClientDialog);
+            }
             _ => {}
         }
         if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {

@@ -1,5 +1,6 @@
-//! `loam client DIR [--find GLOB]`: what a game client folder holds — its generation and its
-//! archives in priority order — or which archive serves each path matching a glob.
+//! `loam client DIR [--find GLOB | --maps]`: what a game client folder holds — its generation,
+//! its archives in priority order and how many maps — or which archive serves each path
+//! matching a glob, or its maps one per line.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -7,9 +8,10 @@ use std::process::ExitCode;
 use crate::assets::client::{ClientData, glob_match};
 use crate::disk::LoamError;
 
-/// Prints the client's generation and archives, or with `find` the matching paths and where
-/// each is served from. Exits 1 when `find` matches nothing.
-pub fn run(dir: &Path, find: Option<&str>) -> Result<ExitCode, LoamError> {
+/// Prints the client's generation, archives and map count, or with `find` the matching paths
+/// and where each is served from, or with `maps` the maps. Exits 1 when `find` matches
+/// nothing.
+pub fn run(dir: &Path, find: Option<&str>, maps: bool) -> Result<ExitCode, LoamError> {
     let client = ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?;
     if let Some(pattern) = find {
         let mut found = 0usize;
@@ -26,6 +28,17 @@ pub fn run(dir: &Path, find: Option<&str>) -> Result<ExitCode, LoamError> {
         } else {
             ExitCode::SUCCESS
         });
+    }
+    if maps {
+        let listing = client.maps();
+        for m in &listing.maps {
+            match &m.table {
+                Some((id, name)) => println!("{}\t{id}\t{name}", m.directory),
+                None => println!("{}", m.directory),
+            }
+        }
+        eprintln!("{} map(s); {}", listing.maps.len(), listing.names);
+        return Ok(ExitCode::SUCCESS);
     }
     println!("client: {}", client.generation());
     println!("data folder: {}", client.data_dir().display());
@@ -49,5 +62,11 @@ pub fn run(dir: &Path, find: Option<&str>) -> Result<ExitCode, LoamError> {
     } else {
         println!("loose files: not read by this client");
     }
+    let listing = client.maps();
+    println!(
+        "maps: {} ({}; --maps lists them)",
+        listing.maps.len(),
+        listing.names
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -142,8 +142,8 @@ pub enum Command {
         #[arg(long, value_parser = parse_generation)]
         from: Option<Generation>,
     },
-    /// Describe a game client folder (the one holding Data/, or Data/ itself): its generation
-    /// and its MPQ archives in the order the client loads them (the last one wins).
+    /// Describe a game client folder (the one holding Data/, or Data/ itself): its generation,
+    /// its MPQ archives in the order the client loads them (the last one wins) and its maps.
     Client {
         /// The game folder or its Data folder.
         dir: PathBuf,
@@ -152,6 +152,10 @@ pub enum Command {
         /// or loose file serves each.
         #[arg(long, value_name = "GLOB")]
         find: Option<String>,
+        /// List the maps the client serves (folder, and Map.dbc's id and display name), one
+        /// per line, instead of the archives.
+        #[arg(long, conflicts_with = "find")]
+        maps: bool,
     },
     /// Describe a model file (.m2, .mdx or .wmo) as loam reads it: format, vertices,
     /// triangles, batches, textures with blend modes, bounds; for a WMO its groups and doodads.
@@ -214,9 +218,10 @@ pub enum Command {
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
-        /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…) or
-        /// `save-as` (File ▸ Save as…).
-        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as"])]
+        /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
+        /// `save-as` (File ▸ Save as…) or `open-from-client` (File ▸ Open from client…,
+        /// with --client).
+        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "open-from-client"])]
         dialog: Option<String>,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.
@@ -310,7 +315,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }) => apply::run(&map, &ops, to, from, client.as_deref(), &out),
         Some(Command::Model { file, client, json }) => model::run(&file, client.as_deref(), json),
         Some(Command::Sample { out }) => sample::run(&out),
-        Some(Command::Client { dir, find }) => client::run(&dir, find.as_deref()),
+        Some(Command::Client { dir, find, maps }) => client::run(&dir, find.as_deref(), maps),
         #[cfg(feature = "editor")]
         Some(Command::Screenshot {
             paths,

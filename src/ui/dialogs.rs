@@ -110,12 +110,14 @@ pub fn confirm_quit(ui: &mut egui::Ui, unsaved: usize) -> Vec<Intent> {
 pub const OPEN_FROM_CLIENT_TITLE: &str = "Open from client";
 
 /// Lists the client's maps (folder name, and Map.dbc's id and name where known), filtered by
-/// `filter`; a click opens one.
+/// `filter`, and says why names are missing when Map.dbc gave none; a click opens one.
 pub fn open_from_client(
     ui: &mut egui::Ui,
-    maps: &[crate::assets::client::ClientMap],
+    listing: &crate::assets::client::MapListing,
     filter: &mut String,
 ) -> Vec<Intent> {
+    use crate::assets::client::MapNames;
+    let maps = &listing.maps;
     let mut out = Vec::new();
     let mut open = true;
     egui::Window::new(OPEN_FROM_CLIENT_TITLE)
@@ -129,6 +131,10 @@ pub fn open_from_client(
                  File > Save as… writes it to a folder of your choice.",
                 maps.len()
             ));
+            if !matches!(listing.names, MapNames::Read(_)) {
+                // Why the list shows folder names only (a modded or unknown Map.dbc).
+                ui.label(listing.names.to_string());
+            }
             ui.horizontal(|ui| {
                 let label = ui.label("Filter");
                 ui.text_edit_singleline(filter).labelled_by(label.id);

@@ -95,3 +95,29 @@ pub fn cells_overlapping(
     }
     out
 }
+
+/// A Map.dbc of one map in a layout of `fields` fields with the display name's first locale
+/// at `name_field`: id, directory, then the name, as wowdev's and AzerothCore's tables lay
+/// them out (3.3.5: 66 fields, name at 5; 1.12: 42 fields, name at 4).
+pub fn map_dbc(fields: usize, name_field: usize, id: u32, directory: &str, name: &str) -> Vec<u8> {
+    let mut strings = vec![0u8];
+    let dir_at = strings.len() as u32;
+    strings.extend_from_slice(directory.as_bytes());
+    strings.push(0);
+    let name_at = strings.len() as u32;
+    strings.extend_from_slice(name.as_bytes());
+    strings.push(0);
+    let mut record = vec![0u32; fields];
+    record[0] = id;
+    record[1] = dir_at;
+    record[name_field] = name_at;
+    let mut out = b"WDBC".to_vec();
+    for v in [1, fields as u32, fields as u32 * 4, strings.len() as u32] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in record {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&strings);
+    out
+}

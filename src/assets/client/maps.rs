@@ -8,6 +8,7 @@
 //! Not for: opening the map (see `app::client_maps`).
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use wow_dbc::DbcTable;
 
@@ -27,6 +28,61 @@ pub struct ClientMap {
     /// The WDT's game path.
     pub wdt: String,
 }
+
+/// The maps a client serves, and where their display names came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapListing {
+    /// The maps, sorted by folder name.
+    pub maps: Vec<ClientMap>,
+    /// Whether Map.dbc named them, and if not, why not.
+    pub names: MapNames,
+}
+
+/// Where the maps' display names came from, or why there are none: a map maker whose custom
+/// map shows without its name needs to know whether the table is missing, unreadable or in a
+/// layout loam cannot read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MapNames {
+    /// Read from Map.dbc with this client generation's layout (the one named).
+    Read(ClientGeneration),
+    /// The client holds no Map.dbc.
+    NoTable,
+    /// Map.dbc is there but could not be read out of its archive (the error says why).
+    Unreadable(String),
+    /// loam knows no Map.dbc layout for this client's generation (0.5.x, 0.6.0).
+    LayoutUnknown(ClientGeneration),
+    /// Map.dbc is there but fits none of the layouts tried: a table another tool wrote, or a
+    /// client of another generation than its archives suggest.
+    NoLayoutFits(ClientGeneration),
+}
+
+impl fmt::Display for MapNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read(g) => write!(f, "names from {MAP_DBC} ({g} layout)"),
+            Self::NoTable => write!(f, "no display names: the client has no {MAP_DBC}"),
+            Self::Unreadable(why) => {
+                write!(f, "no display names: {MAP_DBC} could not be read: {why}")
+            }
+            Self::LayoutUnknown(g) => write!(
+                f,
+                "no display names: loam does not know the {g} layout of {MAP_DBC}"
+            ),
+            Self::NoLayoutFits(ClientGeneration::Unknown(_)) => write!(
+                f,
+                "no display names: {MAP_DBC} fits none of the 1.12, 2.4.3 and 3.3.5 layouts"
+            ),
+            Self::NoLayoutFits(g) => write!(
+                f,
+                "no display names: {MAP_DBC} does not fit the {g} layout (written by another \
+                 tool, or from another client?)"
+            ),
+        }
+    }
+}
+
+/// One Map.dbc row: the map's id, its folder under `World\Maps\` and its display name.
+pub type MapRow = (i64, String, String);
 
 /// The game path of a map's WDT.
 pub fn wdt_path(directory: &str) -> String {
@@ -50,18 +106,24 @@ macro_rules! first_locale {
 /// The rows of a Map.dbc as (id, directory, display name), read with the layout of
 /// `generation` (every known layout when the generation is unknown). `None` when no layout
 /// fits the bytes.
-pub fn read_map_table(
+pub fn read_map_table(bytes: &[u8], generation: &ClientGeneration) -> Option<Vec<MapRow>> {
+    read_with_layout(bytes, generation).map(|(_, rows)| rows)
+}
+
+/// As [`read_map_table`], also naming the generation whose layout fitted.
+fn read_with_layout(
     bytes: &[u8],
     generation: &ClientGeneration,
-) -> Option<Vec<(i64, String, String)>> {
+) -> Option<(ClientGeneration, Vec<MapRow>)> {
     use wow_dbc::{tbc_tables, vanilla_tables, wrath_tables};
     // The three typed tables differ only in their field names.
     macro_rules! rows {
-        ($table:ty, $directory:ident, $name:ident) => {
+        ($table:ty, $layout:expr, $directory:ident, $name:ident) => {
             || {
                 super::dbc::read_guarded(bytes, |bytes| <$table>::read(&mut &bytes[..]).ok()).map(
                     |t| {
-                        t.rows()
+                        let rows = t
+                            .rows()
                             .iter()
                             .map(|r| {
                                 (
@@ -70,15 +132,31 @@ pub fn read_map_table(
                                     first_locale!(r.$name),
                                 )
                             })
-                            .collect::<Vec<_>>()
+                            .collect::<Vec<_>>();
+                        ($layout, rows)
                     },
                 )
             }
         };
     }
-    let vanilla = rows!(vanilla_tables::map::Map, internal_name, map_name);
-    let tbc = rows!(tbc_tables::map::Map, directory, map_name_lang);
-    let wrath = rows!(wrath_tables::map::Map, directory, map_name_lang);
+    let vanilla = rows!(
+        vanilla_tables::map::Map,
+        ClientGeneration::V112,
+        internal_name,
+        map_name
+    );
+    let tbc = rows!(
+        tbc_tables::map::Map,
+        ClientGeneration::V243,
+        directory,
+        map_name_lang
+    );
+    let wrath = rows!(
+        wrath_tables::map::Map,
+        ClientGeneration::V335,
+        directory,
+        map_name_lang
+    );
     match generation {
         ClientGeneration::V112 => vanilla(),
         ClientGeneration::V243 => tbc(),
@@ -89,11 +167,28 @@ pub fn read_map_table(
     }
 }
 
+/// Reads the client's Map.dbc: its rows, and what to tell the user about them.
+fn map_table(client: &ClientData) -> (Vec<MapRow>, MapNames) {
+    let generation = client.generation();
+    let bytes = match client.read(MAP_DBC) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return (Vec::new(), MapNames::NoTable),
+        Err(e) => return (Vec::new(), MapNames::Unreadable(e.to_string())),
+    };
+    if matches!(generation, ClientGeneration::Alpha | ClientGeneration::V060) {
+        return (Vec::new(), MapNames::LayoutUnknown(generation.clone()));
+    }
+    match read_with_layout(&bytes, generation) {
+        Some((layout, rows)) => (rows, MapNames::Read(layout)),
+        None => (Vec::new(), MapNames::NoLayoutFits(generation.clone())),
+    }
+}
+
 impl ClientData {
     /// The maps this client serves a WDT for: those its listfiles name and those Map.dbc
     /// names (found by name even in archives without a listfile), sorted by folder name.
-    /// A Map.dbc that cannot be read only costs the display names.
-    pub fn maps(&self) -> Vec<ClientMap> {
+    /// A Map.dbc that cannot be read only costs the display names; the listing says why.
+    pub fn maps(&self) -> MapListing {
         let mut found: BTreeMap<String, ClientMap> = BTreeMap::new();
         for name in self.names() {
             let key = normalise(&name);
@@ -120,12 +215,7 @@ impl ClientData {
                 }
             }
         }
-        let table = self
-            .read(MAP_DBC)
-            .ok()
-            .flatten()
-            .and_then(|b| read_map_table(&b, self.generation()))
-            .unwrap_or_default();
+        let (table, names) = map_table(self);
         for (id, directory, display) in table {
             let wdt = wdt_path(&directory);
             let key = directory.to_ascii_lowercase();
@@ -139,7 +229,10 @@ impl ClientData {
             });
             entry.table = Some((id, display));
         }
-        found.into_values().collect()
+        MapListing {
+            maps: found.into_values().collect(),
+            names,
+        }
     }
 }
 
@@ -184,5 +277,19 @@ mod tests {
         assert_eq!(read_map_table(&vanilla, &ClientGeneration::V335), None);
         assert_eq!(read_map_table(&wrath, &ClientGeneration::Alpha), None);
         assert_eq!(read_map_table(b"WDBC", &ClientGeneration::V335), None);
+    }
+
+    #[test]
+    fn an_unknown_client_names_the_layout_that_fitted() {
+        let unknown = ClientGeneration::Unknown("no known archives".into());
+        let vanilla = map_dbc(42, 4, "Custom", "Old Map");
+        let (layout, rows) = read_with_layout(&vanilla, &unknown).expect("some layout fits");
+        assert_eq!(layout, ClientGeneration::V112);
+        assert_eq!(rows[0].2, "Old Map");
+        let wrath = map_dbc(66, 5, "Custom", "My Map");
+        assert_eq!(
+            read_with_layout(&wrath, &unknown).map(|(g, _)| g),
+            Some(ClientGeneration::V335)
+        );
     }
 }

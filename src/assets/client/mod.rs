@@ -28,7 +28,7 @@ pub use liquids::{
     CLASSIC_TEXTURES, ClientLiquid, LIQUID_TYPE_DBC, kind_textures, read_liquid_table,
 };
 pub use loose::LooseIndex;
-pub use maps::{ClientMap, MAP_DBC, read_map_table, wdt_path};
+pub use maps::{ClientMap, MAP_DBC, MapListing, MapNames, MapRow, read_map_table, wdt_path};
 pub use mpq::{Mpq, name_key};
 pub use order::ArchiveKind;
 pub use path::{display_form, glob_match, normalise};
