@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use loam::assets::client::{
-    ArchiveKind, AssetError, AssetSource, ClientData, ClientGeneration, Origin, glob_match,
-    normalise,
+    ArchiveKind, AssetError, AssetSource, ClientData, ClientGeneration, MapNames, Origin,
+    glob_match, normalise, read_map_table,
 };
 use proptest::prelude::*;
 use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
@@ -703,9 +703,9 @@ fn the_client_command_lists_archives_and_finds_paths() {
     assert_eq!(out.status.code(), Some(1));
 }
 
-/// `loam client DIR --maps` on a 1.12 client holding `World\Maps\Custom\Custom.wdt` and,
-/// in its patch, `map_dbc` (or no Map.dbc): stdout, stderr.
-fn client_maps(map_dbc: Option<Vec<u8>>) -> (String, String) {
+/// A 1.12 client holding `World\\Maps\\Custom\\Custom.wdt` and, in its patch, `map_dbc` (or
+/// no Map.dbc).
+fn client_with_custom_map(map_dbc: Option<Vec<u8>>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("Data");
     build(
@@ -718,6 +718,12 @@ fn client_maps(map_dbc: Option<Vec<u8>>) -> (String, String) {
         None => vec![("Interface\\x.lua", b"x")],
     };
     build(&data.join("patch.MPQ"), &patch, true);
+    dir
+}
+
+/// `loam client DIR --maps` on [`client_with_custom_map`]: stdout, stderr.
+fn client_maps(map_dbc: Option<Vec<u8>>) -> (String, String) {
+    let dir = client_with_custom_map(map_dbc);
     let out = loam_cmd(&["client", "--maps", dir.path().to_str().unwrap()]);
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -754,14 +760,7 @@ fn the_client_command_lists_maps_and_says_why_names_are_missing() {
     assert!(stderr.contains("does not fit the 1.12 layout"), "{stderr}");
 
     // Without --maps the summary counts them and says where names came from.
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("Data");
-    build(
-        &data.join("terrain.MPQ"),
-        &[("World\\Maps\\Custom\\Custom.wdt", b"MVER")],
-        true,
-    );
-    build(&data.join("patch.MPQ"), &[("Interface\\x.lua", b"x")], true);
+    let dir = client_with_custom_map(None);
     let out = loam_cmd(&["client", dir.path().to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("client: 1.12"), "{text}");
@@ -769,6 +768,42 @@ fn the_client_command_lists_maps_and_says_why_names_are_missing() {
         text.contains("maps: 1 (no display names: the client has no DBFilesClient\\Map.dbc"),
         "{text}"
     );
+}
+
+#[test]
+fn map_tables_of_each_layout_name_their_maps() {
+    let wrath = common::map_dbc(66, 5, 901, "Custom", "My Map");
+    let rows = read_map_table(&wrath, &ClientGeneration::V335).expect("3.3.5 layout");
+    assert_eq!(rows, [(901, "Custom".to_string(), "My Map".to_string())]);
+    let vanilla = common::map_dbc(42, 4, 901, "Custom", "Old Map");
+    let rows = read_map_table(&vanilla, &ClientGeneration::V112).expect("1.12 layout");
+    assert_eq!(rows, [(901, "Custom".to_string(), "Old Map".to_string())]);
+    // A layout that does not fit is no names, not misread ones.
+    assert_eq!(read_map_table(&vanilla, &ClientGeneration::V335), None);
+    assert_eq!(read_map_table(&wrath, &ClientGeneration::Alpha), None);
+    assert_eq!(read_map_table(b"WDBC", &ClientGeneration::V335), None);
+
+    // A client whose archives name no generation: each layout is tried, the fitting one named.
+    for (table, layout, name) in [
+        (vanilla, ClientGeneration::V112, "Old Map"),
+        (wrath, ClientGeneration::V335, "My Map"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        build(
+            &dir.path().join("Data/custom.MPQ"),
+            &[
+                ("World\\Maps\\Custom\\Custom.wdt", b"MVER"),
+                ("DBFilesClient\\Map.dbc", &table),
+            ],
+            true,
+        );
+        let client = open(dir.path());
+        assert!(matches!(client.generation(), ClientGeneration::Unknown(_)));
+        let listing = client.maps();
+        assert_eq!(listing.names, MapNames::Read(layout));
+        assert_eq!(listing.maps.len(), 1);
+        assert_eq!(listing.maps[0].table, Some((901, name.to_string())));
+    }
 }
 
 proptest! {

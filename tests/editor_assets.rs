@@ -285,6 +285,17 @@ fn a_user_listfile_names_the_files_of_an_archive_without_one() {
     assert_eq!(h.state().browser().thumbnails_ready(), 1);
 }
 
+/// The editor on the client in `game`, with File ▸ Open from client… clicked.
+fn open_from_client(dialogs: &ScriptedDialogs, game: &Path) -> Harness<'static, LoamApp> {
+    let mut h = harness(dialogs, Some(game.to_path_buf()));
+    settle(&mut h);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label("Open from client…").click();
+    settle(&mut h);
+    h
+}
+
 #[test]
 fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
     let cache = tempfile::tempdir().unwrap();
@@ -322,12 +333,7 @@ fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
     );
 
     let dialogs = ScriptedDialogs::default();
-    let mut h = harness(&dialogs, Some(game.path().to_path_buf()));
-    settle(&mut h);
-    h.get_by_label("File").click();
-    settle(&mut h);
-    h.get_by_label("Open from client…").click();
-    settle(&mut h);
+    let mut h = open_from_client(&dialogs, game.path());
     let maps = h.state().message().map(str::to_string);
     assert!(
         h.query_by_label_contains("map(s)").is_some(),
@@ -377,12 +383,7 @@ fn open_from_client_says_why_a_map_has_no_display_name() {
         true,
     );
     let dialogs = ScriptedDialogs::default();
-    let mut h = harness(&dialogs, Some(game.path().to_path_buf()));
-    settle(&mut h);
-    h.get_by_label("File").click();
-    settle(&mut h);
-    h.get_by_label("Open from client…").click();
-    settle(&mut h);
+    let mut h = open_from_client(&dialogs, game.path());
     assert!(h.query_by_label("Custom").is_some(), "listed by folder");
     assert!(
         h.query_by_label(
