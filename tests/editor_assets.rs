@@ -383,7 +383,7 @@ fn open_from_client_says_why_a_map_has_no_display_name() {
         true,
     );
     let dialogs = ScriptedDialogs::default();
-    let mut h = open_from_client(&dialogs, game.path());
+    let h = open_from_client(&dialogs, game.path());
     assert!(h.query_by_label("Custom").is_some(), "listed by folder");
     assert!(
         h.query_by_label(
