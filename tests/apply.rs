@@ -7,9 +7,14 @@ mod common;
 use std::process::Command;
 
 use common::*;
+use loam::assets::client::AssetSource;
+use loam::assets::models;
+use loam::convert;
 use loam::disk;
 use loam::edit::liquid::LiquidStyle;
+use loam::edit::objects::NewUids;
 use loam::edit::{History, ops};
+use loam::format::Generation;
 
 #[test]
 fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
@@ -203,17 +208,7 @@ fn object_operations_place_move_turn_scale_and_delete_through_the_binary() {
     assert_eq!(got, want, "MCRF follows the model's own box");
 
     // The boulder got the next uid; the tower is a WMO with its set.
-    let top = before
-        .tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .map(|d| d.unique_id)
-                .chain(t.wmos.iter().map(|w| w.unique_id))
-        })
-        .max()
-        .unwrap();
+    let top = top_uid(&before);
     assert!(top < 9000);
     assert_eq!(records(&after, 9001).len(), 1);
     let tower: Vec<_> = after
@@ -284,4 +279,211 @@ fn new_objects_take_uids_from_the_maps_range_file_until_it_is_used_up() {
     ));
     assert!(!ok);
     assert!(text.contains("used up"), "{text}");
+}
+
+/// The highest uniqueId the map's tiles use.
+fn top_uid(map: &loam::model::Map) -> u32 {
+    loam::edit::objects::unique_ids(map)
+        .into_iter()
+        .map(|(_, uid)| uid)
+        .max()
+        .unwrap()
+}
+
+/// Operations over the sample's four tiles: strokes across the borders where they meet (at
+/// the world origin), a flatten inside one tile, and the object example's place, move, turn,
+/// scale and delete (the tree moves between tiles, the tower spans two).
+fn ops_across_the_sample() -> String {
+    let objects = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/examples/objects.json"),
+    )
+    .unwrap();
+    let objects: serde_json::Value = serde_json::from_str(&objects).unwrap();
+    let mut ops: Vec<serde_json::Value> = serde_json::from_str(
+        r#"[
+        {"tool": "raise", "points": [[-120, 5], [120, -5]], "radius": 30, "strength": 4},
+        {"tool": "smooth", "points": [[0, 0]], "radius": 40, "strength": 0.5},
+        {"tool": "paint", "points": [[-40, 20], [40, 20]], "radius": 20, "texture": "Tileset\\Elwynn\\ElwynnGrassBase.blp"},
+        {"tool": "hole_add", "points": [[10, 10]], "radius": 6},
+        {"tool": "shade", "points": [[0, -30]], "radius": 35, "color": [255, 120, 60]},
+        {"tool": "liquid_add", "points": [[-50, 50], [50, 50]], "radius": 25, "height": 5},
+        {"tool": "area", "points": [[200, -200]], "radius": 20, "area_id": 12},
+        {"tool": "noise", "points": [[-300, -300]], "radius": 30, "strength": 3, "seed": 3},
+        {"tool": "flatten", "points": [[266, 266]], "radius": 20, "height": 50}
+    ]"#,
+    )
+    .unwrap();
+    ops.extend(objects["ops"].as_array().unwrap().iter().cloned());
+    serde_json::json!({ "ops": ops }).to_string()
+}
+
+/// What `loam apply` wrote before it streamed: the map opened whole, the operations run on it,
+/// every tile prepared and encoded.
+fn applied_whole(map: &std::path::Path, ops_text: &str, to: Generation, dst: &std::path::Path) {
+    let mut opened = disk::open_map(map).unwrap();
+    let file = ops::parse(ops_text).unwrap();
+    let assets = AssetSource::new(None, Some(map.parent().unwrap().to_path_buf()));
+    let fetch = |p: &str| assets.read(p).ok().flatten();
+    let model_box = |p: &str| models::placement_box(p, &fetch);
+    let mut history = History::default();
+    for op in &file.ops {
+        ops::run(
+            &mut opened.map,
+            op,
+            &mut history,
+            &model_box,
+            &NewUids::default(),
+            LiquidStyle::of(opened.generation),
+        )
+        .unwrap();
+    }
+    convert::prepare_map(&mut opened.map, opened.generation, to);
+    let files = disk::encode_map(&opened.map, to, true, None).unwrap();
+    disk::write_files(dst, &files, |_| {}).unwrap();
+}
+
+/// Runs `loam apply MAP OPS --to TO OUT`: success, and stdout with stderr.
+fn apply_cmd(
+    map: &std::path::Path,
+    ops_text: &str,
+    to: Generation,
+    out: &std::path::Path,
+) -> (bool, String) {
+    let ops_file = out.with_extension("json");
+    std::fs::write(&ops_file, ops_text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .arg("apply")
+        .arg(map)
+        .arg(&ops_file)
+        .args(["--to", &to.to_string()])
+        .arg(out)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    (o.status.success(), text)
+}
+
+#[test]
+fn applying_tile_by_tile_writes_what_applying_to_the_whole_map_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("sample");
+    loam::sample::write_sample(&sample).unwrap();
+    let mut sources = vec![(Generation::V335, sample.join("Sample.wdt"))];
+    // The other generations loam reads tile by tile (0.5.3's monolithic WDT among them).
+    for g in [Generation::Alpha053, Generation::V060, Generation::V112] {
+        let folder = dir.path().join(format!("src-{g}"));
+        disk::stream::convert_map(
+            &sample.join("Sample.wdt"),
+            None,
+            g,
+            &Default::default(),
+            &folder,
+            &|_, _| {},
+        )
+        .unwrap();
+        sources.push((g, folder.join("Sample.wdt")));
+    }
+    let ops_text = ops_across_the_sample();
+    for (from, map) in &sources {
+        for to in [*from, Generation::V335, Generation::Alpha053] {
+            let what = format!("{from} → {to}");
+            let whole = dir.path().join(format!("whole-{from}-{to}"));
+            let streamed = dir.path().join(format!("streamed-{from}-{to}"));
+            applied_whole(map, &ops_text, to, &whole);
+            let (ok, text) = apply_cmd(map, &ops_text, to, &streamed);
+            assert!(ok, "{what}: {text}");
+            assert!(
+                text.contains("read 4 of the map's 4 tile(s)"),
+                "{what}: the strokes at the origin reach every tile: {text}"
+            );
+            assert_same_folders(&what, &whole, &streamed);
+        }
+    }
+}
+
+#[test]
+fn apply_reads_only_the_tiles_its_operations_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("sample");
+    loam::sample::write_sample(&sample).unwrap();
+    let map = sample.join("Sample.wdt");
+    let before = disk::open_map(&map).unwrap().map;
+    // A stroke in the middle of the north-west tile (31_31): that tile only.
+    let raise =
+        r#"{"tool": "raise", "points": [[266, 266]], "radius": 20, "strength": 4}"#.to_string();
+    let out = dir.path().join("one");
+    let (ok, text) = apply_cmd(
+        &map,
+        &format!(r#"{{"ops": [{raise}]}}"#),
+        Generation::V335,
+        &out,
+    );
+    assert!(ok, "{text}");
+    assert!(text.contains("read 1 of the map's 4 tile(s)"), "{text}");
+    let whole = dir.path().join("one-whole");
+    applied_whole(
+        &map,
+        &format!(r#"{{"ops": [{raise}]}}"#),
+        Generation::V335,
+        &whole,
+    );
+    assert_same_folders("one stroke", &whole, &out);
+
+    // A stroke inside that tile whose radius crosses into the tile west of it (y < 0); an
+    // object of the south-east tile moved into the north-west one: the tiles each reaches,
+    // and what applying to the whole map writes.
+    let far_tile_uid =
+        before.tiles[&loam::model::TileCoord::new(32, 32).unwrap()].doodads[0].unique_id;
+    for (what, op, tiles) in [
+        (
+            "a stroke over a border",
+            r#"{"tool": "raise", "points": [[266, 10]], "radius": 30, "strength": 4}"#.to_string(),
+            2,
+        ),
+        (
+            "an object moved between tiles",
+            format!(r#"{{"tool": "move", "uid": {far_tile_uid}, "position": [266, 266]}}"#),
+            2,
+        ),
+    ] {
+        let ops = format!(r#"{{"ops": [{op}]}}"#);
+        let (out, whole) = (
+            dir.path().join(what),
+            dir.path().join(format!("{what} whole")),
+        );
+        let (ok, text) = apply_cmd(&map, &ops, Generation::V335, &out);
+        assert!(ok, "{what}: {text}");
+        assert!(
+            text.contains(&format!("read {tiles} of the map's 4 tile(s)")),
+            "{what}: {text}"
+        );
+        applied_whole(&map, &ops, Generation::V335, &whole);
+        assert_same_folders(what, &whole, &out);
+    }
+
+    // A new object in that tile takes a uid above every uid of the map, those of the tiles
+    // left on disk included; one that names a uid another tile holds is refused.
+    let top = top_uid(&before);
+    let place = |extra: &str| {
+        format!(
+            r#"{{"ops": [{{"tool": "place", "model": "World\\Loam\\Sample\\Boulder01.m2", "position": [266, 266]{extra}}}]}}"#
+        )
+    };
+    let out = dir.path().join("placed");
+    let (ok, text) = apply_cmd(&map, &place(""), Generation::V335, &out);
+    assert!(ok, "{text}");
+    assert!(text.contains(&format!("(uid {})", top + 1)), "{text}");
+    assert!(text.contains("read 1 of the map's 4 tile(s)"), "{text}");
+    let (ok, text) = apply_cmd(
+        &map,
+        &place(&format!(r#", "uid": {far_tile_uid}"#)),
+        Generation::V335,
+        &dir.path().join("clash"),
+    );
+    assert!(!ok);
+    assert!(
+        text.contains(&format!("uid {far_tile_uid} is already used")),
+        "{text}"
+    );
 }

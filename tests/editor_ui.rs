@@ -315,6 +315,72 @@ fn tiles_stream_in_near_the_camera_and_out_far_from_it() {
     assert!(now.contains(&20), "an edited tile stays: {now:?}");
 }
 
+#[test]
+fn scripted_operations_read_the_tiles_they_reach_and_change_what_the_whole_map_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = long_map(dir.path());
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(wdt.clone()));
+    h.run();
+    let far = TileCoord::new(29, 40).unwrap();
+    let next = TileCoord::new(28, 40).unwrap();
+    let loaded = &h.state().session().unwrap().map.tiles;
+    assert!(
+        !loaded.contains_key(&far) && !loaded.contains_key(&next),
+        "the map opens at its other end: {:?}",
+        loaded.keys().collect::<Vec<_>>()
+    );
+    // A stroke from the middle of the far tile over its west border (world y grows west).
+    let [north, west] = loam::model::coords::chunk_north_west(far, 0, 0);
+    let (x, y) = (north - TILE_SIZE / 2.0, west - TILE_SIZE / 2.0);
+    let text = format!(
+        r#"{{"ops": [{{"tool": "raise", "points": [[{x}, {y}], [{x}, {}]], "radius": 40, "strength": 4}}]}}"#,
+        west + 60.0
+    );
+    let file = loam::edit::ops::parse(&text).unwrap();
+    h.state_mut().apply_ops(&file);
+    h.run();
+
+    let mut whole = loam::disk::open_map(&wdt).unwrap();
+    let untouched = whole.map.tiles[&far].clone();
+    loam::edit::ops::run(
+        &mut whole.map,
+        &file.ops[0],
+        &mut loam::edit::History::default(),
+        &|_| None,
+        &loam::edit::objects::NewUids::default(),
+        loam::edit::liquid::LiquidStyle::of(whole.generation),
+    )
+    .unwrap();
+    let session = h.state().session().unwrap();
+    for c in [far, next] {
+        // Compared whole (heights, normals, every field), reported briefly: a tile prints
+        // megabytes.
+        let tile = session.map.tiles.get(&c);
+        assert!(
+            tile == Some(&whole.map.tiles[&c]),
+            "tile {}_{}: {}",
+            c.x,
+            c.y,
+            if tile.is_some() {
+                "differs from what the stroke does on the whole map"
+            } else {
+                "never read"
+            }
+        );
+        assert!(
+            session.edited.contains(&c),
+            "tile {}_{} is unsaved",
+            c.x,
+            c.y
+        );
+    }
+    assert_ne!(
+        whole.map.tiles[&far], untouched,
+        "the stroke changed the far tile"
+    );
+}
+
 /// A file dropped onto the window, as the windowing layer hands it over.
 #[derive(Debug)]
 struct Dropped(PathBuf);

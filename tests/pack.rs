@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,21 +32,6 @@ fn converted_sample(dir: &Path, to: Generation) -> PathBuf {
     out
 }
 
-/// Every file of the folder, by name.
-fn folder_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().to_string(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
-}
-
 fn smpq(args: &[&str]) -> String {
     let out = Command::new("smpq")
         .args(args)
@@ -61,7 +45,7 @@ fn smpq(args: &[&str]) -> String {
 fn a_335_patch_reads_back_through_wow_mpq_and_smpq_as_the_folders_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let out = converted_sample(dir.path(), Generation::V335);
-    let loose = folder_files(&out);
+    let loose = common::folder_files(&out);
     assert_eq!(loose.len(), 6, "{:?}", loose.keys());
     assert!(loose.contains_key("Sample.wdl"));
     let dest = dir.path().join("Data");
@@ -111,7 +95,7 @@ fn a_335_patch_reads_back_through_wow_mpq_and_smpq_as_the_folders_bytes() {
 fn a_053_map_packs_into_per_file_wrappers_the_client_reader_serves() {
     let dir = tempfile::tempdir().unwrap();
     let out = converted_sample(dir.path(), Generation::Alpha053);
-    let loose = folder_files(&out);
+    let loose = common::folder_files(&out);
     assert_eq!(
         loose.keys().collect::<Vec<_>>(),
         ["Sample.wdl", "Sample.wdt"]
@@ -181,7 +165,7 @@ fn the_client_reader_serves_a_patch_over_a_335_stack() {
     pack::pack_map(&out, "Sample", Generation::V335, &data, None).unwrap();
     assert!(data.join("patch-4.MPQ").is_file());
     let client = ClientData::open(&dir.path().join("client")).unwrap();
-    for (name, bytes) in folder_files(&out) {
+    for (name, bytes) in common::folder_files(&out) {
         let got = client
             .read(&format!("World\\Maps\\Sample\\{name}"))
             .unwrap()

@@ -4,28 +4,12 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::assert_same_bytes;
+use common::{assert_same_bytes, assert_same_folders};
 use loam::convert;
 use loam::disk;
 use loam::format::Generation;
-
-/// Every file in a folder, by name.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.path().is_file())
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
-}
 
 /// The in-memory conversion of the map at `src`.
 fn in_memory(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
@@ -43,18 +27,6 @@ fn streamed(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
     .unwrap();
     assert!(c.failed.is_empty(), "{:?}", c.failed);
     assert_eq!(done.into_inner(), 4, "progress once per tile");
-}
-
-fn assert_same_folders(what: &str, a: &Path, b: &Path) {
-    let (a, b) = (files(a), files(b));
-    assert_eq!(
-        a.keys().collect::<Vec<_>>(),
-        b.keys().collect::<Vec<_>>(),
-        "{what}"
-    );
-    for (name, bytes) in &a {
-        assert_same_bytes(&format!("{what}: {name}"), bytes, &b[name]);
-    }
 }
 
 #[test]
@@ -134,5 +106,9 @@ fn a_bad_tile_in_a_monolithic_map_is_left_out_and_the_rest_converts() {
     .unwrap();
     assert_eq!(c.failed.len(), 1, "{:?}", c.failed);
     assert!(c.failed.values().next().unwrap().contains("Sample.wdt"));
-    assert_eq!(files(&out).len(), 4, "the WDT and three tiles");
+    assert_eq!(
+        common::folder_files(&out).len(),
+        4,
+        "the WDT and three tiles"
+    );
 }

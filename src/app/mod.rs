@@ -546,28 +546,58 @@ impl LoamApp {
         }
     }
 
-    /// Runs scripted operations as strokes, each an undo step (the screenshot command's
-    /// `--apply`); the tool panel then shows the last operation's tool and brush, and the brush
-    /// cursor sits on its last point.
+    /// Runs scripted operations as strokes, each an undo step (`loam edit --apply` and the
+    /// screenshot command's `--apply`), reading first the tiles each one reaches; the tool
+    /// panel then shows the last operation's tool and brush, and the brush cursor sits on its
+    /// last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
         let source = self.byte_source();
         let model_box = |path: &str| {
             crate::assets::models::placement_box(path, &|p: &str| source(p).ok().flatten())
         };
+        // The uid scan started when the map opened may still be running; a script runs now,
+        // so it reads the uids itself rather than go without them.
+        let on_disk = self.object_tool.disk_uids().or_else(|| {
+            let s = self.session.as_ref()?;
+            let coords: Vec<_> = s.on_disk.iter().copied().collect();
+            Some(std::sync::Arc::new(s.tiles.as_ref()?.uid_tiles(&coords)))
+        });
+        let uids = crate::edit::objects::NewUids {
+            range: self.object_tool.uid_range(),
+            on_disk: on_disk.as_deref(),
+        };
         let Some(s) = &mut self.session else { return };
         let mut touched = Vec::new();
+        let mut loaded = false;
         for op in &file.ops {
+            // A streamed map holds only the tiles near the camera: read those the operation
+            // reaches first, so that it does what it does on the whole map (no seams at the
+            // edge of what was loaded, the object found wherever it is).
+            loop {
+                let wanted: Vec<_> = op
+                    .reach(&s.map, uids.on_disk, &model_box)
+                    .into_iter()
+                    .filter(|c| !s.failed.contains_key(c))
+                    .collect();
+                if s.load_now(&wanted) == 0 {
+                    break;
+                }
+                loaded = true;
+            }
             match crate::edit::ops::run(
                 &mut s.map,
                 op,
                 &mut self.editing.history,
                 &model_box,
-                self.object_tool.uid_range(),
+                &uids,
                 LiquidStyle::of(s.generation),
             ) {
                 Ok(r) => touched.extend(r.tiles.into_iter().map(|t| (t, 0))),
                 Err(e) => self.message = Some(e),
             }
+        }
+        if loaded {
+            self.objects.invalidate();
         }
         self.after_edit(touched);
         let Some(s) = &mut self.session else { return };

@@ -52,6 +52,11 @@ impl ObjectTool {
         self.uid_range
     }
 
+    /// The uids of the map's tiles on disk, once the scan started when the map opened is done.
+    pub fn disk_uids(&self) -> Option<Arc<DiskUids>> {
+        self.disk_uids.lock().ok().and_then(|g| g.clone())
+    }
+
     /// True while the selection is being dragged or transformed (undo waits for the end).
     pub fn is_dragging(&self) -> bool {
         self.drag.is_some() || self.transform.is_some()
@@ -65,7 +70,7 @@ impl ObjectTool {
 
 /// The uids of the tiles on disk and the tiles listing each (doodads and WMOs together: a uid
 /// the two kinds share lists the tiles of both, which only means a tile more is loaded).
-pub type DiskUids = std::collections::BTreeMap<u32, Vec<crate::model::TileCoord>>;
+pub type DiskUids = crate::model::objects::UidTiles;
 
 /// How a click places the asset browser's model.
 #[derive(Debug, Clone, PartialEq)]
@@ -596,10 +601,7 @@ impl LoamApp {
         let s = self.session.as_ref().ok_or("no map is open")?;
         let disk = self
             .object_tool
-            .disk_uids
-            .lock()
-            .ok()
-            .and_then(|g| g.clone())
+            .disk_uids()
             .ok_or("still reading the map's uniqueIds: try again in a moment")?;
         let memory = objects::unique_ids(&s.map);
         objects::next_unique_id_in(
@@ -616,12 +618,7 @@ impl LoamApp {
     /// a stale copy of a moved or deleted object (a duplicate in the client), and would miss a
     /// placed one.
     fn load_tiles_for(&mut self, records: &[ObjectRecord]) {
-        let listed = self
-            .object_tool
-            .disk_uids
-            .lock()
-            .ok()
-            .and_then(|g| g.clone());
+        let listed = self.object_tool.disk_uids();
         let mut coords = Vec::new();
         for r in records {
             coords.extend(objects::tiles_overlapping(
@@ -884,21 +881,7 @@ impl LoamApp {
         let spawned = std::thread::Builder::new()
             .name("loam-uid-scan".into())
             .spawn(move || {
-                let mut all = DiskUids::new();
-                if let Some(source) = source {
-                    for c in coords {
-                        // An unreadable tile is never written, so its uids cannot clash on disk
-                        // with a new object's in a file loam writes; its load error is shown.
-                        if let Ok(ids) = source.unique_ids(c) {
-                            for id in ids {
-                                let tiles = all.entry(id).or_default();
-                                if !tiles.contains(&c) {
-                                    tiles.push(c);
-                                }
-                            }
-                        }
-                    }
-                }
+                let all = source.map(|s| s.uid_tiles(&coords)).unwrap_or_default();
                 if let Ok(mut g) = cell.lock() {
                     *g = Some(Arc::new(all));
                 }

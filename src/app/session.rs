@@ -157,35 +157,29 @@ impl Session {
     /// Takes a freshly read tile into the map, with its view of a 0.5.x map's name lists. The
     /// generation was decided when the map opened and does not change with what arrives.
     pub fn insert_tile(&mut self, tile: Tile, view: NameView) {
-        if let (Some((doodads, wmos)), Some(names)) = (view, &mut self.map.map_wide_names) {
-            names.tile_doodad_indices.insert(tile.coord, doodads);
-            names.tile_wmo_indices.insert(tile.coord, wmos);
-        }
         self.failed.remove(&tile.coord);
-        self.map.tiles.insert(tile.coord, tile);
+        disk::source::take_tile(&mut self.map, tile, view);
     }
 
-    /// Reads tiles now (in parallel) and takes them in; failures are kept in `failed`.
-    pub fn load_now(&mut self, coords: &[TileCoord]) {
-        use rayon::prelude::*;
+    /// Reads tiles now (in parallel) and takes them in; failures are kept in `failed`. Returns
+    /// how many it tried: those of `coords` on disk and not in memory.
+    pub fn load_now(&mut self, coords: &[TileCoord]) -> usize {
         let Some(source) = self.tiles.clone() else {
-            return;
+            return 0;
         };
         let wanted: Vec<TileCoord> = coords
             .iter()
             .filter(|c| self.on_disk.contains(c) && !self.map.tiles.contains_key(c))
             .copied()
             .collect();
-        let read: Vec<(TileCoord, TileRead)> =
-            wanted.par_iter().map(|&c| (c, source.read(c))).collect();
-        for (c, r) in read {
-            match r {
-                Ok((t, view)) => self.insert_tile(t, view),
-                Err(e) => {
-                    self.failed.insert(c, e.to_string());
-                }
+        let failed = disk::source::read_into(&mut self.map, &source, &wanted);
+        for c in &wanted {
+            if self.map.tiles.contains_key(c) {
+                self.failed.remove(c);
             }
         }
+        self.failed.extend(failed);
+        wanted.len()
     }
 
     /// Reads every tile on disk that is not in memory yet.

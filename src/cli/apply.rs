@@ -1,16 +1,26 @@
 //! `loam apply`: brush operations from a JSON file, run without a window through the same code
 //! as the editor's tools, then saved as a chosen generation.
+//!
+//! A map that can be read tile by tile is never held whole: only the tiles the operations reach
+//! (and the uids of the rest, for new objects) are read; the result is written a tile at a time,
+//! the changed tiles from memory and every other one converted from disk as it is read.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::assets::client::{AssetSource, ClientData};
 use crate::assets::models;
-use crate::convert;
-use crate::disk::{self, LoamError};
+use crate::convert::{self, Report};
+use crate::disk::source::{OpenedSource, TileSource, open_source, read_into};
+use crate::disk::stream::{Overlay, Target, write_map};
+use crate::disk::{self, LoamError, MapKind};
+use crate::edit::History;
 use crate::edit::liquid::LiquidStyle;
-use crate::edit::{History, ops};
+use crate::edit::objects::{ModelBox, NewUids};
+use crate::edit::ops::{self, Operation, OpsFile};
 use crate::format::Generation;
+use crate::model::{Map, TileCoord};
 
 /// Runs `loam apply MAP OPS.json --to VERSION OUT`.
 pub fn run(
@@ -32,7 +42,6 @@ pub fn run(
     })?;
     let file =
         ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", ops_path.display())))?;
-    let mut opened = disk::open_map_as(map_path, from)?;
     // Model boxes for object operations: the models in the map's folder (and a game folder
     // above a World/Maps/Name/ folder), then the client's archives when one is given.
     let client = match client {
@@ -49,31 +58,78 @@ pub fn run(
     let assets = AssetSource::new(client, Some(folder.clone()));
     let fetch = |p: &str| assets.read(p).ok().flatten();
     let model_box = |path: &str| models::placement_box(path, &fetch);
+    let ops = Ops {
+        file: &file,
+        path: ops_path,
+        model_box: &model_box,
+    };
+    match open_source(map_path, from)? {
+        Some(opened) => run_streamed(opened, &ops, &folder, to, out),
+        None => run_whole(map_path, from, &ops, &folder, to, out),
+    }
+}
+
+/// The operations to run and what they need besides the map.
+struct Ops<'a> {
+    /// The parsed file.
+    file: &'a OpsFile,
+    /// Where it was read from (for messages).
+    path: &'a Path,
+    /// Each model path's own box, for object operations.
+    model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
+}
+
+impl Ops<'_> {
+    /// Runs every operation on `map` in order, each one undo step, printing what each did;
+    /// `before(map, op)` runs first (it loads what the op reaches). Returns the tiles changed.
+    fn run(
+        &self,
+        map: &mut Map,
+        uids: &NewUids,
+        style: LiquidStyle,
+        mut before: impl FnMut(&mut Map, &Operation),
+    ) -> Result<BTreeSet<TileCoord>, LoamError> {
+        let mut history = History::default();
+        let mut changed = BTreeSet::new();
+        for (i, op) in self.file.ops.iter().enumerate() {
+            before(map, op);
+            let result = ops::run(map, op, &mut history, self.model_box, uids, style)
+                .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", self.path.display())))?;
+            println!("op {i}: {}", result.label);
+            for (t, c) in &result.refused {
+                println!(
+                    "  refused at tile {}_{} chunk {},{}: four texture layers, none free",
+                    t.x,
+                    t.y,
+                    c % 16,
+                    c / 16
+                );
+            }
+            changed.extend(result.tiles);
+        }
+        Ok(changed)
+    }
+}
+
+/// A map with no tile-by-tile form (a lone tile, a 0.5.5 map with prototype ADTs): read
+/// whole, edited, written whole.
+fn run_whole(
+    map_path: &Path,
+    from: Option<Generation>,
+    ops: &Ops,
+    folder: &Path,
+    to: Generation,
+    out: &Path,
+) -> Result<ExitCode, LoamError> {
+    let mut opened = disk::open_map_as(map_path, from)?;
     // New objects take uids from the map's range file when it has one (Settings ▸ uniqueId
     // range in the editor).
-    let range = disk::uid_range::read(&folder, &opened.map.name)?;
-    let mut history = History::default();
-    for (i, op) in file.ops.iter().enumerate() {
-        let result = ops::run(
-            &mut opened.map,
-            op,
-            &mut history,
-            &model_box,
-            range,
-            LiquidStyle::of(opened.generation),
-        )
-        .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", ops_path.display())))?;
-        println!("op {i}: {}", result.label);
-        for (t, c) in &result.refused {
-            println!(
-                "  refused at tile {}_{} chunk {},{}: four texture layers, none free",
-                t.x,
-                t.y,
-                c % 16,
-                c / 16
-            );
-        }
-    }
+    let uids = NewUids {
+        range: disk::uid_range::read(folder, &opened.map.name)?,
+        on_disk: None,
+    };
+    let style = LiquidStyle::of(opened.generation);
+    ops.run(&mut opened.map, &uids, style, |_, _| {})?;
     let report = convert::prepare_map(&mut opened.map, opened.generation, to);
     let mut files = disk::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
@@ -86,4 +142,98 @@ pub fn run(
         &opened.map.name,
         &opened.failed,
     ))
+}
+
+/// A map read tile by tile: the uids of every tile first (cheaply), then before each operation
+/// the tiles it reaches; the result written a tile at a time.
+fn run_streamed(
+    opened: OpenedSource,
+    ops: &Ops,
+    folder: &Path,
+    to: Generation,
+    out: &Path,
+) -> Result<ExitCode, LoamError> {
+    let OpenedSource {
+        header: mut map,
+        tiles,
+        decision,
+        source,
+    } = opened;
+    let on_disk = tiles.uid_tiles(&tiles.coords());
+    let uids = NewUids {
+        range: disk::uid_range::read(folder, &map.name)?,
+        on_disk: Some(&on_disk),
+    };
+    let mut failed = BTreeMap::new();
+    let changed = ops.run(
+        &mut map,
+        &uids,
+        LiquidStyle::of(decision.generation),
+        // What an object operation reaches shows once its object is in memory: ask again
+        // until nothing new is read (each tile is tried once).
+        |map, op| {
+            while load(
+                map,
+                &tiles,
+                &op.reach(map, Some(&on_disk), ops.model_box),
+                &mut failed,
+            ) {}
+        },
+    )?;
+    println!(
+        "read {} of the map's {} tile(s) for the operations",
+        map.tiles.len() + failed.len(),
+        tiles.coords().len()
+    );
+    let target = Target {
+        generation: to,
+        folder: out,
+        options: &convert::Options::default(),
+        all_or_nothing: false,
+        edit: None,
+    };
+    let overlay = Overlay {
+        map: &map,
+        take: &changed,
+    };
+    let written = write_map(
+        map.header_only(),
+        &tiles,
+        Some(overlay),
+        decision.generation,
+        target,
+        &|_, _| {},
+    )?;
+    let mut report: Report = written.report;
+    if source.kind == MapKind::Folder {
+        report.note(
+            "map: WDT written (the source folder had none; inferred from its tiles)",
+            1,
+        );
+    }
+    println!("wrote {} file(s) to {}", written.files, out.display());
+    print!("{report}");
+    failed.extend(written.failed);
+    Ok(super::convert::report_unreadable(&written.name, &failed))
+}
+
+/// Reads the tiles of `wanted` that the map has on disk and neither in memory nor already
+/// failed into `map` (see [`read_into`]); those that cannot be read go to `failed`. Returns
+/// whether it tried any.
+fn load(
+    map: &mut Map,
+    tiles: &TileSource,
+    wanted: &[TileCoord],
+    failed: &mut BTreeMap<TileCoord, String>,
+) -> bool {
+    let wanted: BTreeSet<TileCoord> = wanted
+        .iter()
+        .filter(|c| {
+            tiles.file_of(**c).is_some() && !map.tiles.contains_key(c) && !failed.contains_key(c)
+        })
+        .copied()
+        .collect();
+    let wanted: Vec<TileCoord> = wanted.into_iter().collect();
+    failed.extend(read_into(map, tiles, &wanted));
+    !wanted.is_empty()
 }

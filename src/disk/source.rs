@@ -19,6 +19,7 @@ use crate::format::evidence::Decision;
 use crate::format::v18::{self, AlphaDepth};
 use crate::model::map::{Map, TILE_PRESENT};
 use crate::model::monolithic::MapWideNames;
+use crate::model::objects::UidTiles;
 use crate::model::{Tile, TileCoord};
 
 /// A monolithic tile's view of the map-wide names: the MDNM and MONM index of each of its own
@@ -175,6 +176,55 @@ impl TileSource {
             }
         }
     }
+}
+
+impl TileSource {
+    /// The uniqueIds of the tiles `coords` (read cheaply, see [`TileSource::unique_ids`]). An
+    /// unreadable tile is left out: it is never written, so its uids cannot clash on disk with
+    /// a new object's in a file loam writes.
+    pub fn uid_tiles(&self, coords: &[TileCoord]) -> UidTiles {
+        let mut all = UidTiles::new();
+        for &c in coords {
+            if let Ok(ids) = self.unique_ids(c) {
+                for id in ids {
+                    let tiles = all.entry(id).or_default();
+                    if !tiles.contains(&c) {
+                        tiles.push(c);
+                    }
+                }
+            }
+        }
+        all
+    }
+}
+
+/// Takes a tile read from `TileSource::read` into `map`, with a 0.5.x tile's view of the
+/// map-wide names (which a later 0.5.x save of the tile needs).
+pub fn take_tile(map: &mut Map, tile: Tile, view: NameView) {
+    if let (Some((doodads, wmos)), Some(names)) = (view, &mut map.map_wide_names) {
+        names.tile_doodad_indices.insert(tile.coord, doodads);
+        names.tile_wmo_indices.insert(tile.coord, wmos);
+    }
+    map.tiles.insert(tile.coord, tile);
+}
+
+/// Reads the tiles `wanted` from `source` in parallel into `map` (see [`take_tile`]); returns
+/// those that could not be read, with why. Callers choose what to read: this reads all of it.
+pub fn read_into(
+    map: &mut Map,
+    source: &TileSource,
+    wanted: &[TileCoord],
+) -> Vec<(TileCoord, String)> {
+    use rayon::prelude::*;
+    let read: Vec<_> = wanted.par_iter().map(|&c| (c, source.read(c))).collect();
+    let mut failed = Vec::new();
+    for (c, r) in read {
+        match r {
+            Ok((tile, view)) => take_tile(map, tile, view),
+            Err(e) => failed.push((c, e.to_string())),
+        }
+    }
+    failed
 }
 
 /// A map opened for reading tile by tile: its header (no tiles), where its tiles are, how its

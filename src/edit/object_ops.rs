@@ -137,6 +137,86 @@ fn named(map: &Map, uid: u32) -> Result<ObjectRecord, String> {
     }
 }
 
+/// A world position made from an operation's numbers, or why it cannot be.
+type WorldPosition = Result<[f64; 3], String>;
+
+/// The object as `op` leaves it: the new object of a place (taking `uid`), or object `uid` of
+/// `map` moved, turned or scaled (as it is, for a delete). `at` makes the op's 2 or 3 numbers
+/// a world position.
+fn record_after(
+    map: &Map,
+    op: &ObjectOp,
+    uid: u32,
+    at: &dyn Fn(&[f64]) -> WorldPosition,
+) -> Result<ObjectRecord, String> {
+    let given = || at(op.position.as_deref().unwrap_or_default());
+    if op.tool == ObjectTool::Place {
+        let model = op.model.clone().unwrap_or_default();
+        let kind = kind_of_model(&model);
+        let scale = op.scale.unwrap_or(1.0);
+        if kind == ObjectKind::Wmo && scale != 1.0 {
+            return Err(
+                "a WMO cannot be scaled: MODF has no scale before Legion (3.3.5 and older)".into(),
+            );
+        }
+        if kind == ObjectKind::Doodad && op.doodad_set.is_some() {
+            return Err("doodad_set is for WMOs".into());
+        }
+        return Ok(ObjectRecord {
+            kind,
+            model,
+            unique_id: uid,
+            position: given()?,
+            rotation: op.rotation.unwrap_or([0.0; 3]),
+            scale: match kind {
+                ObjectKind::Doodad => record_scale(scale),
+                ObjectKind::Wmo => 0,
+            },
+            flags: 0,
+            doodad_set: op.doodad_set.unwrap_or(0),
+            name_set: 0,
+        });
+    }
+    let mut record = named(map, uid)?;
+    match op.tool {
+        ObjectTool::Move => record.position = given()?,
+        ObjectTool::Rotate => record.rotation = op.rotation.unwrap_or_default(),
+        ObjectTool::Scale => {
+            if record.kind == ObjectKind::Wmo {
+                return Err(format!(
+                    "uid {uid} is a WMO: MODF has no scale before Legion (3.3.5 and older)"
+                ));
+            }
+            record.scale = record_scale(op.scale.unwrap_or(1.0));
+        }
+        ObjectTool::Place | ObjectTool::Delete => {}
+    }
+    Ok(record)
+}
+
+/// The tiles `op` needs in memory besides those listing its object on disk (load those
+/// first, so that the object is found): the tiles the object's box overlaps where the
+/// operation leaves it, since each of them lists it (3.3.5) or may. Empty when the op names
+/// no object of `map` or is malformed: running it then fails with the reason.
+pub fn box_reach(
+    map: &Map,
+    op: &ObjectOp,
+    model_box: &dyn Fn(&str) -> Option<ModelBox>,
+) -> Vec<crate::model::TileCoord> {
+    // Where an object stands is all that decides its tiles; its height is not needed (and the
+    // ground under it may not be in memory yet).
+    let flat = |p: &[f64]| match *p {
+        [x, y] | [x, y, _] => Ok([x, y, 0.0]),
+        _ => Err(String::new()),
+    };
+    match record_after(map, op, op.uid.unwrap_or_default(), &flat) {
+        Ok(r) if op.tool != ObjectTool::Delete => {
+            objects::tiles_overlapping(r.world_box(model_box(&r.model)))
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A world position from 2 or 3 numbers, on the ground when z is left out.
 fn position(map: &Map, p: &[f64]) -> Result<[f64; 3], String> {
     match *p {
@@ -161,80 +241,46 @@ pub fn apply(
     history: &mut History,
     model_box: &dyn Fn(&str) -> Option<ModelBox>,
 ) -> Result<OpResult, String> {
-    apply_in(map, op, history, model_box, None)
+    apply_in(map, op, history, model_box, &objects::NewUids::default())
 }
 
-/// As [`apply`], with new uids taken from `range` (the map's uniqueId range file) when given.
+/// As [`apply`], with new uids chosen by `uids` (the map's uniqueId range, and the uids of
+/// its tiles not in memory).
 pub fn apply_in(
     map: &mut Map,
     op: &ObjectOp,
     history: &mut History,
     model_box: &dyn Fn(&str) -> Option<ModelBox>,
-    range: Option<objects::UidRange>,
+    uids: &objects::NewUids,
 ) -> Result<OpResult, String> {
     op.validate()?;
     let mut stroke = ObjectStroke::default();
     let (label, placed) = match op.tool {
         ObjectTool::Place => {
-            let model = op.model.clone().unwrap_or_default();
-            let kind = kind_of_model(&model);
-            let scale = op.scale.unwrap_or(1.0);
-            if kind == ObjectKind::Wmo && scale != 1.0 {
-                return Err(
-                    "a WMO cannot be scaled: MODF has no scale before Legion (3.3.5 and older)"
-                        .into(),
-                );
-            }
-            if kind == ObjectKind::Doodad && op.doodad_set.is_some() {
-                return Err("doodad_set is for WMOs".into());
-            }
             let uid = match op.uid {
                 Some(u) => {
-                    if objects::unique_ids(map).iter().any(|&(_, used)| used == u) {
+                    if objects::unique_ids(map).iter().any(|&(_, used)| used == u)
+                        || uids.elsewhere(map).any(|used| used == u)
+                    {
                         return Err(format!("uid {u} is already used by another object"));
                     }
                     u
                 }
                 None => objects::next_unique_id_in(
-                    objects::unique_ids(map).into_iter().map(|(_, u)| u),
-                    range,
+                    objects::unique_ids(map)
+                        .into_iter()
+                        .map(|(_, u)| u)
+                        .chain(uids.elsewhere(map)),
+                    uids.range,
                 )?,
             };
-            let record = ObjectRecord {
-                kind,
-                model: model.clone(),
-                unique_id: uid,
-                position: position(map, op.position.as_deref().unwrap_or_default())?,
-                rotation: op.rotation.unwrap_or([0.0; 3]),
-                scale: match kind {
-                    ObjectKind::Doodad => record_scale(scale),
-                    ObjectKind::Wmo => 0,
-                },
-                flags: 0,
-                doodad_set: op.doodad_set.unwrap_or(0),
-                name_set: 0,
-            };
-            let placed = objects::put(map, &mut stroke, &record, model_box(&model));
-            (format!("Place {model} (uid {uid})"), placed)
+            let record = record_after(map, op, uid, &|p| position(map, p))?;
+            let placed = objects::put(map, &mut stroke, &record, model_box(&record.model));
+            (format!("Place {} (uid {uid})", record.model), placed)
         }
         tool => {
             let uid = op.uid.unwrap_or_default();
-            let mut record = named(map, uid)?;
-            match tool {
-                ObjectTool::Move => {
-                    record.position = position(map, op.position.as_deref().unwrap_or_default())?
-                }
-                ObjectTool::Rotate => record.rotation = op.rotation.unwrap_or_default(),
-                ObjectTool::Scale => {
-                    if record.kind == ObjectKind::Wmo {
-                        return Err(format!(
-                            "uid {uid} is a WMO: MODF has no scale before Legion (3.3.5 and older)"
-                        ));
-                    }
-                    record.scale = record_scale(op.scale.unwrap_or(1.0));
-                }
-                _ => {}
-            }
+            let record = record_after(map, op, uid, &|p| position(map, p))?;
             let placed = if tool == ObjectTool::Delete {
                 objects::remove(map, &mut stroke, record.kind, uid);
                 objects::Placed::default()

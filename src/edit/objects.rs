@@ -120,6 +120,29 @@ fn name_at(names: &[String], index: u32) -> String {
     names.get(index as usize).cloned().unwrap_or_default()
 }
 
+/// Where new objects' uniqueIds come from: above every uid the map uses (in memory, and in its
+/// tiles still on disk when the map is partly loaded), inside `range` when the map has one.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NewUids<'a> {
+    /// The map's uniqueId range (Settings ▸ uniqueId range), if any.
+    pub range: Option<UidRange>,
+    /// The uids of the map's tiles on disk and the tiles listing each, when not every tile
+    /// is in memory; `None` when the map is whole in memory.
+    pub on_disk: Option<&'a crate::model::objects::UidTiles>,
+}
+
+impl NewUids<'_> {
+    /// The uids used by tiles of `map` that are not in memory (those in memory speak for
+    /// themselves, edits included).
+    pub fn elsewhere<'m>(&'m self, map: &'m Map) -> impl Iterator<Item = u32> + 'm {
+        self.on_disk
+            .into_iter()
+            .flatten()
+            .filter(|(_, tiles)| tiles.iter().any(|c| !map.tiles.contains_key(c)))
+            .map(|(&uid, _)| uid)
+    }
+}
+
 /// The uid a new object takes: above every uid in `used` (the map's, on disk and in memory),
 /// or, with a range, above every used uid inside it and from its start; refused when the
 /// range is used up.

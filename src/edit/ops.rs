@@ -15,6 +15,7 @@ use super::paint::{self, PaintMode};
 use super::sculpt::{self, FlattenMode, Sculpt};
 use super::shade;
 use super::stroke::Stroke;
+use crate::model::objects::UidTiles;
 use crate::model::{Map, TileCoord};
 
 /// An `OPS.json` document.
@@ -40,6 +41,28 @@ impl Operation {
         match self {
             Operation::Brush(op) => Some(op),
             Operation::Object(_) => None,
+        }
+    }
+
+    /// The tiles this operation reads or changes, as far as `map` (perhaps partly in memory)
+    /// shows: a stroke's [`Op::reach`]; for an object, the tiles listing its uid on disk
+    /// (`on_disk`) and, once it is in memory, those its box overlaps where the operation
+    /// leaves it ([`object_ops::box_reach`]). Load them and ask again until nothing new is
+    /// needed: the operation then does what it does on the whole map.
+    pub fn reach(
+        &self,
+        map: &Map,
+        on_disk: Option<&UidTiles>,
+        model_box: &dyn Fn(&str) -> Option<ModelBox>,
+    ) -> Vec<TileCoord> {
+        match self {
+            Operation::Brush(op) => op.reach(),
+            Operation::Object(op) => {
+                let listed = op.uid.and_then(|u| on_disk?.get(&u));
+                let mut tiles = listed.cloned().unwrap_or_default();
+                tiles.extend(object_ops::box_reach(map, op, model_box));
+                tiles
+            }
         }
     }
 
@@ -73,19 +96,19 @@ impl<'de> Deserialize<'de> for Operation {
 }
 
 /// Runs one entry of an `OPS.json` as one undo step: brushes through [`apply`], objects through
-/// `object_ops::apply_in` with `model_box` giving each model path's own box and new uids from
-/// `range` when the map has one.
+/// `object_ops::apply_in` with `model_box` giving each model path's own box and new uids
+/// chosen by `uids`.
 pub fn run(
     map: &mut Map,
     operation: &Operation,
     history: &mut History,
     model_box: &dyn Fn(&str) -> Option<ModelBox>,
-    range: Option<super::objects::UidRange>,
+    uids: &super::objects::NewUids,
     style: LiquidStyle,
 ) -> Result<OpResult, String> {
     match operation {
         Operation::Brush(op) => apply(map, op, history, style),
-        Operation::Object(op) => object_ops::apply_in(map, op, history, model_box, range),
+        Operation::Object(op) => object_ops::apply_in(map, op, history, model_box, uids),
     }
 }
 
@@ -196,7 +219,32 @@ pub struct OpResult {
     pub tiles: Vec<TileCoord>,
 }
 
+/// How far past its radius a stroke reads the terrain: smoothing averages a vertex's
+/// neighbours and normals are recomputed a vertex beyond what moved; a chunk covers both.
+const REACH_MARGIN: f64 = crate::model::coords::CHUNK_SIZE;
+
 impl Op {
+    /// The tiles this stroke can read or change: those within its radius (and a chunk's
+    /// margin) of the lines through its points. A partly loaded map needs them in memory for
+    /// the stroke to do what it does on the whole map.
+    pub fn reach(&self) -> Vec<TileCoord> {
+        let r = f64::from(self.radius.max(0.0)) + REACH_MARGIN;
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for p in &self.points {
+            for axis in 0..2 {
+                lo[axis] = lo[axis].min(p[axis]);
+                hi[axis] = hi[axis].max(p[axis]);
+            }
+        }
+        if self.points.is_empty() || !r.is_finite() {
+            return Vec::new();
+        }
+        crate::model::coords::tiles_overlapping((
+            [lo[0] - r, lo[1] - r, 0.0],
+            [hi[0] + r, hi[1] + r, 0.0],
+        ))
+    }
+
     /// Rejects fields that do not belong to the tool and missing required ones.
     pub fn validate(&self) -> Result<(), String> {
         const LIQUID_SURFACE: &[Tool] = &[Tool::Flatten, Tool::LiquidAdd, Tool::LiquidHeight];

@@ -8,10 +8,15 @@
 //!
 //! Not for: file records (see `placement`) or drawing (see `render`).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use super::TileCoord;
 use super::map::Map;
+
+/// Each uniqueId in a map's tiles on disk, with the tiles listing it (in the order read): what
+/// a partly loaded map needs to give new objects unused uids and to load every tile an object
+/// edit reaches.
+pub type UidTiles = BTreeMap<u32, Vec<TileCoord>>;
 
 /// Doodad (M2/MDX) or map object (WMO): the two uniqueId spaces the client keeps apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -121,3 +121,31 @@ pub fn map_dbc(fields: usize, name_field: usize, id: u32, directory: &str, name:
     out.extend_from_slice(&strings);
     out
 }
+
+/// Every file directly in a folder, by name.
+pub fn folder_files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Two folders hold the same file names with the same bytes.
+pub fn assert_same_folders(what: &str, a: &std::path::Path, b: &std::path::Path) {
+    let (a, b) = (folder_files(a), folder_files(b));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "{what}"
+    );
+    for (name, bytes) in &a {
+        assert_same_bytes(&format!("{what}: {name}"), bytes, &b[name]);
+    }
+}
