@@ -131,13 +131,14 @@ for root in "$corpus_src"/blizzardry/trolltent.wmo "$corpus_src"/warcraft-net/WM
     seed_with_byte wmo "$(printf %02x "$split")" "$tmp"
     rm -f "$tmp"
 done
-# MPQ: small archives StormLib's smpq writes (v1, and v2 with a listfile), holding a map file.
+# MPQ: small archives StormLib's smpq writes (v1 to v4; v3 and v4 carry HET and BET tables
+# beside the classic ones), holding a map file.
 mkdir -p "$out/mpq_lookup"
 stage=$(mktemp -d)
 mkdir -p "$stage/World/Maps/Azeroth"
 cp "$corpus_src/blizzardry/Azeroth.wdt" "$stage/World/Maps/Azeroth/Azeroth.wdt"
 printf a > "$stage/a"
-for v in 1 2; do
+for v in 1 2 3 4; do
     (cd "$stage" && smpq -c -q -f -M "$v" "$stage/v$v.mpq" World/Maps/Azeroth/Azeroth.wdt a)
     seed mpq_lookup "$stage/v$v.mpq"
 done

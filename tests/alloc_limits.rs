@@ -635,6 +635,15 @@ fn fuzz_found_mpq_with_garbled_attributes_opens_without_a_huge_allocation() {
     assert!(peak <= 4 * MIB, "peak {peak} bytes for an 841 byte archive");
 }
 
+/// Found by the `mpq_lookup` fuzz target (long run): a 208-byte MPQ v4 archive (minimised from
+/// 1 181) whose HET table size made wow-mpq's table loader ask for 8.6 EB, which aborts the
+/// process outside a sanitizer. loam now reads the classic tables itself for every version.
+#[test]
+fn fuzz_found_mpq_v4_whose_het_table_asks_for_exabytes_opens_without_it() {
+    let peak = open_fuzzed_archive("mpq_lookup-het-oom.mpq");
+    assert!(peak <= 4 * MIB, "peak {peak} bytes for a 208 byte archive");
+}
+
 /// Found by the `mpq_lookup` fuzz target: a file whose PKWARE-imploded data makes the `implode`
 /// crate panic; loam's `catch_unwind` around wow-mpq's decompressors turns it into an error (a
 /// panic escaping would fail this test). Its block claims ~50 MB unpacked from a few bytes and

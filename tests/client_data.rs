@@ -88,8 +88,13 @@ fn drop_listfile(archive: &Path) {
 
 /// Writes an archive with wow-mpq's builder (MPQ v1, zlib), with or without a `(listfile)`.
 fn build(archive: &Path, files: &[(&str, &[u8])], listfile: bool) {
+    build_as(FormatVersion::V1, archive, files, listfile);
+}
+
+/// [`build`] in another MPQ format version.
+fn build_as(version: FormatVersion, archive: &Path, files: &[(&str, &[u8])], listfile: bool) {
     std::fs::create_dir_all(archive.parent().unwrap()).unwrap();
-    let mut b = ArchiveBuilder::new().version(FormatVersion::V1);
+    let mut b = ArchiveBuilder::new().version(version);
     if !listfile {
         b = b.listfile_option(ListfileOption::None);
     }
@@ -114,6 +119,32 @@ fn archive_of(client: &ClientData, path: &str) -> PathBuf {
     match client.served_by(path) {
         Some(Origin::Archive { path, .. }) => path,
         other => panic!("{path} served by {other:?}"),
+    }
+}
+
+/// loam reads the classic hash and block tables itself in every MPQ version (wow-mpq's loader
+/// also reads v3/v4 HET and BET tables, trusting their sizes): archives of each version, as
+/// wow-mpq writes them (v3 and v4 with HET and BET beside the classic tables), serve their files.
+#[test]
+fn archives_of_every_mpq_version_serve_their_files() {
+    let wdt = corpus("blizzardry/Azeroth.wdt");
+    let path = "World\\Maps\\Azeroth\\Azeroth.wdt";
+    for version in [
+        FormatVersion::V1,
+        FormatVersion::V2,
+        FormatVersion::V3,
+        FormatVersion::V4,
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        build_as(
+            version,
+            &dir.path().join("Data/common.MPQ"),
+            &[(path, &wdt), ("a.txt", b"a")],
+            false,
+        );
+        let client = open(dir.path());
+        assert_eq!(read(&client, path), wdt, "{version:?}");
+        assert_eq!(read(&client, "A.TXT"), b"a", "{version:?}");
     }
 }
 
@@ -319,6 +350,9 @@ fn stormlib_archives_of_every_version_compression_and_encryption_read_back_exact
         &["-M", "1", "-C", "ZLIB"],
         &["-M", "1", "-C", "PKWARE"],
         &["-M", "2", "-C", "BZIP2"],
+        // v3 and v4 (later clients' formats): loam reads their classic tables, not HET/BET.
+        &["-M", "3", "-C", "ZLIB"],
+        &["-M", "4", "-C", "ZLIB"],
         &["-M", "1", "-C", "ZLIB", "-E"],
         &["-M", "1", "-C", "ZLIB", "-E", "-F"],
         &["-M", "1", "-C", "ZLIB", "-S"],

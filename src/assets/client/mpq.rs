@@ -1,5 +1,6 @@
-//! One opened MPQ archive: its header and tables (read with wow-mpq, after checking that they
-//! lie inside the file), a lookup by name hash, and reading one stored file.
+//! One opened MPQ archive: its header and classic hash and block tables (read with wow-mpq's
+//! table readers, after checking that they lie inside the file), a lookup by name hash, and
+//! reading one stored file.
 //!
 //! Reads go through positioned reads on a shared file handle, so one `Mpq` serves many
 //! threads at once without a lock.
@@ -250,10 +251,10 @@ impl Mpq {
 
 type Tables = (u64, usize, Vec<Block>, Vec<Slot>);
 
-/// Reads the header with wow-mpq, checks the tables lie inside the file (wow-mpq would
-/// allocate whatever a garbled header says), then loads them.
+/// Reads the header with wow-mpq, checks the classic hash and block tables lie inside the file
+/// (a garbled header must not size an allocation), then reads them.
 fn load_tables(path: &Path, file_len: u64) -> Result<Tables, AssetError> {
-    let mut archive = OpenOptions::new()
+    let archive = OpenOptions::new()
         .load_tables(false)
         .open(path)
         .map_err(|e| bad(path, format!("not a readable MPQ archive: {e}")))?;
@@ -280,13 +281,28 @@ fn load_tables(path: &Path, file_len: u64) -> Result<Tables, AssetError> {
             ),
         ));
     }
-    let (hash_bytes, block_bytes) = match &h.v4_data {
-        Some(v4) => (v4.hash_table_size_64, v4.block_table_size_64),
-        None => (
-            h.hash_table_size as u64 * 16,
-            h.block_table_size as u64 * 16,
-        ),
-    };
+    let (hash_bytes, block_bytes) = (
+        h.hash_table_size as u64 * 16,
+        h.block_table_size as u64 * 16,
+    );
+    // A v4 header also gives each table's size on disk: smaller than its entries means
+    // compressed, which only later clients' archives (v4, Mists of Pandaria on) do.
+    if let Some(v4) = &h.v4_data {
+        for (what, on_disk, entries) in [
+            ("hash", v4.hash_table_size_64, hash_bytes),
+            ("block", v4.block_table_size_64, block_bytes),
+        ] {
+            if on_disk != 0 && on_disk != entries {
+                return Err(bad(
+                    path,
+                    format!(
+                        "{what} table stored in {on_disk} bytes for {entries} bytes of entries \
+                         (compressed: an MPQ v4 archive of a client after 3.3.5)"
+                    ),
+                ));
+            }
+        }
+    }
     let hash_pos =
         offset + (h.hash_table_pos as u64 | (h.hash_table_pos_hi.unwrap_or(0) as u64) << 32);
     let block_pos =
@@ -304,37 +320,29 @@ fn load_tables(path: &Path, file_len: u64) -> Result<Tables, AssetError> {
             ));
         }
     }
-    let (blocks, slots) = if h.format_version < FormatVersion::V3 {
-        // The clients loam reads (up to 3.3.5) have v1/v2 archives: their tables are read here
-        // directly. wow-mpq's `load_tables` also loads `(attributes)`, trusting its sector
-        // offsets, and a garbled one made it allocate gigabytes (found by fuzz target
-        // `mpq_lookup`, kept in tests/fuzz_regressions.rs); loam never uses the attributes.
-        let tables = || -> wow_mpq::Result<_> {
-            let mut file = File::open(path)?;
-            let hash = HashTable::read(&mut file, hash_pos, h.hash_table_size)?;
-            let block = BlockTable::read(&mut file, block_pos, h.block_table_size)?;
-            let hi = match h.hi_block_table_pos {
-                Some(pos) if pos != 0 => {
-                    let at = offset + pos;
-                    let end = at.saturating_add(h.block_table_size as u64 * 2);
-                    (end <= file_len)
-                        .then(|| HiBlockTable::read(&mut file, at, h.block_table_size))
-                        .transpose()?
-                }
-                _ => None,
-            };
-            Ok(entries(&hash, &block, hi.as_ref()))
+    // loam reads the classic hash and block tables itself, whatever the version: wow-mpq's
+    // `load_tables` also loads `(attributes)` (every version) and the HET and BET tables (v3
+    // and v4), trusting the sizes they declare, and garbled ones made it allocate gigabytes
+    // (found by the fuzz target `mpq_lookup`; both kept in tests/alloc_limits.rs). Clients up
+    // to 3.3.5 read neither, and every archive they read has the classic tables.
+    let tables = || -> wow_mpq::Result<_> {
+        let mut file = File::open(path)?;
+        let hash = HashTable::read(&mut file, hash_pos, h.hash_table_size)?;
+        let block = BlockTable::read(&mut file, block_pos, h.block_table_size)?;
+        let hi = match h.hi_block_table_pos {
+            Some(pos) if pos != 0 => {
+                let at = offset + pos;
+                let end = at.saturating_add(h.block_table_size as u64 * 2);
+                (end <= file_len)
+                    .then(|| HiBlockTable::read(&mut file, at, h.block_table_size))
+                    .transpose()?
+            }
+            _ => None,
         };
-        tables().map_err(|e| bad(path, format!("hash/block tables unreadable: {e}")))?
-    } else {
-        archive
-            .load_tables()
-            .map_err(|e| bad(path, format!("hash/block tables unreadable: {e}")))?;
-        let (Some(hash), Some(block)) = (archive.hash_table(), archive.block_table()) else {
-            return Err(bad(path, "no hash or block table"));
-        };
-        entries(hash, block, archive.hi_block_table())
+        Ok(entries(&hash, &block, hi.as_ref()))
     };
+    let (blocks, slots) =
+        tables().map_err(|e| bad(path, format!("hash/block tables unreadable: {e}")))?;
     Ok((offset, 512usize << h.block_size, blocks, slots))
 }
 
