@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 use loam::app::dialogs::ScriptedDialogs;
 use loam::app::{LoamApp, StartOptions};
@@ -197,6 +197,42 @@ fn a_click_on_the_tile_map_moves_the_camera_there() {
         TileCoord::containing(ahead.x as f64, ahead.y as f64),
         Some(target)
     );
+}
+
+/// The tile map's Go to tile fields, as (X, Y).
+fn go_to_fields(h: &Harness<'_, LoamApp>) -> (f64, f64) {
+    let value = |label| {
+        h.get_by_role_and_label(Role::SpinButton, label)
+            .accesskit_node()
+            .numeric_value()
+            .expect("a number")
+    };
+    (value("X"), value("Y"))
+}
+
+#[test]
+fn the_go_to_tile_fields_show_the_tile_the_camera_went_to() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    // The sample's first tile, before the camera has gone anywhere.
+    assert_eq!(go_to_fields(&h), (31.0, 31.0));
+    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
+    let present = h
+        .state()
+        .session()
+        .unwrap()
+        .map
+        .present_tiles()
+        .into_iter()
+        .collect();
+    let region = Region::around(&present);
+    click_at(
+        &h,
+        region.tile_centre(rect, TileCoord::new(32, 32).unwrap()),
+    );
+    h.run();
+    assert_eq!(go_to_fields(&h), (32.0, 32.0));
 }
 
 #[test]

@@ -126,6 +126,8 @@ pub struct LoamApp {
     export: Option<export::ExportDialog>,
     /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
     recovery: Option<recovery::Recovery>,
+    /// The tile the camera last went to in this map (the tile map's Go to tile fields show it).
+    gone_to: Option<TileCoord>,
 }
 
 impl LoamApp {
@@ -190,6 +192,7 @@ impl LoamApp {
             object_tool: Default::default(),
             export: None,
             recovery: None,
+            gone_to: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -370,6 +373,7 @@ impl LoamApp {
         }
         self.message = (!notes.is_empty()).then(|| notes.join("; "));
         self.session = Some(session);
+        self.gone_to = None;
         self.save_as = None;
         // A new map starts a new history; the tool settings stay.
         self.editing = Editing::with_settings(self.editing.settings.clone());
@@ -399,6 +403,7 @@ impl LoamApp {
 
     /// Moves the camera over a tile (loaded or not), above its highest point.
     pub fn go_to_tile(&mut self, tile: TileCoord) {
+        self.gone_to = Some(tile);
         let range = self
             .session
             .as_ref()
@@ -970,6 +975,7 @@ impl LoamApp {
                 self.camera.yaw,
             )),
             drawn: self.gl.lock().uploaded.clone(),
+            gone_to: self.gone_to,
             ..Default::default()
         };
         if let Some(s) = &self.session {

@@ -24,6 +24,9 @@ pub struct TileMapState {
     pub unreadable: BTreeMap<TileCoord, String>,
     /// The camera: world (x, y) and yaw.
     pub camera: Option<([f64; 2], f32)>,
+    /// The tile the camera last went to (a click here, Go to tile, `--tile`), if any since the
+    /// map opened: the Go to tile fields show it.
+    pub gone_to: Option<TileCoord>,
 }
 
 /// The accessible name of the tile map widget.
@@ -212,10 +215,17 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
         out.push(Intent::GoToTile(c));
     }
     // "Go to tile" by number; the typed values live in egui's memory, not in the app. They
-    // start at the map's own first tile, and a map with other tiles starts afresh.
-    let first = state.present.first().map_or((32, 32), |c| (c.x, c.y));
-    let id = ui.scope_id().with(("loam-go-to-tile", first));
-    let (mut x, mut y) = ui.data(|d| d.get_temp::<(u8, u8)>(id)).unwrap_or(first);
+    // show the tile the camera last went to (else the map's first tile) and keep what was
+    // typed until the camera goes to another: the fields must not lie about where the view is.
+    let shown = state
+        .gone_to
+        .or(state.present.first().copied())
+        .map_or((32, 32), |c| (c.x, c.y));
+    let id = ui.scope_id().with("loam-go-to-tile");
+    let (mut x, mut y) = match ui.data(|d| d.get_temp::<((u8, u8), (u8, u8))>(id)) {
+        Some((typed, was_shown)) if was_shown == shown => typed,
+        _ => shown,
+    };
     ui.horizontal(|ui| {
         let label = ui.label("X");
         ui.add(egui::DragValue::new(&mut x).range(0..=63))
@@ -229,7 +239,7 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
             out.push(Intent::GoToTile(c));
         }
     });
-    ui.data_mut(|d| d.insert_temp(id, (x, y)));
+    ui.data_mut(|d| d.insert_temp(id, ((x, y), shown)));
     ui.horizontal_wrapped(|ui| {
         legend(ui, Color32::from_gray(110), "present");
         legend(ui, Color32::from_rgb(60, 120, 80), "loaded");
