@@ -160,6 +160,20 @@ impl eframe::Storage for MemoryStorage {
     fn flush(&mut self) {}
 }
 
+/// Clicks `tile` on the tile map (the open map's region of it, as the widget draws it).
+fn click_tile(h: &Harness<'_, LoamApp>, tile: TileCoord) {
+    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
+    let present = h
+        .state()
+        .session()
+        .unwrap()
+        .map
+        .present_tiles()
+        .into_iter()
+        .collect();
+    click_at(h, Region::around(&present).tile_centre(rect, tile));
+}
+
 #[test]
 fn a_wdt_with_missing_tiles_opens_and_says_so() {
     let dialogs = ScriptedDialogs::default();
@@ -176,18 +190,8 @@ fn a_click_on_the_tile_map_moves_the_camera_there() {
     let mut h = harness(&dialogs, None);
     h.run();
     let before = *h.state().camera();
-    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
-    let present = h
-        .state()
-        .session()
-        .unwrap()
-        .map
-        .present_tiles()
-        .into_iter()
-        .collect();
-    let region = Region::around(&present);
     let target = TileCoord::new(31, 32).unwrap();
-    click_at(&h, region.tile_centre(rect, target));
+    click_tile(&h, target);
     h.run();
     let after = *h.state().camera();
     assert_ne!(before, after);
@@ -211,28 +215,32 @@ fn go_to_fields(h: &Harness<'_, LoamApp>) -> (f64, f64) {
 }
 
 #[test]
-fn the_go_to_tile_fields_show_the_tile_the_camera_went_to() {
+fn the_go_to_tile_fields_show_the_tile_the_camera_went_to_and_keep_what_is_typed() {
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs, None);
     h.run();
     // The sample's first tile, before the camera has gone anywhere.
     assert_eq!(go_to_fields(&h), (31.0, 31.0));
-    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
-    let present = h
-        .state()
-        .session()
-        .unwrap()
-        .map
-        .present_tiles()
-        .into_iter()
-        .collect();
-    let region = Region::around(&present);
-    click_at(
-        &h,
-        region.tile_centre(rect, TileCoord::new(32, 32).unwrap()),
-    );
+    click_tile(&h, TileCoord::new(32, 32).unwrap());
     h.run();
     assert_eq!(go_to_fields(&h), (32.0, 32.0));
+    // Typed values stay while the camera stays, and Go to tile takes them.
+    h.get_by_role_and_label(Role::SpinButton, "X")
+        .set_value_accesskit(40.0);
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "Y")
+        .set_value_accesskit(41.0);
+    h.run();
+    assert_eq!(go_to_fields(&h), (40.0, 41.0));
+    h.get_by_label("Go to tile").click();
+    h.run();
+    let camera = *h.state().camera();
+    let ahead = camera.eye() + camera.forward() * (TILE_SIZE as f32 * 1.1);
+    assert_eq!(
+        TileCoord::containing(ahead.x as f64, ahead.y as f64),
+        TileCoord::new(40, 41)
+    );
+    assert_eq!(go_to_fields(&h), (40.0, 41.0));
 }
 
 #[test]
