@@ -212,6 +212,8 @@ pub fn write_map(
     let mut report = convert::prepare_header(&mut header, src_gen, to, options, coords.len());
     fs::create_dir_all(dst).map_err(io_err(dst))?;
     super::remove_stale_temps(dst);
+    // Files the folder already has are replaced under their own spelling (`azeroth_32_48.adt`).
+    let spelling = super::atomic::FolderSpelling::read(dst);
     let total = coords.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || {
@@ -271,7 +273,7 @@ pub fn write_map(
             header.global_wmo.as_ref().map(|g| g.name.as_str()),
         );
         // Pass 2: the file, written in place.
-        let wdt = dst.join(format!("{}.wdt", header.name));
+        let wdt = spelling.path(&format!("{}.wdt", header.name));
         let mut out = AtomicFile::create(&wdt)?;
         out.write(&alpha_wdt::write_header(&header, &names, global_wmo))?;
         let good: Vec<TileCoord> = stubs.iter().map(|s| s.coord).collect();
@@ -314,7 +316,7 @@ pub fn write_map(
             big: header.big_alpha(),
         };
         let flusher = super::Flusher::start();
-        let tile_path = |c: TileCoord| dst.join(tile_file_name(&header.name, c));
+        let tile_path = |c: TileCoord| spelling.path(&tile_file_name(&header.name, c));
         // A tile that cannot be read is listed and left out; one that cannot be written (a
         // full disk, a read-only folder) stops the whole write, nothing renamed.
         let results: Vec<(TileCoord, std::result::Result<Result<Report>, LoamError>)> = coords
@@ -338,7 +340,7 @@ pub fn write_map(
                 (c, r)
             })
             .collect();
-        let wdt_path = dst.join(format!("{}.wdt", header.name));
+        let wdt_path = spelling.path(&format!("{}.wdt", header.name));
         let mut unwritten = None;
         for (c, r) in results {
             match r {
@@ -535,14 +537,16 @@ impl AtomicFile {
                 entry[4..].copy_from_slice(&size.to_le_bytes());
                 f.write_all(&entry).map_err(io_err(&path))?;
             }
-            f.sync_all().map_err(io_err(&path))?;
-            drop(f);
-            fs::rename(&tmp, &self.path).map_err(io_err(&self.path))
+            Ok(())
         })();
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
+        match result {
+            Ok(()) => super::atomic::finish_in_place(f, &tmp, &path),
+            Err(e) => {
+                drop(f);
+                let _ = fs::remove_file(&tmp);
+                Err(e)
+            }
         }
-        result
     }
 }
 
