@@ -8,6 +8,7 @@ use clap::Parser;
 
 fn main() -> std::process::ExitCode {
     attach_parent_console();
+    loam::cli::pipe::end_quietly_on_closed_pipe();
     loam::cli::run(loam::cli::Cli::parse())
 }
 

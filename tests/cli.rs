@@ -169,3 +169,84 @@ fn unknown_target_and_bad_paths_are_clear_errors() {
     assert!(!o.status.success());
     assert!(text(&o).contains("/nonexistent/x.adt"), "{}", text(&o));
 }
+
+/// Runs `loam ARGS` with its output into a pipe, reads the first line and closes the pipe, as
+/// `loam ARGS | head -n 1` does; returns that line, the exit status and what went to stderr.
+fn first_line_then_close(args: &[&str]) -> (String, std::process::ExitStatus, String) {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("loam runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe closes with most of the output unread.
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (first, child.wait().unwrap(), err)
+}
+
+/// What a command ended by a closed pipe must look like: one line read, no panic, the status a
+/// shell gives a program that SIGPIPE ended.
+fn assert_ended_quietly(
+    what: &str,
+    (first, status, err): (String, std::process::ExitStatus, String),
+) {
+    assert!(!first.trim().is_empty(), "{what}: no first line");
+    assert!(!err.contains("panicked"), "{what}: {err}");
+    assert_eq!(status.code(), Some(141), "{what}: {status}; {err}");
+}
+
+#[test]
+fn check_whose_reader_stops_after_one_line_ends_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    loam::sample::write_sample(dir.path()).unwrap();
+    let wdt = dir.path().join("Sample.wdt");
+    // Every chunk lifted by its own amount: a seam on every chunk border, each one listed.
+    let mut opened = loam::disk::open_map(&wdt).unwrap();
+    for tile in opened.map.tiles.values_mut() {
+        for (i, chunk) in tile.chunks.iter_mut().enumerate() {
+            chunk.heights.iter_mut().for_each(|h| *h += 0.5 + i as f32);
+        }
+    }
+    let files = loam::disk::encode_map(&opened.map, opened.generation, true, None).unwrap();
+    loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
+    let all = loam(&["check", wdt.to_str().unwrap()]);
+    assert!(
+        all.stdout.len() > 1 << 17,
+        "the test needs more output than a pipe holds: {} bytes",
+        all.stdout.len()
+    );
+    assert_ended_quietly(
+        "check",
+        first_line_then_close(&["check", wdt.to_str().unwrap()]),
+    );
+}
+
+#[test]
+fn client_whose_reader_stops_after_one_line_ends_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("Data");
+    std::fs::create_dir_all(&data).unwrap();
+    let mut builder = wow_mpq::ArchiveBuilder::new();
+    for i in 0..4000 {
+        builder = builder.add_file_data(
+            vec![i as u8],
+            &format!("World\\Maps\\Pipe\\Tileset\\texture_number_{i:05}.blp"),
+        );
+    }
+    builder.build(data.join("common.MPQ")).unwrap();
+    let args = ["client", dir.path().to_str().unwrap(), "--find", "*.blp"];
+    let all = loam(&args);
+    assert!(all.stdout.len() > 1 << 17, "{} bytes", all.stdout.len());
+    assert_ended_quietly("client --find", first_line_then_close(&args));
+}

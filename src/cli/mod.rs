@@ -8,6 +8,7 @@ pub mod convert;
 pub mod fix;
 pub mod info;
 pub mod model;
+pub mod pipe;
 pub mod sample;
 #[cfg(feature = "editor")]
 pub mod screenshot;
