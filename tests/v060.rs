@@ -173,3 +173,136 @@ fn damaged_0_6_0_files_never_panic() {
         }
     }
 }
+
+/// Every corpus tile's own border vertices meet in 1.12's order, and the same tile written as
+/// 0.6.0 meets only in 0.6.0's: the fact that tells loam's 0.6.0 maps without liquid from 1.12.
+#[test]
+fn chunk_borders_prove_the_height_order_of_every_corpus_tile_both_ways() {
+    use loam::format::evidence::VertexOrder;
+    for (rel, _, tile) in corpus_tiles(&ADTS) {
+        let original = TileEvidence::of(&std::fs::read(corpus_file(rel)).unwrap());
+        assert_eq!(
+            original.vertex_order(),
+            Some(VertexOrder::Interleaved),
+            "{rel}: {original:?}"
+        );
+        let written = TileEvidence::of(&v060::write_adt(&tile));
+        assert_eq!(
+            written.vertex_order(),
+            Some(VertexOrder::OuterFirst),
+            "{rel}: {written:?}"
+        );
+        let mut e = MapEvidence::new(None);
+        e.add(&written);
+        assert_eq!(
+            evidence::decide(&e, None).generation,
+            Generation::V060,
+            "{rel}"
+        );
+    }
+}
+
+/// A flat tile meets under both orders and a torn one under neither: neither proves anything,
+/// and the map stays "1.12 assumed".
+#[test]
+fn flat_and_torn_tiles_prove_no_height_order() {
+    let flat = Tile::flat(
+        loam::model::TileCoord::new(30, 30).unwrap(),
+        "grass.blp",
+        12.5,
+    );
+    let mut torn = flat.clone();
+    for (i, chunk) in torn.chunks.iter_mut().enumerate() {
+        // Every chunk at a height of its own, sloped within itself: no border meets either way.
+        for (k, h) in chunk.heights.iter_mut().enumerate() {
+            *h = 40.0 * (i % 7) as f32 + 3.0 * (i / 16) as f32 + 0.25 * k as f32;
+        }
+    }
+    for (what, tile) in [("flat", &flat), ("torn", &torn)] {
+        for bytes in [
+            v060::write_adt(tile),
+            v18::write_adt(tile, v18::AlphaTarget { big: false }),
+        ] {
+            let e = TileEvidence::of(&bytes);
+            assert_eq!(e.vertex_order(), None, "{what}: {e:?}");
+            let mut m = MapEvidence::new(None);
+            m.add(&e);
+            let d = evidence::decide(&m, None);
+            assert_eq!(d.generation, Generation::V112, "{what}: {d}");
+            assert!(d.assumed, "{what}: {d}");
+        }
+    }
+}
+
+/// Heights as an independent reader (the `wow-adt` crate) sees them: each chunk's base z plus
+/// its 145 stored values.
+fn absolute_heights_by_wow_adt(path: &std::path::Path) -> Vec<Vec<f32>> {
+    let mut f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let wow_adt::ParsedAdt::Root(root) = wow_adt::parse_adt(&mut f).unwrap() else {
+        panic!("{}: not a root ADT", path.display())
+    };
+    root.mcnk_chunks
+        .iter()
+        .map(|m| {
+            let base = m.header.position[2];
+            m.heights
+                .as_ref()
+                .unwrap()
+                .heights
+                .iter()
+                .map(|h| base + h)
+                .collect()
+        })
+        .collect()
+}
+
+/// `loam convert --to 0.6.0`, then `--to 3.3.5` with no `--from`, of each corpus tile in a map
+/// folder: the second convert reads loam's 0.6.0 as 0.6.0 (with or without liquid) and gives
+/// back the original's heights, as wow-adt reads both.
+#[test]
+fn loams_own_0_6_0_reads_back_as_0_6_0_and_converts_back_to_the_original() {
+    for (rel, _, tile) in corpus_tiles(&ADTS) {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, mid, out) = (
+            dir.path().join("src"),
+            dir.path().join("mid"),
+            dir.path().join("out"),
+        );
+        std::fs::create_dir_all(&src).unwrap();
+        let name = disk::tile_file_name("Test", tile.coord);
+        std::fs::copy(corpus_file(rel), src.join(&name)).unwrap();
+        let loam = |args: &[&std::path::Path], to: &str| {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_loam"))
+                .args(["convert", "--to", to])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{rel}: convert --to {to}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        };
+        loam(&[&src, &mid], "0.6.0");
+        let opened = disk::open_map(&mid).unwrap();
+        assert_eq!(
+            opened.generation,
+            Generation::V060,
+            "{rel}: {}",
+            opened.decision
+        );
+        assert!(!opened.decision.assumed, "{rel}: {}", opened.decision);
+        loam(&[&mid, &out], "3.3.5");
+        let want = absolute_heights_by_wow_adt(&corpus_file(rel));
+        let got = absolute_heights_by_wow_adt(&out.join(&name));
+        assert_eq!(got.len(), 256, "{rel}");
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            for (k, (a, b)) in w.iter().zip(g).enumerate() {
+                assert!(
+                    (a - b).abs() <= 1e-3,
+                    "{rel}: chunk {i} vertex {k}: {a} became {b}"
+                );
+            }
+        }
+    }
+}

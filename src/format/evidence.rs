@@ -37,6 +37,89 @@ pub struct TileEvidence {
     pub mclq_060: u32,
     /// MCNKs whose MCLQ holds 804-byte instances (1.12 and later).
     pub mclq_v18: u32,
+    /// Shared border vertices of neighbouring chunks whose copies meet only when MCVT is read
+    /// in 1.12's interleaved order (see [`BorderAgreement`]).
+    pub borders_only_v18: u32,
+    /// The same, read in 0.6.0's order: 81 outer heights, then 64 inner.
+    pub borders_only_060: u32,
+}
+
+/// The order in which a tile's MCVT heights are stored, as its chunk borders prove it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VertexOrder {
+    /// Rows of 9 outer and 8 inner heights, interleaved (1.12, 3.3.5).
+    Interleaved,
+    /// 81 outer heights, then 64 inner (0.6.0, as loam writes it).
+    OuterFirst,
+}
+
+/// How two copies of a border vertex must agree to count as meeting: the seam threshold of
+/// `loam check`, so that the float noise other tools leave (always under it) still meets, while
+/// heights from the wrong places in a chunk (yards apart on any real terrain) do not.
+pub const BORDER_MEET_YARDS: f32 = 0.01;
+
+/// Border vertices that must meet under one order and not the other before a tile proves its
+/// order: a tile of 256 chunks shares 4 320, of which a flat or featureless tile meets under both
+/// orders (and so proves nothing), and one with torn borders meets under neither.
+pub const BORDER_PROOF_MIN: u32 = 256;
+
+/// How many times more border vertices the proving order must meet than the other.
+pub const BORDER_PROOF_RATIO: u32 = 10;
+
+/// Neighbouring chunks share their border vertices, so under the right MCVT order the absolute
+/// heights (the chunk's base z plus the stored value) of a vertex's copies are equal, and under
+/// the wrong one they are heights of other places. Counts, over every shared border vertex of a
+/// tile, the copies that meet under one order only.
+struct BorderAgreement;
+
+impl BorderAgreement {
+    /// Stored index of outer vertex (`row`, `col`) in each order.
+    fn index(order: VertexOrder, row: usize, col: usize) -> usize {
+        match order {
+            VertexOrder::Interleaved => row * 17 + col,
+            VertexOrder::OuterFirst => row * 9 + col,
+        }
+    }
+
+    /// (only interleaved, only outer-first) over the chunks of one tile, each its grid position,
+    /// base z and the 145 stored heights.
+    fn count(chunks: &[Option<(f32, [f32; 145])>]) -> (u32, u32) {
+        let absolute =
+            |c: &(f32, [f32; 145]), order, row, col| c.0 + c.1[Self::index(order, row, col)];
+        let (mut only_v18, mut only_060) = (0, 0);
+        let mut compare = |a: &(f32, [f32; 145]), b: &(f32, [f32; 145]), ra, ca, rb, cb| {
+            let meets = |order| {
+                (absolute(a, order, ra, ca) - absolute(b, order, rb, cb)).abs() <= BORDER_MEET_YARDS
+            };
+            match (
+                meets(VertexOrder::Interleaved),
+                meets(VertexOrder::OuterFirst),
+            ) {
+                (true, false) => only_v18 += 1,
+                (false, true) => only_060 += 1,
+                _ => {}
+            }
+        };
+        for y in 0..16 {
+            for x in 0..16 {
+                let Some(Some(here)) = chunks.get(y * 16 + x) else {
+                    continue;
+                };
+                if let Some(Some(east)) = (x < 15).then(|| chunks.get(y * 16 + x + 1)).flatten() {
+                    for r in 0..9 {
+                        compare(here, east, r, 8, r, 0);
+                    }
+                }
+                if let Some(Some(south)) = (y < 15).then(|| chunks.get((y + 1) * 16 + x)).flatten()
+                {
+                    for c in 0..9 {
+                        compare(here, south, 8, c, 0, c);
+                    }
+                }
+            }
+        }
+        (only_v18, only_060)
+    }
 }
 
 impl TileEvidence {
@@ -48,7 +131,10 @@ impl TileEvidence {
                 .get(at..at.checked_add(4)?)
                 .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
+        let float = |at: usize| word(at).map(f32::from_bits);
         let mut e = TileEvidence::default();
+        let mut heights: Vec<Option<(f32, [f32; 145])>> = vec![None; 256];
+        let mut mcnk_index = 0usize;
         for c in ChunkIter::new(bytes, 0, tags::FILE) {
             let Ok(c) = c else { break };
             match c.tag {
@@ -60,6 +146,31 @@ impl TileEvidence {
                     let mcnk_end = c.offset + 8 + c.payload.len();
                     let field = |rel: usize| word(h + rel).unwrap_or(0);
                     let (flags, ofs_liquid, size_liquid) = (field(0), field(0x60), field(0x64));
+                    // Heights for the border count: MCVT where the header points, the chunk's
+                    // place from its header (or its order when the header's is out of range).
+                    let (ix, iy) = (field(0x04) as usize, field(0x08) as usize);
+                    let slot = if ix < 16 && iy < 16 {
+                        iy * 16 + ix
+                    } else {
+                        mcnk_index
+                    };
+                    mcnk_index += 1;
+                    let ofs_height = field(0x14) as usize;
+                    let mcvt_at = c.offset.checked_add(ofs_height);
+                    if let (Some(at), Some(base), true) = (
+                        mcvt_at.filter(|&at| ofs_height >= 8 && at + 8 + 145 * 4 <= mcnk_end),
+                        float(h + 0x70),
+                        slot < 256,
+                    ) && bytes.get(at..at + 4) == Some(tags::MCVT.to_disk().as_slice())
+                    {
+                        let mut stored = [0f32; 145];
+                        for (k, v) in stored.iter_mut().enumerate() {
+                            *v = float(at + 8 + k * 4).unwrap_or(0.0);
+                        }
+                        if base.is_finite() && stored.iter().all(|v| v.is_finite()) {
+                            heights[slot] = Some((base, stored));
+                        }
+                    }
                     let n = (flags & FLAG_LIQUID_ANY).count_ones() as usize;
                     let len = size_liquid.saturating_sub(8) as usize;
                     if n > 0 && ofs_liquid != 0 {
@@ -106,7 +217,25 @@ impl TileEvidence {
                 _ => {}
             }
         }
+        (e.borders_only_v18, e.borders_only_060) = BorderAgreement::count(&heights);
         e
+    }
+
+    /// The MCVT order this tile's chunk borders prove: the order under which at least
+    /// [`BORDER_PROOF_MIN`] shared border vertices meet that do not under the other, and
+    /// [`BORDER_PROOF_RATIO`] times as many as the other's. `None` for a flat, featureless or
+    /// torn tile.
+    pub fn vertex_order(&self) -> Option<VertexOrder> {
+        let proves = |this: u32, other: u32| {
+            this >= BORDER_PROOF_MIN && this >= other.saturating_mul(BORDER_PROOF_RATIO)
+        };
+        if proves(self.borders_only_v18, self.borders_only_060) {
+            Some(VertexOrder::Interleaved)
+        } else if proves(self.borders_only_060, self.borders_only_v18) {
+            Some(VertexOrder::OuterFirst)
+        } else {
+            None
+        }
     }
 
     /// True when anything here exists only after 1.12.
@@ -143,6 +272,10 @@ pub struct MapEvidence {
     pub mclq_060: u32,
     /// Tiles with 804-byte MCLQ instances.
     pub mclq_v18: u32,
+    /// Tiles whose chunk borders prove 1.12's interleaved MCVT order.
+    pub order_v18: u32,
+    /// Tiles whose chunk borders prove 0.6.0's outer-first MCVT order.
+    pub order_060: u32,
     /// Tiles not looked at because an earlier one already proved the answer.
     pub skipped: u32,
 }
@@ -172,6 +305,11 @@ impl MapEvidence {
         self.big_alpha += (t.big_alpha > 0) as u32;
         self.mclq_060 += (t.mclq_060 > 0) as u32;
         self.mclq_v18 += (t.mclq_v18 > 0) as u32;
+        match t.vertex_order() {
+            Some(VertexOrder::Interleaved) => self.order_v18 += 1,
+            Some(VertexOrder::OuterFirst) => self.order_060 += 1,
+            None => {}
+        }
     }
 
     /// The WDT flags that only 3.3.5 sets, with their names.
@@ -251,6 +389,14 @@ pub fn decide(evidence: &MapEvidence, from: Option<Generation>) -> Decision {
             Generation::V112 | Generation::V335 if evidence.mclq_060 > 0 => {
                 format!("0x2D4-byte MCLQ in {}", tiles(evidence.mclq_060))
             }
+            Generation::V060 if evidence.order_v18 > 0 => format!(
+                "chunk borders meet in 1.12's height order in {}",
+                tiles(evidence.order_v18)
+            ),
+            Generation::V112 | Generation::V335 if evidence.order_060 > 0 => format!(
+                "chunk borders meet in 0.6.0's height order in {}",
+                tiles(evidence.order_060)
+            ),
             _ => String::new(),
         };
         if !contradicting.is_empty() {
@@ -303,6 +449,29 @@ pub fn decide(evidence: &MapEvidence, from: Option<Generation>) -> Decision {
             generation: Generation::V335,
             reason,
             assumed: false,
+        };
+    }
+    if evidence.order_060 > 0 {
+        if evidence.order_v18 == 0 {
+            return Decision {
+                generation: Generation::V060,
+                reason: format!(
+                    "chunk borders meet only in 0.6.0's height order (81 outer, then 64 inner) \
+                     in {}",
+                    tiles(evidence.order_060)
+                ),
+                assumed: false,
+            };
+        }
+        return Decision {
+            generation: Generation::V112,
+            reason: format!(
+                "conflicting evidence: chunk borders meet in 0.6.0's height order in {} but in \
+                 1.12's in {}; read as 1.12 (use --from 0.6.0 to read it as 0.6.0)",
+                tiles(evidence.order_060),
+                tiles(evidence.order_v18)
+            ),
+            assumed: true,
         };
     }
     Decision {
