@@ -11,7 +11,12 @@
 //! nothing. The mean is then moved to the nearest float that every sharing chunk stores exactly:
 //! the 1.12 to 3.3.5 and 0.6.0 files keep heights relative to a per-chunk base, and a height that
 //! does not survive `base + (h - base)` would reopen the seam by a few millionths of a yard on
-//! save. Only heights are stitched; the normals of every vertex sharing a triangle with a
+//! save. Some bases admit no common float near the mean (two bases whose last bits disagree, as
+//! other tools leave them, allow alternate floats each): then every chunk sharing that vertex
+//! gets base 0, which stores any height exactly (its absolute heights are unchanged; only the
+//! stored values change). Which chunks are rebased is decided from the bases as read, never from
+//! the order vertices are visited, so a tile stitched on its own against its neighbours' strips
+//! (`tile_stitch`) comes out as the whole map does. Only heights are stitched; the normals of every vertex sharing a triangle with a
 //! changed vertex are then recomputed (and so also agree). Borders with tiles that are not
 //! loaded are left alone, and so are vertices with a copy that is not a finite number (`check`
 //! reports those on their own).
@@ -240,6 +245,8 @@ pub(crate) fn stitch_vertices(
     let mut report = Stitched::default();
     let mut written: BTreeSet<(TileCoord, usize)> = BTreeSet::new();
     let mut changed = Vec::new();
+    // Chunks that get base 0: one of their vertices has no float every sharing base stores.
+    let mut rebase: BTreeSet<(TileCoord, usize)> = BTreeSet::new();
     for v in vertices {
         let (heights, bases): (Vec<f32>, Vec<f32>) = v
             .copies()
@@ -256,7 +263,18 @@ pub(crate) fn stitch_vertices(
         }
         // In f64 so that copies that already agree give back exactly their height.
         let mean = (heights.iter().map(|&h| h as f64).sum::<f64>() / heights.len() as f64) as f32;
-        let mean = storable(mean, &bases);
+        // Bases are only changed after the loop, so `bases` are always those read.
+        let mean = match storable(mean, &bases) {
+            Some(h) => h,
+            None => {
+                rebase.extend(
+                    v.copies()
+                        .filter(|c| map.tiles.contains_key(&c.tile))
+                        .map(|c| (c.tile, c.chunk)),
+                );
+                mean
+            }
+        };
         for c in v.copies() {
             if !map.tiles.contains_key(&c.tile) {
                 continue;
@@ -274,6 +292,13 @@ pub(crate) fn stitch_vertices(
         report.vertices += 1;
         changed.push(v);
     }
+    for (tile, chunk) in rebase {
+        // Already written: every rebased chunk holds a changed vertex.
+        if let Some(c) = map.tiles.get_mut(&tile).map(|t| &mut t.chunks[chunk]) {
+            c.base_height = 0.0;
+            c.quirks.relative_heights = None;
+        }
+    }
     for (tile, chunk) in normals::recompute_around(map, &changed, |m, t, c| {
         if !written.contains(&(t, c)) {
             before_write(m, t, c);
@@ -287,15 +312,15 @@ pub(crate) fn stitch_vertices(
 }
 
 /// The float nearest `h` that survives being stored relative to each of `bases` and read back
-/// (`base + (h - base)`), or `h` when none is near.
-fn storable(h: f32, bases: &[f32]) -> f32 {
+/// (`base + (h - base)`), or `None` when none is near (the bases' grids do not meet there).
+fn storable(h: f32, bases: &[f32]) -> Option<f32> {
     let keeps = |h: f32| {
         bases
             .iter()
             .all(|&b| (b + (h - b)).to_bits() == h.to_bits())
     };
     if keeps(h) {
-        return h;
+        return Some(h);
     }
     // What a file would give back is the natural candidate: a fixed point after a step or two.
     let mut c = h;
@@ -304,7 +329,7 @@ fn storable(h: f32, bases: &[f32]) -> f32 {
             c = b + (c - b);
         }
         if keeps(c) {
-            return c;
+            return Some(c);
         }
     }
     // Otherwise the floats around `h`, nearest first; the spacing of storable heights is at
@@ -313,14 +338,14 @@ fn storable(h: f32, bases: &[f32]) -> f32 {
     for _ in 0..1024 {
         up = next_float(up, true);
         if keeps(up) {
-            return up;
+            return Some(up);
         }
         down = next_float(down, false);
         if keeps(down) {
-            return down;
+            return Some(down);
         }
     }
-    h
+    None
 }
 
 /// The next float above (`up`) or below `h` (`f32::next_up` is newer than the crate's MSRV).
@@ -367,6 +392,7 @@ pub fn copies_of(map: &Map, v: Vertex) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::v18;
     use crate::model::Tile;
     use proptest::prelude::*;
 
@@ -509,11 +535,75 @@ mod tests {
             (-0.001, vec![4000.0, 1.0]),
             (57.1, vec![57.1, 57.1]),
         ] {
-            let s = storable(h, &bases);
+            let s = storable(h, &bases).expect("a storable float near");
             for b in &bases {
                 assert_eq!((b + (s - b)).to_bits(), s.to_bits(), "{h} over {b}");
             }
             assert!((s - h).abs() < 1e-3, "{h} moved to {s}");
+        }
+    }
+
+    #[test]
+    fn bases_whose_grids_never_meet_store_no_common_float() {
+        // Two bases of other tools' making whose last bits disagree: near 238.06 one keeps the
+        // even floats only and the other the odd ones.
+        let bases = [102.24699f32, -244.99013];
+        assert_eq!(storable(238.05565, &bases), None);
+        assert_eq!(
+            storable(238.05565, &[0.0]),
+            Some(238.05565),
+            "base 0 stores anything"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Chunk bases as other tools leave them (any value, either sign, far from the heights)
+        /// and float noise on the borders: after one stitch and a save, every copy of every
+        /// shared vertex reads back with the same bits. Chunks whose bases admit no common float
+        /// are rebased to 0, with their absolute heights unchanged.
+        #[test]
+        fn stitched_maps_read_back_seamless_whatever_the_bases(
+            bases in proptest::collection::vec(-400.0f32..400.0, 1024),
+            noise in proptest::collection::vec(-0.004f32..0.004, 1024),
+        ) {
+            // Saved and read back as 3.3.5: heights as a file gives them, `base + stored`.
+            let save_and_read = |map: &mut Map| {
+                for tile in map.tiles.values_mut() {
+                    let bytes = v18::write_adt(tile, v18::AlphaTarget { big: false });
+                    *tile = v18::read_adt(&bytes, Some(tile.coord), v18::AlphaDepth::Nibble)
+                        .unwrap();
+                }
+            };
+            let mut map = map();
+            for (t, tile) in map.tiles.values_mut().enumerate() {
+                for (i, chunk) in tile.chunks.iter_mut().enumerate() {
+                    chunk.base_height = bases[t * 256 + i];
+                    for k in 0..9 {
+                        for (n, (r, c)) in [(0, k), (8, k), (k, 0), (k, 8)].into_iter().enumerate() {
+                            chunk.heights[coords::outer_vertex(r, c)] +=
+                                noise[(t * 256 + i * 4 + n + k * 16) % 1024];
+                        }
+                    }
+                }
+            }
+            save_and_read(&mut map);
+            let absolute: Vec<Vec<f32>> = map.tiles.values()
+                .flat_map(|t| t.chunks.iter().map(|c| c.heights.to_vec()))
+                .collect();
+            stitch(&mut map, |_, _, _| {});
+            assert_seamless(&map);
+            // Rebasing moves no absolute height: vertices off the borders are as they were.
+            for (before, c) in absolute.iter().zip(map.tiles.values().flat_map(|t| t.chunks.iter())) {
+                for r in 1..8 {
+                    let k = coords::outer_vertex(r, r);
+                    prop_assert_eq!(before[k].to_bits(), c.heights[k].to_bits());
+                }
+            }
+            // Not even a millionth of a yard reopens on save.
+            save_and_read(&mut map);
+            assert_seamless(&map);
         }
     }
 
