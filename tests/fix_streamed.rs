@@ -202,6 +202,19 @@ fn assert_fix_as_whole(map: &Path, flags: &[&str], fixes: &Fixes) -> String {
 }
 
 #[test]
+fn fix_tile_by_tile_rebases_the_chunks_the_whole_maps_fix_rebases() {
+    // Bases other tools leave: some chunks need base 0 for their seams to close, decided from
+    // each vertex's own copies, so a tile fixed against its neighbours' strips agrees.
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = seamy::write_with_scattered_bases(&dir.path().join("scattered"));
+    let seams_only = Fixes {
+        seams: true,
+        uids: false,
+    };
+    assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
+}
+
+#[test]
 fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = seamy::write(&dir.path().join("seamy"));

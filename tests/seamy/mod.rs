@@ -88,3 +88,24 @@ pub fn write(dir: &Path) -> PathBuf {
     disk::write_files(dir, &files, |_| {}).expect("written");
     wdt
 }
+
+/// [`write`], then every chunk given a base z of the kind other tools leave: anywhere within
+/// ±400 yd of nothing in particular, either sign, with every last bit used. Heights are stored
+/// relative to it, so many shared vertices have no float near their mean that every sharing
+/// chunk stores exactly (`edit::seams`). Returns the WDT.
+pub fn write_with_scattered_bases(dir: &Path) -> PathBuf {
+    let wdt = write(dir);
+    let mut opened = disk::open_map(&wdt).expect("seamy map opens");
+    let mut seed = 0x9e37_79b9_u32;
+    for tile in opened.map.tiles.values_mut() {
+        for chunk in tile.chunks.iter_mut() {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            chunk.base_height = (seed as f32 / u32::MAX as f32 - 0.5) * 800.0;
+        }
+    }
+    let files = disk::encode_map(&opened.map, opened.generation, true, None).expect("encodes");
+    disk::write_files(dir, &files, |_| {}).expect("written");
+    wdt
+}
