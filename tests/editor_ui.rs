@@ -243,6 +243,76 @@ fn the_go_to_tile_fields_show_the_tile_the_camera_went_to_and_keep_what_is_typed
     assert_eq!(go_to_fields(&h), (40.0, 41.0));
 }
 
+/// A map of `n` tiles on disk, each a hard link to the corpus's largest tile (2.6 MB, 3.3.5),
+/// beside a WDT that lists them; returns the WDT.
+fn map_of_northrend_tiles(dir: &Path, n: usize) -> PathBuf {
+    let tile = corpus("warcraft-net/ADT/Northrend_37_25.adt");
+    let mut map = loam::model::Map::new("Many");
+    for i in 0..n {
+        let coord = TileCoord::new(30 + i % 8, 30 + i / 8).unwrap();
+        map.tile_flags[coord.index()] = loam::model::map::TILE_PRESENT;
+        let file = dir.join(loam::disk::tile_file_name("Many", coord));
+        std::fs::hard_link(&tile, &file)
+            .or_else(|_| std::fs::copy(&tile, &file).map(|_| ()))
+            .unwrap();
+    }
+    let wdt = dir.join("Many.wdt");
+    std::fs::write(&wdt, loam::format::v18::write_wdt(&map)).unwrap();
+    wdt
+}
+
+#[test]
+fn save_as_reads_a_large_maps_report_off_the_ui_thread_with_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = map_of_northrend_tiles(dir.path(), 48);
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, Some(wdt));
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Save as…").click();
+    h.run();
+    // The frame that opened the dialog did not wait for 48 tiles: it shows the progress.
+    h.get_by_label_contains("Reading the map's tiles for the report");
+    // The report arrives while frames go on (bounded: a minute on the slowest machine).
+    let mut frames = 0;
+    while h.query_by_label("nothing changes").is_none() {
+        assert!(frames < 3000, "no report after {frames} frames");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+        frames += 1;
+    }
+    assert!(
+        h.query_by_label_contains("Reading the map's tiles")
+            .is_none(),
+        "the progress goes once the report is in"
+    );
+    // Another target: its own report, read again; the first is kept.
+    h.get_by_label("Target 1.12").click();
+    h.run();
+    h.get_by_label_contains("Reading the map's tiles for the report");
+    let mut frames = 0;
+    while h
+        .query_by_label_contains("Reading the map's tiles")
+        .is_some()
+    {
+        assert!(frames < 3000, "no 1.12 report after {frames} frames");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+        frames += 1;
+    }
+    // 3.3.5 tiles lose something as 1.12 (MH2O becomes MCLQ, vertex colours go).
+    assert!(h.query_by_label("nothing changes").is_none());
+    assert!(
+        h.query_all_by_label_contains("tiles that could not be read")
+            .count()
+            == 0
+    );
+    h.get_by_label("Target 3.3.5").click();
+    h.run();
+    h.get_by_label("nothing changes");
+}
+
 #[test]
 fn save_as_lists_the_targets_and_shows_the_report() {
     let dialogs = ScriptedDialogs::default();

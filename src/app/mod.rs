@@ -18,6 +18,7 @@ pub mod object_tool;
 mod object_view;
 pub mod objects;
 pub mod recovery;
+mod save_as_report;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
@@ -74,11 +75,11 @@ pub struct StartOptions {
 }
 
 /// The Save as… dialog's state.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct SaveAsState {
     target: Generation,
     folder: Option<PathBuf>,
-    report: Vec<String>,
+    reports: save_as_report::SaveAsReports,
     /// Write the map's WDL with it (on by default).
     wdl: bool,
 }
@@ -464,7 +465,7 @@ impl LoamApp {
             Intent::SaveAsTarget(g) => {
                 if let (Some(d), Some(s)) = (&mut self.save_as, &self.session) {
                     d.target = g;
-                    d.report = report_lines(s, g);
+                    d.reports.request(s, g);
                 }
             }
             Intent::SaveAsPickFolder => {
@@ -774,10 +775,13 @@ impl LoamApp {
             } else {
                 Generation::V335
             };
+            // Reports are made afresh each time the dialog opens: edits change them.
+            let mut reports = save_as_report::SaveAsReports::default();
+            reports.request(s, target);
             self.save_as = Some(SaveAsState {
                 target,
                 folder: None,
-                report: report_lines(s, target),
+                reports,
                 wdl: true,
             });
         }
@@ -1125,19 +1129,6 @@ impl LoamApp {
     }
 }
 
-/// The report lines for saving `session` as `target`: one per kind of change, with its count.
-fn report_lines(session: &Session, target: Generation) -> Vec<String> {
-    let report = session.conversion_report(target);
-    if report.is_lossless() {
-        return vec!["nothing changes".to_string()];
-    }
-    report
-        .changes
-        .iter()
-        .map(|(what, n)| format!("{n:>6}  {what}"))
-        .collect()
-}
-
 /// A camera's position and the point it looks at (on a plane at `ground`, at most three tiles
 /// ahead), both on the tile grid.
 fn view_points(camera: &Camera, ground: f64) -> [[f64; 2]; 2] {
@@ -1259,15 +1250,26 @@ impl eframe::App for LoamApp {
         }
 
         let mut intents = self.draw_panels(ui);
-        if let Some(d) = &self.save_as
+        if let Some(d) = &mut self.save_as
             && let Some(s) = &self.session
         {
+            if d.reports.poll() {
+                // The progress bar moves, and the finished report shows, without input.
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+            let (report, reading) = match d.reports.state(d.target) {
+                save_as_report::ReportState::Ready(lines) => (lines.to_vec(), None),
+                save_as_report::ReportState::Reading { read, total } => {
+                    (Vec::new(), Some((read, total)))
+                }
+            };
             let view = ui::dialogs::SaveAsView {
                 targets: Session::save_targets(),
                 target: d.target,
                 current: s.generation,
                 folder: d.folder.clone(),
-                report: d.report.clone(),
+                report,
+                reading,
                 wdl: d.wdl,
             };
             intents.extend(ui::dialogs::save_as(ui, &view));

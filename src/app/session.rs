@@ -57,6 +57,56 @@ pub struct Session {
     pub changed_since_autosave: BTreeSet<TileCoord>,
 }
 
+/// Everything the Save as… report for one target needs, detached from the session so that a
+/// continent's report (hundreds of tiles read from disk) can run on a thread of its own.
+pub struct ReportInput {
+    from: Generation,
+    to: Generation,
+    header: Map,
+    in_memory: Vec<Tile>,
+    on_disk: Vec<TileCoord>,
+    tiles: Option<Arc<TileSource>>,
+}
+
+impl ReportInput {
+    /// Tiles the report reads from disk.
+    pub fn tiles_to_read(&self) -> usize {
+        self.on_disk.len()
+    }
+
+    /// The report: every tile made to fit the target on a copy, the ones on disk read one at a
+    /// time (in parallel) and dropped; `read` counts the tiles read so far, for progress.
+    pub fn run(mut self, read: &std::sync::atomic::AtomicUsize) -> Report {
+        use rayon::prelude::*;
+        use std::sync::atomic::Ordering;
+        let options = convert::Options::default();
+        let total = self.in_memory.len() + self.on_disk.len();
+        let mut report =
+            convert::prepare_header(&mut self.header, self.from, self.to, &options, total);
+        let (from, to) = (self.from, self.to);
+        let per_tile: Vec<Option<Report>> = self
+            .in_memory
+            .into_par_iter()
+            .map(Some)
+            .chain(self.on_disk.par_iter().map(|c| {
+                let tile = self.tiles.as_ref()?.read(*c).ok().map(|(t, _)| t);
+                read.fetch_add(1, Ordering::Relaxed);
+                tile
+            }))
+            .map(|tile| {
+                let mut tile = tile?;
+                Some(convert::prepare_tile_with(&mut tile, from, to, &options))
+            })
+            .collect();
+        let unreadable = per_tile.iter().filter(|r| r.is_none()).count();
+        for r in per_tile.into_iter().flatten() {
+            report.merge(r);
+        }
+        report.note("tiles that could not be read, left out", unreadable as u64);
+        report
+    }
+}
+
 /// A tile read from disk with its view of a 0.5.x map's name lists, or why it could not be
 /// read.
 pub type TileRead = Result<(Tile, NameView), LoamError>;
@@ -231,28 +281,26 @@ impl Session {
     /// What saving as `to` would change or drop, for the whole map: the tiles in memory as
     /// they are, the others read from disk one at a time (in parallel) and dropped.
     pub fn conversion_report(&self, to: Generation) -> Report {
-        use rayon::prelude::*;
-        let from = self.generation;
-        let options = convert::Options::default();
-        let all: Vec<TileCoord> = self.known_tiles().into_iter().collect();
-        let mut header = self.map.header_only();
-        let mut report = convert::prepare_header(&mut header, from, to, &options, all.len());
-        let per_tile: Vec<Option<Report>> = all
-            .par_iter()
-            .map(|c| {
-                let mut tile = match self.map.tiles.get(c) {
-                    Some(t) => t.clone(),
-                    None => self.tiles.as_ref()?.read(*c).ok()?.0,
-                };
-                Some(convert::prepare_tile_with(&mut tile, from, to, &options))
-            })
+        self.report_input(to)
+            .run(&std::sync::atomic::AtomicUsize::new(0))
+    }
+
+    /// What [`ReportInput::run`] needs to compute the report for `to` away from the session:
+    /// the header, copies of the tiles in memory, and the source to read the others from.
+    pub fn report_input(&self, to: Generation) -> ReportInput {
+        let on_disk: Vec<TileCoord> = self
+            .known_tiles()
+            .into_iter()
+            .filter(|c| !self.map.tiles.contains_key(c))
             .collect();
-        let unreadable = per_tile.iter().filter(|r| r.is_none()).count();
-        for r in per_tile.into_iter().flatten() {
-            report.merge(r);
+        ReportInput {
+            from: self.generation,
+            to,
+            header: self.map.header_only(),
+            in_memory: self.map.tiles.values().cloned().collect(),
+            on_disk,
+            tiles: self.tiles.clone(),
         }
-        report.note("tiles that could not be read, left out", unreadable as u64);
-        report
     }
 
     /// Writes the edited tiles back in their own generation, atomically: each edited tile's

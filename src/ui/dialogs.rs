@@ -19,6 +19,8 @@ pub struct SaveAsView {
     pub folder: Option<PathBuf>,
     /// The conversion report for the chosen target, one line per change.
     pub report: Vec<String>,
+    /// While the report reads the map's tiles from disk: tiles read so far, of how many.
+    pub reading: Option<(usize, usize)>,
     /// The map's WDL is written with it.
     pub wdl: bool,
 }
@@ -59,6 +61,15 @@ pub fn save_as(ui: &mut egui::Ui, view: &SaveAsView) -> Vec<Intent> {
             egui::ScrollArea::vertical()
                 .max_height(200.0)
                 .show(ui, |ui| {
+                    if let Some((read, total)) = view.reading {
+                        ui.label(format!(
+                            "Reading the map's tiles for the report: {read} of {total}…"
+                        ));
+                        ui.add(
+                            egui::ProgressBar::new(read as f32 / total.max(1) as f32)
+                                .show_percentage(),
+                        );
+                    }
                     for line in &view.report {
                         ui.label(line);
                     }
