@@ -19,6 +19,14 @@ fn harness() -> Harness<'static, LoamApp> {
 
 /// The app opened on `open` (the sample when `None`).
 fn harness_on(open: Option<std::path::PathBuf>) -> Harness<'static, LoamApp> {
+    harness_with_client(open, None)
+}
+
+/// The app opened on `open` with `client` as its game client folder.
+fn harness_with_client(
+    open: Option<std::path::PathBuf>,
+    client: Option<std::path::PathBuf>,
+) -> Harness<'static, LoamApp> {
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
@@ -31,7 +39,7 @@ fn harness_on(open: Option<std::path::PathBuf>) -> Harness<'static, LoamApp> {
                     dialogs: Box::new(ScriptedDialogs::default()),
                     screenshot: None,
                     read_as: None,
-                    client: None,
+                    client,
                 },
             )
         })
@@ -698,4 +706,128 @@ fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
         .map;
     assert!(back.tiles[&b].doodads.is_empty());
     assert_eq!(back.tiles[&a].doodads.len(), 1);
+}
+
+/// The corpus tile with 381 doodads and 19 WMOs, opened without a client: every model is
+/// missing and drawn as a placeholder.
+fn continent4229() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/wowserhq-format/map/continent4229.adt")
+}
+
+#[test]
+fn every_placeholder_can_be_hovered_and_selected_by_its_marker() {
+    let mut h = harness_on(Some(continent4229()));
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let filter = h.state().settings().objects;
+    let marks = h.state().object_scene().placeholders(&filter);
+    assert_eq!(
+        marks.len(),
+        400,
+        "381 doodads and 19 WMOs, all placeholders"
+    );
+    // The notice over the view says why, and what fixes it.
+    h.get_by_label_contains("models not found: no game client folder is chosen.");
+    h.get_by_label("Choose the client folder…");
+    // The status bar's object line (its models' names are long) is shortened, not run off
+    // the window.
+    let right = h
+        .get_by_label_contains("objects 381 doodads")
+        .rect()
+        .right();
+    assert!(right <= 1280.0, "the object line ends at {right}");
+    // A point of the view below its centre (where the headless view's note sits), and the
+    // direction a ray through it takes from a camera looking down at a slant (objects stacked
+    // one above the other, as fence rails are, stand apart on the screen).
+    let at = view.center() + egui::vec2(0.0, view.height() / 4.0);
+    let ndc = [
+        (at.x - view.left()) / view.width() * 2.0 - 1.0,
+        1.0 - (at.y - view.top()) / view.height() * 2.0,
+    ];
+    for (kind, uid, origin) in marks {
+        // The camera 6 yards from the marker along that ray: the point is on the marker, and
+        // markers of objects stacked a third of a yard apart do not overlap.
+        let camera = h.state_mut().camera_mut();
+        camera.yaw = 0.3;
+        camera.pitch = -0.6;
+        let (_, dir) = camera.ray(ndc, view.width() / view.height());
+        let eye = origin - dir * 6.0;
+        camera.position = [eye.x as f64, eye.y as f64, eye.z as f64];
+        h.hover_at(at);
+        h.run_steps(2);
+        let hover = h.state().object_hover().unwrap_or_default().to_string();
+        assert!(
+            hover.contains(&format!("uid {uid}")),
+            "{kind:?} {uid}: hover says {hover:?}"
+        );
+        click(&mut h, at, Modifiers::NONE);
+        assert_eq!(
+            h.state().selection(),
+            [(kind, uid)],
+            "{kind:?} {uid} selected"
+        );
+    }
+}
+
+#[test]
+fn with_a_client_that_lacks_them_the_notice_offers_the_list_of_missing_models() {
+    // A folder that is not a game client: the notice says so, since it looks just like a
+    // client that lacks the models.
+    let not_a_client = tempfile::tempdir().unwrap();
+    let mut h = harness_with_client(
+        Some(continent4229()),
+        Some(not_a_client.path().to_path_buf()),
+    );
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label_contains("is not a game client");
+    h.get_by_label("Choose another client folder…");
+
+    // A game client (one archive) without the tile's models, as custom models are missing
+    // from the game.
+    let client = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(client.path().join("Data")).unwrap();
+    wow_mpq::ArchiveBuilder::new()
+        .add_file_data(b"x".to_vec(), "Interface\\Unrelated.txt")
+        .build(client.path().join("Data/common.MPQ"))
+        .unwrap();
+    let mut h = harness_with_client(Some(continent4229()), Some(client.path().to_path_buf()));
+    h.run();
+    settle_models(&mut h);
+    let notice = h
+        .get_by_label_contains("models not found in the client or the map's folder")
+        .value()
+        .unwrap_or_default();
+    let count: usize = notice.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(count, h.state().object_scene().missing_models().len());
+    h.get_by_label("Show the list…").click();
+    h.run();
+    h.get_by_label(loam::ui::dialogs::MISSING_MODELS_TITLE);
+    // Each model with why and where: continent4229 is tile 42_29.
+    let rows = h.query_all_by_label_contains("placed in 42_29").count();
+    assert_eq!(rows, count, "one row a model");
+    h.get_by_label_contains(
+        "WORLD\\AZEROTH\\DUSKWOOD\\PASSIVEDOODADS\\FENCE\\DUSKWOODFENCERAIL.M2",
+    );
+    // The notice gives way to the list, and comes back when it closes.
+    assert!(h.query_by_label("Show the list…").is_none());
+    h.get_by_label("Close").click();
+    h.run();
+    h.get_by_label("Show the list…");
+    // Hidden, it stays hidden while no more models go missing.
+    h.get_by_label("×").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("models not found in the client")
+            .is_none()
+    );
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("models not found in the client")
+            .is_none()
+    );
 }

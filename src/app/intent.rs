@@ -84,6 +84,10 @@ pub enum Intent {
     CameraSpeed(f32),
     /// Ask for the game client's data folder.
     PickClientData,
+    /// Open or close the list of models drawn as placeholders.
+    ShowMissingModels(bool),
+    /// Hide the notice over the view about missing models (until more go missing).
+    DismissModelNotice,
     /// Forget the client data folder (procedural textures only).
     ClearClientData,
     /// Dismiss the message in the status bar.

@@ -13,6 +13,7 @@ pub mod dialogs;
 pub mod editing;
 pub mod export;
 pub mod intent;
+mod missing_models;
 pub mod object_loader;
 pub mod object_tool;
 mod object_view;
@@ -121,6 +122,8 @@ pub struct LoamApp {
     objects: objects::ObjectScene,
     /// What the cursor is over among the objects (hover text), as of the last frame.
     object_hover: Option<String>,
+    /// The notice over the view and the list of models drawn as placeholders.
+    missing_models: missing_models::MissingModels,
     /// The object tool's selection.
     object_tool: object_tool::ObjectTool,
     /// The Export for client dialog, when up.
@@ -190,6 +193,7 @@ impl LoamApp {
                 objects::ObjectScene::new(std::sync::Arc::new(move || ctx.request_repaint()))
             },
             object_hover: None,
+            missing_models: Default::default(),
             object_tool: Default::default(),
             export: None,
             recovery: None,
@@ -237,6 +241,9 @@ impl LoamApp {
                 app.handle_export(Intent::Export(export::ExportIntent::Open));
             }
             Some("save-as") => app.handle_save_as_dialog(),
+            Some("missing-models") => app
+                .missing_models
+                .handle(&Intent::ShowMissingModels(true), 0),
             Some("open-from-client") => {
                 app.handle_browsing(Intent::OpenFromClientDialog);
             }
@@ -273,6 +280,16 @@ impl LoamApp {
     /// The camera.
     pub fn camera(&self) -> &Camera {
         &self.camera
+    }
+
+    /// The camera, to point it from a script or a test.
+    pub fn camera_mut(&mut self) -> &mut Camera {
+        &mut self.camera
+    }
+
+    /// What the hover text says about the object under the cursor, as of the last frame.
+    pub fn object_hover(&self) -> Option<&str> {
+        self.object_hover.as_deref()
     }
 
     /// The settings as they would be saved.
@@ -443,6 +460,14 @@ impl LoamApp {
             return;
         };
         match intent {
+            Intent::ShowMissingModels(_) | Intent::DismissModelNotice => {
+                let shown = missing_models::MissingModels::count(
+                    &self.objects,
+                    self.client.is_some(),
+                    self.textures.missing_count(),
+                );
+                self.missing_models.handle(&intent, shown);
+            }
             Intent::OpenDialog => {
                 if let Some(p) = self.dialogs.pick_map() {
                     self.open(&p);
@@ -1340,6 +1365,21 @@ impl eframe::App for LoamApp {
             })
             .inner;
 
+        // The list is the notice opened up: one or the other.
+        let list = self.missing_models.list(&self.objects);
+        if self.session.is_some()
+            && list.is_none()
+            && let Some(n) = self.missing_models.notice(
+                &self.objects,
+                self.client.as_ref(),
+                self.textures.missing_count(),
+            )
+        {
+            intents.extend(ui::viewport::notice(ui, input.rect, &n));
+        }
+        if let Some(view) = list {
+            intents.extend(ui::dialogs::missing_models(ui, &view));
+        }
         let map = self.session.as_ref().map(|s| &s.map);
         camera_control::apply(&mut self.camera, map, &input, self.settings.camera_speed);
         self.hover = match (map, input.hover_ndc) {

@@ -51,6 +51,9 @@ pub struct ObjectScene {
     models: HashMap<String, ModelEntry>,
     next_id: ModelId,
     instances: Vec<Instance>,
+    /// The terrain height over each object's placement point when that is above it (the
+    /// object's origin is buried): a placeholder's marker sits there, where it can be seen.
+    ground_above: Vec<Option<f32>>,
     dirty: bool,
     textures_missing: BTreeMap<String, String>,
 }
@@ -66,6 +69,7 @@ impl ObjectScene {
             models: HashMap::new(),
             next_id: 1,
             instances: Vec::new(),
+            ground_above: Vec::new(),
             dirty: false,
             textures_missing: BTreeMap::new(),
         }
@@ -98,6 +102,14 @@ impl ObjectScene {
         self.collected_from = tiles;
         self.had_global_wmo = map.global_wmo.is_some();
         self.objects = crate::model::objects::collect(map);
+        self.ground_above = self
+            .objects
+            .iter()
+            .map(|o| {
+                let ground = crate::render::pick::terrain_at(map, o.position[0], o.position[1])?;
+                (ground.world[2] > o.position[2]).then_some(ground.world[2] as f32)
+            })
+            .collect();
         let names: Vec<String> = self
             .objects
             .iter()
@@ -202,7 +214,15 @@ impl ObjectScene {
                         DOODAD_BOX,
                     ));
                 }
-                _ => out.push(placeholder(i, o, kind, matrix)),
+                _ => {
+                    let p = placeholder(i, o, kind, matrix);
+                    // A buried origin's marker rests on the ground above it.
+                    let marker = match self.ground_above.get(i).copied().flatten() {
+                        Some(z) => Vec3::new(p.origin.x, p.origin.y, z),
+                        None => p.origin,
+                    };
+                    out.push(p.at_origin(marker));
+                }
             }
         }
         self.instances = out;
@@ -351,6 +371,45 @@ impl ObjectScene {
         (self.objects.len() - wmos, wmos)
     }
 
+    /// The objects drawn as placeholders under `filter`, with the world point their marker
+    /// sits at (a WMO's own doodads are part of the WMO and left out).
+    pub fn placeholders(&self, filter: &ObjectFilter) -> Vec<(ObjectKind, u32, Vec3)> {
+        self.instances
+            .iter()
+            .filter(|i| i.look == InstanceLook::Missing && i.kind != InstanceKind::WmoDoodad)
+            .filter(|i| filter.placeholders && filter.shows(i.kind))
+            .filter_map(|i| {
+                let o = self.objects.get(i.object)?;
+                Some((o.kind, o.unique_id, i.origin))
+            })
+            .collect()
+    }
+
+    /// The models drawn as placeholders: each path once, why, how many objects of the loaded
+    /// tiles place it and in which tiles; sorted by path.
+    pub fn missing_models(&self) -> Vec<MissingModel> {
+        let mut out: std::collections::BTreeMap<String, MissingModel> = Default::default();
+        for o in &self.objects {
+            let Some(name) = &o.model else { continue };
+            let why = match self.models.get(&texture_key(name)).map(|e| &e.slot) {
+                Some(Slot::Missing) => "not found".to_string(),
+                Some(Slot::Failed(e)) => format!("unreadable: {e}"),
+                _ => continue,
+            };
+            let m = out
+                .entry(texture_key(name))
+                .or_insert_with(|| MissingModel {
+                    name: name.clone(),
+                    why,
+                    placements: 0,
+                    tiles: Default::default(),
+                });
+            m.placements += 1;
+            m.tiles.insert(o.tile);
+        }
+        out.into_values().collect()
+    }
+
     /// The status bar's note on models without a real one: "2 models not found: A.m2, …".
     pub fn status(&self) -> Option<String> {
         let mut missing: Vec<&str> = Vec::new();
@@ -386,6 +445,19 @@ impl ObjectScene {
     }
 }
 
+/// A model the loaded tiles place that is drawn as placeholders ([`ObjectScene::missing_models`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingModel {
+    /// Its path as the tiles name it.
+    pub name: String,
+    /// "not found", or "unreadable: …".
+    pub why: String,
+    /// Objects that place it.
+    pub placements: usize,
+    /// The tiles that place it.
+    pub tiles: std::collections::BTreeSet<crate::model::TileCoord>,
+}
+
 /// The placeholder of an object whose model is missing or unreadable: the record's own box
 /// for a WMO (world space), else the stand-in box at the placement.
 fn placeholder(index: usize, o: &MapObject, kind: InstanceKind, matrix: Mat4) -> Instance {
@@ -399,7 +471,8 @@ fn placeholder(index: usize, o: &MapObject, kind: InstanceKind, matrix: Mat4) ->
                 glam::DVec3::from(lo).as_vec3(),
                 glam::DVec3::from(hi).as_vec3(),
             ),
-        ),
+        )
+        .at_origin(matrix.transform_point3(Vec3::ZERO)),
         _ => Instance::new(index, kind, InstanceLook::Missing, matrix, DOODAD_BOX),
     }
 }

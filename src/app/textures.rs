@@ -152,6 +152,11 @@ impl TextureLoader {
         out
     }
 
+    /// Textures the map asks for that were not found (drawn as their stand-in).
+    pub fn missing_count(&self) -> usize {
+        self.missing.len()
+    }
+
     /// The status bar's line about textures without a real one, if there are any:
     /// "3 textures not found: Tileset\A.blp, …" and how many could not be decoded.
     pub fn status(&self) -> Option<String> {

@@ -383,6 +383,7 @@ impl ObjectRenderer {
             .filter(|(id, _)| self.models.contains_key(id))
             .flat_map(|(_, m)| m.iter())
             .chain(list.placeholders.iter())
+            .chain(list.markers.iter())
             .chain(list.bounds.iter())
             .chain(list.selected.iter())
             .flat_map(|m| m.to_cols_array())
@@ -485,27 +486,34 @@ impl ObjectRenderer {
             gl.bind_sampler(0, None);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.white));
 
-            // Placeholders: a see-through magenta box with solid edges; outlines: yellow edges;
-            // the selection: white edges, drawn over everything so it shows through walls.
+            // Placeholders: magenta edges (and, when asked, a see-through fill), and a solid
+            // marker at the object's origin; outlines: yellow edges; the selection: white
+            // edges, drawn over everything so it shows through walls.
             gl.uniform_1_f32(u.alpha_test.as_ref(), 0.0);
             gl.uniform_3_i32(u.flags.as_ref(), 1, 0, 0);
             let cube = &self.cube;
+            let magenta = [1.0, 0.2, 0.9];
+            let placeholder_fill = list.placeholder_fill.then_some(0.35);
             let boxes = [
-                (list.placeholders.len(), [1.0, 0.2, 0.9], true),
-                (list.bounds.len(), [1.0, 0.9, 0.2], false),
-                (list.selected.len(), [1.0, 1.0, 1.0], false),
+                (list.placeholders.len(), magenta, placeholder_fill, magenta),
+                (list.markers.len(), magenta, Some(1.0), [0.35, 0.05, 0.3]),
+                (list.bounds.len(), [1.0, 0.9, 0.2], None, [1.0, 0.9, 0.2]),
+                (list.selected.len(), [1.0; 3], None, [1.0; 3]),
             ];
-            for (i, (count, color, solid)) in boxes.into_iter().enumerate() {
-                if i == 2 {
+            for (i, (count, color, fill, edges)) in boxes.into_iter().enumerate() {
+                if i == 3 {
                     gl.disable(glow::DEPTH_TEST);
                 }
                 if count > 0 {
                     self.bind_instances(gl, cube, first);
-                    if solid {
-                        gl.enable(glow::BLEND);
-                        gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
-                        gl.depth_mask(false);
-                        gl.uniform_4_f32(u.tint.as_ref(), color[0], color[1], color[2], 0.35);
+                    if let Some(alpha) = fill {
+                        let see_through = alpha < 1.0;
+                        if see_through {
+                            gl.enable(glow::BLEND);
+                            gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+                        }
+                        gl.depth_mask(!see_through);
+                        gl.uniform_4_f32(u.tint.as_ref(), color[0], color[1], color[2], alpha);
                         gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cube.ebo));
                         gl.draw_elements_instanced(
                             glow::TRIANGLES,
@@ -518,7 +526,7 @@ impl ObjectRenderer {
                     }
                     gl.disable(glow::BLEND);
                     gl.depth_mask(true);
-                    gl.uniform_4_f32(u.tint.as_ref(), color[0], color[1], color[2], 1.0);
+                    gl.uniform_4_f32(u.tint.as_ref(), edges[0], edges[1], edges[2], 1.0);
                     gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.cube_edges));
                     gl.draw_elements_instanced(
                         glow::LINES,
@@ -530,7 +538,10 @@ impl ObjectRenderer {
                     // The VAO remembers the element buffer: give the cube its triangles back.
                     gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cube.ebo));
                     stats.draw_calls += 1;
-                    stats.boxes += count;
+                    // A marker belongs to its placeholder's box: boxes count objects.
+                    if i != 1 {
+                        stats.boxes += count;
+                    }
                     first += count;
                 }
             }

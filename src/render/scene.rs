@@ -53,6 +53,9 @@ pub struct Instance {
     pub world_min: Vec3,
     /// See `world_min`.
     pub world_max: Vec3,
+    /// Where a placeholder's marker sits: the world point the object is placed at, or the
+    /// ground straight above it when that point is buried (see `app::objects`).
+    pub origin: Vec3,
 }
 
 impl Instance {
@@ -86,7 +89,23 @@ impl Instance {
             local_max: hi,
             world_min,
             world_max,
+            origin: matrix.transform_point3(Vec3::ZERO),
         }
+    }
+
+    /// The same instance placed at `origin` (a WMO placeholder's box is in world space, so its
+    /// matrix says nothing of where the object stands).
+    pub fn at_origin(self, origin: Vec3) -> Instance {
+        Instance { origin, ..self }
+    }
+
+    /// The box of the placeholder's marker as seen from `eye`: a cube around the origin.
+    pub fn marker_box(&self, eye: Vec3) -> (Vec3, Vec3) {
+        let half = marker_half_size(eye, self.origin);
+        (
+            self.origin - Vec3::splat(half),
+            self.origin + Vec3::splat(half),
+        )
     }
 
     /// The matrix that takes the unit cube (0..1 on each axis) onto the instance's box.
@@ -97,6 +116,18 @@ impl Instance {
     }
 }
 
+/// A placeholder's marker spans at least this many yards (seen from close by: objects stacked
+/// a third of a yard apart, as Blizzard's tiles place trunks and canopies, stay apart)...
+const MARKER_MIN_YARDS: f32 = 0.2;
+/// ...and at least this angle seen from the eye (radians): about 7 pixels in a 700-pixel-wide
+/// view, so that a marker far away can still be hovered and clicked.
+const MARKER_ANGLE: f32 = 0.01;
+
+/// Half the side of the marker of a placeholder at `origin` seen from `eye`.
+pub fn marker_half_size(eye: Vec3, origin: Vec3) -> f32 {
+    0.5 * (eye.distance(origin) * MARKER_ANGLE).max(MARKER_MIN_YARDS)
+}
+
 /// What the View menu and settings let through (persisted with the settings).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -105,8 +136,12 @@ pub struct ObjectFilter {
     pub doodads: bool,
     /// WMOs.
     pub wmos: bool,
-    /// Boxes for models that could not be found or read.
+    /// Boxes for models that could not be found or read: an outline and a marker at the
+    /// object's origin.
     pub placeholders: bool,
+    /// Placeholder boxes filled (see-through) as well as outlined. Off by default: hundreds of
+    /// filled boxes, some the size of a city block, hide the terrain (View ▸ Fill placeholders).
+    pub placeholder_fill: bool,
     /// Outlines of every drawn model's box.
     pub bounding_boxes: bool,
     /// Doodads farther than this from the eye (to their box) are not drawn, in yards.
@@ -119,6 +154,7 @@ impl Default for ObjectFilter {
             doodads: true,
             wmos: true,
             placeholders: true,
+            placeholder_fill: false,
             bounding_boxes: false,
             // The sample's and a continent's default views look at the map from some 850
             // yards: doodads must reach that far to be seen at all on opening.
@@ -145,6 +181,10 @@ pub struct DrawList {
     pub models: Vec<(ModelId, Vec<Mat4>)>,
     /// Unit cube → world, one per visible missing model.
     pub placeholders: Vec<Mat4>,
+    /// Unit cube → world, the marker at each visible placeholder's origin.
+    pub markers: Vec<Mat4>,
+    /// Fill the placeholder boxes, not only outline them ([`ObjectFilter::placeholder_fill`]).
+    pub placeholder_fill: bool,
     /// Unit cube → world, one per visible model when bounding boxes are on.
     pub bounds: Vec<Mat4>,
     /// Unit cube → world, one per selected object (drawn whatever the filter says).
@@ -232,11 +272,15 @@ pub fn build_draw_list(
                 }
             }
             InstanceLook::Missing if filter.placeholders => {
-                list.placeholders.push(inst.box_matrix())
+                list.placeholders.push(inst.box_matrix());
+                let (lo, hi) = inst.marker_box(eye);
+                list.markers
+                    .push(Mat4::from_translation(lo) * Mat4::from_scale(hi - lo));
             }
             InstanceLook::Missing | InstanceLook::Loading => {}
         }
     }
+    list.placeholder_fill = filter.placeholder_fill;
     list.models = by_model.into_iter().collect();
     list.models.sort_unstable_by_key(|(id, _)| *id);
     list
@@ -248,17 +292,22 @@ pub fn ray_box_hit(inst: &Instance, origin: Vec3, dir: Vec3) -> Option<f32> {
     let to_unit = inst.box_matrix().inverse();
     let o = to_unit.transform_point3(origin);
     let d = to_unit.transform_vector3(dir);
+    ray_aabb_hit(Vec3::ZERO, Vec3::ONE, o, d)
+}
+
+/// Where a ray first meets an axis-aligned world box, as [`ray_box_hit`].
+fn ray_aabb_hit(min: Vec3, max: Vec3, origin: Vec3, dir: Vec3) -> Option<f32> {
     let mut t_near = f32::NEG_INFINITY;
     let mut t_far = f32::INFINITY;
     for axis in 0..3 {
-        let (oa, da) = (o[axis], d[axis]);
+        let (oa, da) = (origin[axis], dir[axis]);
         if da.abs() < 1e-12 {
-            if !(0.0..=1.0).contains(&oa) {
+            if !(min[axis]..=max[axis]).contains(&oa) {
                 return None;
             }
             continue;
         }
-        let (a, b) = ((0.0 - oa) / da, (1.0 - oa) / da);
+        let (a, b) = ((min[axis] - oa) / da, (max[axis] - oa) / da);
         t_near = t_near.max(a.min(b));
         t_far = t_far.min(a.max(b));
     }
@@ -266,7 +315,10 @@ pub fn ray_box_hit(inst: &Instance, origin: Vec3, dir: Vec3) -> Option<f32> {
 }
 
 /// The shown instance whose box the ray meets first, with the distance (in units of `dir`).
-/// Loading instances are skipped; WMO boxes only count when nothing smaller is hit, since a
+/// Loading instances are skipped. First the small things the user aims at: drawn models'
+/// boxes (not WMOs') and placeholders' markers (seen from the ray's origin, the eye), the
+/// nearest winning, so that among overlapping placeholder boxes the marker under the cursor
+/// decides. Only when none is hit, every box: a WMO's only when nothing smaller is, since a
 /// WMO's box holds everything inside it.
 pub fn pick(
     instances: &[Instance],
@@ -274,12 +326,30 @@ pub fn pick(
     dir: Vec3,
     filter: &ObjectFilter,
 ) -> Option<(usize, f32)> {
+    let shown = |inst: &Instance| {
+        filter.shows(inst.kind)
+            && inst.look != InstanceLook::Loading
+            && (inst.look != InstanceLook::Missing || filter.placeholders)
+    };
+    let aimed = instances
+        .iter()
+        .enumerate()
+        .filter(|(_, inst)| shown(inst))
+        .filter_map(|(i, inst)| match inst.look {
+            InstanceLook::Missing => {
+                let (lo, hi) = inst.marker_box(origin);
+                Some((i, ray_aabb_hit(lo, hi, origin, dir)?))
+            }
+            _ if inst.kind != InstanceKind::Wmo => Some((i, ray_box_hit(inst, origin, dir)?)),
+            _ => None,
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if aimed.is_some() {
+        return aimed;
+    }
     let mut best: Option<(usize, f32, bool)> = None;
     for (i, inst) in instances.iter().enumerate() {
-        if !filter.shows(inst.kind) || inst.look == InstanceLook::Loading {
-            continue;
-        }
-        if inst.look == InstanceLook::Missing && !filter.placeholders {
+        if !shown(inst) {
             continue;
         }
         let Some(t) = ray_box_hit(inst, origin, dir) else {
@@ -413,6 +483,24 @@ mod tests {
         let dir = Vec3::new(0.5f32.cos(), 0.5f32.sin(), 0.0);
         assert!(ray_box_hit(&turned, Vec3::ZERO, dir).is_some());
         assert!(ray_box_hit(&turned, Vec3::ZERO, Vec3::X).is_none());
+        // Two placeholder boxes that overlap: the marker the ray meets decides, even behind
+        // the front box's face.
+        let front = doodad_at(4, 10.0, 0.0, InstanceLook::Missing);
+        let behind = doodad_at(5, 10.8, 0.0, InstanceLook::Missing);
+        let ray_to_behind = Vec3::new(10.8, 0.0, 0.0).normalize();
+        let picked = pick(&[front, behind], Vec3::ZERO, ray_to_behind, &f);
+        assert_eq!(
+            picked.map(|(i, _)| i),
+            Some(0),
+            "the front marker is met first"
+        );
+        let above = Vec3::new(10.8, 0.0, 30.0);
+        let picked = pick(&[front, behind], above, -Vec3::Z, &f);
+        assert_eq!(
+            picked.map(|(i, _)| i),
+            Some(1),
+            "from above, the marker under the eye"
+        );
         // Hidden placeholders are not picked.
         let no_boxes = ObjectFilter {
             placeholders: false,

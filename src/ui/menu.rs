@@ -181,6 +181,14 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             changed |= ui
                 .checkbox(&mut f.placeholders, "Placeholders for missing models")
                 .changed();
+            ui.add_enabled_ui(f.placeholders, |ui| {
+                changed |= ui
+                    .checkbox(&mut f.placeholder_fill, "Fill placeholders")
+                    .on_hover_text(
+                        "Fill the placeholder boxes (see-through) as well as outline them",
+                    )
+                    .changed();
+            });
             changed |= ui
                 .checkbox(&mut f.bounding_boxes, "Bounding boxes")
                 .changed();

@@ -53,20 +53,29 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         ));
         ui.separator();
         ui.label(format!("{} unsaved", info.unsaved));
-        if let Some(o) = &info.objects {
-            ui.separator();
-            ui.label(o);
+        // The parts of any length share what is left of the line; each is shortened with "…"
+        // and shows its whole text on hover, so that nothing runs off the window.
+        let long: Vec<&String> = [&info.objects, &info.textures, &info.message]
+            .into_iter()
+            .flatten()
+            .collect();
+        if long.is_empty() {
+            return;
         }
-        if let Some(t) = &info.textures {
+        let dismiss = if info.message.is_some() { 70.0 } else { 0.0 };
+        let gap = ui.spacing().item_spacing.x * 3.0;
+        let count = long.len();
+        for (i, text) in long.into_iter().enumerate() {
             ui.separator();
-            ui.label(t);
+            // What a short part leaves goes to the parts after it.
+            let left = count - i;
+            let share = ((ui.available_width() - dismiss) / left as f32 - gap).max(40.0);
+            ui.allocate_ui(egui::vec2(share, ui.available_height()), |ui| {
+                ui.add(egui::Label::new(text.as_str()).truncate());
+            });
         }
-        if let Some(m) = &info.message {
-            ui.separator();
-            ui.label(m);
-            if ui.small_button("Dismiss").clicked() {
-                out.push(Intent::DismissMessage);
-            }
+        if info.message.is_some() && ui.small_button("Dismiss").clicked() {
+            out.push(Intent::DismissMessage);
         }
     });
     out

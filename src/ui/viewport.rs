@@ -219,3 +219,47 @@ fn paint_gizmo(painter: &egui::Painter, rect: Rect, g: &crate::render::gizmo::Gi
         egui::Color32::WHITE,
     );
 }
+
+/// A line over the top of the view that the user should read: what is wrong and the one
+/// thing that fixes it (a link), with a button to hide it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// What is wrong ("468 models not found: no game client folder is chosen.").
+    pub text: String,
+    /// The link's words ("Choose the client folder…").
+    pub action_label: String,
+    /// What the link does.
+    pub action: crate::app::intent::Intent,
+}
+
+/// The accessible name of the notice's hide button.
+pub const NOTICE_HIDE_LABEL: &str = "Hide this notice";
+
+/// Shows `notice` over the top of the view `rect`.
+pub fn notice(ui: &egui::Ui, rect: Rect, notice: &Notice) -> Vec<crate::app::intent::Intent> {
+    let mut out = Vec::new();
+    // At the foot of the view: dialogs open at the top left, and must not be covered.
+    egui::Area::new(egui::Id::unique("loam-view-notice"))
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .fixed_pos(rect.left_bottom() + egui::vec2(8.0, -8.0))
+        .order(egui::Order::Middle)
+        .show(ui.ctx(), |ui| {
+            ui.set_max_width(rect.width() - 16.0);
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(&notice.text);
+                    if ui.link(&notice.action_label).clicked() {
+                        out.push(notice.action.clone());
+                    }
+                    if ui
+                        .small_button("×")
+                        .on_hover_text(NOTICE_HIDE_LABEL)
+                        .clicked()
+                    {
+                        out.push(crate::app::intent::Intent::DismissModelNotice);
+                    }
+                });
+            });
+        });
+    out
+}
