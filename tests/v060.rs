@@ -306,3 +306,52 @@ fn loams_own_0_6_0_reads_back_as_0_6_0_and_converts_back_to_the_original() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Seamless terrain of any roughness (each lattice vertex's height drawn at random, from
+    /// gentle to cliffs of hundreds of yards, with per-chunk bases anywhere): written as 1.12 its
+    /// borders prove the interleaved order, written as 0.6.0 the outer-first one, and never the
+    /// other way round.
+    #[test]
+    fn seamless_terrain_of_any_roughness_proves_its_own_order_only(
+        seed in 0u64..u64::MAX,
+        amplitude in 0.5f32..600.0,
+        base_spread in 0.0f32..400.0,
+    ) {
+        use loam::format::evidence::VertexOrder;
+        let coord = loam::model::TileCoord::new(31, 31).unwrap();
+        let mut tile = Tile::flat(coord, "grass.blp", 0.0);
+        // One height per lattice point of the tile (129 × 129 outer, 128 × 128 inner), so that
+        // every copy of a shared vertex gets the same value.
+        let hash = |a: u64, b: u64, inner: u64| {
+            let mut x = seed ^ (a.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (b << 32) ^ (inner << 63);
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            x ^= x >> 33;
+            (x % 1_000_000) as f32 / 1_000_000.0
+        };
+        for (i, chunk) in tile.chunks.iter_mut().enumerate() {
+            let (cx, cy) = ((i % 16) as u64, (i / 16) as u64);
+            chunk.base_height = (hash(cx, cy, 1) - 0.5) * base_spread;
+            for r in 0..9u64 {
+                for c in 0..9u64 {
+                    let h = hash(cx * 8 + c, cy * 8 + r, 0) * amplitude;
+                    chunk.heights[loam::model::coords::outer_vertex(r as usize, c as usize)] = h;
+                }
+            }
+            for r in 0..8u64 {
+                for c in 0..8u64 {
+                    let h = hash(cx * 8 + c, cy * 8 + r, 1) * amplitude;
+                    chunk.heights[loam::model::coords::inner_vertex(r as usize, c as usize)] = h;
+                }
+            }
+        }
+        let v18_order = TileEvidence::of(&v18::write_adt(&tile, v18::AlphaTarget { big: false }))
+            .vertex_order();
+        let v060_order = TileEvidence::of(&v060::write_adt(&tile)).vertex_order();
+        proptest::prop_assert_eq!(v18_order, Some(VertexOrder::Interleaved));
+        proptest::prop_assert_eq!(v060_order, Some(VertexOrder::OuterFirst));
+    }
+}
