@@ -345,18 +345,4 @@ impl AssetBrowser {
         }
         self.rows_stale = true;
     }
-
-    /// Opens every folder that leads to `path` and selects it (so the tree shows it).
-    pub fn reveal(&mut self, kind: AssetKind, path: &str) {
-        let key = crate::assets::client::normalise(path);
-        let mut end = 0;
-        while let Some(i) = key[end..].find('\\') {
-            end += i;
-            self.open.insert(key[..end].to_string());
-            end += 1;
-        }
-        self.kind = kind;
-        self.selected = Some((kind, path.to_string()));
-        self.rows_stale = true;
-    }
 }

@@ -154,16 +154,6 @@ pub fn height(map: &Map, v: Vertex) -> Option<f32> {
     })
 }
 
-/// Writes `h` to every loaded copy of `v`; returns the copies written.
-pub fn set_height(map: &mut Map, v: Vertex, h: f32, mut written: impl FnMut(Copy)) {
-    for c in v.copies() {
-        if let Some(t) = map.tiles.get_mut(&c.tile) {
-            t.chunks[c.chunk].heights[c.index] = h;
-            written(c);
-        }
-    }
-}
-
 /// Every vertex whose world position lies within `radius` (square half-size for square brushes
 /// is handled by the caller's weight) of (`x`, `y`), outer and inner, with its distance offsets.
 pub fn vertices_near(x: f64, y: f64, radius: f64) -> impl Iterator<Item = (Vertex, [f64; 2])> {

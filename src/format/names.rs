@@ -46,11 +46,6 @@ pub fn offsets(names: &[String]) -> Vec<u32> {
         .collect()
 }
 
-/// Maps offsets (MMID/MWID) to indices into `names`; `None` for an offset that starts no string.
-pub fn index_of_offset(names: &[String], offset: u32) -> Option<usize> {
-    offsets(names).iter().position(|&o| o == offset)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

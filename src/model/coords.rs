@@ -185,13 +185,6 @@ pub fn world_box_to_placement(min: [f64; 3], max: [f64; 3]) -> ([f32; 3], [f32; 
     )
 }
 
-/// Texel (row, col) of a 64×64 chunk map (alpha, shadow) that a point at (south, east) quad
-/// units from the chunk's corner falls in.
-pub fn texel_of_grid_position(south: f32, east: f32) -> (usize, usize) {
-    let to = |v: f32| ((v * 8.0).floor().clamp(0.0, 63.0)) as usize;
-    (to(south), to(east))
-}
-
 /// Fractional position on the 64×64 tile grid of a world position: (column, row), so that
 /// tile (X, Y) covers X..X+1 and Y..Y+1.
 pub fn tile_grid_position(world_x: f64, world_y: f64) -> [f64; 2] {
@@ -220,12 +213,6 @@ pub fn low_res_sample(index: usize) -> (usize, usize, usize) {
         let k = (index - 17 * 17).min(16 * 16 - 1);
         (k % 16, k / 16, outer_vertex(4, 4))
     }
-}
-
-/// World (x, y) of WDL sample `index` of tile `tile` (see [`low_res_sample`]).
-pub fn low_res_sample_world(tile: TileCoord, index: usize) -> [f64; 2] {
-    let (chunk_x, chunk_y, vertex) = low_res_sample(index);
-    vertex_world_xy(tile, chunk_x, chunk_y, vertex)
 }
 
 /// Where a world position falls: its tile, the chunk (`chunk_x`, `chunk_y`) in it and the

@@ -95,11 +95,6 @@ impl Map {
         }
     }
 
-    /// True when MAIN says tile `coord` exists.
-    pub fn has_tile(&self, coord: TileCoord) -> bool {
-        self.tile_flags[coord.index()] & TILE_PRESENT != 0
-    }
-
     /// Every tile MAIN lists, row by row.
     pub fn present_tiles(&self) -> Vec<TileCoord> {
         (0..TILES_PER_SIDE * TILES_PER_SIDE)

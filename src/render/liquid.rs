@@ -171,11 +171,6 @@ impl LiquidRenderer {
         }
     }
 
-    /// Tiles with liquid on the GPU.
-    pub fn tile_count(&self) -> usize {
-        self.tiles.len()
-    }
-
     /// Draws every tile's liquid, blended over what is already drawn, tested against but not
     /// writing depth (so surfaces behind each other all show). `textures` gives the store to
     /// sample and each kind's texture path (water, ocean, magma, slime); kinds whose texture the

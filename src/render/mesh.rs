@@ -209,12 +209,6 @@ pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
     }
 }
 
-/// Number of chunks in a tile that use all four layer slots (for the layer-count overlay and
-/// the status line).
-pub fn full_layer_chunks(tile: &Tile) -> usize {
-    tile.chunks.iter().filter(|c| c.layers.len() >= 4).count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,11 +68,6 @@ pub fn procedural_texture(name: &str) -> Vec<u8> {
     out
 }
 
-/// The stand-in textures for a tile's texture list, in order.
-pub fn procedural_textures(names: &[String]) -> Vec<Vec<u8>> {
-    names.iter().map(|n| procedural_texture(n)).collect()
-}
-
 /// A 64-bit finaliser (splitmix64) to scatter neighbouring inputs.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -233,11 +233,6 @@ impl TerrainRenderer {
         }
     }
 
-    /// True when tile `coord` is on the GPU.
-    pub fn has_tile(&self, coord: TileCoord) -> bool {
-        self.tiles.contains_key(&coord)
-    }
-
     /// The tiles on the GPU.
     pub fn tile_coords(&self) -> Vec<TileCoord> {
         self.tiles.keys().copied().collect()
@@ -297,11 +292,6 @@ impl TerrainRenderer {
     /// True when a path's real texture is on the GPU.
     pub fn has_texture(&self, name: &str) -> bool {
         self.store.has_real(&texture_key(name))
-    }
-
-    /// GPU memory of the layer texture store in bytes, and the number of real textures in it.
-    pub fn texture_memory(&self) -> (usize, usize) {
-        (self.store.gpu_bytes(), self.store.real_count())
     }
 
     /// Forgets every layer texture (a new client data folder); tiles must be uploaded again.
