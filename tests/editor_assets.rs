@@ -4,6 +4,8 @@
 //! listfile naming files of an archive without one, and File ▸ Open from client with the map
 //! named from a Map.dbc.
 
+mod editor_support;
+
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -13,9 +15,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
 
+use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
 use loam::app::editing::Tool;
-use loam::app::{LoamApp, StartOptions};
 use loam::assets::catalog::AssetKind;
 
 fn corpus(rel: &str) -> PathBuf {
@@ -54,25 +56,12 @@ fn client_335(
 }
 
 fn harness(dialogs: &ScriptedDialogs, client: Option<PathBuf>) -> Harness<'static, LoamApp> {
-    let dialogs = dialogs.clone();
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
-        // repaint with each answer: a map with many models takes more frames to settle.
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open: None,
-                    dialogs: Box::new(dialogs),
-                    screenshot: None,
-                    read_as: None,
-                    client,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        client,
+        dialogs: dialogs.clone(),
+        window_frames: true,
+        ..Default::default()
+    })
 }
 
 /// A few frames: enough for a click to take effect. Not `Harness::run`, which fails when

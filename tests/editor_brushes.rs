@@ -2,37 +2,21 @@
 //! view with each tool makes exactly one undo step that changes chunks under the stroke, Ctrl+Z
 //! restores the map and Ctrl+Shift+Z reapplies the step.
 
+mod editor_support;
+
 use egui::{Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use loam::app::LoamApp;
 use loam::app::camera_control;
-use loam::app::dialogs::ScriptedDialogs;
 use loam::app::editing::Tool;
-use loam::app::{LoamApp, StartOptions};
 use loam::model::Map;
 use loam::model::coords::{self, CHUNK_SIZE};
 use loam::ui::viewport::VIEWPORT_LABEL;
 
 fn harness() -> Harness<'static, LoamApp> {
-    let dialogs = ScriptedDialogs::default();
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
-        // repaint with each answer: a map with many models takes more frames to settle.
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open: None,
-                    dialogs: Box::new(dialogs),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening::default())
 }
 
 fn map(h: &Harness<'_, LoamApp>) -> Map {

@@ -2,29 +2,19 @@
 //! real app: the export picks the client folder, writes the patch into its Data folder, and
 //! says where; Save as writes the WDL unless told not to.
 
+mod editor_support;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
-use loam::app::{LoamApp, StartOptions};
 
 fn harness(dialogs: &ScriptedDialogs) -> Harness<'static, LoamApp> {
-    let dialogs = dialogs.clone();
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open: None,
-                    dialogs: Box::new(dialogs),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        dialogs: dialogs.clone(),
+        ..Default::default()
+    })
 }
 
 #[test]

@@ -4,32 +4,22 @@
 //! from the press to the release, Remove liquid takes it off, and undo gives back each state bit
 //! for bit.
 
+mod editor_support;
+
 use egui::{Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use loam::app::LoamApp;
 use loam::app::editing::Tool;
-use loam::app::{LoamApp, StartOptions, dialogs::ScriptedDialogs};
 use loam::model::Map;
 use loam::model::liquid::liquid_type;
 use loam::ui::viewport::VIEWPORT_LABEL;
 
 fn harness() -> Harness<'static, LoamApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        .with_max_steps(256)
-        .build_eframe(|cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open: None,
-                    dialogs: Box::new(ScriptedDialogs::default()),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        window_frames: true,
+        ..Default::default()
+    })
 }
 
 fn map(h: &Harness<'_, LoamApp>) -> Map {

@@ -2,14 +2,16 @@
 //! the tree under the cursor, a typed position moves it, Delete removes it; each is one undo
 //! step and Ctrl+Z gives back the exact records.
 
+mod editor_support;
+
 use std::time::{Duration, Instant};
 
 use egui::{Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
+use loam::app::LoamApp;
 use loam::app::editing::Tool;
-use loam::app::{LoamApp, StartOptions, dialogs::ScriptedDialogs};
 use loam::model::{Map, ObjectKind};
 use loam::ui::viewport::VIEWPORT_LABEL;
 
@@ -27,22 +29,12 @@ fn harness_with_client(
     open: Option<std::path::PathBuf>,
     client: Option<std::path::PathBuf>,
 ) -> Harness<'static, LoamApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open,
-                    dialogs: Box::new(ScriptedDialogs::default()),
-                    screenshot: None,
-                    read_as: None,
-                    client,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        open,
+        client,
+        window_frames: true,
+        ..Default::default()
+    })
 }
 
 fn map(h: &Harness<'_, LoamApp>) -> Map {

@@ -2,6 +2,8 @@
 //! tile opens with the rest and marks that tile; a folder of tiles without a WDT opens from the
 //! File menu; File ▸ Read as reopens a map as another generation and remembers it.
 
+mod editor_support;
+
 mod common;
 
 use std::path::PathBuf;
@@ -10,33 +12,20 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use common::sample_with_a_bad_tile;
+use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
-use loam::app::{LoamApp, StartOptions};
 use loam::format::Generation;
 use loam::format::v060;
 use loam::model::TileCoord;
 use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
 
 fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {
-    let dialogs = dialogs.clone();
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
-        // repaint with each answer: a map with many models takes more frames to settle.
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open,
-                    dialogs: Box::new(dialogs),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        open,
+        dialogs: dialogs.clone(),
+        window_frames: true,
+        ..Default::default()
+    })
 }
 
 fn bad_tile() -> TileCoord {

@@ -2,35 +2,23 @@
 //! map with seams: one undo step that closes every seam of the loaded tiles, a status message
 //! with the count, Ctrl+Z restoring every height exactly and Ctrl+Shift+Z reapplying it.
 
+mod editor_support;
+
 mod seamy;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use loam::app::dialogs::ScriptedDialogs;
-use loam::app::{LoamApp, StartOptions};
+use loam::app::LoamApp;
 use loam::edit::seams;
 use loam::model::Map;
 
 fn harness(open: std::path::PathBuf) -> Harness<'static, LoamApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
-        // repaint with each answer: a map with many models takes more frames to settle.
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open: Some(open),
-                    dialogs: Box::new(ScriptedDialogs::default()),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        open: Some(open),
+        ..Default::default()
+    })
 }
 
 fn map(h: &Harness<'_, LoamApp>) -> Map {

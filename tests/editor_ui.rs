@@ -2,14 +2,16 @@
 //! the 3D view shows its placeholder): opening through a scripted file dialog, jumping with the
 //! tile map, Save as… listing its targets and the quit question.
 
+mod editor_support;
+
 use std::path::{Path, PathBuf};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
+use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
-use loam::app::{LoamApp, StartOptions};
 use loam::model::TileCoord;
 use loam::model::coords::TILE_SIZE;
 use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
@@ -21,26 +23,12 @@ fn corpus(rel: &str) -> PathBuf {
 }
 
 fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {
-    let dialogs = dialogs.clone();
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        // Frames as a window has them, so that two clicks in a row make a double click.
-        .with_step_dt(1.0 / 60.0)
-        // Workers (the asset browser's catalogue, the object scene's model readers) ask for a
-        // repaint with each answer: a map with many models takes more frames to settle.
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open,
-                    dialogs: Box::new(dialogs),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-        })
+    editor_support::harness(editor_support::Opening {
+        open,
+        dialogs: dialogs.clone(),
+        window_frames: true,
+        ..Default::default()
+    })
 }
 
 fn click_at(h: &Harness<'_, LoamApp>, pos: egui::Pos2) {
@@ -243,28 +231,18 @@ fn the_go_to_tile_fields_show_the_tile_the_camera_went_to_and_keep_what_is_typed
     assert_eq!(go_to_fields(&h), (40.0, 41.0));
 }
 
-/// A map of `n` tiles on disk, each a hard link to the corpus's largest tile (2.6 MB, 3.3.5),
-/// beside a WDT that lists them; returns the WDT.
-fn map_of_northrend_tiles(dir: &Path, n: usize) -> PathBuf {
-    let tile = corpus("warcraft-net/ADT/Northrend_37_25.adt");
-    let mut map = loam::model::Map::new("Many");
-    for i in 0..n {
-        let coord = TileCoord::new(30 + i % 8, 30 + i / 8).unwrap();
-        map.tile_flags[coord.index()] = loam::model::map::TILE_PRESENT;
-        let file = dir.join(loam::disk::tile_file_name("Many", coord));
-        std::fs::hard_link(&tile, &file)
-            .or_else(|_| std::fs::copy(&tile, &file).map(|_| ()))
-            .unwrap();
-    }
-    let wdt = dir.join("Many.wdt");
-    std::fs::write(&wdt, loam::format::v18::write_wdt(&map)).unwrap();
-    wdt
-}
-
 #[test]
 fn save_as_reads_a_large_maps_report_off_the_ui_thread_with_progress() {
     let dir = tempfile::tempdir().unwrap();
-    let wdt = map_of_northrend_tiles(dir.path(), 48);
+    // 48 copies of the corpus's largest tile (2.6 MB, 3.3.5).
+    let coords = (0..48).map(|i| TileCoord::new(30 + i % 8, 30 + i / 8).unwrap());
+    let wdt = map_of_copies(
+        dir.path(),
+        "Many",
+        &corpus("warcraft-net/ADT/Northrend_37_25.adt"),
+        coords,
+        0,
+    );
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs, Some(wdt));
     h.run();
@@ -274,14 +252,10 @@ fn save_as_reads_a_large_maps_report_off_the_ui_thread_with_progress() {
     h.run();
     // The frame that opened the dialog did not wait for 48 tiles: it shows the progress.
     h.get_by_label_contains("Reading the map's tiles for the report");
-    // The report arrives while frames go on (bounded: a minute on the slowest machine).
-    let mut frames = 0;
-    while h.query_by_label("nothing changes").is_none() {
-        assert!(frames < 3000, "no report after {frames} frames");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        h.step();
-        frames += 1;
-    }
+    // The report arrives while frames go on.
+    step_until(&mut h, "the 3.3.5 report", |h| {
+        h.query_by_label("nothing changes").is_some()
+    });
     assert!(
         h.query_by_label_contains("Reading the map's tiles")
             .is_none(),
@@ -291,16 +265,10 @@ fn save_as_reads_a_large_maps_report_off_the_ui_thread_with_progress() {
     h.get_by_label("Target 1.12").click();
     h.run();
     h.get_by_label_contains("Reading the map's tiles for the report");
-    let mut frames = 0;
-    while h
-        .query_by_label_contains("Reading the map's tiles")
-        .is_some()
-    {
-        assert!(frames < 3000, "no 1.12 report after {frames} frames");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        h.step();
-        frames += 1;
-    }
+    step_until(&mut h, "the 1.12 report", |h| {
+        h.query_by_label_contains("Reading the map's tiles")
+            .is_none()
+    });
     // 3.3.5 tiles lose something as 1.12 (MH2O becomes MCLQ, vertex colours go).
     assert!(h.query_by_label("nothing changes").is_none());
     assert!(
@@ -374,20 +342,47 @@ fn quitting_with_unsaved_changes_asks_first() {
     assert_eq!(h.query_all_by_role(Role::Canvas).count(), 2);
 }
 
+/// A map named `name` in `dir` of copies of the tile file `tile` at `coords`, with WDT flags
+/// `flags`; returns its WDT.
+fn map_of_copies(
+    dir: &Path,
+    name: &str,
+    tile: &Path,
+    coords: impl Iterator<Item = TileCoord>,
+    flags: u32,
+) -> PathBuf {
+    let mut map = loam::model::Map::new(name);
+    map.flags = flags;
+    for c in coords {
+        map.tile_flags[c.index()] = loam::model::map::TILE_PRESENT;
+        std::fs::copy(tile, dir.join(loam::disk::tile_file_name(name, c))).unwrap();
+    }
+    let wdt = dir.join(format!("{name}.wdt"));
+    std::fs::write(&wdt, loam::format::v18::write_wdt(&map)).unwrap();
+    wdt
+}
+
 /// A map of ten tiles in a row (copies of one sample tile), for streaming.
 fn long_map(dir: &Path) -> PathBuf {
     loam::sample::write_sample(dir).unwrap();
-    let tile = std::fs::read(dir.join("Sample_31_31.adt")).unwrap();
-    let mut map = loam::model::Map::new("Long");
-    map.flags = loam::model::map::MAP_FLAG_BIG_ALPHA | loam::model::map::MAP_FLAG_VERTEX_COLORS;
-    for x in 20..30 {
-        let c = TileCoord::new(x, 40).unwrap();
-        map.tile_flags[c.index()] = loam::model::map::TILE_PRESENT;
-        std::fs::write(dir.join(format!("Long_{x}_40.adt")), &tile).unwrap();
+    let flags = loam::model::map::MAP_FLAG_BIG_ALPHA | loam::model::map::MAP_FLAG_VERTEX_COLORS;
+    let row = (20..30).map(|x| TileCoord::new(x, 40).unwrap());
+    map_of_copies(dir, "Long", &dir.join("Sample_31_31.adt"), row, flags)
+}
+
+/// Steps frames (20 ms apart, as a window would) until `done`; fails after a minute's worth.
+fn step_until(
+    h: &mut Harness<'_, LoamApp>,
+    what: &str,
+    done: impl Fn(&Harness<'_, LoamApp>) -> bool,
+) {
+    let mut frames = 0;
+    while !done(h) {
+        assert!(frames < 3000, "{what}: not after {frames} frames");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+        frames += 1;
     }
-    let wdt = dir.join("Long.wdt");
-    std::fs::write(&wdt, loam::format::v18::write_wdt(&map)).unwrap();
-    wdt
 }
 
 #[test]
@@ -415,11 +410,7 @@ fn tiles_stream_in_near_the_camera_and_out_far_from_it() {
     let far = TileCoord::new(29, 40).unwrap();
     h.state_mut().go_to_tile(far);
     // The loader thread reads in the background; give it time.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !loaded(&h).contains(&29) && std::time::Instant::now() < deadline {
-        h.step();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    step_until(&mut h, "tile 29_40 loaded", |h| loaded(h).contains(&29));
     let now = loaded(&h);
     assert!(now.contains(&29), "{now:?}");
     assert!(

@@ -3,6 +3,8 @@
 //! untouched; a new editor (the real app, driven through egui_kittest) offers the recovered
 //! map, Restore brings the edits back as unsaved tiles, and Save writes them.
 
+mod editor_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -10,10 +12,9 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::LoamApp;
 use loam::app::intent::Intent;
 use loam::app::recovery::{Recovery, recovery_root};
-use loam::app::{LoamApp, StartOptions};
 use loam::disk::recovery::{MANIFEST, Manifest};
 use loam::edit::{History, ops};
 use loam::model::{Map, TileCoord};
@@ -84,23 +85,12 @@ fn wait_for_manifest(root: &Path, child: &mut std::process::Child) -> (PathBuf, 
 }
 
 fn harness(root: PathBuf, open: PathBuf) -> Harness<'static, LoamApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            LoamApp::new(
-                cc,
-                StartOptions {
-                    open: Some(open),
-                    dialogs: Box::new(ScriptedDialogs::default()),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            )
-            .with_recovery(Recovery::at(root))
-        })
+    editor_support::harness(editor_support::Opening {
+        open: Some(open),
+        window_frames: true,
+        recovery: Some(root),
+        ..Default::default()
+    })
 }
 
 #[test]

@@ -20,6 +20,13 @@ fn text(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
+/// `loam check` with no threshold finds no seam in `map`, not even float noise.
+fn assert_no_seam_at_all(map: &std::path::Path) {
+    let o = loam(&["check", "--seam-threshold", "0", map.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!text(&o).contains("seam"), "no seam at all:\n{}", text(&o));
+}
+
 /// The size in "seam of 74.9985 yd between …".
 fn seam_size(line: &str) -> f32 {
     let rest = line.split("seam of ").nth(1).expect("a seam line");
@@ -106,9 +113,7 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
     assert!(t.contains("wrote 5 file(s)"), "the WDT and four tiles: {t}");
 
     let fixed = out.path().join("Sample.wdt");
-    let o = loam(&["check", "--seam-threshold", "0", fixed.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(!text(&o).contains("seam"), "no seam at all:\n{}", text(&o));
+    assert_no_seam_at_all(&fixed);
 
     // Off the chunk borders nothing moved, bit for bit.
     let before = disk::open_map(&wdt).unwrap().map;
@@ -159,9 +164,7 @@ fn fix_on_a_lone_tile_keeps_its_name_and_stitches_inside_it() {
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let written = out.path().join(adt.file_name().unwrap());
-    let o = loam(&["check", "--seam-threshold", "0", written.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(!text(&o).contains("seam"), "{}", text(&o));
+    assert_no_seam_at_all(&written);
 }
 
 #[test]
@@ -190,9 +193,7 @@ fn fix_closes_every_seam_whatever_bases_other_tools_left() {
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let fixed = out.path().join("Sample.wdt");
-    let o = loam(&["check", "--seam-threshold", "0", fixed.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(!text(&o).contains("seam"), "no seam at all:\n{}", text(&o));
+    assert_no_seam_at_all(&fixed);
     // Some chunks needed base 0 to get there (without it this map kept seams of a few
     // millionths of a yard); their absolute heights off the borders did not move.
     let before = disk::open_map(&wdt).unwrap().map;
