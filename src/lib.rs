@@ -12,12 +12,15 @@
 //! - `error`: the crate's error.
 //! - `cli`: the commands; `sample`: the bundled sample map's generator.
 //! - The editor (feature `editor`): `app` (the eframe application and its components), `ui`
-//!   (egui panels) and `render` (the glow renderer).
+//!   (egui panels), `render` (the glow renderer) and `command` (the intents the panels emit
+//!   and the app carries out, below both).
 
 #[cfg(feature = "editor")]
 pub mod app;
 pub mod assets;
 pub mod cli;
+#[cfg(feature = "editor")]
+pub mod command;
 pub mod convert;
 pub mod disk;
 pub mod edit;

@@ -23,13 +23,7 @@ const QUEUE_LIMIT: usize = 128;
 /// what is on screen.
 const CACHE_LIMIT: usize = 2048;
 
-/// What a thumbnail request answered.
-pub enum Thumb {
-    /// Ready to draw.
-    Ready(egui::TextureHandle),
-    /// No file, or it failed to decode: the message says which.
-    Missing(String),
-}
+pub use crate::ui::asset_browser::Thumb;
 
 /// The thumbnail worker's shared queue: paths to decode (newest last) and the source.
 #[derive(Default)]
@@ -324,6 +318,20 @@ impl AssetBrowser {
     /// [`refresh`](Self::refresh)).
     pub fn rows(&self) -> &[Row] {
         &self.rows
+    }
+
+    /// What the panel shows of the browser.
+    pub fn view(&self) -> crate::ui::asset_browser::BrowserView<'_> {
+        crate::ui::asset_browser::BrowserView {
+            catalog: &self.catalog,
+            kind: self.kind,
+            filter: &self.filter,
+            building: self.is_building(),
+            problem: self.problem.as_deref(),
+            rows: &self.rows,
+            selected: self.selected.as_ref().map(|(_, p)| p.as_str()),
+            thumbs: &self.thumbs,
+        }
     }
 
     /// Shows another tab.

@@ -197,7 +197,7 @@ impl LoamApp {
         let detail = self.browser_detail();
         let out = ui::asset_browser::show(
             ui,
-            &self.browser,
+            &self.browser.view(),
             &self.editing.settings.texture,
             detail.as_deref(),
         );

@@ -12,22 +12,7 @@ use crate::disk::pack;
 use crate::format::Generation;
 use crate::ui;
 
-/// What the Export for client dialog asks the app to do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExportIntent {
-    /// Show the dialog.
-    Open,
-    /// Choose the target generation.
-    Target(Generation),
-    /// Ask for the client (or output) folder.
-    PickFolder,
-    /// Write the WDL with the map (on by default).
-    Wdl(bool),
-    /// Convert, pack and write.
-    Write,
-    /// Close without writing.
-    Cancel,
-}
+pub use crate::command::ExportIntent;
 
 /// The dialog's state.
 #[derive(Debug, Clone)]

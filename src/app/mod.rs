@@ -12,7 +12,7 @@ pub mod client_maps;
 pub mod dialogs;
 pub mod editing;
 pub mod export;
-pub mod intent;
+pub use crate::command::intent;
 mod missing_models;
 pub mod object_loader;
 pub mod object_tool;

@@ -72,35 +72,7 @@ impl ObjectTool {
 /// the two kinds share lists the tiles of both, which only means a tile more is loaded).
 pub type DiskUids = crate::model::objects::UidTiles;
 
-/// How a click places the asset browser's model.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlaceOptions {
-    /// The model path (`.m2`, `.mdx` or `.wmo`), when one is chosen.
-    pub model: Option<String>,
-    /// Clicks place instead of selecting.
-    pub active: bool,
-    /// Turn each placed object by a random angle about the up axis.
-    pub random_turn: bool,
-    /// Most degrees a placed object tips at random (0: upright).
-    pub random_tilt: f32,
-    /// The range a doodad's scale is drawn from (equal ends: that scale).
-    pub scale: (f32, f32),
-    /// The gizmo's arrows follow the first selected object's turn (else the world's axes).
-    pub local_axes: bool,
-}
-
-impl Default for PlaceOptions {
-    fn default() -> Self {
-        PlaceOptions {
-            model: None,
-            active: false,
-            random_turn: true,
-            random_tilt: 0.0,
-            scale: (1.0, 1.0),
-            local_axes: false,
-        }
-    }
-}
+pub use crate::command::PlaceOptions;
 
 /// What a keyboard transform does with the mouse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

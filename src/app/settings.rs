@@ -20,18 +20,7 @@ pub const STORAGE_KEY: &str = "loam.settings";
 pub const DEFAULT_SPEED: f32 = 120.0;
 /// Default autosave interval in seconds.
 pub const DEFAULT_AUTOSAVE_SECS: u32 = 120;
-/// The shortest and longest autosave intervals the setting takes, in seconds.
-pub const AUTOSAVE_RANGE: std::ops::RangeInclusive<u32> = 15..=3600;
-
-/// The pages of the left panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum LeftPanel {
-    /// The tile map.
-    #[default]
-    Tiles,
-    /// The asset browser.
-    Assets,
-}
+pub use crate::command::{AUTOSAVE_RANGE, LeftPanel};
 
 /// Persisted editor settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,9 +8,10 @@
 use egui::{Color32, Sense, Vec2};
 use egui_extras::{Column, TableBuilder};
 
-use crate::app::browser::{AssetBrowser, Thumb};
-use crate::app::intent::Intent;
-use crate::assets::catalog::{AssetKind, Row};
+use std::collections::HashMap;
+
+use crate::assets::catalog::{AssetKind, Catalog, Row};
+use crate::command::Intent;
 
 /// Row height of texture rows (thumbnail rows) and of the others.
 const THUMB_ROW: f32 = 40.0;
@@ -27,16 +28,44 @@ pub struct BrowserOutput {
     pub visible_textures: Vec<String>,
 }
 
+/// What a thumbnail request answered.
+pub enum Thumb {
+    /// Ready to draw.
+    Ready(egui::TextureHandle),
+    /// No file, or it failed to decode: the message says which.
+    Missing(String),
+}
+
+/// What the panel shows of the browser's state (the app's `AssetBrowser` makes one).
+pub struct BrowserView<'a> {
+    /// The names to browse.
+    pub catalog: &'a Catalog,
+    /// The tab shown.
+    pub kind: AssetKind,
+    /// The filter text.
+    pub filter: &'a str,
+    /// The catalogue is still being made.
+    pub building: bool,
+    /// Why a name source failed, if one did.
+    pub problem: Option<&'a str>,
+    /// The rows of the tab, folders and files, as filtered and opened.
+    pub rows: &'a [Row],
+    /// The file last clicked.
+    pub selected: Option<&'a str>,
+    /// Thumbnails by path, as far as they are made.
+    pub thumbs: &'a HashMap<String, Thumb>,
+}
+
 /// Shows the panel. `paint_texture` is the paint brush's texture (marked in the list);
 /// `detail` a line about the selected file (where it is read from).
 pub fn show(
     ui: &mut egui::Ui,
-    browser: &AssetBrowser,
+    browser: &BrowserView<'_>,
     paint_texture: &str,
     detail: Option<&str>,
 ) -> BrowserOutput {
     let mut out = BrowserOutput::default();
-    let catalog = browser.catalog();
+    let catalog = browser.catalog;
     ui.horizontal(|ui| {
         for kind in AssetKind::ALL {
             let label = format!("{} ({})", kind.label(), catalog.count(kind));
@@ -45,7 +74,7 @@ pub fn show(
             }
         }
     });
-    let mut filter = browser.filter.clone();
+    let mut filter = browser.filter.to_string();
     ui.horizontal(|ui| {
         let label = ui.label("Filter");
         ui.add(egui::TextEdit::singleline(&mut filter).hint_text("words in the path"))
@@ -54,18 +83,18 @@ pub fn show(
     if filter != browser.filter {
         out.intents.push(Intent::BrowserFilter(filter));
     }
-    if browser.is_building() {
+    if browser.building {
         ui.label("Reading the names…");
     }
-    if let Some(p) = &browser.problem {
+    if let Some(p) = browser.problem {
         ui.colored_label(Color32::from_rgb(240, 180, 80), p);
     }
     // The detail line sits under the list; leave it room.
     let footer = if detail.is_some() { 40.0 } else { 0.0 };
-    let rows = browser.rows();
+    let rows = browser.rows;
     let entries = catalog.entries(browser.kind);
-    let selected = browser.selected.as_ref().map(|(_, p)| p.as_str());
-    if rows.is_empty() && !browser.is_building() {
+    let selected = browser.selected;
+    if rows.is_empty() && !browser.building {
         ui.label(if browser.filter.is_empty() {
             "Nothing of this kind is known: choose a client folder in Settings, or add a listfile."
         } else {
@@ -123,7 +152,7 @@ pub fn show(
                             ui.add_space(*depth as f32 * INDENT + 12.0);
                             if thumbs {
                                 out.visible_textures.push(entry.path.clone());
-                                thumbnail(ui, browser.thumbnail(&entry.path));
+                                thumbnail(ui, browser.thumbs.get(&entry.path));
                             }
                             let is_paint = thumbs && entry.path.eq_ignore_ascii_case(paint_texture);
                             let shown = if is_paint {

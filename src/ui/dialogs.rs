@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::app::intent::Intent;
+use crate::command::Intent;
 use crate::format::Generation;
 
 /// What the Save as… dialog shows.
@@ -210,7 +210,7 @@ pub fn export_for_client(
     view: &ExportView,
     patch_name: &mut String,
 ) -> Vec<Intent> {
-    use crate::app::export::ExportIntent as E;
+    use crate::command::ExportIntent as E;
     let mut out = Vec::new();
     egui::Window::new(EXPORT_TITLE)
         .collapsible(false)

@@ -1,6 +1,6 @@
 //! The history panel: every undo step by name, the current one marked; a click goes there.
 
-use crate::app::intent::Intent;
+use crate::command::Intent;
 
 /// Shows the steps (`labels`, oldest first, `applied` of them in effect).
 pub fn show(ui: &mut egui::Ui, labels: &[String], applied: usize, can_redo: bool) -> Vec<Intent> {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::app::intent::Intent;
+use crate::command::Intent;
 use crate::format::Generation;
 use crate::render::scene::ObjectFilter;
 
@@ -131,7 +131,7 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 )
                 .clicked()
             {
-                out.push(Intent::Export(crate::app::export::ExportIntent::Open));
+                out.push(Intent::Export(crate::command::ExportIntent::Open));
             }
             ui.separator();
             if ui.button("Quit").clicked() {
@@ -223,8 +223,8 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
             let mut minutes = state.autosave_secs as f32 / 60.0;
             let (lo, hi) = (
-                *crate::app::settings::AUTOSAVE_RANGE.start() as f32 / 60.0,
-                *crate::app::settings::AUTOSAVE_RANGE.end() as f32 / 60.0,
+                *crate::command::AUTOSAVE_RANGE.start() as f32 / 60.0,
+                *crate::command::AUTOSAVE_RANGE.end() as f32 / 60.0,
             );
             if ui
                 .add(

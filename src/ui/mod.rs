@@ -1,5 +1,5 @@
 //! The editor's egui panels: menu bar, tile map, status bar, 3D viewport frame and dialogs.
-//! Each takes plain data to show and returns [`Intent`](crate::app::intent::Intent)s (or, for
+//! Each takes plain data to show and returns [`Intent`](crate::command::Intent)s (or, for
 //! the viewport, the raw input the app turns into camera moves).
 //!
 //! Not for: changing the model or the session (the app does that from the intents) or any GL.

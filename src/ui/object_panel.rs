@@ -6,8 +6,8 @@
 
 use egui::DragValue;
 
-use crate::app::intent::Intent;
-use crate::app::object_tool::PlaceOptions;
+use crate::command::Intent;
+use crate::command::PlaceOptions;
 use crate::edit::objects::ObjectRecord;
 use crate::model::ObjectKind;
 

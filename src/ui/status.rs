@@ -1,6 +1,6 @@
 //! The status bar: what is under the cursor, frame time, unsaved tiles and the last message.
 
-use crate::app::intent::Intent;
+use crate::command::Intent;
 use crate::render::pick::TerrainPoint;
 
 /// What the status bar shows.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
-use crate::app::intent::Intent;
+use crate::command::Intent;
 use crate::model::TileCoord;
 use crate::model::coords::{TILES_PER_SIDE, tile_grid_position};
 

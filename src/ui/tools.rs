@@ -3,8 +3,8 @@
 
 use egui::{ComboBox, DragValue, Slider};
 
-use crate::app::editing::{Tool, ToolSettings};
-use crate::app::intent::Intent;
+use crate::command::Intent;
+use crate::command::{Tool, ToolSettings};
 use crate::edit::liquid::LiquidKind;
 use crate::edit::sculpt::FlattenMode;
 use crate::edit::{Falloff, Shape};

@@ -229,14 +229,14 @@ pub struct Notice {
     /// The link's words ("Choose the client folder…").
     pub action_label: String,
     /// What the link does.
-    pub action: crate::app::intent::Intent,
+    pub action: crate::command::Intent,
 }
 
 /// The accessible name of the notice's hide button.
 pub const NOTICE_HIDE_LABEL: &str = "Hide this notice";
 
 /// Shows `notice` over the top of the view `rect`.
-pub fn notice(ui: &egui::Ui, rect: Rect, notice: &Notice) -> Vec<crate::app::intent::Intent> {
+pub fn notice(ui: &egui::Ui, rect: Rect, notice: &Notice) -> Vec<crate::command::Intent> {
     let mut out = Vec::new();
     // At the foot of the view: dialogs open at the top left, and must not be covered.
     egui::Area::new(egui::Id::unique("loam-view-notice"))
@@ -256,7 +256,7 @@ pub fn notice(ui: &egui::Ui, rect: Rect, notice: &Notice) -> Vec<crate::app::int
                         .on_hover_text(NOTICE_HIDE_LABEL)
                         .clicked()
                     {
-                        out.push(crate::app::intent::Intent::DismissModelNotice);
+                        out.push(crate::command::Intent::DismissModelNotice);
                     }
                 });
             });

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use crate::app::editing::ToolSettings;
-use crate::app::settings::LeftPanel;
+use serde::{Deserialize, Serialize};
+
+use super::tools::{PlaceOptions, ToolSettings};
 use crate::assets::catalog::AssetKind;
 use crate::format::Generation;
 use crate::model::TileCoord;
@@ -29,7 +30,7 @@ pub enum Intent {
     /// Show the Save as… dialog.
     SaveAsDialog,
     /// The File ▸ Export for client dialog.
-    Export(crate::app::export::ExportIntent),
+    Export(ExportIntent),
     /// Choose the Save as… target generation (the report is recomputed).
     SaveAsTarget(Generation),
     /// Ask for the Save as… folder.
@@ -77,7 +78,7 @@ pub enum Intent {
     /// Select every object of the loaded tiles that uses this model path.
     SelectSameModel(String),
     /// Change what a click places and how (the object panel).
-    SetPlaceOptions(crate::app::object_tool::PlaceOptions),
+    SetPlaceOptions(PlaceOptions),
     /// Show or hide kinds of objects, or change the doodad draw distance.
     SetObjectFilter(ObjectFilter),
     /// Set the fly speed in yards per second.
@@ -124,3 +125,33 @@ pub enum Intent {
     /// Give every vertex shared by loaded chunks and tiles one height, as one undo step.
     StitchSeams,
 }
+
+/// What the Export for client dialog asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportIntent {
+    /// Show the dialog.
+    Open,
+    /// Choose the target generation.
+    Target(Generation),
+    /// Ask for the client (or output) folder.
+    PickFolder,
+    /// Write the WDL with the map (on by default).
+    Wdl(bool),
+    /// Convert, pack and write.
+    Write,
+    /// Close without writing.
+    Cancel,
+}
+
+/// The pages of the left panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum LeftPanel {
+    /// The tile map.
+    #[default]
+    Tiles,
+    /// The asset browser.
+    Assets,
+}
+
+/// The shortest and longest autosave intervals the setting takes, in seconds.
+pub const AUTOSAVE_RANGE: std::ops::RangeInclusive<u32> = 15..=3600;

@@ -1,0 +1,368 @@
+//! The tools' settings as the tool panel shows them and the intents carry them: which tool,
+//! the brush, and each tool's own values; how a click places a model. Plain data with the
+//! conversion to the operations `edit` runs, so that the panel, the app and `loam apply` agree.
+//!
+//! Not for: running strokes (`app::editing`) or drawing the panel (`ui::tools`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::edit::Brush;
+use crate::edit::liquid::{self, LiquidEdit, LiquidKind, Surface};
+use crate::edit::ops::{self, Op};
+use crate::edit::sculpt::FlattenMode;
+use crate::model::Map;
+
+/// The tools of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tool {
+    /// Raise terrain.
+    Raise,
+    /// Lower terrain.
+    Lower,
+    /// Flatten toward a height (typed, or the height under the first click).
+    Flatten,
+    /// Smooth toward the neighbours' mean.
+    Smooth,
+    /// Add smooth noise.
+    Noise,
+    /// Flatten along the slope from where the drag starts to where it ends.
+    Ramp,
+    /// Paint the chosen texture.
+    Paint,
+    /// Erase the chosen texture.
+    EraseTexture,
+    /// Cut holes.
+    HoleAdd,
+    /// Fill holes.
+    HoleRemove,
+    /// Tint vertex colours.
+    Shade,
+    /// Erase vertex colours back to neutral.
+    EraseShade,
+    /// Set the area id.
+    Area,
+    /// Set the impassable flag.
+    Impassable,
+    /// Clear the impassable flag.
+    Passable,
+    /// Put liquid on the quads under the brush.
+    LiquidAdd,
+    /// Take liquid off the quads under the brush.
+    LiquidRemove,
+    /// Move the liquid surface under the brush to a height.
+    LiquidHeight,
+    /// Add liquid along a drag, its surface sloping from the press to the release (rivers).
+    River,
+    /// Paint the deep and fishable flags of the liquid under the brush.
+    LiquidFlags,
+    /// Select, edit and delete doodads and WMOs (not a brush).
+    Objects,
+}
+
+impl Tool {
+    /// Every brush tool, in the order the tool panel lists them (the object tool follows).
+    pub const ALL: [Tool; 20] = [
+        Tool::Raise,
+        Tool::Lower,
+        Tool::Flatten,
+        Tool::Smooth,
+        Tool::Noise,
+        Tool::Ramp,
+        Tool::Paint,
+        Tool::EraseTexture,
+        Tool::HoleAdd,
+        Tool::HoleRemove,
+        Tool::Shade,
+        Tool::EraseShade,
+        Tool::Area,
+        Tool::Impassable,
+        Tool::Passable,
+        Tool::LiquidAdd,
+        Tool::LiquidRemove,
+        Tool::LiquidHeight,
+        Tool::River,
+        Tool::LiquidFlags,
+    ];
+
+    /// The name shown on its button and in the history.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Raise => "Raise",
+            Tool::Lower => "Lower",
+            Tool::Flatten => "Flatten",
+            Tool::Smooth => "Smooth",
+            Tool::Noise => "Noise",
+            Tool::Ramp => "Ramp",
+            Tool::Paint => "Paint",
+            Tool::EraseTexture => "Erase texture",
+            Tool::HoleAdd => "Add holes",
+            Tool::HoleRemove => "Remove holes",
+            Tool::Shade => "Shade",
+            Tool::EraseShade => "Erase shade",
+            Tool::Area => "Area",
+            Tool::Impassable => "Impassable",
+            Tool::Passable => "Passable",
+            Tool::LiquidAdd => "Add liquid",
+            Tool::LiquidRemove => "Remove liquid",
+            Tool::LiquidHeight => "Liquid height",
+            Tool::River => "River",
+            Tool::LiquidFlags => "Liquid flags",
+            Tool::Objects => "Objects",
+        }
+    }
+
+    /// True for the liquid tools.
+    pub fn is_liquid(self) -> bool {
+        matches!(
+            self,
+            Tool::LiquidAdd
+                | Tool::LiquidRemove
+                | Tool::LiquidHeight
+                | Tool::River
+                | Tool::LiquidFlags
+        )
+    }
+}
+
+/// Everything the tool panel sets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSettings {
+    /// The chosen tool.
+    pub tool: Tool,
+    /// The brush.
+    pub brush: Brush,
+    /// Texture path for paint and erase.
+    pub texture: String,
+    /// Most a paint dab changes at the centre, 0..1.
+    pub opacity: f32,
+    /// Shade colour (RGB).
+    pub color: [u8; 3],
+    /// Area id for the area tool.
+    pub area_id: u32,
+    /// Flatten target; `None` takes the height under the first click.
+    pub flatten_height: Option<f32>,
+    /// Which way flatten may move heights.
+    pub flatten_mode: FlattenMode,
+    /// Noise seed.
+    pub noise_seed: u32,
+    /// Noise wavelength in yards.
+    pub noise_scale: f32,
+    /// Sculpting moves the objects standing on the changed ground up or down with it.
+    #[serde(default)]
+    pub objects_follow_ground: bool,
+    /// The liquid the liquid tools add.
+    #[serde(default)]
+    pub liquid_kind: LiquidKind,
+    /// An exact LiquidType.dbc id to add instead of `liquid_kind`'s plain row (3.3.5 keeps it;
+    /// older generations fold it to its classic kind).
+    #[serde(default)]
+    pub liquid_type: Option<u16>,
+    /// The liquid surface height; `None` takes the height under the first click (the liquid
+    /// surface there, else the ground).
+    #[serde(default)]
+    pub liquid_height: Option<f32>,
+    /// What the flags tool paints: deep (fatigue) water.
+    #[serde(default)]
+    pub liquid_deep: bool,
+    /// What the flags tool paints: fishable water (MH2O only).
+    #[serde(default = "yes")]
+    pub liquid_fishable: bool,
+}
+
+/// Serde's default for settings that start on.
+fn yes() -> bool {
+    true
+}
+
+impl Default for ToolSettings {
+    fn default() -> Self {
+        ToolSettings {
+            tool: Tool::Raise,
+            brush: Brush {
+                radius: 20.0,
+                inner_radius: 6.0,
+                strength: 1.0,
+                ..Brush::default()
+            },
+            texture: String::new(),
+            opacity: 0.5,
+            color: [230, 150, 80],
+            area_id: 0,
+            flatten_height: None,
+            flatten_mode: FlattenMode::Both,
+            noise_seed: 1,
+            noise_scale: 20.0,
+            objects_follow_ground: false,
+            liquid_kind: LiquidKind::Water,
+            liquid_type: None,
+            liquid_height: None,
+            liquid_deep: false,
+            liquid_fishable: true,
+        }
+    }
+}
+
+impl ToolSettings {
+    /// The settings that show `op`'s tool and brush, taking from `base` what `op` leaves out.
+    pub fn for_op(op: &Op, base: ToolSettings) -> ToolSettings {
+        let tool = match op.tool {
+            ops::Tool::Raise => Tool::Raise,
+            ops::Tool::Lower => Tool::Lower,
+            ops::Tool::Flatten => Tool::Flatten,
+            ops::Tool::Smooth => Tool::Smooth,
+            ops::Tool::Ramp => Tool::Ramp,
+            ops::Tool::Noise => Tool::Noise,
+            ops::Tool::Paint => Tool::Paint,
+            ops::Tool::EraseTexture => Tool::EraseTexture,
+            ops::Tool::HoleAdd => Tool::HoleAdd,
+            ops::Tool::HoleRemove => Tool::HoleRemove,
+            ops::Tool::Shade if op.color.is_none() => Tool::EraseShade,
+            ops::Tool::Shade => Tool::Shade,
+            ops::Tool::Area => Tool::Area,
+            ops::Tool::Impassable if op.on == Some(false) => Tool::Passable,
+            ops::Tool::Impassable => Tool::Impassable,
+            ops::Tool::LiquidAdd if op.end_height.is_some() => Tool::River,
+            ops::Tool::LiquidAdd => Tool::LiquidAdd,
+            ops::Tool::LiquidRemove => Tool::LiquidRemove,
+            ops::Tool::LiquidHeight => Tool::LiquidHeight,
+            ops::Tool::LiquidFlags => Tool::LiquidFlags,
+        };
+        let liquid_tool = tool.is_liquid();
+        ToolSettings {
+            tool,
+            brush: op.brush(),
+            texture: op.texture.clone().unwrap_or(base.texture.clone()),
+            opacity: op.opacity.unwrap_or(base.opacity),
+            color: op.color.unwrap_or(base.color),
+            area_id: op.area_id.unwrap_or(base.area_id),
+            flatten_height: if liquid_tool {
+                base.flatten_height
+            } else {
+                op.height.or(base.flatten_height)
+            },
+            flatten_mode: op.mode.unwrap_or(base.flatten_mode),
+            noise_seed: op.seed.unwrap_or(base.noise_seed),
+            noise_scale: op.scale.unwrap_or(base.noise_scale),
+            objects_follow_ground: base.objects_follow_ground,
+            liquid_kind: op.kind.unwrap_or(base.liquid_kind),
+            liquid_type: op.liquid_type.or(base.liquid_type),
+            liquid_height: if liquid_tool {
+                op.height.or(base.liquid_height)
+            } else {
+                base.liquid_height
+            },
+            liquid_deep: op.deep.unwrap_or(base.liquid_deep),
+            liquid_fishable: op.fishable.unwrap_or(base.liquid_fishable),
+        }
+    }
+
+    /// The operation one dab of this tool performs, as `loam apply` would read it from JSON.
+    pub fn op(&self) -> Op {
+        let tool = match self.tool {
+            Tool::Raise => ops::Tool::Raise,
+            Tool::Lower => ops::Tool::Lower,
+            Tool::Flatten | Tool::Ramp => ops::Tool::Flatten,
+            Tool::Smooth => ops::Tool::Smooth,
+            Tool::Noise => ops::Tool::Noise,
+            Tool::Paint => ops::Tool::Paint,
+            Tool::EraseTexture => ops::Tool::EraseTexture,
+            Tool::HoleAdd => ops::Tool::HoleAdd,
+            Tool::HoleRemove => ops::Tool::HoleRemove,
+            Tool::Shade | Tool::EraseShade => ops::Tool::Shade,
+            Tool::Area => ops::Tool::Area,
+            Tool::Impassable | Tool::Passable => ops::Tool::Impassable,
+            Tool::LiquidAdd | Tool::River => ops::Tool::LiquidAdd,
+            Tool::LiquidRemove => ops::Tool::LiquidRemove,
+            Tool::LiquidHeight => ops::Tool::LiquidHeight,
+            Tool::LiquidFlags => ops::Tool::LiquidFlags,
+            // Never stroked: the app sends the object tool's clicks to `object_tool`, and
+            // `Editing::begin` refuses it.
+            Tool::Objects => ops::Tool::Raise,
+        };
+        let b = self.brush;
+        Op {
+            tool,
+            points: vec![[0.0, 0.0]],
+            radius: b.radius,
+            inner_radius: Some(b.inner_radius),
+            strength: Some(b.strength),
+            falloff: Some(b.falloff),
+            shape: Some(b.shape),
+            spacing: Some(b.spacing),
+            height: None,
+            mode: None,
+            seed: None,
+            scale: None,
+            texture: Some(self.texture.clone()),
+            opacity: Some(self.opacity),
+            color: (self.tool == Tool::Shade).then_some(self.color),
+            area_id: Some(self.area_id),
+            on: Some(self.tool == Tool::Impassable),
+            kind: Some(self.liquid_kind),
+            liquid_type: self.liquid_type,
+            end_height: None,
+            deep: Some(self.liquid_deep),
+            fishable: Some(self.liquid_fishable),
+        }
+    }
+
+    /// The liquid edit a stroke of a liquid tool starting at world `at` makes; the river's
+    /// slope is set when the drag ends.
+    pub fn liquid_edit(&self, map: &Map, at: [f64; 3]) -> Option<LiquidEdit> {
+        let height = || {
+            self.liquid_height
+                .or_else(|| liquid::height_under(map, at[0], at[1]))
+                .unwrap_or(at[2] as f32)
+        };
+        let liquid_type = self
+            .liquid_type
+            .unwrap_or_else(|| self.liquid_kind.liquid_type());
+        Some(match self.tool {
+            Tool::LiquidAdd | Tool::River => LiquidEdit::Add {
+                liquid_type,
+                surface: Surface::Flat(height()),
+            },
+            Tool::LiquidRemove => LiquidEdit::Remove,
+            // Moving a surface to where it already is would do nothing: untyped, the height
+            // tool takes the ground under the click (a click on the shore sets the level).
+            Tool::LiquidHeight => {
+                LiquidEdit::Height(Surface::Flat(self.liquid_height.unwrap_or(at[2] as f32)))
+            }
+            Tool::LiquidFlags => LiquidEdit::Flags {
+                deep: Some(self.liquid_deep),
+                fishable: Some(self.liquid_fishable),
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// How a click places the asset browser's model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaceOptions {
+    /// The model path (`.m2`, `.mdx` or `.wmo`), when one is chosen.
+    pub model: Option<String>,
+    /// Clicks place instead of selecting.
+    pub active: bool,
+    /// Turn each placed object by a random angle about the up axis.
+    pub random_turn: bool,
+    /// Most degrees a placed object tips at random (0: upright).
+    pub random_tilt: f32,
+    /// The range a doodad's scale is drawn from (equal ends: that scale).
+    pub scale: (f32, f32),
+    /// The gizmo's arrows follow the first selected object's turn (else the world's axes).
+    pub local_axes: bool,
+}
+
+impl Default for PlaceOptions {
+    fn default() -> Self {
+        PlaceOptions {
+            model: None,
+            active: false,
+            random_turn: true,
+            random_tilt: 0.0,
+            scale: (1.0, 1.0),
+            local_axes: false,
+        }
+    }
+}
