@@ -4,6 +4,7 @@
 //! Not for: egui widgets (see `ui`) or deciding what to draw when (see `app`). Nothing here
 //! needs egui; a test can drive it from a bare GL context.
 
+pub mod buffers;
 pub mod camera;
 pub mod gizmo;
 pub mod liquid;

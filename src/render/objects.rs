@@ -262,13 +262,11 @@ impl ObjectRenderer {
                 bounds: Default::default(),
             };
             let cube = upload_model(gl, &cube_mesh, &[], instance_buffer)?;
-            let cube_edges = gl.create_buffer()?;
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cube_edges));
-            gl.buffer_data_u8_slice(
+            let cube_edges = super::buffers::static_buffer(
+                gl,
                 glow::ELEMENT_ARRAY_BUFFER,
                 bytemuck::cast_slice(&edges),
-                glow::STATIC_DRAW,
-            );
+            )?;
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
             Ok(ObjectRenderer {
                 program,
@@ -605,15 +603,7 @@ unsafe fn upload_model(
     instances: glow::Buffer,
 ) -> Result<GpuModel, String> {
     unsafe {
-        let vao = gl.create_vertex_array()?;
-        gl.bind_vertex_array(Some(vao));
-        let vbo = gl.create_buffer()?;
-        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-        gl.buffer_data_u8_slice(
-            glow::ARRAY_BUFFER,
-            bytemuck::cast_slice(&mesh.vertices),
-            glow::STATIC_DRAW,
-        );
+        let (vao, vbo) = super::buffers::vertex_array(gl, bytemuck::cast_slice(&mesh.vertices))?;
         let stride = std::mem::size_of::<Vertex>() as i32;
         for (index, size, offset) in [(0u32, 3, 0), (1, 3, 12), (2, 2, 24)] {
             gl.enable_vertex_attrib_array(index);
@@ -621,13 +611,11 @@ unsafe fn upload_model(
         }
         let cbo = match &mesh.colors {
             Some(colors) if colors.len() == mesh.vertices.len() => {
-                let cbo = gl.create_buffer()?;
-                gl.bind_buffer(glow::ARRAY_BUFFER, Some(cbo));
-                gl.buffer_data_u8_slice(
+                let cbo = super::buffers::static_buffer(
+                    gl,
                     glow::ARRAY_BUFFER,
                     bytemuck::cast_slice(colors),
-                    glow::STATIC_DRAW,
-                );
+                )?;
                 gl.enable_vertex_attrib_array(3);
                 gl.vertex_attrib_pointer_f32(3, 4, glow::UNSIGNED_BYTE, true, 4, 0);
                 Some(cbo)
@@ -640,26 +628,11 @@ unsafe fn upload_model(
             gl.vertex_attrib_pointer_f32(4 + column, 4, glow::FLOAT, false, 64, column as i32 * 16);
             gl.vertex_attrib_divisor(4 + column, 1);
         }
-        let ebo = gl.create_buffer()?;
-        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ebo));
-        let index_type = match &mesh.indices {
-            Indices::U16(v) => {
-                gl.buffer_data_u8_slice(
-                    glow::ELEMENT_ARRAY_BUFFER,
-                    bytemuck::cast_slice(v),
-                    glow::STATIC_DRAW,
-                );
-                glow::UNSIGNED_SHORT
-            }
-            Indices::U32(v) => {
-                gl.buffer_data_u8_slice(
-                    glow::ELEMENT_ARRAY_BUFFER,
-                    bytemuck::cast_slice(v),
-                    glow::STATIC_DRAW,
-                );
-                glow::UNSIGNED_INT
-            }
+        let (indices, index_type): (&[u8], u32) = match &mesh.indices {
+            Indices::U16(v) => (bytemuck::cast_slice(v), glow::UNSIGNED_SHORT),
+            Indices::U32(v) => (bytemuck::cast_slice(v), glow::UNSIGNED_INT),
         };
+        let ebo = super::buffers::static_buffer(gl, glow::ELEMENT_ARRAY_BUFFER, indices)?;
         gl.bind_vertex_array(None);
         gl.bind_buffer(glow::ARRAY_BUFFER, None);
         gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);

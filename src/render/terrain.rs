@@ -385,22 +385,12 @@ unsafe fn upload_tile(
     textures: Vec<String>,
 ) -> Result<GpuTile, String> {
     unsafe {
-        let vao = gl.create_vertex_array()?;
-        gl.bind_vertex_array(Some(vao));
-        let vbo = gl.create_buffer()?;
-        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-        gl.buffer_data_u8_slice(
-            glow::ARRAY_BUFFER,
-            bytemuck::cast_slice(&mesh.vertices),
-            glow::STATIC_DRAW,
-        );
-        let ebo = gl.create_buffer()?;
-        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ebo));
-        gl.buffer_data_u8_slice(
+        let (vao, vbo) = super::buffers::vertex_array(gl, bytemuck::cast_slice(&mesh.vertices))?;
+        let ebo = super::buffers::static_buffer(
+            gl,
             glow::ELEMENT_ARRAY_BUFFER,
             bytemuck::cast_slice(&mesh.indices),
-            glow::STATIC_DRAW,
-        );
+        )?;
         let stride = std::mem::size_of::<TerrainVertex>() as i32;
         let float_attrs: [(u32, i32, u32, bool, i32); 4] = [
             (0, 3, glow::FLOAT, false, 0),
