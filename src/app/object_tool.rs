@@ -17,6 +17,7 @@ use glam::Vec3;
 use super::LoamApp;
 use super::intent::Intent;
 use crate::edit::objects::{self, ObjectRecord, ObjectStroke};
+use crate::edit::transform;
 use crate::model::ObjectKind;
 use crate::render::gizmo::{self, Handle};
 use crate::ui::viewport::ViewportInput;
@@ -462,21 +463,13 @@ impl LoamApp {
                         }
                     }
                     Handle::Scale => {
-                        if o.kind == ObjectKind::Wmo {
-                            continue;
-                        }
                         let factor = (1.0 + delta * 2.0).max(0.01);
-                        r.scale = (f64::from(o.scale) * factor).round().clamp(1.0, 65535.0) as u16;
-                        r.position[0] = centre[0] + (o.position[0] - centre[0]) * factor;
-                        r.position[1] = centre[1] + (o.position[1] - centre[1]) * factor;
+                        let Some(scaled) = transform::scaled_about(o, centre, factor) else {
+                            continue;
+                        };
+                        r = scaled;
                     }
-                    Handle::Ring => {
-                        r.rotation[1] = (f64::from(o.rotation[1]) + delta) as f32;
-                        let (sin, cos) = delta.to_radians().sin_cos();
-                        let (px, py) = (o.position[0] - centre[0], o.position[1] - centre[1]);
-                        r.position[0] = centre[0] + cos * px - sin * py;
-                        r.position[1] = centre[1] + sin * px + cos * py;
-                    }
+                    Handle::Ring => r = transform::turned_about(o, centre, delta),
                 }
                 targets.push(r);
                 continue;
@@ -501,24 +494,15 @@ impl LoamApp {
                     match t.axis {
                         Some('x') => r.rotation[2] = (f64::from(o.rotation[2]) + degrees) as f32,
                         Some('y') => r.rotation[0] = (f64::from(o.rotation[0]) + degrees) as f32,
-                        _ => {
-                            r.rotation[1] = (f64::from(o.rotation[1]) + degrees) as f32;
-                            // The record's b turns counter-clockwise seen from above.
-                            let (sin, cos) = degrees.to_radians().sin_cos();
-                            let (px, py) = (o.position[0] - centre[0], o.position[1] - centre[1]);
-                            r.position[0] = centre[0] + cos * px - sin * py;
-                            r.position[1] = centre[1] + sin * px + cos * py;
-                        }
+                        _ => r = transform::turned_about(o, centre, degrees),
                     }
                 }
                 TransformMode::Scale => {
-                    if o.kind == ObjectKind::Wmo {
-                        continue;
-                    }
                     let factor = (1.0 + dx_ndc * 2.0).max(0.01);
-                    r.scale = (f64::from(o.scale) * factor).round().clamp(1.0, 65535.0) as u16;
-                    r.position[0] = centre[0] + (o.position[0] - centre[0]) * factor;
-                    r.position[1] = centre[1] + (o.position[1] - centre[1]) * factor;
+                    let Some(scaled) = transform::scaled_about(o, centre, factor) else {
+                        continue;
+                    };
+                    r = scaled;
                 }
             }
             targets.push(r);

@@ -20,6 +20,7 @@ pub mod seams;
 pub mod shade;
 pub mod stroke;
 pub mod tile_stitch;
+pub mod transform;
 pub mod uids;
 
 pub use brush::{Brush, Falloff, Shape};
