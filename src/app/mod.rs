@@ -1388,23 +1388,21 @@ impl eframe::App for LoamApp {
         };
         self.object_hover = self.hover_object(&input);
         self.brush(&input);
-        // Undo and redo shortcuts, unless a text field has the keyboard.
+        // Shortcuts (one table, `command::shortcuts`), unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {
-            use egui::{Key, KeyboardShortcut, Modifiers};
-            let redo_shift = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
-            let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-            let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-            if ctx.input_mut(|i| i.consume_shortcut(&redo_shift) || i.consume_shortcut(&redo_y)) {
-                intents.push(Intent::Redo);
-            } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
-                intents.push(Intent::Undo);
+            use crate::command::shortcuts::{When, shortcuts};
+            let objects_selected = self.editing.settings.tool == Tool::Objects
+                && !self.object_tool.selection.is_empty();
+            for s in shortcuts() {
+                let applies = match s.when {
+                    When::Always => true,
+                    When::ObjectsSelected => objects_selected,
+                };
+                if applies && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
+                    intents.push(s.intent);
+                }
             }
             if self.editing.settings.tool == Tool::Objects {
-                if !self.object_tool.selection.is_empty()
-                    && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete))
-                {
-                    intents.push(Intent::DeleteSelection);
-                }
                 self.object_shortcuts(&ctx);
             }
         }

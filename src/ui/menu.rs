@@ -139,11 +139,18 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("Edit", |ui| {
-            let undo = egui::Button::new("Undo").shortcut_text("Ctrl+Z");
+            // The keys shown are the ones the shortcut table answers to.
+            let ctx = ui.ctx().clone();
+            let keys = |intent| {
+                crate::command::shortcuts::for_intent(&intent)
+                    .map(|k| ctx.format_shortcut(&k))
+                    .unwrap_or_default()
+            };
+            let undo = egui::Button::new("Undo").shortcut_text(keys(Intent::Undo));
             if ui.add_enabled(state.can_undo, undo).clicked() {
                 out.push(Intent::Undo);
             }
-            let redo = egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z");
+            let redo = egui::Button::new("Redo").shortcut_text(keys(Intent::Redo));
             if ui.add_enabled(state.can_redo, redo).clicked() {
                 out.push(Intent::Redo);
             }
