@@ -138,7 +138,7 @@ impl Surface {
     pub fn height_at(&self, x: f64, y: f64) -> f32 {
         match *self {
             Surface::Flat(h) => h,
-            Surface::Slope { from, to } => super::sculpt::ramp_height(from, to, x, y),
+            Surface::Slope { from, to } => super::slope::ramp_height(from, to, x, y),
         }
     }
 }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::history::History;
 use super::lattice;
 use super::objects::{self, ModelBox, ObjectRecord, ObjectStroke};
-use super::ops::OpResult;
+use super::outcome::OpResult;
 use crate::model::{Map, ObjectKind};
 
 /// What an object operation does.

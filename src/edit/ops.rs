@@ -11,6 +11,7 @@ use super::lattice;
 use super::liquid::{self, LiquidEdit, LiquidKind, LiquidStyle, Surface};
 use super::object_ops::{self, ObjectOp, ObjectTool};
 use super::objects::ModelBox;
+pub use super::outcome::OpResult;
 use super::paint::{self, PaintMode};
 use super::sculpt::{self, FlattenMode, Sculpt};
 use super::shade;
@@ -204,19 +205,6 @@ pub struct Op {
     pub deep: Option<bool>,
     /// liquid_flags: set (true) or clear (false) fishable water (MH2O only).
     pub fishable: Option<bool>,
-}
-
-/// What applying one operation did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OpResult {
-    /// The history label ("Raise, 12 chunks"), or the tool name when nothing changed.
-    pub label: String,
-    /// Chunks changed.
-    pub chunks: usize,
-    /// Chunks where painting was refused (four layers, none free).
-    pub refused: Vec<(TileCoord, usize)>,
-    /// Tiles the step changed (each once).
-    pub tiles: Vec<TileCoord>,
 }
 
 /// How far past its radius a stroke reads the terrain: smoothing averages a vertex's

@@ -7,6 +7,7 @@ use super::brush::Brush;
 use super::lattice::Vertex;
 use super::normals;
 use super::patch::Patch;
+use super::slope::ramp_height;
 use super::stroke::Stroke;
 use crate::model::Map;
 use crate::model::coords;
@@ -173,18 +174,6 @@ fn neighbour_mean(p: &Patch, v: Vertex) -> Option<f32> {
         })
         .collect();
     (!hs.is_empty()).then(|| hs.iter().sum::<f32>() / hs.len() as f32)
-}
-
-/// Height of the slope from `from` to `to` at world (x, y), clamped to its ends.
-pub fn ramp_height(from: [f64; 3], to: [f64; 3], x: f64, y: f64) -> f32 {
-    let (dx, dy) = (to[0] - from[0], to[1] - from[1]);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 < 1e-12 {
-        0.0
-    } else {
-        (((x - from[0]) * dx + (y - from[1]) * dy) / len2).clamp(0.0, 1.0)
-    };
-    (from[2] + (to[2] - from[2]) * t) as f32
 }
 
 /// Smooth value noise in -1..1: hashed lattice values, bilinearly blended with smoothstep.
