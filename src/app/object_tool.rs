@@ -319,16 +319,7 @@ impl LoamApp {
 
     /// The object under the cursor, unless the terrain in front of it hides it.
     fn object_under(&self, input: &ViewportInput) -> Option<(ObjectKind, u32)> {
-        let ndc = input.hover_ndc?;
-        let (origin, dir) = self.camera.ray(ndc, input.aspect());
-        let (index, t) = self.objects.pick(origin, dir, &self.settings.objects)?;
-        // A yard of slack: objects stand on the ground they are placed on.
-        if let Some(h) = &self.hover {
-            let ground = Vec3::new(h.world[0] as f32, h.world[1] as f32, h.world[2] as f32);
-            if t > (ground - origin).length() + 1.0 {
-                return None;
-            }
-        }
+        let index = self.object_index_under(input)?;
         self.objects.object(index).map(|o| (o.kind, o.unique_id))
     }
 

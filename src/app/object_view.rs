@@ -32,8 +32,8 @@ impl LoamApp {
         !gl.has_renderer() || (self.objects.is_settled() && gl.pending_models() == 0)
     }
 
-    /// The object under the cursor, described, unless the terrain hides it.
-    pub(super) fn hover_object(&self, input: &ViewportInput) -> Option<String> {
+    /// The object under the cursor (the scene's index), unless the terrain in front hides it.
+    pub(super) fn object_index_under(&self, input: &ViewportInput) -> Option<usize> {
         let ndc = input.hover_ndc?;
         let (origin, dir) = self.camera.ray(ndc, input.aspect());
         let (index, t) = self.objects.pick(origin, dir, &self.settings.objects)?;
@@ -44,7 +44,12 @@ impl LoamApp {
                 return None;
             }
         }
-        self.objects.describe(index)
+        Some(index)
+    }
+
+    /// The object under the cursor, described, unless the terrain hides it.
+    pub(super) fn hover_object(&self, input: &ViewportInput) -> Option<String> {
+        self.objects.describe(self.object_index_under(input)?)
     }
 
     /// The status bar's object line: objects of the loaded tiles, instances drawn, draw calls,
