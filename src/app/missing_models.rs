@@ -28,9 +28,8 @@ impl MissingModels {
         client: Option<&Client>,
         textures_missing: usize,
     ) -> Option<ui::viewport::Notice> {
-        let client_set = client.is_some();
         let n = scene.missing_models().len();
-        let count = Self::count(scene, client_set, textures_missing);
+        let count = Self::shown(n, client.is_some(), textures_missing);
         if count == 0 || self.dismissed_at.is_some_and(|d| count <= d) {
             return None;
         }
@@ -77,9 +76,9 @@ impl MissingModels {
         }
     }
 
-    /// What the notice counts: missing models, and without a client missing textures too.
-    pub fn count(scene: &ObjectScene, client_set: bool, textures_missing: usize) -> usize {
-        scene.missing_models().len() + if client_set { 0 } else { textures_missing }
+    /// What the notice counts: `models` missing, and without a client missing textures too.
+    pub fn shown(models: usize, client_set: bool, textures_missing: usize) -> usize {
+        models + if client_set { 0 } else { textures_missing }
     }
 
     /// The list window's content, while it is open.

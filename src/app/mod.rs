@@ -461,8 +461,8 @@ impl LoamApp {
         };
         match intent {
             Intent::ShowMissingModels(_) | Intent::DismissModelNotice => {
-                let shown = missing_models::MissingModels::count(
-                    &self.objects,
+                let shown = missing_models::MissingModels::shown(
+                    self.objects.missing_models().len(),
                     self.client.is_some(),
                     self.textures.missing_count(),
                 );
