@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use common::{ORIGIN, corpus_file};
 
@@ -102,11 +102,24 @@ fn a_save_killed_at_any_moment_leaves_every_file_whole_and_the_next_save_cleans_
     big_map(&original_dir);
     let original = map_files(&original_dir);
 
-    // What a save that finishes writes, and how long it takes.
+    // What a save that finishes writes, how long it takes, and when its temporary files are
+    // on disk (watched every millisecond): kills are aimed there too, since on a busy machine
+    // the writing can be a small part of the run.
     let finished_dir = root.path().join("finished");
     copy_folder(&original_dir, &finished_dir);
     let start = Instant::now();
-    let status = apply_in_place(&finished_dir).status().unwrap();
+    let mut child = apply_in_place(&finished_dir).spawn().unwrap();
+    let mut writing: Option<(Duration, Duration)> = None;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if !temporaries(&finished_dir).is_empty() {
+            let now = start.elapsed();
+            writing = Some(writing.map_or((now, now), |(from, _)| (from, now)));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
     let full = start.elapsed();
     assert!(status.success(), "the uninterrupted save failed");
     let finished = map_files(&finished_dir);
@@ -120,13 +133,19 @@ fn a_save_killed_at_any_moment_leaves_every_file_whole_and_the_next_save_cleans_
         "the save changed {changed} files"
     );
 
-    // Kills spread over the run, until one has landed while the save's files were being written.
+    // Kills spread over the run, then over the time the files were being written, until one
+    // has landed while they were.
     let mut caught_mid_write = None;
     let mut kills = 0;
     for attempt in 0..24u32 {
         let dir = root.path().join(format!("killed-{attempt}"));
         copy_folder(&original_dir, &dir);
-        let delay = full.mul_f64(f64::from(attempt % 12 + 1) / 13.0);
+        let delay = match writing {
+            Some((from, to)) if attempt >= 12 => {
+                from + (to - from).mul_f64((f64::from(attempt - 12) + 0.5) / 12.0)
+            }
+            _ => full.mul_f64(f64::from(attempt % 12 + 1) / 13.0),
+        };
         let mut child = apply_in_place(&dir).spawn().unwrap();
         std::thread::sleep(delay);
         let killed = child.kill().is_ok();
