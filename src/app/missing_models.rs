@@ -28,7 +28,7 @@ impl MissingModels {
         client: Option<&Client>,
         textures_missing: usize,
     ) -> Option<ui::viewport::Notice> {
-        let n = scene.missing_models().len();
+        let n = scene.missing_model_count();
         let count = Self::shown(n, client.is_some(), textures_missing);
         if count == 0 || self.dismissed_at.is_some_and(|d| count <= d) {
             return None;

@@ -462,7 +462,7 @@ impl LoamApp {
         match intent {
             Intent::ShowMissingModels(_) | Intent::DismissModelNotice => {
                 let shown = missing_models::MissingModels::shown(
-                    self.objects.missing_models().len(),
+                    self.objects.missing_model_count(),
                     self.client.is_some(),
                     self.textures.missing_count(),
                 );

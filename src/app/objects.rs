@@ -385,6 +385,15 @@ impl ObjectScene {
             .collect()
     }
 
+    /// How many models are drawn as placeholders (not found or unreadable): what the notice over
+    /// the view counts each frame, from the model table rather than every object.
+    pub fn missing_model_count(&self) -> usize {
+        self.models
+            .values()
+            .filter(|e| matches!(e.slot, Slot::Missing | Slot::Failed(_)))
+            .count()
+    }
+
     /// The models drawn as placeholders: each path once, why, how many objects of the loaded
     /// tiles place it and in which tiles; sorted by path.
     pub fn missing_models(&self) -> Vec<MissingModel> {
