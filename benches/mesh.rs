@@ -12,7 +12,7 @@ use loam::render::mesh::build_tile_mesh;
 fn corpus_tile() -> Tile {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
-    let opened = loam::disk::open_map(&path).expect("corpus tile opens");
+    let opened = loam::pipeline::open_map(&path).expect("corpus tile opens");
     opened
         .map
         .tiles
@@ -47,7 +47,7 @@ fn mesh(c: &mut Criterion) {
 fn liquid_mesh(c: &mut Criterion) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus/warcraft-net/ADT/Northrend_37_25.adt");
-    let opened = loam::disk::open_map(&path).expect("corpus tile opens");
+    let opened = loam::pipeline::open_map(&path).expect("corpus tile opens");
     let tile = opened.map.tiles.into_values().next().expect("a tile");
     let quads = build_liquid_mesh(&tile).quad_count();
     assert!(quads > 0, "the tile has liquid");

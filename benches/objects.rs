@@ -73,7 +73,7 @@ fn prepare(c: &mut Criterion) {
 
 fn cull(c: &mut Criterion) {
     let opened =
-        loam::disk::open_map(&corpus("warcraft-net/ADT/Northrend_37_25.adt")).expect("opens");
+        loam::pipeline::open_map(&corpus("warcraft-net/ADT/Northrend_37_25.adt")).expect("opens");
     let objects = collect(&opened.map);
     let doodads = objects
         .iter()
@@ -131,7 +131,7 @@ fn cull(c: &mut Criterion) {
 /// its MCRF entries), and encoding the tile after it, against encoding it untouched.
 fn move_and_save(c: &mut Criterion) {
     let opened =
-        loam::disk::open_map(&corpus("warcraft-net/ADT/Northrend_37_25.adt")).expect("opens");
+        loam::pipeline::open_map(&corpus("warcraft-net/ADT/Northrend_37_25.adt")).expect("opens");
     let map = opened.map;
     let tile = map.tiles.values().next().expect("one tile").clone();
     let d = &tile.doodads[100];

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use loam::convert;
-use loam::disk::{pack, stream, wdl};
 use loam::format::Generation;
+use loam::pipeline::{pack, stream, wdl};
 
 /// A 3.3.5 map of 16 Northrend tiles with its WDT and WDL, written into `dir/map`.
 fn sixteen_tile_map(dir: &Path) -> PathBuf {

@@ -2,15 +2,15 @@
 //! (what a frame pays) and the encode-and-write done on the autosave thread.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use loam::disk::recovery::{self, Snapshot};
 use loam::format::Generation;
 use loam::model::Tile;
+use loam::pipeline::recovery::{self, Snapshot};
 
 fn autosave(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp dir");
     loam::sample::write_sample(&dir.path().join("map")).expect("sample");
     let wdt = dir.path().join("map/Sample.wdt");
-    let map = loam::disk::open_map(&wdt).expect("sample opens").map;
+    let map = loam::pipeline::open_map(&wdt).expect("sample opens").map;
     c.bench_function("autosave copy of 4 edited tiles (UI thread)", |b| {
         b.iter(|| map.tiles.values().cloned().collect::<Vec<Tile>>())
     });

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 
 use loam::disk;
 use loam::format::proto055;
+use loam::pipeline;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args_os().skip(1).map(PathBuf::from);
     let (Some(src), Some(dst)) = (args.next(), args.next()) else {
         return Err("usage: proto055_tiles SRC.wdt DST_FOLDER".into());
     };
-    let opened = disk::open_map(&src)?;
+    let opened = pipeline::open_map(&src)?;
     let (wdt, adts) = proto055::write_map(&opened.map);
     std::fs::create_dir_all(&dst)?;
     let name = &opened.map.name;

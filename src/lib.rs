@@ -27,6 +27,7 @@ pub mod edit;
 pub mod error;
 pub mod format;
 pub mod model;
+pub mod pipeline;
 #[cfg(feature = "editor")]
 pub mod render;
 pub mod sample;

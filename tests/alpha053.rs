@@ -13,8 +13,9 @@ use loam::format::{ErrorKind, Generation};
 use loam::model::coords::outer_then_inner_vertex;
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile};
+use loam::pipeline;
 
-/// Every corpus ADT, opened through `disk::open_map` and prepared for an old target.
+/// Every corpus ADT, opened through `pipeline::open_map` and prepared for an old target.
 fn prepared_tiles() -> Vec<(&'static str, Tile)> {
     corpus_tiles(&ADTS)
         .into_iter()
@@ -83,7 +84,7 @@ fn writing_0_5_3_twice_gives_identical_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("Test.wdt");
     disk::write_atomic(&path, &second).unwrap();
-    let opened = disk::open_map(&path).unwrap();
+    let opened = pipeline::open_map(&path).unwrap();
     assert_eq!(opened.generation, Generation::Alpha053);
     assert_same_bytes("0.5.3 via open_map", &first, &alpha::write_wdt(&opened.map));
 }

@@ -15,6 +15,7 @@ use loam::edit::liquid::LiquidStyle;
 use loam::edit::objects::NewUids;
 use loam::edit::{History, ops};
 use loam::format::Generation;
+use loam::pipeline;
 
 #[test]
 fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
@@ -42,7 +43,7 @@ fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
     );
 
     // The same operations in memory, through the library.
-    let mut expected = disk::open_map(&src).unwrap().map;
+    let mut expected = pipeline::open_map(&src).unwrap().map;
     let original = expected.tiles.values().next().unwrap().clone();
     let parsed = ops::parse(&std::fs::read_to_string(&ops_file).unwrap()).unwrap();
     let mut history = History::default();
@@ -73,7 +74,7 @@ fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
 
     // loam reads back what it wrote.
     let written = out.path().join("continent4229.adt");
-    let back = disk::open_map(&written).unwrap().map;
+    let back = pipeline::open_map(&written).unwrap().map;
     let got = back.tiles.values().next().unwrap();
     assert_eq!(got.textures, want.textures);
     for (i, (a, b)) in want.chunks.iter().zip(&got.chunks).enumerate() {
@@ -145,8 +146,10 @@ fn object_operations_place_move_turn_scale_and_delete_through_the_binary() {
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{text}");
     assert!(text.contains("op 6: Delete"), "{text}");
-    let before = disk::open_map(&sample.join("Sample.wdt")).unwrap().map;
-    let after = disk::open_map(&out.path().join("Sample.wdt")).unwrap().map;
+    let before = pipeline::open_map(&sample.join("Sample.wdt")).unwrap().map;
+    let after = pipeline::open_map(&out.path().join("Sample.wdt"))
+        .unwrap()
+        .map;
     let records = |map: &loam::model::Map,
                    uid: u32|
      -> Vec<(loam::model::TileCoord, loam::model::DoodadPlacement)> {
@@ -262,7 +265,7 @@ fn new_objects_take_uids_from_the_maps_range_file_until_it_is_used_up() {
         text.contains("uid 500000") && text.contains("uid 500001"),
         "{text}"
     );
-    let map = disk::open_map(&out.join("Sample.wdt")).unwrap().map;
+    let map = pipeline::open_map(&out.join("Sample.wdt")).unwrap().map;
     let uids: Vec<u32> = map
         .tiles
         .values()
@@ -320,7 +323,7 @@ fn ops_across_the_sample() -> String {
 /// What `loam apply` wrote before it streamed: the map opened whole, the operations run on it,
 /// every tile prepared and encoded.
 fn applied_whole(map: &std::path::Path, ops_text: &str, to: Generation, dst: &std::path::Path) {
-    let mut opened = disk::open_map(map).unwrap();
+    let mut opened = pipeline::open_map(map).unwrap();
     let file = ops::parse(ops_text).unwrap();
     let assets = AssetSource::new(None, Some(map.parent().unwrap().to_path_buf()));
     let fetch = |p: &str| assets.read(p).ok().flatten();
@@ -338,7 +341,7 @@ fn applied_whole(map: &std::path::Path, ops_text: &str, to: Generation, dst: &st
         .unwrap();
     }
     convert::prepare_map(&mut opened.map, opened.generation, to);
-    let files = disk::encode_map(&opened.map, to, true, None).unwrap();
+    let files = pipeline::encode_map(&opened.map, to, true, None).unwrap();
     disk::write_files(dst, &files, |_| {}).unwrap();
 }
 
@@ -373,7 +376,7 @@ fn applying_tile_by_tile_writes_what_applying_to_the_whole_map_writes() {
     // The other generations loam reads tile by tile (0.5.3's monolithic WDT among them).
     for g in [Generation::Alpha053, Generation::V060, Generation::V112] {
         let folder = dir.path().join(format!("src-{g}"));
-        disk::stream::convert_map(
+        pipeline::stream::convert_map(
             &sample.join("Sample.wdt"),
             None,
             g,
@@ -408,7 +411,7 @@ fn apply_reads_only_the_tiles_its_operations_reach() {
     let sample = dir.path().join("sample");
     loam::sample::write_sample(&sample).unwrap();
     let map = sample.join("Sample.wdt");
-    let before = disk::open_map(&map).unwrap().map;
+    let before = pipeline::open_map(&map).unwrap().map;
     // A stroke in the middle of the north-west tile (31_31): that tile only.
     let raise =
         r#"{"tool": "raise", "points": [[266, 266]], "radius": 20, "strength": 4}"#.to_string();

@@ -141,7 +141,7 @@ fn wdts_cut_or_corrupted_never_panic() {
 
 #[test]
 fn a_missing_file_is_an_error_naming_it() {
-    let err = loam::disk::open_map(std::path::Path::new("/no/such/Map_1_2.adt")).unwrap_err();
+    let err = loam::pipeline::open_map(std::path::Path::new("/no/such/Map_1_2.adt")).unwrap_err();
     assert!(err.to_string().contains("/no/such/Map_1_2.adt"), "{err}");
 }
 

@@ -1,7 +1,7 @@
 //! `loam check` reads a map tile by tile (`cli::check::check_path`), keeping of each tile only
 //! its digest, so that a 64×64 map is checked in the memory of a few tiles. What it reports must
 //! be exactly what checking the whole map opened at once reports (`check_opened` of
-//! `disk::open_map`), problem for problem and in the same order: compared for seams inside and
+//! `pipeline::open_map`), problem for problem and in the same order: compared for seams inside and
 //! across tiles, uniqueId clashes across tiles, a stale WDL, file quirks of the WDT and of a tile,
 //! missing and unreadable tiles, folders without a WDT, a 0.5.x monolithic WDT and lone tiles.
 //! Each case also asserts what it plants, so that a check that found nothing either way fails.
@@ -16,9 +16,10 @@ use loam::cli::check::{self, DEFAULT_SEAM_THRESHOLD, Report, Severity};
 use loam::disk;
 use loam::format::Generation;
 use loam::model::TileCoord;
+use loam::pipeline;
 
 fn whole(path: &Path, from: Option<Generation>) -> Report {
-    let opened = disk::open_map_as(path, from).expect("opens whole");
+    let opened = pipeline::open_map_as(path, from).expect("opens whole");
     check::check_opened(&opened, DEFAULT_SEAM_THRESHOLD)
 }
 
@@ -78,13 +79,13 @@ fn uid_clashes_across_tiles_and_a_stale_wdl_are_found_as_in_the_whole_map() {
     let dir = tempfile::tempdir().unwrap();
     loam::sample::write_sample(dir.path()).unwrap();
     let wdt = dir.path().join("Sample.wdt");
-    let low = disk::wdl::compute(dir.path(), None, None).unwrap();
-    disk::wdl::write_wdl(dir.path(), "Sample", &low.tiles).unwrap();
+    let low = pipeline::wdl::compute(dir.path(), None, None).unwrap();
+    pipeline::wdl::write_wdl(dir.path(), "Sample", &low.tiles).unwrap();
     assert!(streamed(&wdt).problems.is_empty(), "the sample is clean");
 
     // Tile 32_32 takes a doodad uid of 31_31 at another place, and its heights rise 40 yd:
     // the WDL written before is now stale there.
-    let mut opened = disk::open_map(&wdt).unwrap();
+    let mut opened = pipeline::open_map(&wdt).unwrap();
     let at = |x, y| TileCoord::new(x, y).unwrap();
     let taken = opened.map.tiles[&at(31, 31)].doodads[0].unique_id;
     let t = opened.map.tiles.get_mut(&at(32, 32)).unwrap();
@@ -95,7 +96,7 @@ fn uid_clashes_across_tiles_and_a_stale_wdl_are_found_as_in_the_whole_map() {
             *h += 40.0;
         }
     }
-    let files = disk::encode_map(&opened.map, Generation::V335, true, None).unwrap();
+    let files = pipeline::encode_map(&opened.map, Generation::V335, true, None).unwrap();
     disk::write_files(dir.path(), &files, |_| {}).unwrap();
 
     let r = streamed(&wdt);

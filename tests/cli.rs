@@ -212,13 +212,13 @@ fn check_whose_reader_stops_after_one_line_ends_without_a_panic() {
     loam::sample::write_sample(dir.path()).unwrap();
     let wdt = dir.path().join("Sample.wdt");
     // Every chunk lifted by its own amount: a seam on every chunk border, each one listed.
-    let mut opened = loam::disk::open_map(&wdt).unwrap();
+    let mut opened = loam::pipeline::open_map(&wdt).unwrap();
     for tile in opened.map.tiles.values_mut() {
         for (i, chunk) in tile.chunks.iter_mut().enumerate() {
             chunk.heights.iter_mut().for_each(|h| *h += 0.5 + i as f32);
         }
     }
-    let files = loam::disk::encode_map(&opened.map, opened.generation, true, None).unwrap();
+    let files = loam::pipeline::encode_map(&opened.map, opened.generation, true, None).unwrap();
     loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
     let all = loam(&["check", wdt.to_str().unwrap()]);
     assert!(

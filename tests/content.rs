@@ -4,10 +4,10 @@
 mod common;
 
 use common::*;
-use loam::disk;
 use loam::format::mcal;
 use loam::format::v18::{self, AlphaDepth, AlphaTarget};
 use loam::model::{AlphaEncoding, Tile};
+use loam::pipeline;
 
 /// A minimal, independent reader of the raw bytes: every MCNK's payload offset and header.
 struct RawMcnk {
@@ -255,7 +255,7 @@ fn eight_bit_and_rle_maps_decode_to_what_their_bytes_say() {
 #[test]
 fn an_edited_alpha_map_is_re_encoded_and_the_rest_stays_exact() {
     let rel = "warcraft-net/ADT/Northrend_37_25.adt";
-    let opened = disk::open_map(&corpus_file(rel)).unwrap();
+    let opened = pipeline::open_map(&corpus_file(rel)).unwrap();
     let mut tile = opened.map.tiles.values().next().unwrap().clone();
     let alpha = tile.chunks[5].layers[1].alpha.as_mut().unwrap();
     assert!(alpha.source().is_some());

@@ -81,7 +81,7 @@ fn save_as_writes_the_wdl_unless_unticked() {
         let path = dir.path().join("Sample.wdl");
         assert_eq!(path.is_file(), wdl, "WDL ticked: {wdl}");
         if wdl {
-            let back = loam::disk::wdl::read_wdl(&path).unwrap();
+            let back = loam::pipeline::wdl::read_wdl(&path).unwrap();
             assert_eq!(back.tiles.len(), 4);
             // 1.12 WDLs have no MAHO.
             assert!(back.tiles.values().all(|t| t.holes.is_none()));

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use common::assert_same_bytes;
 use loam::app::session::Session;
 use loam::convert;
-use loam::disk;
 use loam::format::{Generation, alpha};
 use loam::model::TileCoord;
+use loam::pipeline;
 
 /// The bundled sample written as a 0.5.3 monolithic WDT into `dir`; returns its path.
 fn alpha_sample(dir: &Path) -> PathBuf {
@@ -35,7 +35,7 @@ fn edit(map: &mut loam::model::Map, t: TileCoord) {
 fn opening_reads_no_tile_and_tiles_stream_in_as_the_whole_read_has_them() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = alpha_sample(dir.path());
-    let whole = disk::open_map(&wdt).unwrap().map;
+    let whole = pipeline::open_map(&wdt).unwrap().map;
 
     let mut s = Session::open(&wdt).unwrap();
     assert_eq!(s.generation, Generation::Alpha053);
@@ -58,7 +58,7 @@ fn opening_reads_no_tile_and_tiles_stream_in_as_the_whole_read_has_them() {
 fn opening_does_not_touch_the_tiles_so_damaged_blocks_fail_one_by_one() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = alpha_sample(dir.path());
-    let h = disk::source::read_monolithic_header(&wdt, "Sample").unwrap();
+    let h = pipeline::source::read_monolithic_header(&wdt, "Sample").unwrap();
     let mut bytes = std::fs::read(&wdt).unwrap();
     // Every tile block's MHDR destroyed: a reader that decoded tiles at open would fail.
     for &(_, at) in &h.tiles {
@@ -80,7 +80,7 @@ fn save_writes_what_the_whole_file_save_wrote_and_unloaded_tiles_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = alpha_sample(dir.path());
     // What saving the whole map in memory writes: the old editor's save.
-    let mut whole = disk::open_map(&wdt).unwrap().map;
+    let mut whole = pipeline::open_map(&wdt).unwrap().map;
     edit(&mut whole, tile(31, 32));
     let expected = alpha::write_wdt(&whole);
 
@@ -119,7 +119,7 @@ fn save_writes_what_the_whole_file_save_wrote_and_unloaded_tiles_read_back() {
 fn a_tile_that_cannot_be_read_stops_the_save_and_the_file_stays_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = alpha_sample(dir.path());
-    let h = disk::source::read_monolithic_header(&wdt, "Sample").unwrap();
+    let h = pipeline::source::read_monolithic_header(&wdt, "Sample").unwrap();
     let mut bytes = std::fs::read(&wdt).unwrap();
     let bad = h.tiles.iter().find(|t| t.0 == tile(32, 31)).unwrap().1;
     bytes[bad..bad + 8].fill(0xEE);
@@ -158,10 +158,10 @@ fn save_as_streams_every_tile_edited_or_not_in_every_direction() {
     let wdt = alpha_sample(dir.path());
     for to in [Generation::Alpha053, Generation::V112, Generation::V335] {
         // Expected: the whole map converted in memory, with the edit.
-        let mut whole = disk::open_map(&wdt).unwrap().map;
+        let mut whole = pipeline::open_map(&wdt).unwrap().map;
         edit(&mut whole, tile(32, 32));
         convert::prepare_map(&mut whole, Generation::Alpha053, to);
-        let expected = disk::encode_map(&whole, to, true, None).unwrap();
+        let expected = pipeline::encode_map(&whole, to, true, None).unwrap();
 
         let mut s = Session::open(&wdt).unwrap();
         s.load_now(&[tile(32, 32)]);

@@ -668,7 +668,7 @@ fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
         m.tiles.values().all(|t| t.doodads.len() == 1),
         "both tiles list the rock"
     );
-    let files = loam::disk::encode_map(&m, loam::format::Generation::V335, true, None).unwrap();
+    let files = loam::pipeline::encode_map(&m, loam::format::Generation::V335, true, None).unwrap();
     loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
 
     let mut h = harness_on(Some(dir.path().join("Edge.wdt")));
@@ -693,7 +693,7 @@ fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
     // Saved: the file of b lists no rock, a lists it once.
     h.state_mut().handle(&ctx, loam::app::intent::Intent::Save);
     h.run();
-    let back = loam::disk::open_map(&dir.path().join("Edge.wdt"))
+    let back = loam::pipeline::open_map(&dir.path().join("Edge.wdt"))
         .unwrap()
         .map;
     assert!(back.tiles[&b].doodads.is_empty());

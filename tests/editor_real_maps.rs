@@ -125,7 +125,7 @@ fn read_as_reopens_the_map_and_is_remembered() {
     }
     let mut prepared = map.clone();
     loam::convert::prepare_map(&mut prepared, Generation::V335, Generation::V060);
-    let files = loam::disk::encode_map(&prepared, Generation::V060, true, None).unwrap();
+    let files = loam::pipeline::encode_map(&prepared, Generation::V060, true, None).unwrap();
     loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
     let wdt = dir.path().join("Sample.wdt");
     assert_eq!(

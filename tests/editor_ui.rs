@@ -446,7 +446,7 @@ fn scripted_operations_read_the_tiles_they_reach_and_change_what_the_whole_map_w
     h.state_mut().apply_ops(&file);
     h.run();
 
-    let mut whole = loam::disk::open_map(&wdt).unwrap();
+    let mut whole = loam::pipeline::open_map(&wdt).unwrap();
     let untouched = whole.map.tiles[&far].clone();
     loam::edit::ops::run(
         &mut whole.map,

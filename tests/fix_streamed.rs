@@ -17,6 +17,7 @@ use loam::edit::seams;
 use loam::edit::tile_stitch::{self, BorderStrip};
 use loam::model::coords::outer_vertex;
 use loam::model::{Map, Tile, TileCoord};
+use loam::pipeline;
 
 /// A 3×3-tile map whose every chunk has its own random heights (every border a seam, corners of
 /// four different copies), on bases that differ per chunk, and non-finite heights in one place.
@@ -175,10 +176,10 @@ fn assert_fix_as_whole(map: &Path, flags: &[&str], fixes: &Fixes) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
 
-    let mut opened = disk::open_map(map).unwrap();
+    let mut opened = pipeline::open_map(map).unwrap();
     let lines = fix::apply(&mut opened.map, fixes);
     let expected: BTreeMap<String, Vec<u8>> =
-        disk::encode_map(&opened.map, opened.generation, opened.writes_wdt(), None)
+        pipeline::encode_map(&opened.map, opened.generation, opened.writes_wdt(), None)
             .unwrap()
             .into_iter()
             .map(|f| (f.name, f.bytes))
@@ -219,13 +220,13 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = seamy::write(&dir.path().join("seamy"));
     // Two doodads take the uids of other doodads in another tile.
-    let mut opened = disk::open_map(&wdt).unwrap();
+    let mut opened = pipeline::open_map(&wdt).unwrap();
     let at = |x, y| TileCoord::new(x, y).unwrap();
     let first = &opened.map.tiles[&at(31, 31)];
     let (a, b) = (first.doodads[0].unique_id, first.doodads[1].unique_id);
     opened.map.tiles.get_mut(&at(32, 32)).unwrap().doodads[0].unique_id = a;
     opened.map.tiles.get_mut(&at(31, 32)).unwrap().doodads[0].unique_id = b;
-    let files = disk::encode_map(&opened.map, opened.generation, true, None).unwrap();
+    let files = pipeline::encode_map(&opened.map, opened.generation, true, None).unwrap();
     disk::write_files(wdt.parent().unwrap(), &files, |_| {}).unwrap();
 
     let both = Fixes {

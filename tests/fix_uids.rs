@@ -9,6 +9,7 @@ use std::process::Command;
 use loam::disk;
 use loam::format::Generation;
 use loam::model::{Map, TileCoord};
+use loam::pipeline;
 
 fn loam(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_loam"))
@@ -58,7 +59,7 @@ fn clashing_map() -> Map {
 }
 
 fn write(map: &Map, dir: &Path) -> String {
-    let files = disk::encode_map(map, Generation::V335, true, None).unwrap();
+    let files = pipeline::encode_map(map, Generation::V335, true, None).unwrap();
     disk::write_files(dir, &files, |_| {}).unwrap();
     dir.join("Sample.wdt").to_str().unwrap().to_string()
 }
@@ -123,7 +124,7 @@ fn check_names_the_clashes_and_fix_uids_renumbers_each_later_object_once() {
 
     // What was written: exactly those records changed, nothing else.
     let fixed = out.path().join("Sample.wdt");
-    let back = disk::open_map(&fixed).unwrap().map;
+    let back = pipeline::open_map(&fixed).unwrap().map;
     let mut expected = map.clone();
     let e = &mut expected.tiles;
     e.get_mut(&at(32, 31)).unwrap().doodads[0].unique_id = top + 1;

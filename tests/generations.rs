@@ -13,6 +13,7 @@ use loam::disk;
 use loam::format::v18;
 use loam::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, TILE_PRESENT};
 use loam::model::{LiquidLayer, Map, Tile};
+use loam::pipeline;
 
 fn loam(args: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_loam"))
@@ -200,8 +201,8 @@ fn round_trip(target: &str) {
             old.join("Test.wdt").to_str().unwrap(),
             back.to_str().unwrap(),
         ]);
-        let orig = disk::open_map(&wdt).unwrap();
-        let again = disk::open_map(&back.join("Test.wdt")).unwrap();
+        let orig = pipeline::open_map(&wdt).unwrap();
+        let again = pipeline::open_map(&back.join("Test.wdt")).unwrap();
         let (a, b) = (
             orig.map.tiles.values().next().unwrap(),
             again.map.tiles.values().next().unwrap(),
@@ -289,7 +290,7 @@ fn an_area_map_translates_area_ids() {
         report.contains("area id 2400 not in --area-map"),
         "{report}"
     );
-    let back = disk::open_map(&out.join("Test.wdt")).unwrap();
+    let back = pipeline::open_map(&out.join("Test.wdt")).unwrap();
     let ids: std::collections::BTreeSet<u32> = back
         .map
         .tiles

@@ -1,6 +1,6 @@
 //! `loam info` reads a map tile by tile (`cli::info::describe`), so that a 64×64 map is described
 //! in the memory of a few tiles. What it reports must be exactly what describing the whole map
-//! opened at once reports (`map_info` of `disk::open_map`): compared as JSON for split maps of
+//! opened at once reports (`map_info` of `pipeline::open_map`): compared as JSON for split maps of
 //! every generation, folders without a WDT, 0.5.x monolithic WDTs, maps with a missing and with
 //! an unreadable tile, and lone tiles.
 
@@ -10,11 +10,11 @@ use std::path::Path;
 
 use common::*;
 use loam::cli::info;
-use loam::disk;
 use loam::format::Generation;
+use loam::pipeline;
 
 fn whole(path: &Path) -> String {
-    let opened = disk::open_map(path).expect("opens whole");
+    let opened = pipeline::open_map(path).expect("opens whole");
     serde_json::to_string_pretty(&info::map_info(path, &opened)).unwrap()
 }
 

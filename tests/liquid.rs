@@ -18,6 +18,7 @@ use loam::model::chunk::FLAG_LIQUID_ANY;
 use loam::model::coords::outer_vertex;
 use loam::model::liquid::LiquidOrigin;
 use loam::model::{Map, TileCoord};
+use loam::pipeline;
 
 const SAMPLE: &str = "resources/sample/Sample.wdt";
 const CORPUS: &str = "../shared/corpus";
@@ -84,10 +85,10 @@ fn edited(mut map: Map, style: LiquidStyle) -> Map {
 
 /// Writes `map` (already of generation `generation`) to a folder and reads it back.
 fn round_trip(map: &Map, generation: Generation) -> Map {
-    let files = disk::encode_map(map, generation, true, None).unwrap();
+    let files = pipeline::encode_map(map, generation, true, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     disk::write_files(dir.path(), &files, |_| {}).unwrap();
-    let opened = disk::open_map_as(&dir.path().join("Sample.wdt"), Some(generation)).unwrap();
+    let opened = pipeline::open_map_as(&dir.path().join("Sample.wdt"), Some(generation)).unwrap();
     assert!(
         opened.failed.is_empty(),
         "{generation}: {:?}",
@@ -117,7 +118,7 @@ fn assert_flags_true(map: &Map, what: &str) {
 
 #[test]
 fn edited_liquid_comes_back_from_every_generation() {
-    let sample = disk::open_map(Path::new(SAMPLE)).unwrap();
+    let sample = pipeline::open_map(Path::new(SAMPLE)).unwrap();
     assert_eq!(sample.generation, Generation::V335);
     let map = edited(sample.map, LiquidStyle::Mh2o);
     let before = cells(&map);
@@ -169,7 +170,7 @@ fn edited_liquid_comes_back_from_every_generation() {
 
 #[test]
 fn liquid_edited_on_an_older_map_saves_in_its_own_generation() {
-    let sample = disk::open_map(Path::new(SAMPLE)).unwrap().map;
+    let sample = pipeline::open_map(Path::new(SAMPLE)).unwrap().map;
     for target in [Generation::Alpha053, Generation::V060, Generation::V112] {
         // The sample as that generation's editor would open it.
         let mut old = sample.clone();
@@ -205,7 +206,7 @@ fn liquid_edited_on_an_older_map_saves_in_its_own_generation() {
 fn removing_all_liquid_leaves_no_stale_flags() {
     // pvpzone3430 holds MCLQ ocean in a 3.3.5 tile; take all of it away.
     let path = Path::new(CORPUS).join("wowserhq-format/map/pvpzone3430.adt");
-    let opened = disk::open_map(&path).unwrap();
+    let opened = pipeline::open_map(&path).unwrap();
     let mut map = opened.map;
     let had = map.tiles.values().next().unwrap().liquid_chunk_count();
     assert!(had > 0, "the tile has liquid to remove");
@@ -239,10 +240,10 @@ fn removing_all_liquid_leaves_no_stale_flags() {
     for target in [Generation::V112, Generation::V335] {
         let mut prepared = map.clone();
         convert::prepare_map(&mut prepared, opened.generation, target);
-        let files = disk::encode_map(&prepared, target, false, None).unwrap();
+        let files = pipeline::encode_map(&prepared, target, false, None).unwrap();
         let dir = tempfile::tempdir().unwrap();
         disk::write_files(dir.path(), &files, |_| {}).unwrap();
-        let back = disk::open_map_as(&dir.path().join(&files[0].name), Some(target)).unwrap();
+        let back = pipeline::open_map_as(&dir.path().join(&files[0].name), Some(target)).unwrap();
         let tile = back.map.tiles.values().next().unwrap();
         assert_eq!(tile.liquid_chunk_count(), 0, "{target}");
         assert_eq!(
@@ -269,9 +270,9 @@ fn removing_all_liquid_leaves_no_stale_flags() {
 
 #[test]
 fn wow_adt_reads_the_edited_mh2o_with_the_same_quads_and_types() {
-    let sample = disk::open_map(Path::new(SAMPLE)).unwrap();
+    let sample = pipeline::open_map(Path::new(SAMPLE)).unwrap();
     let map = edited(sample.map, LiquidStyle::Mh2o);
-    let files = disk::encode_map(&map, Generation::V335, true, None).unwrap();
+    let files = pipeline::encode_map(&map, Generation::V335, true, None).unwrap();
     let mut checked = 0;
     for file in files.iter().filter(|f| f.name.ends_with(".adt")) {
         let coord = disk::parse_tile_file_name(&file.name).unwrap().1;
@@ -321,7 +322,7 @@ fn depth_bytes_follow_the_rule_blizzards_mh2o_shows() {
     // Every MH2O vertex of Northrend_37_25 with heights and depths: the stored depth against
     // the rule loam writes, ⌊9 × (surface − ground)⌋ clamped to 0..=255.
     let path = Path::new(CORPUS).join("warcraft-net/ADT/Northrend_37_25.adt");
-    let map = disk::open_map(&path).unwrap().map;
+    let map = pipeline::open_map(&path).unwrap().map;
     let (mut total, mut same) = (0, 0);
     for tile in map.tiles.values() {
         for chunk in &tile.chunks {
@@ -348,7 +349,7 @@ fn depth_bytes_follow_the_rule_blizzards_mh2o_shows() {
 
 #[test]
 fn sculpting_under_water_re_derives_its_depths() {
-    let sample = disk::open_map(Path::new(SAMPLE)).unwrap().map;
+    let sample = pipeline::open_map(Path::new(SAMPLE)).unwrap().map;
     let mut map = sample.clone();
     let file = ops::parse(
         r#"{"ops": [

@@ -4,18 +4,18 @@
 mod common;
 
 use common::*;
-use loam::disk;
 use loam::format::v18;
+use loam::pipeline;
 
 #[test]
 fn every_corpus_adt_round_trips_byte_for_byte() {
     for rel in ADTS {
         let path = corpus_file(rel);
         let original = std::fs::read(&path).unwrap();
-        let opened = disk::open_map(&path).unwrap();
+        let opened = pipeline::open_map(&path).unwrap();
         assert_eq!(opened.map.tiles.len(), 1, "{rel}");
         let tile = opened.map.tiles.values().next().unwrap();
-        let written = v18::write_adt(tile, disk::alpha_target(&opened.map));
+        let written = v18::write_adt(tile, pipeline::alpha_target(&opened.map));
         assert_same_bytes(rel, &original, &written);
     }
 }
@@ -34,7 +34,7 @@ fn unedited_corpus_tiles_need_no_position_or_height_quirks() {
     // The writer derives chunk positions and relative heights itself; only genuinely irregular
     // bytes should be kept aside.
     for rel in ADTS {
-        let opened = disk::open_map(&corpus_file(rel)).unwrap();
+        let opened = pipeline::open_map(&corpus_file(rel)).unwrap();
         for tile in opened.map.tiles.values() {
             for c in &tile.chunks {
                 assert_eq!(c.extras.position_xy, None, "{rel}");

@@ -15,6 +15,7 @@ use loam::edit::object_ops::{self, ObjectOp, ObjectTool};
 use loam::format::Generation;
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile, TileCoord};
+use loam::pipeline;
 use proptest::prelude::*;
 
 /// Tiles (31, 31) to (32, 32) around the world's origin, flat, and tile (30, 30) that no edit
@@ -147,7 +148,7 @@ proptest! {
         let mut map = map();
         let original = map.clone();
         let far = TileCoord::new(30, 30).unwrap();
-        let far_bytes = disk::encode_map(&map, Generation::V335, false, Some(&[far])).unwrap();
+        let far_bytes = pipeline::encode_map(&map, Generation::V335, false, Some(&[far])).unwrap();
         let mut history = History::default();
         let mut expected: BTreeMap<u32, Expected> = BTreeMap::new();
         for s in &steps {
@@ -187,11 +188,11 @@ proptest! {
 
         // Saved as 3.3.5 and read back, the records and MCRF lists are the same.
         let dir = tempfile::tempdir().unwrap();
-        let files = disk::encode_map(&map, Generation::V335, true, None).unwrap();
+        let files = pipeline::encode_map(&map, Generation::V335, true, None).unwrap();
         disk::write_files(dir.path(), &files, |_| {}).unwrap();
-        let back = disk::open_map(&dir.path().join("Objects.wdt")).unwrap();
+        let back = pipeline::open_map(&dir.path().join("Objects.wdt")).unwrap();
         check(&back.map, &expected, 1e-2);
-        let far_after = disk::encode_map(&map, Generation::V335, false, Some(&[far])).unwrap();
+        let far_after = pipeline::encode_map(&map, Generation::V335, false, Some(&[far])).unwrap();
         prop_assert!(far_after[0].bytes == far_bytes[0].bytes, "the untouched tile is byte-identical");
 
         let edited = map.clone();
@@ -226,7 +227,7 @@ fn an_object_moved_across_a_tile_border_is_read_by_wow_adt_in_both_tiles() {
     assert_eq!(r.tiles, vec![a, b]);
 
     let dir = tempfile::tempdir().unwrap();
-    let files = disk::encode_map(&map, Generation::V335, true, None).unwrap();
+    let files = pipeline::encode_map(&map, Generation::V335, true, None).unwrap();
     disk::write_files(dir.path(), &files, |_| {}).unwrap();
     let expected = expected_cells(Expected {
         x: 20.0,

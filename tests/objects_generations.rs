@@ -15,6 +15,7 @@ use loam::edit::object_ops::{self, ObjectOp, ObjectTool};
 use loam::edit::objects::ModelBox;
 use loam::format::Generation;
 use loam::model::{Map, ObjectKind, TileCoord};
+use loam::pipeline;
 
 const TARGETS: [Generation; 4] = [
     Generation::Alpha053,
@@ -251,13 +252,13 @@ fn placed_objects_come_back_from_every_generation() {
     for target in TARGETS {
         let mut prepared = map.clone();
         loam::convert::prepare_map(&mut prepared, Generation::V335, target);
-        let files = disk::encode_map(&prepared, target, true, None).unwrap();
+        let files = pipeline::encode_map(&prepared, target, true, None).unwrap();
         let dir = tempfile::tempdir().unwrap();
         disk::write_files(dir.path(), &files, |_| {}).unwrap();
         // A 0.6.0 map without liquid has nothing its bytes prove it by (see `format::evidence`),
         // so it is read as 0.6.0 by choice, as `--from 0.6.0` would; the others are sniffed.
         let from = (target == Generation::V060).then_some(target);
-        let opened = disk::open_map_as(&dir.path().join("Sample.wdt"), from).unwrap();
+        let opened = pipeline::open_map_as(&dir.path().join("Sample.wdt"), from).unwrap();
         assert_eq!(opened.generation, target);
         assert!(opened.failed.is_empty(), "{target}: {:?}", opened.failed);
         assert_eq!(opened.map.tiles.len(), 4, "{target}");
@@ -274,9 +275,11 @@ fn objects_edited_on_a_map_read_from_0_5_3_save_back_to_it() {
     let (mut map, placed) = placed_map();
     loam::convert::prepare_map(&mut map, Generation::V335, Generation::Alpha053);
     let dir = tempfile::tempdir().unwrap();
-    let files = disk::encode_map(&map, Generation::Alpha053, true, None).unwrap();
+    let files = pipeline::encode_map(&map, Generation::Alpha053, true, None).unwrap();
     disk::write_files(dir.path(), &files, |_| {}).unwrap();
-    let mut map = disk::open_map(&dir.path().join("Sample.wdt")).unwrap().map;
+    let mut map = pipeline::open_map(&dir.path().join("Sample.wdt"))
+        .unwrap()
+        .map;
     assert!(map.map_wide_names.is_some(), "the read keeps MDNM/MONM");
 
     // On the alpha map: a doodad with a name MDNM has, a new model across the border between
@@ -315,10 +318,10 @@ fn objects_edited_on_a_map_read_from_0_5_3_save_back_to_it() {
     );
     assert!(!before.contains_key(&(ObjectKind::Doodad, stone)));
 
-    let files = disk::encode_map(&map, Generation::Alpha053, true, None).unwrap();
+    let files = pipeline::encode_map(&map, Generation::Alpha053, true, None).unwrap();
     let out = tempfile::tempdir().unwrap();
     disk::write_files(out.path(), &files, |_| {}).unwrap();
-    let back = disk::open_map(&out.path().join("Sample.wdt")).unwrap();
+    let back = pipeline::open_map(&out.path().join("Sample.wdt")).unwrap();
     assert_eq!(back.generation, Generation::Alpha053);
     assert_same_objects(Generation::Alpha053, &before, &objects(&back.map));
     let bytes = std::fs::read(out.path().join("Sample.wdt")).unwrap();

@@ -1,4 +1,4 @@
-//! Client archives (`disk::pack`, `loam convert --pack`): what is packed reads back, through
+//! Client archives (`pipeline::pack`, `loam convert --pack`): what is packed reads back, through
 //! wow-mpq, StormLib's `smpq` and loam's own client reader, as exactly the bytes written to the
 //! folder; an archive loam did not write is never replaced.
 
@@ -10,8 +10,8 @@ use std::process::Command;
 
 use loam::assets::client::ClientData;
 use loam::convert;
-use loam::disk::{self, pack, stream};
 use loam::format::Generation;
+use loam::pipeline::{self, pack, stream};
 use wow_mpq::{Archive, ArchiveBuilder};
 
 /// The bundled sample written to `dir/src`, converted to `to` in `dir/out` with its WDL.
@@ -28,7 +28,7 @@ fn converted_sample(dir: &Path, to: Generation) -> PathBuf {
         &|_, _| {},
     )
     .unwrap();
-    disk::wdl::write_wdl(&out, &c.name, &c.low_res).unwrap();
+    pipeline::wdl::write_wdl(&out, &c.name, &c.low_res).unwrap();
     out
 }
 

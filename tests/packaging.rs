@@ -90,7 +90,8 @@ fn mime_magic_sorts_maps_and_tiles_of_every_written_generation() {
     for generation in Generation::ALL.into_iter().filter(|g| g.writable()) {
         let mut map = loam::sample::sample_map();
         loam::convert::prepare_map(&mut map, Generation::V335, generation);
-        let files = loam::disk::encode_map(&map, generation, true, None).expect("sample encodes");
+        let files =
+            loam::pipeline::encode_map(&map, generation, true, None).expect("sample encodes");
         for file in files {
             assert_eq!(
                 sniff(&file.bytes),

@@ -1,5 +1,5 @@
 //! The 0.5.5 prototype ADT against the corpus: 3.3.5 tiles written as a 0.5.5 WDT plus
-//! prototype ADTs open through `disk::open_map` with the same terrain, re-save to the same
+//! prototype ADTs open through `pipeline::open_map` with the same terrain, re-save to the same
 //! bytes, and damaged tiles give errors, not panics.
 
 mod alpha_support;
@@ -11,6 +11,7 @@ use loam::disk;
 use loam::format::{Generation, proto055};
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, MapWideNames, Tile};
+use loam::pipeline;
 
 fn prepared_tiles() -> Vec<(&'static str, Tile)> {
     corpus_tiles(&ADTS)
@@ -36,7 +37,7 @@ fn corpus_tiles_survive_a_trip_through_0_5_5_prototype_adts() {
         let path = dir.path().join(disk::tile_file_name("Proto", *coord));
         disk::write_atomic(&path, bytes).unwrap();
     }
-    let opened = disk::open_map(&dir.path().join("Proto.wdt")).unwrap();
+    let opened = pipeline::open_map(&dir.path().join("Proto.wdt")).unwrap();
     assert_eq!(opened.generation, Generation::Alpha055);
     assert!(opened.missing_tiles.is_empty());
     for (rel, tile) in &tiles {

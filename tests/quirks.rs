@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use common::*;
 use loam::cli::check::{self, Severity};
 use loam::convert;
-use loam::disk;
 use loam::format::Generation;
 use loam::format::v18;
 use loam::model::{Map, Tile};
+use loam::pipeline;
 use proptest::prelude::*;
 
 // ---- A small ADT patcher, independent of loam's own writer. ----
@@ -121,10 +121,10 @@ const CONTINENT: &str = "wowserhq-format/map/continent4229.adt";
 // ---- What every quirk test asserts. ----
 
 /// Writes `bytes` as a lone ADT in a fresh folder and opens it.
-fn open_lone(dir: &Path, name: &str, bytes: &[u8]) -> disk::OpenedMap {
+fn open_lone(dir: &Path, name: &str, bytes: &[u8]) -> pipeline::OpenedMap {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    disk::open_map(&path).unwrap_or_else(|e| panic!("{name} does not open: {e}"))
+    pipeline::open_map(&path).unwrap_or_else(|e| panic!("{name} does not open: {e}"))
 }
 
 /// A tile's content as a user sees it (no quirks, no bytes kept for re-saving).
@@ -176,7 +176,7 @@ fn only_tile(map: &Map) -> &Tile {
 }
 
 /// The tiles of every generation other than `opened`'s that `map` converts to, decoded back.
-fn converted(opened: &disk::OpenedMap) -> Vec<(Generation, Vec<u8>)> {
+fn converted(opened: &pipeline::OpenedMap) -> Vec<(Generation, Vec<u8>)> {
     let mut out = Vec::new();
     for to in [Generation::V060, Generation::V112, Generation::V335] {
         if to == opened.generation {
@@ -184,7 +184,7 @@ fn converted(opened: &disk::OpenedMap) -> Vec<(Generation, Vec<u8>)> {
         }
         let mut map = opened.map.clone();
         convert::prepare_map(&mut map, opened.generation, to);
-        let files = disk::encode_map(&map, to, false, None).unwrap();
+        let files = pipeline::encode_map(&map, to, false, None).unwrap();
         assert_eq!(files.len(), 1);
         out.push((to, files[0].bytes.clone()));
     }
@@ -194,13 +194,13 @@ fn converted(opened: &disk::OpenedMap) -> Vec<(Generation, Vec<u8>)> {
 /// Opens the quirky and the clean file, and checks: the quirky one re-saves byte for byte, has
 /// the clean one's content, converts to the same bytes as the clean one, and `check` warns with
 /// `expect` in the message and reports no error.
-fn assert_quirk_handled(quirky: &[u8], clean: &[u8], expect: &[&str]) -> disk::OpenedMap {
+fn assert_quirk_handled(quirky: &[u8], clean: &[u8], expect: &[&str]) -> pipeline::OpenedMap {
     let dir = tempfile::tempdir().unwrap();
     let q = open_lone(dir.path(), "quirky.adt", quirky);
     let c = open_lone(dir.path(), "clean.adt", clean);
     let (qt, ct) = (only_tile(&q.map), only_tile(&c.map));
 
-    let resaved = v18::write_adt(qt, disk::alpha_target(&q.map));
+    let resaved = v18::write_adt(qt, pipeline::alpha_target(&q.map));
     assert_same_bytes("untouched quirky tile", quirky, &resaved);
     assert_eq!(
         content(qt),
@@ -337,7 +337,7 @@ fn empty_mcly() {
     assert_same_bytes(
         "untouched",
         &quirky,
-        &v18::write_adt(tile, disk::alpha_target(&q.map)),
+        &v18::write_adt(tile, pipeline::alpha_target(&q.map)),
     );
     // Everything else is the original's.
     let c = open_lone(dir.path(), "clean.adt", &original);
@@ -384,7 +384,7 @@ fn lower_case_forward_slash_paths() {
     assert_same_bytes(
         "untouched",
         &quirky,
-        &v18::write_adt(tile, disk::alpha_target(&q.map)),
+        &v18::write_adt(tile, pipeline::alpha_target(&q.map)),
     );
     let c = open_lone(dir.path(), "clean.adt", &original);
     let clean = only_tile(&c.map);
@@ -463,7 +463,7 @@ fn wdt_without_mwmo() {
         (clean.flags, clean.header_extra)
     );
     assert_eq!(map.global_wmo, clean.global_wmo);
-    let opened = disk::OpenedMap {
+    let opened = pipeline::OpenedMap {
         map,
         folder: PathBuf::from("."),
         generation: Generation::V335,
@@ -472,7 +472,7 @@ fn wdt_without_mwmo() {
             reason: "test".into(),
             assumed: false,
         },
-        kind: disk::MapKind::SplitWdt,
+        kind: pipeline::MapKind::SplitWdt,
         wdt: Some(PathBuf::from("pvpzone.wdt")),
         missing_tiles: Vec::new(),
         failed: Default::default(),
@@ -485,7 +485,7 @@ fn wdt_without_mwmo() {
     for to in [Generation::V060, Generation::V112] {
         let mut map = opened.map.clone();
         convert::prepare_map(&mut map, Generation::V335, to);
-        let files = disk::encode_map(&map, to, true, None).unwrap();
+        let files = pipeline::encode_map(&map, to, true, None).unwrap();
         assert!(!files[0].bytes.is_empty(), "{to}");
     }
 }
@@ -520,13 +520,13 @@ fn mphd_alpha_flag_disagrees_with_tiles() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("Azeroth.wdt"), wdt).unwrap();
         std::fs::write(dir.path().join(&adt_name), &adt).unwrap();
-        let opened = disk::open_map(&dir.path().join("Azeroth.wdt")).unwrap();
+        let opened = pipeline::open_map(&dir.path().join("Azeroth.wdt")).unwrap();
         (opened, dir)
     };
     let (q, _qd) = open(&quirky_wdt);
     let (c, _cd) = open(&clean_wdt);
     assert_eq!(content(only_tile(&q.map)), content(only_tile(&c.map)));
-    let files = disk::encode_map(&q.map, q.generation, true, None).unwrap();
+    let files = pipeline::encode_map(&q.map, q.generation, true, None).unwrap();
     assert_same_bytes("WDT", &quirky_wdt, &files[0].bytes);
     assert_same_bytes("ADT", &adt, &files[1].bytes);
     let problems = check::check_map(&q, check::DEFAULT_SEAM_THRESHOLD);
@@ -543,10 +543,10 @@ fn mphd_alpha_flag_disagrees_with_tiles() {
         (q.generation, c.generation),
         (Generation::V335, Generation::V335)
     );
-    let to_112 = |opened: &disk::OpenedMap| {
+    let to_112 = |opened: &pipeline::OpenedMap| {
         let mut map = opened.map.clone();
         convert::prepare_map(&mut map, opened.generation, Generation::V112);
-        disk::encode_map(&map, Generation::V112, true, None).unwrap()
+        pipeline::encode_map(&map, Generation::V112, true, None).unwrap()
     };
     let (qf, cf) = (to_112(&q), to_112(&c));
     assert_same_bytes("converted WDT", &cf[0].bytes, &qf[0].bytes);

@@ -8,13 +8,14 @@ use std::path::Path;
 use std::process::Command;
 
 use common::*;
-use loam::disk::{self, MapKind};
+use loam::disk;
 use loam::format::evidence::{self, MapEvidence, TileEvidence};
 use loam::format::v18::{self, AlphaDepth, AlphaTarget};
 use loam::format::{Generation, v060};
 use loam::model::Tile;
 use loam::model::coords::{inner_vertex, outer_vertex};
 use loam::model::map::{Map, TILE_PRESENT};
+use loam::pipeline::{self, MapKind};
 use proptest::prelude::*;
 
 fn loam(args: &[&str]) -> std::process::Output {
@@ -108,7 +109,7 @@ fn rugged_v18_tiles_never_read_as_0_6_0() {
         disk::write_atomic(&dir.path().join("Rug.wdt"), &v18::write_wdt(&map)).unwrap();
         let name = disk::tile_file_name("Rug", tile.coord);
         disk::write_atomic(&dir.path().join(name), &bytes).unwrap();
-        let opened = disk::open_map(&dir.path().join("Rug.wdt")).unwrap();
+        let opened = pipeline::open_map(&dir.path().join("Rug.wdt")).unwrap();
         assert_eq!(opened.generation, Generation::V112);
         for (a, b) in opened.map.tiles[&tile.coord]
             .chunks
@@ -187,7 +188,7 @@ fn a_0_6_0_tile_without_liquid_opens_as_0_6_0_when_the_user_says_so() {
     assert!(text(&o).contains("generation 0.6.0"), "{}", text(&o));
     assert!(text(&o).contains("as --from"), "{}", text(&o));
 
-    let opened = disk::open_map_as(&wdt, Some(Generation::V060)).unwrap();
+    let opened = pipeline::open_map_as(&wdt, Some(Generation::V060)).unwrap();
     assert_eq!(opened.generation, Generation::V060);
     let back = &opened.map.tiles[&tile.coord];
     for (a, b) in back.chunks.iter().zip(&tile.chunks) {
@@ -202,7 +203,7 @@ fn one_bad_tile_does_not_stop_the_map() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = sample_with_a_bad_tile(dir.path());
 
-    let opened = disk::open_map(&wdt).unwrap();
+    let opened = pipeline::open_map(&wdt).unwrap();
     assert_eq!(opened.map.tiles.len(), 3);
     let (bad, why) = opened.failed.iter().next().unwrap();
     assert_eq!((bad.x, bad.y), (32, 31));
@@ -241,7 +242,7 @@ fn one_bad_tile_does_not_stop_the_map() {
         assert!(out.path().join(name).is_file(), "{name} written");
     }
     assert!(!out.path().join("Sample_32_31.adt").exists());
-    let back = disk::open_map(&out.path().join("Sample.wdt")).unwrap();
+    let back = pipeline::open_map(&out.path().join("Sample.wdt")).unwrap();
     assert_eq!(back.map.tiles.len(), 3);
     for (c, t) in &back.map.tiles {
         assert_eq!(t.chunks[17].heights, opened.map.tiles[c].chunks[17].heights);
@@ -259,7 +260,7 @@ fn one_bad_tile_does_not_stop_the_map() {
 fn a_folder_of_tiles_without_a_wdt_is_a_map() {
     let src = tempfile::tempdir().unwrap();
     loam::sample::write_sample(src.path()).unwrap();
-    let original = disk::open_map(&src.path().join("Sample.wdt")).unwrap();
+    let original = pipeline::open_map(&src.path().join("Sample.wdt")).unwrap();
     std::fs::remove_file(src.path().join("Sample.wdt")).unwrap();
     // Tiles copied from Windows arrive in any case.
     std::fs::rename(
@@ -272,7 +273,7 @@ fn a_folder_of_tiles_without_a_wdt_is_a_map() {
         src.path().to_path_buf(),
         src.path().join("Sample_31_31.adt"),
     ] {
-        let opened = disk::open_map(&path).unwrap();
+        let opened = pipeline::open_map(&path).unwrap();
         assert_eq!(opened.kind, MapKind::Folder, "{}", path.display());
         assert_eq!(opened.map.tiles.len(), 4);
         assert_eq!(opened.map.present_tiles().len(), 4);
@@ -293,7 +294,7 @@ fn a_folder_of_tiles_without_a_wdt_is_a_map() {
     let o = loam(&["convert", "--to", "3.3.5", s(src.path()), s(out.path())]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("WDT written"), "{}", text(&o));
-    let back = disk::open_map(&out.path().join("Sample.wdt")).unwrap();
+    let back = pipeline::open_map(&out.path().join("Sample.wdt")).unwrap();
     assert_eq!(back.kind, MapKind::SplitWdt);
     assert_eq!(back.map.tiles, original.map.tiles);
     assert_eq!(back.map.flags, original.map.flags);
@@ -306,10 +307,10 @@ fn a_folder_with_two_maps_names_them() {
     for name in ["A_1_1.adt", "B_2_2.adt"] {
         std::fs::write(dir.path().join(name), b"x").unwrap();
     }
-    let err = disk::open_map(dir.path()).unwrap_err().to_string();
+    let err = pipeline::open_map(dir.path()).unwrap_err().to_string();
     assert!(err.contains("several maps (A, B)"), "{err}");
     let empty = tempfile::tempdir().unwrap();
-    let err = disk::open_map(empty.path()).unwrap_err().to_string();
+    let err = pipeline::open_map(empty.path()).unwrap_err().to_string();
     assert!(err.contains("no .wdt"), "{err}");
 }
 
@@ -324,10 +325,10 @@ fn stopping_the_scan_at_the_first_proof_decides_the_same() {
         std::fs::write(dir.path().join(disk::tile_file_name("Cont", c)), &tile).unwrap();
     }
     std::fs::write(dir.path().join("Cont.wdt"), v18::write_wdt(&map)).unwrap();
-    let source = disk::locate(&dir.path().join("Cont.wdt")).unwrap();
+    let source = pipeline::locate(&dir.path().join("Cont.wdt")).unwrap();
     let header = source.split_header().unwrap();
-    let (full, e_full) = disk::open::decide_split(&source, header.as_ref(), None, false);
-    let (quick, e_quick) = disk::open::decide_split(&source, header.as_ref(), None, true);
+    let (full, e_full) = pipeline::open::decide_split(&source, header.as_ref(), None, false);
+    let (quick, e_quick) = pipeline::open::decide_split(&source, header.as_ref(), None, true);
     assert_eq!(full.generation, Generation::V335);
     assert_eq!(quick.generation, full.generation);
     assert_eq!(e_full.tiles, 6);

@@ -15,9 +15,9 @@ use egui_kittest::kittest::Queryable;
 use loam::app::LoamApp;
 use loam::app::intent::Intent;
 use loam::app::recovery::{Recovery, recovery_root};
-use loam::disk::recovery::{MANIFEST, Manifest};
 use loam::edit::{History, ops};
 use loam::model::{Map, TileCoord};
+use loam::pipeline::recovery::{MANIFEST, Manifest};
 
 /// A raise stroke inside tile 31_31 of the sample (x north, y west; the sample's four tiles
 /// meet at 0, 0).
@@ -44,7 +44,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// back (a height is stored relative to its chunk's base, so a write can move it by an ulp):
 /// what the edits should be once on disk.
 fn expected(map_wdt: &Path, out: &Path) -> Map {
-    let mut map = loam::disk::open_map(map_wdt).unwrap().map;
+    let mut map = loam::pipeline::open_map(map_wdt).unwrap().map;
     let parsed = ops::parse(OPS).unwrap();
     let mut history = History::default();
     for op in &parsed.ops {
@@ -56,16 +56,19 @@ fn expected(map_wdt: &Path, out: &Path) -> Map {
         )
         .unwrap();
     }
-    let files = loam::disk::encode_map(&map, loam::format::Generation::V335, true, None).unwrap();
+    let files =
+        loam::pipeline::encode_map(&map, loam::format::Generation::V335, true, None).unwrap();
     loam::disk::write_files(out, &files, |_| {}).unwrap();
-    loam::disk::open_map(&out.join("Sample.wdt")).unwrap().map
+    loam::pipeline::open_map(&out.join("Sample.wdt"))
+        .unwrap()
+        .map
 }
 
 /// Waits for a manifest under `root` (the editor's first autosave).
 fn wait_for_manifest(root: &Path, child: &mut std::process::Child) -> (PathBuf, Manifest) {
     let start = Instant::now();
     loop {
-        if let Some((dir, Ok(m))) = loam::disk::recovery::list(root).into_iter().next() {
+        if let Some((dir, Ok(m))) = loam::pipeline::recovery::list(root).into_iter().next() {
             return (dir, m);
         }
         if let Some(status) = child.try_wait().unwrap() {
@@ -155,7 +158,7 @@ fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
     assert_eq!(s.edited.iter().copied().collect::<Vec<_>>(), vec![t]);
     assert!(h.state().has_unsaved());
     let restored = &s.map.tiles[&t];
-    let original = loam::disk::open_map(&wdt).unwrap().map.tiles[&t].clone();
+    let original = loam::pipeline::open_map(&wdt).unwrap().map.tiles[&t].clone();
     assert_ne!(restored.chunks, original.chunks, "the edits came back");
     assert_eq!(restored.chunks.len(), want.tiles[&t].chunks.len());
     // Compared chunk by chunk: a whole tile's Debug text is too long to read.
@@ -174,7 +177,7 @@ fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
     let ctx = h.ctx.clone();
     h.state_mut().handle(&ctx, Intent::Save);
     assert!(h.state().session().unwrap().edited.is_empty());
-    let saved = loam::disk::open_map(&wdt).unwrap().map;
+    let saved = loam::pipeline::open_map(&wdt).unwrap().map;
     assert_eq!(saved.tiles[&t].chunks, want.tiles[&t].chunks);
     assert!(
         !dir.exists(),
@@ -190,9 +193,9 @@ fn discard_removes_the_recovered_edits_and_later_keeps_them() {
     let wdt = map_dir.join("Sample.wdt");
     let root = tmp.path().join("recovery");
     // An autosave as a killed run leaves it (its pid is not a running loam).
-    let opened = loam::disk::open_map(&wdt).unwrap().map;
+    let opened = loam::pipeline::open_map(&wdt).unwrap().map;
     let t = TileCoord::new(32, 32).unwrap();
-    let snap = loam::disk::recovery::Snapshot {
+    let snap = loam::pipeline::recovery::Snapshot {
         source: wdt.clone(),
         header: opened.header_only(),
         generation: loam::format::Generation::V335,
@@ -200,8 +203,8 @@ fn discard_removes_the_recovered_edits_and_later_keeps_them() {
         reuse: Vec::new(),
         files: vec![wdt.clone()],
     };
-    let dir = loam::disk::recovery::folder_for(&root, &wdt);
-    loam::disk::recovery::write(&dir, &snap).unwrap();
+    let dir = loam::pipeline::recovery::folder_for(&root, &wdt);
+    loam::pipeline::recovery::write(&dir, &snap).unwrap();
     // The source changed since: the dialog says so.
     std::thread::sleep(Duration::from_millis(20));
     std::fs::write(map_dir.join("Sample.wdt"), std::fs::read(&wdt).unwrap()).unwrap();
@@ -251,7 +254,7 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
         .chunks
         .iter_mut()
         .for_each(|c| c.heights.iter_mut().for_each(|h| *h += 25.0));
-    let snap = loam::disk::recovery::Snapshot {
+    let snap = loam::pipeline::recovery::Snapshot {
         source: wdt.clone(),
         header: s.map.header_only(),
         generation: s.generation,
@@ -260,7 +263,8 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
         files: vec![wdt.clone()],
     };
     let root = tmp.path().join("recovery");
-    loam::disk::recovery::write(&loam::disk::recovery::folder_for(&root, &wdt), &snap).unwrap();
+    loam::pipeline::recovery::write(&loam::pipeline::recovery::folder_for(&root, &wdt), &snap)
+        .unwrap();
 
     // The reference: the same tile saved by a session of a copy of the map, no recovery.
     let copy = tmp.path().join("copy");
@@ -339,7 +343,7 @@ fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
     assert!(r.autosave(&mut s, 1).is_none());
     assert_eq!(r.finish(), None);
     let dir = r.folder(&wdt);
-    let first = loam::disk::recovery::read_manifest(&dir).unwrap();
+    let first = loam::pipeline::recovery::read_manifest(&dir).unwrap();
     assert_eq!(first.tiles, vec![(31, 31), (32, 32)]);
     let b_file = |m: &Manifest| std::fs::read(dir.join(&m.snapshot).join("Sample_32_32.adt"));
     let b_bytes = b_file(&first).unwrap();
@@ -359,7 +363,7 @@ fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
     s.changed_since_autosave.append(&mut probe);
     assert!(r.autosave(&mut s, 1).is_none());
     assert_eq!(r.finish(), None);
-    let second = loam::disk::recovery::read_manifest(&dir).unwrap();
+    let second = loam::pipeline::recovery::read_manifest(&dir).unwrap();
     assert_ne!(second.snapshot, first.snapshot);
     assert_eq!(second.tiles, vec![(31, 31), (32, 32)]);
     assert!(
@@ -370,12 +374,15 @@ fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
         !dir.join(&first.snapshot).exists(),
         "the old snapshot is gone"
     );
-    let back = loam::disk::recovery::read_tiles(&dir, &second, &s.map).unwrap();
+    let back = loam::pipeline::recovery::read_tiles(&dir, &second, &s.map).unwrap();
     // What a save of the tiles in memory reads back as: the restored tiles must equal it.
     let out = tmp.path().join("reference");
-    let files = loam::disk::encode_map(&s.map, loam::format::Generation::V335, true, None).unwrap();
+    let files =
+        loam::pipeline::encode_map(&s.map, loam::format::Generation::V335, true, None).unwrap();
     loam::disk::write_files(&out, &files, |_| {}).unwrap();
-    let reference = loam::disk::open_map(&out.join("Sample.wdt")).unwrap().map;
+    let reference = loam::pipeline::open_map(&out.join("Sample.wdt"))
+        .unwrap()
+        .map;
     assert_eq!(back.len(), 2);
     for t in back {
         assert!(

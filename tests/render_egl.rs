@@ -176,7 +176,7 @@ fn is_sky(p: [u8; 3]) -> bool {
 fn corpus_tile() -> Tile {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
-    loam::disk::open_map(&path)
+    loam::pipeline::open_map(&path)
         .expect("corpus tile opens")
         .map
         .tiles

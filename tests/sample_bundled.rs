@@ -59,7 +59,7 @@ fn loam_sample_writes_a_map_that_opens() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let opened = loam::disk::open_map(&dir.path().join("Sample.wdt")).unwrap();
+    let opened = loam::pipeline::open_map(&dir.path().join("Sample.wdt")).unwrap();
     assert_eq!(opened.map.tiles.len(), 4);
     assert!(opened.missing_tiles.is_empty());
     for f in loam::sample::model_files() {

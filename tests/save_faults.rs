@@ -269,10 +269,11 @@ fn a_whole_map_write_renames_the_wdt_last() {
     // The WDT's target is a folder, so its rename fails: every tile is written by then.
     let src = tempfile::tempdir().unwrap();
     loam::sample::write_sample(src.path()).unwrap();
-    let map = loam::disk::open_map(&src.path().join("Sample.wdt"))
+    let map = loam::pipeline::open_map(&src.path().join("Sample.wdt"))
         .unwrap()
         .map;
-    let files = loam::disk::encode_map(&map, loam::format::Generation::V335, true, None).unwrap();
+    let files =
+        loam::pipeline::encode_map(&map, loam::format::Generation::V335, true, None).unwrap();
     assert!(files[0].name.ends_with(".wdt"), "the WDT comes first");
     let out = tempfile::tempdir().unwrap();
     std::fs::create_dir(out.path().join("Sample.wdt")).unwrap();
@@ -348,7 +349,7 @@ fn the_editor_says_what_a_failed_save_wrote_and_keeps_the_rest_unsaved() {
     // The unwritten edit is still in memory: the sample's height plus 10.
     let fresh = tempfile::tempdir().unwrap();
     loam::sample::write_sample(fresh.path()).unwrap();
-    let original = loam::disk::open_map(&fresh.path().join("Sample.wdt"))
+    let original = loam::pipeline::open_map(&fresh.path().join("Sample.wdt"))
         .unwrap()
         .map;
     assert_eq!(

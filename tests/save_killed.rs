@@ -172,7 +172,7 @@ fn a_save_killed_at_any_moment_leaves_every_file_whole_and_the_next_save_cleans_
             );
         }
         // The map opens, every tile with it.
-        let opened = loam::disk::open_map(&dir.join("Big.wdt")).expect("the map opens");
+        let opened = loam::pipeline::open_map(&dir.join("Big.wdt")).expect("the map opens");
         assert!(
             opened.failed.is_empty(),
             "unreadable tiles: {:?}",
@@ -216,6 +216,6 @@ fn a_save_killed_at_any_moment_leaves_every_file_whole_and_the_next_save_cleans_
         now.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         finished.iter().map(|(n, _)| n).collect::<Vec<_>>()
     );
-    let opened = loam::disk::open_map(&dir.join("Big.wdt")).expect("the map opens");
+    let opened = loam::pipeline::open_map(&dir.join("Big.wdt")).expect("the map opens");
     assert!(opened.failed.is_empty());
 }

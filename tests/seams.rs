@@ -8,6 +8,7 @@ use std::process::Command;
 
 use loam::disk;
 use loam::model::coords::{inner_vertex, outer_vertex};
+use loam::pipeline;
 
 fn loam(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_loam"))
@@ -116,8 +117,8 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
     assert_no_seam_at_all(&fixed);
 
     // Off the chunk borders nothing moved, bit for bit.
-    let before = disk::open_map(&wdt).unwrap().map;
-    let after = disk::open_map(&fixed).unwrap().map;
+    let before = pipeline::open_map(&wdt).unwrap().map;
+    let after = pipeline::open_map(&fixed).unwrap().map;
     assert_eq!(before.tiles.len(), after.tiles.len());
     for (coord, tb) in &before.tiles {
         let ta = &after.tiles[coord];
@@ -141,7 +142,7 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
 fn fix_on_a_lone_tile_keeps_its_name_and_stitches_inside_it() {
     let dir = tempfile::tempdir().unwrap();
     seamy::write(dir.path());
-    let first = disk::open_map(&dir.path().join("Sample.wdt"))
+    let first = pipeline::open_map(&dir.path().join("Sample.wdt"))
         .unwrap()
         .map
         .tiles
@@ -196,8 +197,8 @@ fn fix_closes_every_seam_whatever_bases_other_tools_left() {
     assert_no_seam_at_all(&fixed);
     // Some chunks needed base 0 to get there (without it this map kept seams of a few
     // millionths of a yard); their absolute heights off the borders did not move.
-    let before = disk::open_map(&wdt).unwrap().map;
-    let after = disk::open_map(&fixed).unwrap().map;
+    let before = pipeline::open_map(&wdt).unwrap().map;
+    let after = pipeline::open_map(&fixed).unwrap().map;
     let mut rebased = 0;
     for (coord, tb) in &before.tiles {
         for (cb, ca) in tb.chunks.iter().zip(&after.tiles[coord].chunks) {

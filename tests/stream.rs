@@ -1,4 +1,4 @@
-//! The streaming whole-map conversion (`disk::stream`, what `loam convert` runs) writes exactly
+//! The streaming whole-map conversion (`pipeline::stream`, what `loam convert` runs) writes exactly
 //! the bytes the in-memory conversion (open everything, prepare, encode) writes, in every
 //! direction, from split maps and from a monolithic 0.5.3 WDT read a tile at a time.
 
@@ -10,18 +10,19 @@ use common::{assert_same_bytes, assert_same_folders};
 use loam::convert;
 use loam::disk;
 use loam::format::Generation;
+use loam::pipeline;
 
 /// The in-memory conversion of the map at `src`.
 fn in_memory(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
-    let mut opened = disk::open_map_as(src, from).unwrap();
+    let mut opened = pipeline::open_map_as(src, from).unwrap();
     convert::prepare_map(&mut opened.map, opened.generation, to);
-    let files = disk::encode_map(&opened.map, to, true, None).unwrap();
+    let files = pipeline::encode_map(&opened.map, to, true, None).unwrap();
     disk::write_files(dst, &files, |_| {}).unwrap();
 }
 
 fn streamed(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let c = disk::stream::convert_map(src, from, to, &Default::default(), dst, &|_, _| {
+    let c = pipeline::stream::convert_map(src, from, to, &Default::default(), dst, &|_, _| {
         done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     })
     .unwrap();
@@ -95,7 +96,7 @@ fn a_bad_tile_in_a_monolithic_map_is_left_out_and_the_rest_converts() {
     std::fs::write(&wdt, &bytes).unwrap();
 
     let out = dir.path().join("out");
-    let c = disk::stream::convert_map(
+    let c = pipeline::stream::convert_map(
         &wdt,
         None,
         Generation::V335,

@@ -1,5 +1,5 @@
 //! The 0.6.0 split WDT + ADT codec against the corpus: 3.3.5 tiles written as 0.6.0 read back
-//! with the same terrain (also through `disk::open_map`, which must tell them from v18), the
+//! with the same terrain (also through `pipeline::open_map`, which must tell them from v18), the
 //! writer is exact on its own output, the MCNK layout follows `004_*`, and damaged files give
 //! errors, not panics.
 
@@ -14,6 +14,7 @@ use loam::format::{Generation, v18, v060};
 use loam::model::coords::outer_then_inner_vertex;
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile};
+use loam::pipeline;
 
 fn prepared_tiles() -> Vec<(&'static str, Tile)> {
     corpus_tiles(&ADTS)
@@ -83,7 +84,7 @@ fn a_0_6_0_map_folder_opens_and_rewrites_identically() {
         "MAIN is 0x8000 bytes"
     );
     disk::write_atomic(&dir.path().join("Test.wdt"), &wdt).unwrap();
-    let opened = disk::open_map(&dir.path().join("Test.wdt")).unwrap();
+    let opened = pipeline::open_map(&dir.path().join("Test.wdt")).unwrap();
     assert_eq!(opened.generation, Generation::V060, "{}", opened.decision);
     assert!(
         opened.decision.reason.contains("0x2D4"),
@@ -284,7 +285,7 @@ fn loams_own_0_6_0_reads_back_as_0_6_0_and_converts_back_to_the_original() {
             );
         };
         loam(&[&src, &mid], "0.6.0");
-        let opened = disk::open_map(&mid).unwrap();
+        let opened = pipeline::open_map(&mid).unwrap();
         assert_eq!(
             opened.generation,
             Generation::V060,

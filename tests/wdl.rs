@@ -1,4 +1,4 @@
-//! WDL files (`loam wdl`, `format::wdl`, `disk::wdl`): every stored height is the map's own
+//! WDL files (`loam wdl`, `format::wdl`, `pipeline::wdl`): every stored height is the map's own
 //! height at the sample point, rounded; MAOF points at each tile's MARE; `loam check` validates
 //! a WDL beside its map; bad bytes never panic the reader.
 
@@ -10,11 +10,11 @@ use std::path::Path;
 use std::process::Command;
 
 use common::*;
-use loam::disk::{self, wdl as disk_wdl};
 use loam::format::Generation;
 use loam::format::wdl;
 use loam::model::coords::vertex_world_xy;
 use loam::model::{Map, Tile, TileCoord};
+use loam::pipeline::{self, wdl as disk_wdl};
 use proptest::prelude::*;
 
 /// Yards across a chunk, written out here rather than taken from the code under test.
@@ -125,7 +125,7 @@ fn loam_wdl_stores_the_sample_maps_heights_at_every_sample_point() {
     ]);
     assert!(run.status.success(), "{run:?}");
     let bytes = fs::read(out.join("Sample.wdl")).unwrap();
-    let opened = disk::open_map(&wdt).unwrap();
+    let opened = pipeline::open_map(&wdt).unwrap();
     assert_eq!(opened.generation, Generation::V335);
     assert_wdl_matches(&bytes, &opened.map, true);
 }
@@ -141,7 +141,7 @@ fn a_corpus_tile_of_each_generation_is_sampled_exactly() {
         let dir = tempfile::tempdir().unwrap();
         let file = corpus_file(rel);
         fs::copy(&file, dir.path().join(file.file_name().unwrap())).unwrap();
-        let opened = disk::open_map(dir.path()).unwrap();
+        let opened = pipeline::open_map(dir.path()).unwrap();
         for g in [Generation::V112, Generation::V335] {
             let low = disk_wdl::compute(dir.path(), None, Some(g)).unwrap();
             assert!(low.failed.is_empty());
@@ -185,7 +185,7 @@ fn convert_writes_a_wdl_of_the_converted_heights_for_every_generation() {
             out.as_os_str(),
         ]);
         assert!(run.status.success(), "{g}: {run:?}");
-        let back = disk::open_map_as(&out.join("Sample.wdt"), Some(g)).unwrap();
+        let back = pipeline::open_map_as(&out.join("Sample.wdt"), Some(g)).unwrap();
         assert_wdl_matches(
             &fs::read(out.join("Sample.wdl")).unwrap(),
             &back.map,
@@ -327,7 +327,7 @@ fn a_save_updates_the_saved_tiles_in_an_existing_wdl_and_keeps_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     loam::sample::write_sample(dir.path()).unwrap();
     // No WDL beside the map: none is made.
-    let mut opened = disk::open_map(&dir.path().join("Sample.wdt")).unwrap();
+    let mut opened = pipeline::open_map(&dir.path().join("Sample.wdt")).unwrap();
     let edited = TileCoord::new(31, 32).unwrap();
     let tile = opened.map.tiles.get_mut(&edited).unwrap();
     for c in &mut tile.chunks {

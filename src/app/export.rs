@@ -2,14 +2,14 @@
 //! the map's files on disk (a few tiles at a time, as `loam convert --pack` does), so a map
 //! with unsaved edits must be saved first.
 //!
-//! Not for: the archives themselves (`disk::pack`) or the window's widgets (`ui::dialogs`).
+//! Not for: the archives themselves (`pipeline::pack`) or the window's widgets (`ui::dialogs`).
 
 use std::path::{Path, PathBuf};
 
 use super::LoamApp;
 use super::intent::Intent;
-use crate::disk::pack;
 use crate::format::Generation;
+use crate::pipeline::pack;
 use crate::ui;
 
 pub use crate::command::ExportIntent;
@@ -46,8 +46,8 @@ pub(super) fn write_wdl_after_save_as(s: &super::Session) -> String {
         return String::new();
     }
     let wdt = s.folder.join(format!("{}.wdt", s.map.name));
-    match crate::disk::wdl::compute(&wdt, Some(s.generation), None)
-        .and_then(|low| crate::disk::wdl::write_wdl(&s.folder, &low.name, &low.tiles))
+    match crate::pipeline::wdl::compute(&wdt, Some(s.generation), None)
+        .and_then(|low| crate::pipeline::wdl::write_wdl(&s.folder, &low.name, &low.tiles))
     {
         Ok(_) => ", with its WDL".to_string(),
         Err(e) => format!("; the WDL was not written: {e}"),
@@ -136,7 +136,7 @@ impl LoamApp {
     ) -> Option<String> {
         let s = self.session.as_ref()?;
         let tiles = saved.iter().filter_map(|c| s.map.tiles.get(c));
-        crate::disk::wdl::update_beside(&s.folder, &s.map.name, s.generation, tiles)
+        crate::pipeline::wdl::update_beside(&s.folder, &s.map.name, s.generation, tiles)
             .err()
             .map(|e| format!("; the WDL was not updated: {e}"))
     }

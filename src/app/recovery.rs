@@ -2,7 +2,7 @@
 //! in the user's data directory every few minutes (on a thread of their own), never over the
 //! map's files; the next start offers to restore what a crash or a kill left there.
 //!
-//! Not for: the folder's layout and encoding (see `disk::recovery`) or the dialog's widgets
+//! Not for: the folder's layout and encoding (see `pipeline::recovery`) or the dialog's widgets
 //! (see `ui::dialogs`).
 
 use std::path::{Path, PathBuf};
@@ -12,9 +12,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use super::LoamApp;
 use super::session::Session;
 use crate::disk::LoamError;
-use crate::disk::recovery::{self, Manifest, Snapshot};
 use crate::format::Generation;
 use crate::model::TileCoord;
+use crate::pipeline::recovery::{self, Manifest, Snapshot};
 use crate::ui;
 
 /// Environment variable naming the data directory instead of the platform's (tests use it).

@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::convert::{self, Report};
-use crate::disk::MapKind;
-use crate::disk::source::{NameView, OpenedSource, TileSource, open_source};
-use crate::disk::stream::{Overlay, Target, Written, write_map};
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
 use crate::format::evidence::Decision;
 use crate::model::{Map, Tile, TileCoord};
+use crate::pipeline;
+use crate::pipeline::MapKind;
+use crate::pipeline::source::{NameView, OpenedSource, TileSource, open_source};
+use crate::pipeline::stream::{Overlay, Target, Written, write_map};
 
 /// One open map.
 #[derive(Debug)]
@@ -164,7 +165,7 @@ impl Session {
 
     /// Opens a map read whole into memory: a lone .adt, or a 0.5.5 map with prototype ADTs.
     fn open_whole(path: &Path, from: Option<Generation>) -> Result<Session, LoamError> {
-        let opened = disk::open_map_as(path, from)?;
+        let opened = pipeline::open_map_as(path, from)?;
         Ok(Session {
             map: opened.map,
             source: path.to_path_buf(),
@@ -208,7 +209,7 @@ impl Session {
     /// generation was decided when the map opened and does not change with what arrives.
     pub fn insert_tile(&mut self, tile: Tile, view: NameView) {
         self.failed.remove(&tile.coord);
-        disk::source::take_tile(&mut self.map, tile, view);
+        pipeline::source::take_tile(&mut self.map, tile, view);
     }
 
     /// Reads tiles now (in parallel) and takes them in; failures are kept in `failed`. Returns
@@ -222,7 +223,7 @@ impl Session {
             .filter(|c| self.on_disk.contains(c) && !self.map.tiles.contains_key(c))
             .copied()
             .collect();
-        let failed = disk::source::read_into(&mut self.map, &source, &wanted);
+        let failed = pipeline::source::read_into(&mut self.map, &source, &wanted);
         for c in &wanted {
             if self.map.tiles.contains_key(c) {
                 self.failed.remove(c);
@@ -322,7 +323,7 @@ impl Session {
             return Ok(self.saved(1, Report::new(self.generation, self.generation)));
         }
         let tiles: Vec<TileCoord> = self.edited.iter().copied().collect();
-        let mut files = disk::encode_map(&self.map, self.generation, false, Some(&tiles))?;
+        let mut files = pipeline::encode_map(&self.map, self.generation, false, Some(&tiles))?;
         self.rename_lone_tile(&mut files);
         if let Err(e) = disk::write_files(&self.folder, &files, |_| {}) {
             // Each tile is written whole or not at all; the ones that made it are saved, the
@@ -339,7 +340,7 @@ impl Session {
     }
 
     /// Writes the whole map into `folder` as `to` a tile at a time: the edited tiles from
-    /// memory, every other one read from `source` (see `disk::stream::write_map`).
+    /// memory, every other one read from `source` (see `pipeline::stream::write_map`).
     fn write_streamed(
         &self,
         source: &TileSource,
@@ -381,7 +382,7 @@ impl Session {
     /// memory stay; their views of the name lists are dropped where the save may have
     /// re-mapped them (edited tiles are re-mapped by name on the next save).
     fn reread_monolithic_header(&mut self, file: &Path) -> Result<(), LoamError> {
-        let h = disk::source::read_monolithic_header(file, &self.map.name)?;
+        let h = pipeline::source::read_monolithic_header(file, &self.map.name)?;
         if let Some(names) = &mut self.map.map_wide_names {
             names.doodad_names = h.names.doodad_names.clone();
             names.wmo_names = h.names.wmo_names.clone();
@@ -436,7 +437,7 @@ impl Session {
     fn save_as_whole(&mut self, folder: &Path, to: Generation) -> Result<SaveSummary, LoamError> {
         let mut map = self.map.clone();
         let report = convert::prepare_map(&mut map, self.generation, to);
-        let mut files = disk::encode_map(&map, to, self.has_wdt, None)?;
+        let mut files = pipeline::encode_map(&map, to, self.has_wdt, None)?;
         self.rename_lone_tile(&mut files);
         disk::write_files(folder, &files, |_| {})?;
         // A lone tile keeps its file name.
@@ -459,7 +460,7 @@ impl Session {
     }
 
     /// A lone ADT keeps the file name it was opened from.
-    fn rename_lone_tile(&self, files: &mut [disk::EncodedFile]) {
+    fn rename_lone_tile(&self, files: &mut [pipeline::EncodedFile]) {
         if let (Some(name), false) = (&self.lone_tile_file, self.has_wdt)
             && let [only] = files
         {

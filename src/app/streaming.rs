@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use crate::disk::source::{NameView, TileSource};
 use crate::model::{Tile, TileCoord};
+use crate::pipeline::source::{NameView, TileSource};
 
 /// How many tiles may be queued or loading at once, so that a fast camera does not queue a
 /// backlog of tiles it has already left.
@@ -126,7 +126,7 @@ mod tests {
             let _ = tx.send(());
         });
         let c = TileCoord::new(31, 31).unwrap();
-        let source = crate::disk::source::open_source(&dir.path().join("Sample.wdt"), None)
+        let source = crate::pipeline::source::open_source(&dir.path().join("Sample.wdt"), None)
             .unwrap()
             .unwrap()
             .tiles;

@@ -12,15 +12,16 @@ use std::process::ExitCode;
 use crate::assets::client::{AssetSource, ClientData};
 use crate::assets::models;
 use crate::convert::{self, Report};
-use crate::disk::source::{OpenedSource, TileSource, open_source, read_into};
-use crate::disk::stream::{Overlay, Target, write_map};
-use crate::disk::{self, LoamError, MapKind};
+use crate::disk::{self, LoamError};
 use crate::edit::History;
 use crate::edit::liquid::LiquidStyle;
 use crate::edit::objects::{ModelBox, NewUids};
 use crate::edit::ops::{self, Operation, OpsFile};
 use crate::format::Generation;
 use crate::model::{Map, TileCoord};
+use crate::pipeline::source::{OpenedSource, TileSource, open_source, read_into};
+use crate::pipeline::stream::{Overlay, Target, write_map};
+use crate::pipeline::{self, MapKind};
 
 /// Runs `loam apply MAP OPS.json --to VERSION OUT`.
 pub fn run(
@@ -31,11 +32,7 @@ pub fn run(
     client: Option<&Path>,
     out: &Path,
 ) -> Result<ExitCode, LoamError> {
-    if !to.writable() {
-        return Err(LoamError::Usage(format!(
-            "loam cannot write {to} files yet"
-        )));
-    }
+    pipeline::check_writable(to)?;
     let text = std::fs::read_to_string(ops_path).map_err(|source| LoamError::Io {
         path: ops_path.to_path_buf(),
         source,
@@ -121,7 +118,7 @@ fn run_whole(
     to: Generation,
     out: &Path,
 ) -> Result<ExitCode, LoamError> {
-    let mut opened = disk::open_map_as(map_path, from)?;
+    let mut opened = pipeline::open_map_as(map_path, from)?;
     // New objects take uids from the map's range file when it has one (Settings ▸ uniqueId
     // range in the editor).
     let uids = NewUids {
@@ -131,7 +128,7 @@ fn run_whole(
     let style = LiquidStyle::of(opened.generation);
     ops.run(&mut opened.map, &uids, style, |_, _| {})?;
     let report = convert::prepare_map(&mut opened.map, opened.generation, to);
-    let mut files = disk::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
+    let mut files = pipeline::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
         only.name = name.clone();
     }

@@ -25,6 +25,7 @@ use crate::format::Generation;
 use crate::format::evidence::Decision;
 use crate::format::wdl::WdlTile;
 use crate::model::{FileQuirk, ObjectKind, Tile, TileCoord};
+use crate::pipeline;
 
 /// Seams up to this size (yards) are float noise and only counted. A hundredth of a yard is
 /// about a third of a millimetre of the player's scale, far below a visible crack, and well above
@@ -98,7 +99,7 @@ pub fn digest(tile: &Tile, generation: Generation, seam_threshold: f32) -> TileD
         small_seams: small.len(),
         edges: TileEdges::of(tile),
         listings: uids::tile_listings(tile),
-        wdl: crate::disk::wdl::wdl_tile(tile, generation),
+        wdl: crate::pipeline::wdl::wdl_tile(tile, generation),
     }
 }
 
@@ -117,7 +118,7 @@ pub struct Report {
 
 /// Checks one map that opened; returns its problems, seams larger than `seam_threshold` yards
 /// among them (largest first; [`check_opened`] also counts the rest).
-pub fn check_map(opened: &disk::OpenedMap, seam_threshold: f32) -> Vec<Problem> {
+pub fn check_map(opened: &pipeline::OpenedMap, seam_threshold: f32) -> Vec<Problem> {
     check_opened(opened, seam_threshold).problems
 }
 
@@ -140,7 +141,7 @@ impl Gathered {
 }
 
 /// Checks one map that opened, through the digests of its tiles as [`check_path`] does.
-pub fn check_opened(opened: &disk::OpenedMap, seam_threshold: f32) -> Report {
+pub fn check_opened(opened: &pipeline::OpenedMap, seam_threshold: f32) -> Report {
     let mut tiles: Vec<&Tile> = opened.map.tiles.values().collect();
     tiles.sort_by_key(|t| t.coord.index());
     let mut gathered = Gathered::default();
@@ -158,9 +159,9 @@ pub fn check_path(
     seam_threshold: f32,
     from: Option<Generation>,
 ) -> Result<Report, LoamError> {
-    let Some(source) = disk::source::open_source_with(path, from, false)? else {
+    let Some(source) = pipeline::source::open_source_with(path, from, false)? else {
         return Ok(check_opened(
-            &disk::open_map_as(path, from)?,
+            &pipeline::open_map_as(path, from)?,
             seam_threshold,
         ));
     };
@@ -179,7 +180,7 @@ pub fn check_path(
 
 /// The problems of `opened` (its header: missing and unreadable tiles, the WDT's quirks) and of
 /// the tiles `digests` describe, in the order `check` prints them.
-fn report(opened: &disk::OpenedMap, gathered: Gathered, seam_threshold: f32) -> Report {
+fn report(opened: &pipeline::OpenedMap, gathered: Gathered, seam_threshold: f32) -> Report {
     let Gathered { mut digests, uids } = gathered;
     // The map's tile order, as the tiles of an open map are visited.
     digests.sort_by_key(|d| d.coord);
@@ -263,8 +264,8 @@ fn report(opened: &disk::OpenedMap, gathered: Gathered, seam_threshold: f32) -> 
 /// at a MARE of the right size), it has a tile for each of the WDT's tiles and none more, and
 /// its heights are near the tiles' own, `now` (far ones are a warning: a WDL older than the last
 /// edit; `loam wdl` writes it anew).
-fn check_wdl(opened: &disk::OpenedMap, now: &BTreeMap<TileCoord, WdlTile>) -> Vec<Problem> {
-    use crate::disk::wdl;
+fn check_wdl(opened: &pipeline::OpenedMap, now: &BTreeMap<TileCoord, WdlTile>) -> Vec<Problem> {
+    use crate::pipeline::wdl;
     let map = &opened.map;
     let Some(path) = wdl::find_beside(&opened.folder, &map.name) else {
         return Vec::new();

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::convert;
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
+use crate::pipeline;
 
 /// What a conversion writes besides the map's files.
 #[derive(Debug, Clone, Default)]
@@ -36,9 +37,9 @@ pub fn run(
     if extras.pack {
         // Before any work: a generation without an archive layout, or a name that is not a
         // patch's, is refused up front.
-        disk::pack::layout(to)?;
+        pipeline::pack::layout(to)?;
         if let Some(n) = &extras.patch_name {
-            disk::pack::check_patch_name(n)?;
+            pipeline::pack::check_patch_name(n)?;
         }
     }
     let pack_dest = match (&extras.client, extras.pack) {
@@ -51,11 +52,7 @@ pub fn run(
         }
         (None, false) => None,
     };
-    if !to.writable() {
-        return Err(LoamError::Usage(format!(
-            "loam cannot write {to} files yet"
-        )));
-    }
+    pipeline::check_writable(to)?;
     let options = convert::Options {
         area_map: area_map.map(read_area_map).transpose()?,
     };
@@ -76,7 +73,7 @@ pub fn run(
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let converted = disk::stream::convert_map(src, from, to, &options, dst, &progress)?;
+    let converted = pipeline::stream::convert_map(src, from, to, &options, dst, &progress)?;
     bar.finish_and_clear();
     // A few names help find the problem; hundreds (a WDT copied without its tiles) do not.
     const SHOWN: usize = 5;
@@ -101,7 +98,7 @@ pub fn run(
     );
     print!("{}", converted.report);
     if extras.wdl {
-        let path = disk::wdl::write_wdl(dst, &converted.name, &converted.low_res)?;
+        let path = pipeline::wdl::write_wdl(dst, &converted.name, &converted.low_res)?;
         println!(
             "wrote {} ({} tiles)",
             path.display(),
@@ -109,7 +106,7 @@ pub fn run(
         );
     }
     if let Some(dest) = pack_dest {
-        let packed = disk::pack::pack_map(
+        let packed = pipeline::pack::pack_map(
             dst,
             &converted.name,
             to,

@@ -11,6 +11,7 @@ use crate::edit::tile_stitch::{self, BorderStrip};
 use crate::edit::{seams, uids};
 use crate::format::Generation;
 use crate::model::{Map, Tile, TileCoord};
+use crate::pipeline;
 
 /// The repairs chosen on the command line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -78,7 +79,7 @@ pub fn run(
             out.display()
         )));
     }
-    match disk::source::open_source_with(map_path, from, true)? {
+    match pipeline::source::open_source_with(map_path, from, true)? {
         Some(source) => fix_streamed(source, out, fixes),
         None => fix_whole(map_path, out, fixes, from),
     }
@@ -108,14 +109,15 @@ fn fix_whole(
     fixes: &Fixes,
     from: Option<Generation>,
 ) -> Result<ExitCode, LoamError> {
-    let mut opened = disk::open_map_as(map_path, from)?;
+    let mut opened = pipeline::open_map_as(map_path, from)?;
     warn_missing(opened.missing_tiles.len());
     warn_unread(fixes, opened.failed.len());
     for line in apply(&mut opened.map, fixes) {
         println!("{line}");
     }
     // The whole map, so that OUT is a complete map folder whatever was changed.
-    let mut files = disk::encode_map(&opened.map, opened.generation, opened.writes_wdt(), None)?;
+    let mut files =
+        pipeline::encode_map(&opened.map, opened.generation, opened.writes_wdt(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
         only.name = name.clone();
     }
@@ -147,10 +149,10 @@ struct Surveyed {
 /// memory of a few tiles plus ~35 KB a tile: the first reads each tile for its border strip
 /// and uniqueIds, the second reads it again, stitches it against its neighbours' strips
 /// (`edit::tile_stitch`), gives its clashing records their new uids and writes it
-/// (`disk::stream::write_map`, in the map's own generation). The result is the same as fixing
+/// (`pipeline::stream::write_map`, in the map's own generation). The result is the same as fixing
 /// the map whole (`tests/fix_streamed.rs`).
 fn fix_streamed(
-    source: disk::source::OpenedSource,
+    source: pipeline::source::OpenedSource,
     out: &Path,
     fixes: &Fixes,
 ) -> Result<ExitCode, LoamError> {
@@ -185,7 +187,7 @@ fn fix_streamed(
             }
         },
     );
-    let disk::source::OpenedSource {
+    let pipeline::source::OpenedSource {
         header,
         tiles,
         source,
@@ -208,14 +210,15 @@ fn fix_streamed(
         }
     };
     let name = header.name.clone();
-    let target = disk::stream::Target {
+    let target = pipeline::stream::Target {
         generation,
         folder: out,
         options: &crate::convert::Options::default(),
         all_or_nothing: false,
         edit: Some(&edit),
     };
-    let written = disk::stream::write_map(header, &tiles, None, generation, target, &|_, _| {})?;
+    let written =
+        pipeline::stream::write_map(header, &tiles, None, generation, target, &|_, _| {})?;
     if fixes.seams {
         let s = stitched.into_inner().unwrap_or_default();
         println!("{}", seams_line(s.vertices, s.largest, s.chunks));

@@ -6,12 +6,13 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::disk::{self, LoamError};
+use crate::disk::LoamError;
 use crate::format::Generation;
 use crate::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_SHADOW, FLAG_IMPASSABLE};
 use crate::model::liquid::{LiquidOrigin, liquid_type};
 use crate::model::map::*;
 use crate::model::{AlphaEncoding, Map, Tile};
+use crate::pipeline;
 
 /// Everything `info` reports about a map.
 #[derive(Debug, Serialize)]
@@ -224,17 +225,17 @@ pub fn tile_info(tile: &Tile) -> TileInfo {
 }
 
 /// Describes a map and its loaded tiles.
-pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
+pub fn map_info(path: &Path, opened: &pipeline::OpenedMap) -> MapInfo {
     let map: &Map = &opened.map;
     MapInfo {
         path: path.display().to_string(),
         generation: opened.generation.to_string(),
         generation_reason: opened.decision.reason.clone(),
         kind: match opened.kind {
-            disk::MapKind::SplitWdt => "wdt",
-            disk::MapKind::Monolithic => "monolithic",
-            disk::MapKind::Folder => "folder",
-            disk::MapKind::LoneTile => "tile",
+            pipeline::MapKind::SplitWdt => "wdt",
+            pipeline::MapKind::Monolithic => "monolithic",
+            pipeline::MapKind::Folder => "folder",
+            pipeline::MapKind::LoneTile => "tile",
         }
         .to_string(),
         name: map.name.clone(),
@@ -276,8 +277,8 @@ pub fn map_info(path: &Path, opened: &disk::OpenedMap) -> MapInfo {
 /// largest tile, whole). Lone tiles and 0.5.5 maps with prototype ADTs are opened whole. The
 /// result is the one [`map_info`] gives of the whole map opened.
 pub fn describe(path: &Path, from: Option<Generation>) -> Result<MapInfo, LoamError> {
-    let Some(source) = disk::source::open_source_with(path, from, false)? else {
-        return Ok(map_info(path, &disk::open_map_as(path, from)?));
+    let Some(source) = pipeline::source::open_source_with(path, from, false)? else {
+        return Ok(map_info(path, &pipeline::open_map_as(path, from)?));
     };
     let mut infos = Vec::new();
     let failed = source.visit_tiles(|t| (t.coord, tile_info(&t)), |i| infos.push(i));

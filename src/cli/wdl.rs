@@ -4,8 +4,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::disk::{self, LoamError};
+use crate::disk::LoamError;
 use crate::format::{Generation, wdl};
+use crate::pipeline;
 
 /// Writes `Name.wdl` for the map at `map` into `out` (the map's own folder when `None`).
 pub fn run(
@@ -13,9 +14,9 @@ pub fn run(
     out: Option<&Path>,
     from: Option<Generation>,
 ) -> Result<ExitCode, LoamError> {
-    let low = disk::wdl::compute(map, from, None)?;
+    let low = pipeline::wdl::compute(map, from, None)?;
     let folder = out.unwrap_or(&low.folder);
-    let path = disk::wdl::write_wdl(folder, &low.name, &low.tiles)?;
+    let path = pipeline::wdl::write_wdl(folder, &low.name, &low.tiles)?;
     println!(
         "wrote {} ({} tiles, {} layout{})",
         path.display(),

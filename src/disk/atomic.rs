@@ -16,7 +16,16 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{EncodedFile, LoamError, Result, io_err};
+use super::{LoamError, Result, io_err};
+
+/// One file a save produces: its name in the target folder and its bytes.
+#[derive(Debug, Clone)]
+pub struct EncodedFile {
+    /// File name ("Azeroth_32_48.adt").
+    pub name: String,
+    /// The bytes to write.
+    pub bytes: Vec<u8>,
+}
 
 /// Writes `bytes` to `path` without ever leaving a half-written file there: the bytes go to a
 /// temporary file in the same folder, are flushed to disk, and the temporary file is renamed
@@ -276,6 +285,15 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// A temp file another writer (the MPQ builder) filled at `tmp`, a [`temp_path`] of
+    /// `target`: committing it renames it over `target` with the usual checks.
+    pub(crate) fn written_at(tmp: PathBuf, target: &Path) -> Pending {
+        Pending {
+            tmp,
+            path: target.to_path_buf(),
+        }
+    }
+
     /// Removes the temporary file: the target is never touched.
     pub fn discard(&self) {
         let _ = fs::remove_file(&self.tmp);
@@ -416,7 +434,7 @@ impl Flusher {
 
 /// A file written in place (a monolithic WDT, appended to tile by tile) and renamed over its
 /// target only when complete, with the same checks as [`Pending::commit`].
-pub(super) fn finish_in_place(file: fs::File, tmp: &Path, target: &Path) -> Result<()> {
+pub(crate) fn finish_in_place(file: fs::File, tmp: &Path, target: &Path) -> Result<()> {
     let result = file
         .sync_all()
         .map_err(io_err(target))

@@ -4,7 +4,7 @@
 //! Which generation has which chunks, and where that comes from, is in `docs/formats.md` ("WDL").
 //!
 //! Not for: where the heights come from (`model::low_res`, `model::coords::low_res_sample`) or
-//! files on disk (`disk::wdl`).
+//! files on disk (`pipeline::wdl`).
 
 use std::collections::BTreeMap;
 

@@ -17,7 +17,7 @@ pub mod wmo;
 
 use std::path::Path;
 
-use crate::disk::{self, EncodedFile, LoamError};
+use crate::disk::{self, LoamError};
 use crate::format::Generation;
 use crate::model::chunk::{LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA};
 use crate::model::coords::{
@@ -26,6 +26,7 @@ use crate::model::coords::{
 };
 use crate::model::map::{MAP_FLAG_BIG_ALPHA, MAP_FLAG_VERTEX_COLORS, TILE_PRESENT};
 use crate::model::{AlphaMap, Chunk, DoodadPlacement, Layer, Map, ShadowMap, Tile, WmoPlacement};
+use crate::pipeline::{self, EncodedFile};
 
 /// The sample map's name (and so its file names, `Sample.wdt`, `Sample_31_31.adt`, …).
 pub const SAMPLE_NAME: &str = "Sample";
@@ -513,7 +514,7 @@ pub fn texture_files() -> Vec<EncodedFile> {
 
 /// The sample's map files (WDT first, then the tiles), as 3.3.5 files.
 pub fn sample_files() -> Result<Vec<EncodedFile>, LoamError> {
-    disk::encode_map(&sample_map(), Generation::V335, true, None)
+    pipeline::encode_map(&sample_map(), Generation::V335, true, None)
 }
 
 /// The sample's own models and their textures (see [`models`]), named by game path with `/`.
@@ -586,7 +587,7 @@ mod tests {
         let map = sample_map();
         let dir = tempfile::tempdir().unwrap();
         disk::write_files(dir.path(), &files, |_| {}).unwrap();
-        let opened = disk::open_map(&dir.path().join("Sample.wdt")).unwrap();
+        let opened = pipeline::open_map(&dir.path().join("Sample.wdt")).unwrap();
         assert!(opened.missing_tiles.is_empty());
         assert_eq!(opened.generation, Generation::V335);
         for (coord, tile) in &map.tiles {

@@ -12,7 +12,7 @@ use super::mesh;
 use super::wmo::{self, WmoDoodad, WmoDoodadSet, WmoMaterial};
 use super::{TEXTURE_SIDE, lattice_hash};
 use crate::assets::blp::Image;
-use crate::disk::EncodedFile;
+use crate::pipeline::EncodedFile;
 
 /// The tree as the sample's tiles name it.
 pub const TREE: &str = "World\\Loam\\Sample\\Tree01.m2";

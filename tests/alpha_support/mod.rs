@@ -161,14 +161,14 @@ fn assert_liquid_matches(at: &str, a: &loam::model::Chunk, b: &loam::model::Chun
     }
 }
 
-/// Every corpus ADT opened through `loam::disk::open_map`: (name, as read, prepared).
+/// Every corpus ADT opened through `loam::pipeline::open_map`: (name, as read, prepared).
 pub fn corpus_tiles(adts: &[&'static str]) -> Vec<(&'static str, Tile, Tile)> {
     adts.iter()
         .map(|rel| {
             let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                 .join("../shared/corpus")
                 .join(rel);
-            let opened = loam::disk::open_map(&path).unwrap();
+            let opened = loam::pipeline::open_map(&path).unwrap();
             let original = opened.map.tiles.into_values().next().unwrap();
             let mut prepared = original.clone();
             prepare_for_old_target(&mut prepared);

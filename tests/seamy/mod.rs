@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use loam::disk;
 use loam::model::coords::outer_vertex;
+use loam::pipeline;
 
 /// A tear: one copy of a border vertex in the first tile raised by `yards`.
 pub struct Tear {
@@ -52,7 +53,7 @@ pub const SHARED_VERTICES: usize = 2 * 31 * 257 - 31 * 31;
 pub fn write(dir: &Path) -> PathBuf {
     loam::sample::write_sample(dir).expect("sample written");
     let wdt = dir.join("Sample.wdt");
-    let mut opened = disk::open_map(&wdt).expect("sample opens");
+    let mut opened = pipeline::open_map(&wdt).expect("sample opens");
     let map = &mut opened.map;
     let first = *map.tiles.keys().next().unwrap();
     let mut seed = 0x2545_f491_u32;
@@ -84,7 +85,7 @@ pub fn write(dir: &Path) -> PathBuf {
         let tile = map.tiles.get_mut(&first).unwrap();
         tile.chunk_mut(cx, cy).heights[outer_vertex(r, c)] += t.yards;
     }
-    let files = disk::encode_map(map, opened.generation, true, None).expect("encodes");
+    let files = pipeline::encode_map(map, opened.generation, true, None).expect("encodes");
     disk::write_files(dir, &files, |_| {}).expect("written");
     wdt
 }
@@ -95,7 +96,7 @@ pub fn write(dir: &Path) -> PathBuf {
 /// chunk stores exactly (`edit::seams`). Returns the WDT.
 pub fn write_with_scattered_bases(dir: &Path) -> PathBuf {
     let wdt = write(dir);
-    let mut opened = disk::open_map(&wdt).expect("seamy map opens");
+    let mut opened = pipeline::open_map(&wdt).expect("seamy map opens");
     let mut seed = 0x9e37_79b9_u32;
     for tile in opened.map.tiles.values_mut() {
         for chunk in tile.chunks.iter_mut() {
@@ -105,7 +106,7 @@ pub fn write_with_scattered_bases(dir: &Path) -> PathBuf {
             chunk.base_height = (seed as f32 / u32::MAX as f32 - 0.5) * 800.0;
         }
     }
-    let files = disk::encode_map(&opened.map, opened.generation, true, None).expect("encodes");
+    let files = pipeline::encode_map(&opened.map, opened.generation, true, None).expect("encodes");
     disk::write_files(dir, &files, |_| {}).expect("written");
     wdt
 }

@@ -8,7 +8,7 @@
 //! archive without it is refused. The layouts and their sources are in `docs/formats.md`
 //! ("Client archives").
 //!
-//! Not for: encoding the map (`disk::stream`, `disk::wdl`) or finding a client's `Data` folder
+//! Not for: encoding the map (`pipeline::stream`, `pipeline::wdl`) or finding a client's `Data` folder
 //! (`assets::client`).
 
 use std::fs;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use wow_mpq::{Archive, ArchiveBuilder, FormatVersion, ListfileOption};
 
-use super::{LoamError, Pending, Result, io_err, parse_tile_file_name, temp_path};
+use crate::disk::{LoamError, Pending, Result, io_err, parse_tile_file_name, temp_path};
 use crate::format::Generation;
 
 /// The file inside every archive loam writes that says loam wrote it, so that a later export
@@ -268,11 +268,7 @@ fn build_atomic(builder: ArchiveBuilder, target: &Path) -> Result<()> {
         let _ = fs::remove_file(&tmp);
         return Err(LoamError::Usage(format!("{}: {why}", target.display())));
     }
-    Pending {
-        tmp,
-        path: target.to_path_buf(),
-    }
-    .commit()
+    Pending::written_at(tmp, target).commit()
 }
 
 #[cfg(test)]

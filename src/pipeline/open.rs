@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::locate::{MapKind, MapSource, locate};
-use super::{LoamError, Result, read_file};
+use crate::disk::{LoamError, Result, read_file};
 use crate::format::evidence::{self, Decision, MapEvidence, TileEvidence};
 use crate::format::v18::{self, AlphaDepth};
 use crate::format::{Generation, alpha, proto055, v060};
@@ -324,7 +324,7 @@ fn open_monolithic(source: MapSource, from: Option<Generation>) -> Result<Opened
         }
         let tile_path = source
             .folder
-            .join(super::tile_file_name(&source.name, coord));
+            .join(crate::disk::tile_file_name(&source.name, coord));
         if !tile_path.exists() {
             missing.push(coord);
             continue;

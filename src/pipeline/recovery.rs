@@ -17,7 +17,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::source::TileSource;
-use super::{LoamError, Result, io_err, tile_file_name, write_atomic};
+use crate::disk::{LoamError, Result, io_err, tile_file_name, write_atomic};
 use crate::format::v18::AlphaDepth;
 use crate::format::{Generation, alpha, v18, v060};
 use crate::model::{Map, Tile, TileCoord};
@@ -204,7 +204,7 @@ fn monolithic_name(map: &str) -> String {
 }
 
 /// The alpha depth a split snapshot's tiles are written and read with (what the encoder picks
-/// from the header, see `disk::alpha_target`).
+/// from the header, see `pipeline::alpha_target`).
 fn depth_of(header: &Map) -> AlphaDepth {
     if header.big_alpha() {
         AlphaDepth::Big
@@ -243,7 +243,7 @@ fn encode(snap: &Snapshot) -> Result<Vec<(String, Vec<u8>)>> {
 /// Reads the manifest of the recovery folder `dir`.
 pub fn read_manifest(dir: &Path) -> Result<Manifest> {
     let path = dir.join(MANIFEST);
-    let bytes = super::read_file(&path)?;
+    let bytes = crate::disk::read_file(&path)?;
     let m: Manifest = serde_json::from_slice(&bytes)
         .map_err(|e| LoamError::Usage(format!("{}: {e}", path.display())))?;
     if m.version != MANIFEST_VERSION {
@@ -344,7 +344,7 @@ mod tests {
 
     fn sample(dir: &Path) -> (Map, Vec<Tile>) {
         crate::sample::write_sample(dir).unwrap();
-        let opened = crate::disk::open_map(&dir.join("Sample.wdt")).unwrap();
+        let opened = crate::pipeline::open_map(&dir.join("Sample.wdt")).unwrap();
         let tiles: Vec<Tile> = opened.map.tiles.values().take(2).cloned().collect();
         (opened.map.header_only(), tiles)
     }
@@ -374,8 +374,10 @@ mod tests {
             let manifest = write(&rec, &snap).unwrap();
             assert_eq!(read_manifest(&rec).unwrap(), manifest);
             let back = read_tiles(&rec, &manifest, &header).unwrap();
-            let saved = crate::disk::encode_map(&m_with(&header, &tiles), g, false, None).unwrap();
-            let again = crate::disk::encode_map(&m_with(&header, &back), g, false, None).unwrap();
+            let saved =
+                crate::pipeline::encode_map(&m_with(&header, &tiles), g, false, None).unwrap();
+            let again =
+                crate::pipeline::encode_map(&m_with(&header, &back), g, false, None).unwrap();
             assert_eq!(back.len(), tiles.len(), "{g}");
             for (a, b) in saved.iter().zip(&again) {
                 assert!(a.bytes == b.bytes, "{g}: {} differs after recovery", a.name);

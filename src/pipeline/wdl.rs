@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::source::open_source;
-use super::{LoamError, Result};
+use crate::disk::{LoamError, Result};
 use crate::format::Generation;
 use crate::format::wdl::{self, Wdl, WdlTile};
 use crate::model::low_res::low_res;
@@ -101,9 +101,9 @@ pub fn write_wdl(
     name: &str,
     tiles: &BTreeMap<TileCoord, WdlTile>,
 ) -> Result<PathBuf> {
-    std::fs::create_dir_all(folder).map_err(super::io_err(folder))?;
+    std::fs::create_dir_all(folder).map_err(crate::disk::io_err(folder))?;
     let path = folder.join(wdl_file_name(name));
-    super::write_atomic(&path, &wdl::write(tiles))?;
+    crate::disk::write_atomic(&path, &wdl::write(tiles))?;
     Ok(path)
 }
 
@@ -123,13 +123,13 @@ pub fn update_beside<'a>(
     for t in tiles {
         wdl.tiles.insert(t.coord, wdl_tile(t, g));
     }
-    super::write_atomic(&path, &wdl::write(&wdl.tiles))?;
+    crate::disk::write_atomic(&path, &wdl::write(&wdl.tiles))?;
     Ok(Some(path))
 }
 
 /// Reads and decodes a WDL file; errors name the file.
 pub fn read_wdl(path: &Path) -> Result<Wdl> {
-    let bytes = super::read_file(path)?;
+    let bytes = crate::disk::read_file(path)?;
     wdl::read(&bytes).map_err(|e| LoamError::Format(e.in_file(path)))
 }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::locate::{MapKind, MapSource, locate};
 use super::open::{MONOLITHIC_REASON, decide_split, decode_tile_as, inferred_header};
-use super::{LoamError, Result, io_err, read_file};
+use crate::disk::{LoamError, Result, io_err, read_file};
 use crate::format::Generation;
 use crate::format::alpha::wdt::{self as alpha_wdt, MAIN_DATA_OFFSET, MAIN_ENTRY_BYTES};
 use crate::format::evidence::Decision;

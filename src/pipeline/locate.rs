@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{LoamError, Result, io_err, parse_tile_file_name, read_file};
+use crate::disk::{LoamError, Result, io_err, parse_tile_file_name, read_file};
 use crate::format::alpha;
 use crate::format::v18;
 use crate::model::TileCoord;
@@ -248,7 +248,7 @@ fn locate_wdt(path: &Path, name: &str, folder: PathBuf) -> Result<MapSource> {
         let header = v18::read_wdt(&bytes, name).map_err(|e| e.in_file(path))?;
         let index = folder_index(&source.folder)?;
         for coord in header.present_tiles() {
-            let file = super::tile_file_name(name, coord).to_lowercase();
+            let file = crate::disk::tile_file_name(name, coord).to_lowercase();
             match index.get(&file) {
                 Some(p) => {
                     source.tiles.insert(coord, p.clone());
