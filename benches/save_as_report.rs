@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicUsize;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use loam::app::session::Session;
+use loam::doc::session::Session;
 use loam::format::{Generation, v18};
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, TileCoord};

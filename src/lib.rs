@@ -23,6 +23,7 @@ pub mod cli;
 pub mod command;
 pub mod convert;
 pub mod disk;
+pub mod doc;
 pub mod edit;
 pub mod error;
 pub mod format;

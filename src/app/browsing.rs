@@ -1,33 +1,24 @@
 //! The app's side of the game data the user browses: the asset browser (names, thumbnails,
-//! picking a texture or a model), the user's listfile, and File ▸ Open from client. Kept out
+//! picking a texture or a model) and the user's listfile. Kept out
 //! of `app/mod.rs` so that it does not grow with each panel.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::assets::catalog::AssetKind;
-use crate::assets::client::{ClientData, MapListing};
+use crate::assets::client::ClientData;
 use crate::assets::textures::ByteSource;
 
 use super::browser::NameSources;
-use super::client_maps::Copying;
-use super::editing::Tool;
 use super::intent::Intent;
 use super::{LoamApp, client};
+use crate::doc::editing::Tool;
 use crate::ui;
-
-/// The Open from client dialog's state.
-pub struct OpenFromClient {
-    /// The client's maps, and where their names came from.
-    pub listing: MapListing,
-    /// The filter text.
-    pub filter: String,
-}
 
 impl LoamApp {
     /// The opened client, when the client folder is one (not a folder of extracted files).
     pub(super) fn client_data(&self) -> Option<Arc<ClientData>> {
-        self.client.as_ref()?.opened.as_ref().ok().cloned()
+        self.doc.client.as_ref()?.opened.as_ref().ok().cloned()
     }
 
     /// The bytes of game paths for the open map (its folder first) and the client; without a
@@ -35,10 +26,11 @@ impl LoamApp {
     pub(super) fn byte_source(&self) -> ByteSource {
         // An empty path names no folder: nothing is indexed for it.
         let folder = self
+            .doc
             .session
             .as_ref()
             .map_or_else(PathBuf::new, |s| s.folder.clone());
-        client::byte_source(self.client.as_ref(), &folder)
+        client::byte_source(self.doc.client.as_ref(), &folder)
     }
 
     /// Rebuilds the asset browser's names for the open map and client.
@@ -55,10 +47,10 @@ impl LoamApp {
             listfile: self.settings.listfile.clone(),
             ..NameSources::default()
         };
-        if let Some(c) = self.client.as_ref().filter(|c| c.opened.is_err()) {
+        if let Some(c) = self.doc.client.as_ref().filter(|c| c.opened.is_err()) {
             sources.folders.push(c.dir.clone());
         }
-        if let Some(s) = &self.session {
+        if let Some(s) = &self.doc.session {
             sources.folders.push(s.folder.clone());
             for t in s.map.tiles.values() {
                 sources.map_names.extend(t.textures.iter().cloned());
@@ -83,7 +75,7 @@ impl LoamApp {
             Intent::BrowserToggleFolder(key) => self.browser.toggle_folder(key),
             Intent::PickAsset(kind, path) => self.pick_asset(kind, path),
             Intent::PickListfile => {
-                if let Some(f) = self.dialogs.pick_listfile() {
+                if let Some(f) = self.shell.dialogs.pick_listfile() {
                     self.settings.listfile = Some(f);
                     self.restart_browser();
                 }
@@ -92,20 +84,6 @@ impl LoamApp {
                 self.settings.listfile = None;
                 self.restart_browser();
             }
-            Intent::OpenFromClientDialog => match self.client_data() {
-                Some(c) => {
-                    self.open_from_client = Some(OpenFromClient {
-                        listing: c.maps(),
-                        filter: String::new(),
-                    })
-                }
-                None => {
-                    self.message =
-                        Some("choose a game client in Settings first (a folder with Data/)".into())
-                }
-            },
-            Intent::OpenFromClient(directory) => self.start_copy(&directory),
-            Intent::CloseOpenFromClient => self.open_from_client = None,
             other => return Some(other),
         }
         None
@@ -116,14 +94,14 @@ impl LoamApp {
     fn pick_asset(&mut self, kind: AssetKind, path: String) {
         self.browser.selected = Some((kind, path.clone()));
         if kind == AssetKind::Texture {
-            let s = &mut self.editing.settings;
+            let s = &mut self.doc.editing.settings;
             if !matches!(s.tool, Tool::Paint | Tool::EraseTexture) {
                 s.tool = Tool::Paint;
             }
             s.texture = path;
         } else {
             // A model or WMO chosen in the browser is what the object tool's clicks place.
-            self.editing.settings.tool = Tool::Objects;
+            self.doc.editing.settings.tool = Tool::Objects;
             self.object_tool.place.model = Some(path);
             self.object_tool.place.active = true;
         }
@@ -140,56 +118,6 @@ impl LoamApp {
         Some(format!("{path}\nfrom {from}"))
     }
 
-    fn start_copy(&mut self, directory: &str) {
-        let Some(client) = self.client_data() else {
-            return;
-        };
-        let Some(map) = self.open_from_client.as_ref().and_then(|d| {
-            d.listing
-                .maps
-                .iter()
-                .find(|m| m.directory == directory)
-                .cloned()
-        }) else {
-            return;
-        };
-        self.open_from_client = None;
-        self.message = Some(format!("copying {} out of the client…", map.directory));
-        let repaint = self.repaint.clone();
-        self.copying = Some(Copying::start(client, map, move || repaint()));
-    }
-
-    /// Opens the map whose copy finished, if one did.
-    pub(super) fn poll_copy(&mut self) {
-        let Some(result) = self.copying.as_ref().and_then(Copying::poll) else {
-            return;
-        };
-        let name = self
-            .copying
-            .take()
-            .map(|c| c.map.directory)
-            .unwrap_or_default();
-        match result {
-            Ok(wdt) => {
-                self.open(&wdt);
-                if self.session.is_some() && self.message.is_none() {
-                    self.message = Some(format!(
-                        "{name} opened from the client; File > Save as… writes it to a folder"
-                    ));
-                }
-            }
-            Err(e) => self.message = Some(format!("could not open {name} from the client: {e}")),
-        }
-    }
-
-    /// Draws the Open from client window when it is up.
-    pub(super) fn draw_open_from_client(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
-        let Some(d) = &mut self.open_from_client else {
-            return Vec::new();
-        };
-        ui::dialogs::open_from_client(ui, &d.listing, &mut d.filter)
-    }
-
     /// The left panel's asset browser page.
     pub(super) fn draw_browser(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
         self.browser.poll(ui.ctx());
@@ -198,7 +126,7 @@ impl LoamApp {
         let out = ui::asset_browser::show(
             ui,
             &self.browser.view(),
-            &self.editing.settings.texture,
+            &self.doc.editing.settings.texture,
             detail.as_deref(),
         );
         self.browser.want_thumbnails(out.visible_textures);

@@ -62,7 +62,9 @@ impl LoamApp {
         };
         match e {
             ExportIntent::Open => {
-                let Some(s) = &self.session else { return None };
+                let Some(s) = &self.doc.session else {
+                    return None;
+                };
                 let target = if pack::layout(s.generation).is_ok() {
                     s.generation
                 } else {
@@ -71,7 +73,7 @@ impl LoamApp {
                 self.export = Some(ExportDialog {
                     target,
                     // The client in use (Settings ▸ Client data, or `--client`).
-                    folder: self.client.as_ref().map(|c| c.dir.clone()),
+                    folder: self.doc.client.as_ref().map(|c| c.dir.clone()),
                     patch_name: String::new(),
                     wdl: true,
                 });
@@ -82,7 +84,7 @@ impl LoamApp {
                 }
             }
             ExportIntent::PickFolder => {
-                if let Some(f) = self.dialogs.pick_folder()
+                if let Some(f) = self.shell.dialogs.pick_folder()
                     && let Some(d) = &mut self.export
                 {
                     d.folder = Some(f);
@@ -100,7 +102,7 @@ impl LoamApp {
     }
 
     fn export_write(&mut self) {
-        let (Some(s), Some(d)) = (&self.session, &self.export) else {
+        let (Some(s), Some(d)) = (&self.doc.session, &self.export) else {
             return;
         };
         let Some(folder) = &d.folder else { return };
@@ -113,7 +115,7 @@ impl LoamApp {
             (!name.is_empty()).then_some(name),
             d.wdl,
         );
-        self.message = Some(match result {
+        self.shell.message = Some(match result {
             Ok(p) => {
                 self.export = None;
                 let names: Vec<String> = p
@@ -134,7 +136,7 @@ impl LoamApp {
         &self,
         saved: &std::collections::BTreeSet<crate::model::TileCoord>,
     ) -> Option<String> {
-        let s = self.session.as_ref()?;
+        let s = self.doc.session.as_ref()?;
         let tiles = saved.iter().filter_map(|c| s.map.tiles.get(c));
         crate::pipeline::wdl::update_beside(&s.folder, &s.map.name, s.generation, tiles)
             .err()
@@ -143,7 +145,7 @@ impl LoamApp {
 
     /// Draws the dialog when it is up.
     pub(super) fn draw_export(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
-        let (Some(d), Some(s)) = (&mut self.export, &self.session) else {
+        let (Some(d), Some(s)) = (&mut self.export, &self.doc.session) else {
             return Vec::new();
         };
         let dest = d.folder.as_deref().map(archive_folder);

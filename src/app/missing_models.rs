@@ -4,9 +4,9 @@
 //!
 //! Not for: drawing placeholders (`render::objects`) or finding models (`app::objects`).
 
-use super::client::Client;
 use super::intent::Intent;
 use super::objects::{MissingModel, ObjectScene};
+use crate::doc::client::Client;
 use crate::ui;
 
 /// The notice's and the list's state.

@@ -7,10 +7,7 @@
 pub mod browser;
 mod browsing;
 pub mod camera_control;
-pub mod client;
-pub mod client_maps;
 pub mod dialogs;
-pub mod editing;
 pub mod export;
 pub use crate::command::intent;
 mod missing_models;
@@ -18,10 +15,10 @@ pub mod object_loader;
 pub mod object_tool;
 mod object_view;
 pub mod objects;
+pub mod open_from_client;
 pub mod recovery;
 mod save_as_report;
 pub mod screenshot;
-pub mod session;
 pub mod settings;
 pub mod startup;
 pub mod streaming;
@@ -41,11 +38,12 @@ use crate::render::pick::TerrainPoint;
 use crate::render::terrain::{FrameParams, Overlays};
 use crate::ui;
 
+use crate::doc::editing::{Editing, Tool, Touched};
+use crate::doc::session::Session;
+use crate::doc::{Document, client, client_maps};
 use dialogs::FileDialogs;
-use editing::{Editing, Tool, Touched};
 use intent::Intent;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
-use session::Session;
 use settings::Settings;
 use streaming::TileLoader;
 use viewport::{GlState, SharedGl};
@@ -85,43 +83,64 @@ struct SaveAsState {
     wdl: bool,
 }
 
-/// The editor.
-pub struct LoamApp {
-    settings: Settings,
-    /// The game client textures are read from (Settings > Client data, or `--client`).
-    client: Option<client::Client>,
-    session: Option<Session>,
+/// The 3D view's state besides the GL objects: the camera and what the cursor is over.
+struct View {
     camera: Camera,
-    gl: SharedGl,
-    dialogs: Box<dyn FileDialogs>,
+    /// The terrain point under the cursor, as of the last frame.
     hover: Option<TerrainPoint>,
-    message: Option<String>,
-    save_as: Option<SaveAsState>,
-    confirm_quit: bool,
-    quit_confirmed: bool,
-    screenshot: Option<ScreenshotJob>,
-    frame_ms: f32,
-    loader: TileLoader,
-    session_id: u64,
-    title: String,
-    /// Layer textures decoding on the worker, and which are missing.
-    textures: textures::TextureLoader,
-    /// Tools, the stroke under way and the undo history.
-    editing: Editing,
+    /// What the hover text says about the object under the cursor, as of the last frame.
+    object_hover: Option<String>,
     /// Where the brush cursor is drawn when there is no mouse (screenshots of a tool in use).
     shown_cursor: Option<[f64; 3]>,
-    /// The asset browser (left panel, Assets page).
-    browser: browser::AssetBrowser,
-    /// The Open from client dialog, when up.
-    open_from_client: Option<browsing::OpenFromClient>,
-    /// A map being copied out of the client, to open when done.
-    copying: Option<client_maps::Copying>,
-    /// Asks egui for a repaint (workers call it when they have something).
-    repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
+    /// The tile the camera last went to in this map (the tile map's Go to tile fields show it).
+    gone_to: Option<TileCoord>,
+}
+
+/// What streams from the open map's source to the screen, each on a worker of its own: tiles
+/// from disk, layer textures, and the placed objects with their models.
+struct Streams {
+    loader: TileLoader,
+    /// Counts opened maps, so that a worker's late answer for the previous map is dropped.
+    session_id: u64,
+    /// Layer textures decoding on the worker, and which are missing.
+    textures: textures::TextureLoader,
     /// The placed objects and the models behind them.
     objects: objects::ObjectScene,
-    /// What the cursor is over among the objects (hover text), as of the last frame.
-    object_hover: Option<String>,
+    /// Asks egui for a repaint (workers call it when they have something).
+    repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
+}
+
+/// The window around the document: file dialogs, the status message, quitting, the title and
+/// a screenshot run.
+struct Shell {
+    dialogs: Box<dyn FileDialogs>,
+    message: Option<String>,
+    /// The unsaved-changes question is up.
+    confirm_quit: bool,
+    /// The user answered it with Quit.
+    quit_confirmed: bool,
+    /// The window title last sent.
+    title: String,
+    /// Take a screenshot and close, when running as `loam screenshot`.
+    screenshot: Option<ScreenshotJob>,
+    /// How long the last frame took.
+    frame_ms: f32,
+}
+
+/// The editor: a shell of components around the document.
+pub struct LoamApp {
+    settings: Settings,
+    /// The open map, the client's data and the edit history.
+    doc: Document,
+    view: View,
+    gl: SharedGl,
+    streams: Streams,
+    shell: Shell,
+    save_as: Option<SaveAsState>,
+    /// The asset browser (left panel, Assets page).
+    browser: browser::AssetBrowser,
+    /// The Open from client dialog, when up, and a map being copied out of the client.
+    open_from_client: open_from_client::OpenFromClient,
     /// The notice over the view and the list of models drawn as placeholders.
     missing_models: missing_models::MissingModels,
     /// The object tool's selection.
@@ -130,8 +149,6 @@ pub struct LoamApp {
     export: Option<export::ExportDialog>,
     /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
     recovery: Option<recovery::Recovery>,
-    /// The tile the camera last went to in this map (the tile map's Go to tile fields show it).
-    gone_to: Option<TileCoord>,
 }
 
 impl LoamApp {
@@ -152,52 +169,47 @@ impl LoamApp {
             .as_deref()
             .or(settings.client_data.as_deref())
             .map(client::Client::open);
+        let repaint = |ctx: &egui::Context| {
+            let ctx = ctx.clone();
+            move || ctx.request_repaint()
+        };
         let mut app = LoamApp {
-            client,
+            doc: Document {
+                client,
+                ..Document::default()
+            },
             settings,
-            session: None,
-            camera: Camera::default(),
+            view: View {
+                camera: Camera::default(),
+                hover: None,
+                object_hover: None,
+                shown_cursor: None,
+                gone_to: None,
+            },
             gl: GlState::new(cc.gl.as_deref()),
-            dialogs: options.dialogs,
-            hover: None,
-            message: None,
+            streams: Streams {
+                loader: TileLoader::new(repaint(&cc.egui_ctx)),
+                session_id: 0,
+                textures: textures::TextureLoader::new(repaint(&cc.egui_ctx)),
+                objects: objects::ObjectScene::new(std::sync::Arc::new(repaint(&cc.egui_ctx))),
+                repaint: std::sync::Arc::new(repaint(&cc.egui_ctx)),
+            },
+            shell: Shell {
+                dialogs: options.dialogs,
+                message: None,
+                confirm_quit: false,
+                quit_confirmed: false,
+                title: String::new(),
+                screenshot: options.screenshot.map(ScreenshotJob::new),
+                frame_ms: 0.0,
+            },
             save_as: None,
-            confirm_quit: false,
-            quit_confirmed: false,
-            screenshot: options.screenshot.map(ScreenshotJob::new),
-            frame_ms: 0.0,
-            loader: {
-                let ctx = cc.egui_ctx.clone();
-                TileLoader::new(move || ctx.request_repaint())
-            },
-            session_id: 0,
-            title: String::new(),
-            textures: {
-                let ctx = cc.egui_ctx.clone();
-                textures::TextureLoader::new(move || ctx.request_repaint())
-            },
-            editing: Editing::default(),
-            shown_cursor: None,
-            browser: {
-                let ctx = cc.egui_ctx.clone();
-                browser::AssetBrowser::new(move || ctx.request_repaint())
-            },
-            open_from_client: None,
-            copying: None,
-            repaint: {
-                let ctx = cc.egui_ctx.clone();
-                std::sync::Arc::new(move || ctx.request_repaint())
-            },
-            objects: {
-                let ctx = cc.egui_ctx.clone();
-                objects::ObjectScene::new(std::sync::Arc::new(move || ctx.request_repaint()))
-            },
-            object_hover: None,
+            browser: browser::AssetBrowser::new(repaint(&cc.egui_ctx)),
+            open_from_client: Default::default(),
             missing_models: Default::default(),
             object_tool: Default::default(),
             export: None,
             recovery: None,
-            gone_to: None,
         };
         match (options.open, options.read_as) {
             (Some(path), Some(from)) => app.open_as(&path, Some(from)),
@@ -205,6 +217,7 @@ impl LoamApp {
             (None, _) => app.open_sample(),
         }
         if let Some(ops) = app
+            .shell
             .screenshot
             .as_ref()
             .and_then(ScreenshotJob::ops)
@@ -212,23 +225,25 @@ impl LoamApp {
         {
             app.apply_ops(&ops);
         }
-        if let Some(tile) = app.screenshot.as_ref().and_then(ScreenshotJob::tile) {
+        if let Some(tile) = app.shell.screenshot.as_ref().and_then(ScreenshotJob::tile) {
             app.go_to_tile(tile);
         }
         let select: Vec<u32> = app
+            .shell
             .screenshot
             .as_ref()
             .map(|j| j.select().to_vec())
             .unwrap_or_default();
         if !select.is_empty() {
-            app.editing.settings.tool = Tool::Objects;
+            app.doc.editing.settings.tool = Tool::Objects;
             app.select_by_uid(&select);
         }
-        if let Some((eye, target)) = app.screenshot.as_ref().and_then(ScreenshotJob::view) {
-            app.camera.position = eye;
-            app.camera.look_at(target);
+        if let Some((eye, target)) = app.shell.screenshot.as_ref().and_then(ScreenshotJob::view) {
+            app.view.camera.position = eye;
+            app.view.camera.look_at(target);
         }
         if app
+            .shell
             .screenshot
             .as_ref()
             .is_some_and(ScreenshotJob::hide_objects)
@@ -236,7 +251,12 @@ impl LoamApp {
             app.settings.objects.doodads = false;
             app.settings.objects.wmos = false;
         }
-        match app.screenshot.as_ref().and_then(ScreenshotJob::dialog) {
+        match app
+            .shell
+            .screenshot
+            .as_ref()
+            .and_then(ScreenshotJob::dialog)
+        {
             Some("export") => {
                 app.handle_export(Intent::Export(export::ExportIntent::Open));
             }
@@ -245,11 +265,16 @@ impl LoamApp {
                 .missing_models
                 .handle(&Intent::ShowMissingModels(true), 0),
             Some("open-from-client") => {
-                app.handle_browsing(Intent::OpenFromClientDialog);
+                app.handle(&cc.egui_ctx, Intent::OpenFromClientDialog);
             }
             _ => {}
         }
-        if let Some(filter) = app.screenshot.as_ref().and_then(ScreenshotJob::browse) {
+        if let Some(filter) = app
+            .shell
+            .screenshot
+            .as_ref()
+            .and_then(ScreenshotJob::browse)
+        {
             app.settings.left_panel = settings::LeftPanel::Assets;
             app.browser.set_filter(filter.to_string());
         }
@@ -269,27 +294,27 @@ impl LoamApp {
 
     /// The open map, if any.
     pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
+        self.doc.session.as_ref()
     }
 
     /// The open map for changes that go around the ui (tests saving or loading directly).
     pub fn session_mut(&mut self) -> Option<&mut Session> {
-        self.session.as_mut()
+        self.doc.session.as_mut()
     }
 
     /// The camera.
     pub fn camera(&self) -> &Camera {
-        &self.camera
+        &self.view.camera
     }
 
     /// The camera, to point it from a script or a test.
     pub fn camera_mut(&mut self) -> &mut Camera {
-        &mut self.camera
+        &mut self.view.camera
     }
 
     /// What the hover text says about the object under the cursor, as of the last frame.
     pub fn object_hover(&self) -> Option<&str> {
-        self.object_hover.as_deref()
+        self.view.object_hover.as_deref()
     }
 
     /// The settings as they would be saved.
@@ -299,14 +324,13 @@ impl LoamApp {
 
     /// The edit tools and the undo history.
     pub fn editing(&self) -> &Editing {
-        &self.editing
+        &self.doc.editing
     }
 
     /// True when there are changes a save would write: edits since the saved point of the
     /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise.
     pub fn has_unsaved(&self) -> bool {
-        let edited = self.session.as_ref().is_some_and(|s| !s.edited.is_empty());
-        edited && (self.editing.history.is_empty() || !self.editing.history.is_saved())
+        self.doc.has_unsaved()
     }
 
     /// The asset browser.
@@ -316,7 +340,7 @@ impl LoamApp {
 
     /// True while a map is being copied out of the client (File ▸ Open from client).
     pub fn is_copying(&self) -> bool {
-        self.copying.is_some()
+        self.open_from_client.is_copying()
     }
 
     /// True while the Save as… dialog is up.
@@ -326,12 +350,12 @@ impl LoamApp {
 
     /// The status bar's message, if any.
     pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
+        self.shell.message.as_deref()
     }
 
     /// Marks a tile changed, as the edit tools will (tests use it to exercise save and quit).
     pub fn mark_edited(&mut self, tile: TileCoord) {
-        if let Some(s) = &mut self.session {
+        if let Some(s) = &mut self.doc.session {
             s.mark_edited(tile);
         }
     }
@@ -350,7 +374,7 @@ impl LoamApp {
     pub fn open_as(&mut self, path: &Path, from: Option<Generation>) {
         match Session::open_as(path, from) {
             Ok(s) => self.install(path, from, s),
-            Err(e) => self.message = Some(format!("could not open: {e}")),
+            Err(e) => self.shell.message = Some(format!("could not open: {e}")),
         }
     }
 
@@ -358,8 +382,8 @@ impl LoamApp {
     fn install(&mut self, path: &Path, from: Option<Generation>, mut session: Session) {
         self.leave_session();
         self.remember_camera();
-        self.session_id += 1;
-        self.loader.start_session(self.session_id);
+        self.streams.session_id += 1;
+        self.streams.loader.start_session(self.streams.session_id);
         self.settings.add_recent(path);
         self.settings.set_read_as(path, from);
         let remembered = self.settings.camera_for(&session.key());
@@ -370,7 +394,7 @@ impl LoamApp {
             LOAD_RADIUS_TILES,
         );
         session.load_now(&near.into_iter().collect::<Vec<_>>());
-        self.camera = remembered.unwrap_or_else(|| initial_camera(&session));
+        self.view.camera = remembered.unwrap_or_else(|| initial_camera(&session));
         let mut notes = Vec::new();
         if !session.missing_tiles.is_empty() {
             notes.push(format!(
@@ -389,14 +413,14 @@ impl LoamApp {
                 session.generation, session.decision.reason
             ));
         }
-        self.message = (!notes.is_empty()).then(|| notes.join("; "));
-        self.session = Some(session);
-        self.gone_to = None;
+        self.shell.message = (!notes.is_empty()).then(|| notes.join("; "));
+        self.doc.session = Some(session);
+        self.view.gone_to = None;
         self.save_as = None;
         // A new map starts a new history; the tool settings stay.
-        self.editing = Editing::with_settings(self.editing.settings.clone());
-        if let Some(s) = &self.session {
-            self.editing.liquid_style = LiquidStyle::of(s.generation);
+        self.doc.editing = Editing::with_settings(self.doc.editing.settings.clone());
+        if let Some(s) = &self.doc.session {
+            self.doc.editing.liquid_style = LiquidStyle::of(s.generation);
         }
         self.restart_textures();
         let mut gl = self.gl.lock();
@@ -409,20 +433,21 @@ impl LoamApp {
     pub fn open_sample(&mut self) {
         match startup::sample_path() {
             Ok(path) => self.open(&path),
-            Err(e) => self.message = Some(format!("no sample map: {e}")),
+            Err(e) => self.shell.message = Some(format!("no sample map: {e}")),
         }
     }
 
     fn remember_camera(&mut self) {
-        if let Some(s) = &self.session {
-            self.settings.cameras.insert(s.key(), self.camera);
+        if let Some(s) = &self.doc.session {
+            self.settings.cameras.insert(s.key(), self.view.camera);
         }
     }
 
     /// Moves the camera over a tile (loaded or not), above its highest point.
     pub fn go_to_tile(&mut self, tile: TileCoord) {
-        self.gone_to = Some(tile);
+        self.view.gone_to = Some(tile);
         let range = self
+            .doc
             .session
             .as_ref()
             .and_then(|s| s.map.tiles.get(&tile))
@@ -433,24 +458,34 @@ impl LoamApp {
                     .fold((f32::MAX, f32::MIN), |(l, h), (a, b)| (l.min(a), h.max(b)))
             });
         let (lo, hi) = range.unwrap_or_else(|| {
-            let z = self.camera.position[2] as f32 - 200.0;
+            let z = self.view.camera.position[2] as f32 - 200.0;
             (z, z)
         });
         let ground = lo + (hi - lo) * 0.4;
-        self.camera.frame_tile(tile, ground);
+        self.view.camera.frame_tile(tile, ground);
         // Mountains must not stand between the camera and the tile: rise above the top.
         let clear = hi as f64 + 120.0;
-        if self.camera.position[2] < clear {
+        if self.view.camera.position[2] < clear {
             let [nx, ny] = tile.north_west();
             let half = TILE_SIZE / 2.0;
-            self.camera.position[2] = clear;
-            self.camera.look_at([nx - half, ny - half, ground as f64]);
+            self.view.camera.position[2] = clear;
+            self.view
+                .camera
+                .look_at([nx - half, ny - half, ground as f64]);
         }
     }
 
     /// Carries out one intent.
     pub fn handle(&mut self, ctx: &egui::Context, intent: Intent) {
         let Some(intent) = self.handle_browsing(intent) else {
+            return;
+        };
+        let Some(intent) = self.open_from_client.handle(
+            intent,
+            self.client_data(),
+            self.streams.repaint.clone(),
+            &mut self.shell.message,
+        ) else {
             return;
         };
         let Some(intent) = self.handle_objects(intent) else {
@@ -462,25 +497,25 @@ impl LoamApp {
         match intent {
             Intent::ShowMissingModels(_) | Intent::DismissModelNotice => {
                 let shown = missing_models::MissingModels::shown(
-                    self.objects.missing_model_count(),
-                    self.client.is_some(),
-                    self.textures.missing_count(),
+                    self.streams.objects.missing_model_count(),
+                    self.doc.client.is_some(),
+                    self.streams.textures.missing_count(),
                 );
                 self.missing_models.handle(&intent, shown);
             }
             Intent::OpenDialog => {
-                if let Some(p) = self.dialogs.pick_map() {
+                if let Some(p) = self.shell.dialogs.pick_map() {
                     self.open(&p);
                 }
             }
             Intent::OpenFolderDialog => {
-                if let Some(p) = self.dialogs.pick_map_folder() {
+                if let Some(p) = self.shell.dialogs.pick_map_folder() {
                     self.open(&p);
                 }
             }
             Intent::Open(p) => self.open(&p),
             Intent::ReadAs(from) => {
-                if let Some(path) = self.session.as_ref().map(|s| s.source.clone()) {
+                if let Some(path) = self.doc.session.as_ref().map(|s| s.source.clone()) {
                     self.open_as(&path, from);
                 }
             }
@@ -488,13 +523,13 @@ impl LoamApp {
             Intent::Save => self.save(),
             Intent::SaveAsDialog => self.handle_save_as_dialog(),
             Intent::SaveAsTarget(g) => {
-                if let (Some(d), Some(s)) = (&mut self.save_as, &self.session) {
+                if let (Some(d), Some(s)) = (&mut self.save_as, &self.doc.session) {
                     d.target = g;
                     d.reports.request(s, g);
                 }
             }
             Intent::SaveAsPickFolder => {
-                if let Some(f) = self.dialogs.pick_folder()
+                if let Some(f) = self.shell.dialogs.pick_folder()
                     && let Some(d) = &mut self.save_as
                 {
                     d.folder = Some(f);
@@ -509,9 +544,9 @@ impl LoamApp {
             }
             Intent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Intent::ConfirmQuit(quit) => {
-                self.confirm_quit = false;
+                self.shell.confirm_quit = false;
                 if quit {
-                    self.quit_confirmed = true;
+                    self.shell.quit_confirmed = true;
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             }
@@ -531,29 +566,29 @@ impl LoamApp {
             }
             Intent::CameraSpeed(v) => self.settings.camera_speed = v,
             Intent::PickClientData => {
-                if let Some(f) = self.dialogs.pick_folder() {
+                if let Some(f) = self.shell.dialogs.pick_folder() {
                     let c = client::Client::open(&f);
-                    self.message = Some(match &c.opened {
+                    self.shell.message = Some(match &c.opened {
                         Ok(_) => c.describe(),
                         Err(why) => format!("{why}; reading it as extracted files"),
                     });
                     self.settings.client_data = Some(f);
-                    self.client = Some(c);
+                    self.doc.client = Some(c);
                     self.reload_textures();
                 }
             }
             Intent::ClearClientData => {
                 self.settings.client_data = None;
-                self.client = None;
+                self.doc.client = None;
                 self.reload_textures();
             }
-            Intent::DismissMessage => self.message = None,
-            Intent::SetTools(settings) => self.editing.settings = *settings,
+            Intent::DismissMessage => self.shell.message = None,
+            Intent::SetTools(settings) => self.doc.editing.settings = *settings,
             Intent::Undo => self.history_step(|e, m| e.undo(m)),
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
             Intent::StitchSeams => self.stitch_seams(),
-            // Carried out by `handle_browsing`.
+            // Carried out by `handle_browsing`, the open-from-client and object components.
             Intent::ShowLeftPanel(_)
             | Intent::BrowserTab(_)
             | Intent::BrowserFilter(_)
@@ -589,7 +624,7 @@ impl LoamApp {
         // The uid scan started when the map opened may still be running; a script runs now,
         // so it reads the uids itself rather than go without them.
         let on_disk = self.object_tool.disk_uids().or_else(|| {
-            let s = self.session.as_ref()?;
+            let s = self.doc.session.as_ref()?;
             let coords: Vec<_> = s.on_disk.iter().copied().collect();
             Some(std::sync::Arc::new(s.tiles.as_ref()?.uid_tiles(&coords)))
         });
@@ -597,58 +632,53 @@ impl LoamApp {
             range: self.object_tool.uid_range(),
             on_disk: on_disk.as_deref(),
         };
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        let script = crate::doc::runner::Script {
+            ops: &file.ops,
+            model_box: &model_box,
+            uids: &uids,
+            style: LiquidStyle::of(s.generation),
+        };
         let mut touched = Vec::new();
-        let mut loaded = false;
-        for op in &file.ops {
-            // A streamed map holds only the tiles near the camera: read those the operation
-            // reaches first, so that it does what it does on the whole map (no seams at the
-            // edge of what was loaded, the object found wherever it is).
-            loop {
-                let wanted: Vec<_> = op
-                    .reach(&s.map, uids.on_disk, &model_box)
-                    .into_iter()
-                    .filter(|c| !s.failed.contains_key(c))
-                    .collect();
-                if s.load_now(&wanted) == 0 {
-                    break;
-                }
-                loaded = true;
-            }
-            match crate::edit::ops::run(
-                &mut s.map,
-                op,
-                &mut self.editing.history,
-                &model_box,
-                &uids,
-                LiquidStyle::of(s.generation),
-            ) {
+        let mut failure = None;
+        let loaded = crate::doc::runner::run(s, &script, &mut self.doc.editing.history, |_, r| {
+            match r {
                 Ok(r) => touched.extend(r.tiles.into_iter().map(|t| (t, 0))),
-                Err(e) => self.message = Some(e),
+                Err(e) => failure = Some(e),
             }
+            true
+        });
+        if let Some(e) = failure {
+            self.shell.message = Some(e);
         }
         if loaded {
-            self.objects.invalidate();
+            self.streams.objects.invalidate();
         }
         self.after_edit(touched);
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         if let Some(op) = file.ops.iter().rev().find_map(|o| o.brush()) {
-            self.editing.settings =
-                editing::ToolSettings::for_op(op, self.editing.settings.clone());
+            self.doc.editing.settings =
+                crate::edit::tools::ToolSettings::for_op(op, self.doc.editing.settings.clone());
             let last = op.points[op.points.len() - 1];
             let z = crate::edit::lattice::height_at(&s.map, last[0], last[1]).unwrap_or(0.0) as f64;
-            self.shown_cursor = Some([last[0], last[1], z]);
+            self.view.shown_cursor = Some([last[0], last[1], z]);
         }
     }
 
     /// Stitches the seams of the loaded tiles as one undo step and says how many vertices changed.
     fn stitch_seams(&mut self) {
-        let Some(s) = &mut self.session else { return };
-        if self.editing.is_stroking() {
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        if self.doc.editing.is_stroking() {
             return;
         }
-        let (stitched, touched) = self.editing.stitch_seams(&mut s.map);
-        self.message = Some(if stitched.vertices == 0 {
+        let (stitched, touched) = self.doc.editing.stitch_seams(&mut s.map);
+        self.shell.message = Some(if stitched.vertices == 0 {
             "Stitch seams: no seams among the loaded tiles".to_string()
         } else {
             format!(
@@ -661,11 +691,13 @@ impl LoamApp {
 
     /// Undoes or redoes through `step`, then re-sends and marks what changed.
     fn history_step(&mut self, step: impl FnOnce(&mut Editing, &mut crate::model::Map) -> Touched) {
-        let Some(s) = &mut self.session else { return };
-        if self.editing.is_stroking() || self.object_tool.is_dragging() {
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        if self.doc.editing.is_stroking() || self.object_tool.is_dragging() {
             return;
         }
-        let touched = step(&mut self.editing, &mut s.map);
+        let touched = step(&mut self.doc.editing, &mut s.map);
         self.after_edit(touched);
     }
 
@@ -673,49 +705,51 @@ impl LoamApp {
     /// drags it, releasing records it as one undo step. Ctrl+click with the area tool picks the
     /// area id instead.
     fn brush(&mut self, input: &ui::viewport::ViewportInput) {
-        if self.editing.settings.tool == Tool::Objects {
+        if self.doc.editing.settings.tool == Tool::Objects {
             self.object_click(input);
             return;
         }
-        let Some(s) = &mut self.session else { return };
-        let at = self.hover.map(|p| p.world);
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        let at = self.view.hover.map(|p| p.world);
         // Tiles under this frame's dabs are redrawn now; the chunks the stroke changed are
         // marked edited when it ends.
         let mut redraw = Vec::new();
         let mut touched = Vec::new();
-        if input.brush_pressed && !self.editing.is_stroking() {
+        if input.brush_pressed && !self.doc.editing.is_stroking() {
             match at {
-                Some(p) if self.editing.settings.tool == Tool::Area && input.slow => {
+                Some(p) if self.doc.editing.settings.tool == Tool::Area && input.slow => {
                     if let Some(id) = Editing::pick_area(&s.map, p[0], p[1]) {
-                        self.editing.settings.area_id = id;
+                        self.doc.editing.settings.area_id = id;
                     }
                 }
-                Some(p) if self.editing.settings.tool.is_liquid() && input.slow => {
+                Some(p) if self.doc.editing.settings.tool.is_liquid() && input.slow => {
                     if let Some((h, t)) = Editing::pick_liquid(&s.map, p[0], p[1]) {
-                        let settings = &mut self.editing.settings;
+                        let settings = &mut self.doc.editing.settings;
                         settings.liquid_height = Some(h);
                         settings.liquid_kind = LiquidKind::of_type(t);
                         settings.liquid_type =
                             (t != settings.liquid_kind.liquid_type()).then_some(t);
                     }
                 }
-                Some(p) => redraw = self.editing.begin(&mut s.map, p),
+                Some(p) => redraw = self.doc.editing.begin(&mut s.map, p),
                 None => {}
             }
-        } else if self.editing.is_stroking()
+        } else if self.doc.editing.is_stroking()
             && input.brush_held
             && let Some(p) = at
         {
-            redraw = self.editing.drag(&mut s.map, p);
+            redraw = self.doc.editing.drag(&mut s.map, p);
         }
-        if self.editing.is_stroking() && !input.brush_held {
-            let scene = &self.objects;
+        if self.doc.editing.is_stroking() && !input.brush_held {
+            let scene = &self.streams.objects;
             let model_box = |name: &str| scene.model_box(name);
-            touched.extend(self.editing.end(&mut s.map, at, &model_box));
-            if !self.editing.refused.is_empty() {
-                self.message = Some(format!(
+            touched.extend(self.doc.editing.end(&mut s.map, at, &model_box));
+            if !self.doc.editing.refused.is_empty() {
+                self.shell.message = Some(format!(
                     "{} chunk(s) already show four textures: painting there was refused",
-                    self.editing.refused.len()
+                    self.doc.editing.refused.len()
                 ));
             }
         }
@@ -728,9 +762,9 @@ impl LoamApp {
         let tiles: BTreeSet<TileCoord> = touched.into_iter().map(|(t, _)| t).collect();
         if !tiles.is_empty() {
             // Objects may have moved with the step: collect them again.
-            self.objects.invalidate();
+            self.streams.objects.invalidate();
         }
-        if let Some(s) = &mut self.session {
+        if let Some(s) = &mut self.doc.session {
             for t in &tiles {
                 s.mark_edited(*t);
             }
@@ -740,7 +774,7 @@ impl LoamApp {
 
     /// Rebuilds and re-sends the meshes of the loaded `tiles`.
     fn redraw(&mut self, tiles: BTreeSet<TileCoord>) {
-        let Some(s) = &self.session else { return };
+        let Some(s) = &self.doc.session else { return };
         if tiles.is_empty() {
             return;
         }
@@ -750,9 +784,9 @@ impl LoamApp {
         }
         for t in tiles {
             if let Some(tile) = s.map.tiles.get(&t) {
-                self.textures.want(&tile.textures);
+                self.streams.textures.want(&tile.textures);
                 if tile.liquid_chunk_count() > 0 {
-                    self.textures.want(&gl.liquid_textures);
+                    self.streams.textures.want(&gl.liquid_textures);
                 }
                 gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
             }
@@ -765,12 +799,13 @@ impl LoamApp {
         // One source for the terrain and the browser: building it indexes the map's folder.
         let source = self.byte_source();
         self.restart_browser_with(source.clone());
-        if self.session.is_none() {
+        if self.doc.session.is_none() {
             return;
         }
-        self.textures.start(source.clone());
+        self.streams.textures.start(source.clone());
         self.restart_objects(source);
         let liquid_types = self
+            .doc
             .client
             .as_ref()
             .map_or(&[][..], |c| c.liquid_types.as_slice());
@@ -792,7 +827,7 @@ impl LoamApp {
     /// Shows the Save as… dialog with the report for the map's own generation (or 3.3.5 when
     /// that one cannot be written).
     fn handle_save_as_dialog(&mut self) {
-        if let Some(s) = &mut self.session {
+        if let Some(s) = &mut self.doc.session {
             // The report and the write cover the whole map, read from disk a tile at a
             // time, not only what is near.
             let target = if s.generation.writable() {
@@ -813,10 +848,13 @@ impl LoamApp {
     }
 
     fn save(&mut self) {
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         if client_maps::is_client_copy(&s.source) {
             // Opened from the client: never written back there; ask for a folder.
-            self.message = Some("opened from the client: choose a folder to save into".into());
+            self.shell.message =
+                Some("opened from the client: choose a folder to save into".into());
             self.handle_save_as_dialog();
             return;
         }
@@ -824,9 +862,9 @@ impl LoamApp {
         let saved = s.save();
         let everything = s.edited.is_empty();
         let unsaved = s.edited.len();
-        self.message = Some(match saved {
+        self.shell.message = Some(match saved {
             Ok(sum) => {
-                self.editing.history.set_saved();
+                self.doc.editing.history.set_saved();
                 let wdl = self.refresh_wdl(&edited).unwrap_or_default();
                 format!(
                     "saved {} file(s) to {}{wdl}",
@@ -839,13 +877,13 @@ impl LoamApp {
         if everything && let Some(r) = &mut self.recovery {
             // Everything is on disk: nothing left to recover.
             if let Err(e) = r.discard_owned() {
-                self.message = Some(e);
+                self.shell.message = Some(e);
             }
         }
     }
 
     fn save_as_write(&mut self) {
-        let (Some(s), Some(d)) = (&mut self.session, &self.save_as) else {
+        let (Some(s), Some(d)) = (&mut self.doc.session, &self.save_as) else {
             return;
         };
         let Some(folder) = d.folder.clone() else {
@@ -857,7 +895,7 @@ impl LoamApp {
                     true => export::write_wdl_after_save_as(s),
                     false => String::new(),
                 };
-                self.message = Some(format!(
+                self.shell.message = Some(format!(
                     "wrote {} file(s) as {} to {}{wdl}",
                     sum.files,
                     d.target,
@@ -869,22 +907,26 @@ impl LoamApp {
                 if let Some(r) = &mut self.recovery
                     && let Err(e) = r.discard_owned()
                 {
-                    self.message = Some(e);
+                    self.shell.message = Some(e);
                 }
             }
-            Err(e) => self.message = Some(format!("save as failed: {e}")),
+            Err(e) => self.shell.message = Some(format!("save as failed: {e}")),
         }
     }
 
     /// The camera's position and where it looks, on the tile grid.
     fn view_points(&self) -> [[f64; 2]; 2] {
-        let ground = self.session.as_ref().map_or(0.0, |s| mean_ground(&s.map));
-        view_points(&self.camera, ground)
+        let ground = self
+            .doc
+            .session
+            .as_ref()
+            .map_or(0.0, |s| mean_ground(&s.map));
+        view_points(&self.view.camera, ground)
     }
 
     /// The tiles that should be on the GPU: loaded ones near the camera or near where it looks.
     fn wanted_tiles(&self) -> BTreeSet<TileCoord> {
-        let Some(s) = &self.session else {
+        let Some(s) = &self.doc.session else {
             return BTreeSet::new();
         };
         let loaded = s.map.tiles.keys().copied().collect();
@@ -895,12 +937,14 @@ impl LoamApp {
     /// unedited ones far away.
     fn stream_from_disk(&mut self) {
         let points = self.view_points();
-        let Some(s) = &mut self.session else { return };
-        for loaded in self.loader.poll() {
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        for loaded in self.streams.loader.poll() {
             match loaded.result {
                 Ok((tile, view)) => s.insert_tile(tile, view),
                 Err(e) => {
-                    self.message = Some(format!(
+                    self.shell.message = Some(format!(
                         "tile {}_{} could not be read: {e}",
                         loaded.coord.x, loaded.coord.y
                     ));
@@ -911,14 +955,14 @@ impl LoamApp {
         let near = tiles_near(&s.on_disk, &points, LOAD_RADIUS_TILES);
         if let Some(source) = &s.tiles {
             for c in near {
-                if !self.loader.has_room() {
+                if !self.streams.loader.has_room() {
                     break;
                 }
                 if !s.map.tiles.contains_key(&c)
-                    && !self.loader.is_loading(c)
+                    && !self.streams.loader.is_loading(c)
                     && !s.failed.contains_key(&c)
                 {
-                    self.loader.request(c, source.clone());
+                    self.streams.loader.request(c, source.clone());
                 }
             }
         }
@@ -940,14 +984,14 @@ impl LoamApp {
     /// every texture it names decoded or known missing (or there is nothing to draw with).
     fn stream_tiles(&mut self) -> bool {
         let wanted = self.wanted_tiles();
-        let Some(session) = &self.session else {
+        let Some(session) = &self.doc.session else {
             return true;
         };
         let mut gl = self.gl.lock();
         if !gl.has_renderer() {
             return true;
         }
-        for texture in self.textures.poll() {
+        for texture in self.streams.textures.poll() {
             gl.queue_texture(texture);
         }
         for c in gl.uploaded.clone() {
@@ -963,9 +1007,9 @@ impl LoamApp {
                 .collect();
             for c in missing.iter().take(UPLOADS_PER_FRAME) {
                 if let Some(tile) = session.map.tiles.get(c) {
-                    self.textures.want(&tile.textures);
+                    self.streams.textures.want(&tile.textures);
                     if tile.liquid_chunk_count() > 0 {
-                        self.textures.want(&gl.liquid_textures);
+                        self.streams.textures.want(&gl.liquid_textures);
                     }
                     gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
                 }
@@ -973,7 +1017,7 @@ impl LoamApp {
         }
         gl.pending_count() == 0
             && gl.pending_textures() == 0
-            && self.textures.is_settled()
+            && self.streams.textures.is_settled()
             && wanted.iter().all(|c| gl.uploaded.contains(c))
     }
 
@@ -984,14 +1028,15 @@ impl LoamApp {
             layer_count: self.settings.layer_count,
             liquids: self.settings.liquids,
             brush: self
+                .view
                 .hover
-                .filter(|_| self.screenshot.is_none())
+                .filter(|_| self.shell.screenshot.is_none())
                 .map(|p| p.world)
-                .or(self.shown_cursor)
+                .or(self.view.shown_cursor)
                 .map(|p| {
                     (
                         [p[0] as f32, p[1] as f32],
-                        self.editing.settings.brush.radius,
+                        self.doc.editing.settings.brush.radius,
                     )
                 }),
         }
@@ -1000,14 +1045,14 @@ impl LoamApp {
     fn tile_map_state(&self) -> ui::tile_map::TileMapState {
         let mut state = ui::tile_map::TileMapState {
             camera: Some((
-                [self.camera.position[0], self.camera.position[1]],
-                self.camera.yaw,
+                [self.view.camera.position[0], self.view.camera.position[1]],
+                self.view.camera.yaw,
             )),
             drawn: self.gl.lock().uploaded.clone(),
-            gone_to: self.gone_to,
+            gone_to: self.view.gone_to,
             ..Default::default()
         };
-        if let Some(s) = &self.session {
+        if let Some(s) = &self.doc.session {
             state.present = s.map.present_tiles().into_iter().collect();
             state.loaded = s.map.tiles.keys().copied().collect();
             state.edited = s.edited.clone();
@@ -1020,29 +1065,32 @@ impl LoamApp {
         let mut intents = Vec::new();
         let menu_state = ui::menu::MenuState {
             recent: self.settings.recent.clone(),
-            has_map: self.session.is_some(),
+            has_map: self.doc.session.is_some(),
             unsaved: self.has_unsaved(),
-            can_undo: self.editing.history.can_undo(),
-            can_redo: self.editing.history.can_redo(),
+            can_undo: self.doc.editing.history.can_undo(),
+            can_redo: self.doc.editing.history.can_redo(),
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
             liquids: self.settings.liquids,
             objects: self.settings.objects,
             uid_range: self
+                .doc
                 .session
                 .as_ref()
                 .map(|_| self.object_tool.uid_range().map(|r| (r.first, r.last))),
             camera_speed: self.settings.camera_speed,
             autosave_secs: self.settings.autosave_secs,
-            client: self.client.as_ref().map(client::Client::describe),
+            client: self.doc.client.as_ref().map(client::Client::describe),
             client_has_archives: self.client_data().is_some(),
             listfile: self.settings.listfile.clone(),
             generation: self
+                .doc
                 .session
                 .as_ref()
                 .map(|s| (s.generation, s.decision.reason.clone())),
             read_as: self
+                .doc
                 .session
                 .as_ref()
                 .and_then(|s| self.settings.read_as_for(&s.source)),
@@ -1054,26 +1102,26 @@ impl LoamApp {
         // statement, and `object_status` locks the same state.
         let uploaded = self.gl.lock().uploaded.len();
         let status = ui::status::StatusInfo {
-            hover: self.hover,
-            frame_ms: self.frame_ms,
+            hover: self.view.hover,
+            frame_ms: self.shell.frame_ms,
             unsaved: if self.has_unsaved() {
-                self.session.as_ref().map_or(0, |s| s.edited.len())
+                self.doc.session.as_ref().map_or(0, |s| s.edited.len())
             } else {
                 0
             },
             tiles_loaded: (
-                self.session.as_ref().map_or(0, |s| s.map.tiles.len()),
+                self.doc.session.as_ref().map_or(0, |s| s.map.tiles.len()),
                 uploaded,
             ),
-            message: self.message.clone(),
-            textures: self.textures.status(),
+            message: self.shell.message.clone(),
+            textures: self.streams.textures.status(),
             objects: self.object_status(),
         };
         egui::Panel::bottom("loam-status").show(ui, |ui| {
             intents.extend(ui::status::show(ui, &status));
         });
         let tile_map = self.tile_map_state();
-        let title = self.session.as_ref().map(Session::title);
+        let title = self.doc.session.as_ref().map(Session::title);
         egui::Panel::left("loam-tiles")
             .resizable(true)
             .default_size(280.0)
@@ -1098,8 +1146,9 @@ impl LoamApp {
                     LeftPanel::Assets => intents.extend(self.draw_browser(ui)),
                 }
             });
-        let tile_textures = self.session.as_ref().and_then(|s| {
+        let tile_textures = self.doc.session.as_ref().and_then(|s| {
             let tile = self
+                .view
                 .hover
                 .map(|p| p.tile)
                 .or_else(|| s.map.tiles.keys().next().copied())?;
@@ -1107,22 +1156,22 @@ impl LoamApp {
         });
         let tools_view = ui::tools::ToolsView {
             textures: tile_textures.unwrap_or_default(),
-            liquid_types: self.client.as_ref().map_or_else(Vec::new, |c| {
+            liquid_types: self.doc.client.as_ref().map_or_else(Vec::new, |c| {
                 c.liquid_types
                     .iter()
                     .map(|l| (l.id, l.name.clone()))
                     .collect()
             }),
-            note: (!self.editing.refused.is_empty()).then(|| {
+            note: (!self.doc.editing.refused.is_empty()).then(|| {
                 format!(
                     "{} chunk(s) refused: four textures already",
-                    self.editing.refused.len()
+                    self.doc.editing.refused.len()
                 )
             }),
         };
-        let (labels, applied) = self.editing.history.labels();
-        let can_redo = self.editing.history.can_redo();
-        let settings = self.editing.settings.clone();
+        let (labels, applied) = self.doc.editing.history.labels();
+        let can_redo = self.doc.editing.history.can_redo();
+        let settings = self.doc.editing.settings.clone();
         let selected = if settings.tool == Tool::Objects {
             Some((
                 self.selected_objects(),
@@ -1241,7 +1290,7 @@ pub fn initial_camera(session: &Session) -> Camera {
 impl eframe::App for LoamApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        self.frame_ms = ctx.input(|i| i.unstable_dt) * 1000.0;
+        self.shell.frame_ms = ctx.input(|i| i.unstable_dt) * 1000.0;
 
         // Files dropped onto the window open.
         let dropped = ctx.input(|i| {
@@ -1256,27 +1305,27 @@ impl eframe::App for LoamApp {
         }
         // Closing with unsaved changes asks first.
         if ctx.input(|i| i.viewport().close_requested())
-            && !self.quit_confirmed
+            && !self.shell.quit_confirmed
             && self.has_unsaved()
             // A screenshot run closes by itself; there is nobody to answer.
-            && self.screenshot.is_none()
+            && self.shell.screenshot.is_none()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.confirm_quit = true;
+            self.shell.confirm_quit = true;
         }
 
-        let title = match &self.session {
+        let title = match &self.doc.session {
             Some(s) => format!("loam — {} ({})", s.map.name, s.generation),
             None => "loam".to_string(),
         };
-        if title != self.title {
+        if title != self.shell.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title = title;
+            self.shell.title = title;
         }
 
         let mut intents = self.draw_panels(ui);
         if let Some(d) = &mut self.save_as
-            && let Some(s) = &self.session
+            && let Some(s) = &self.doc.session
         {
             if d.reports.poll() {
                 // The progress bar moves, and the finished report shows, without input.
@@ -1299,11 +1348,22 @@ impl eframe::App for LoamApp {
             };
             intents.extend(ui::dialogs::save_as(ui, &view));
         }
-        intents.extend(self.draw_open_from_client(ui));
+        intents.extend(self.open_from_client.ui(ui));
         intents.extend(self.draw_export(ui));
-        self.poll_copy();
-        if self.confirm_quit {
-            let unsaved = self.session.as_ref().map_or(0, |s| s.edited.len());
+        match self.open_from_client.poll() {
+            Some(open_from_client::Copied::Open(wdt, name)) => {
+                self.open(&wdt);
+                if self.doc.session.is_some() && self.shell.message.is_none() {
+                    self.shell.message = Some(format!(
+                        "{name} opened from the client; File > Save as… writes it to a folder"
+                    ));
+                }
+            }
+            Some(open_from_client::Copied::Failed(why)) => self.shell.message = Some(why),
+            None => {}
+        }
+        if self.shell.confirm_quit {
+            let unsaved = self.doc.session.as_ref().map_or(0, |s| s.edited.len());
             intents.extend(ui::dialogs::confirm_quit(ui, unsaved));
         } else if let Some(offer) = self.recovery.as_ref().and_then(|r| r.offers.first()) {
             intents.extend(ui::dialogs::restore(ui, &recovery::restore_view(offer)));
@@ -1317,14 +1377,14 @@ impl eframe::App for LoamApp {
                 || (!self.browser.is_building() && self.browser.thumbnails_settled()));
         let gl = self.gl.clone();
         let has_gl = gl.lock().has_renderer();
-        let placeholder = match (&self.session, has_gl) {
+        let placeholder = match (&self.doc.session, has_gl) {
             (None, _) => Some("File > Open… a .wdt or .adt, or drop one here".to_string()),
             (Some(_), false) => gl.lock().error.clone(),
             _ => None,
         };
-        let camera = self.camera;
+        let camera = self.view.camera;
         let overlays = self.overlays();
-        let scene = &self.objects;
+        let scene = &self.streams.objects;
         let filter = self.settings.objects;
         let selected = self.object_tool.selection.clone();
         let gizmo_at = self.gizmo_centre();
@@ -1359,20 +1419,20 @@ impl eframe::App for LoamApp {
                         })
                     },
                     placeholder.as_deref(),
-                    self.object_hover.as_deref(),
+                    self.view.object_hover.as_deref(),
                     &ui::viewport::ViewMarks { gizmo, band },
                 )
             })
             .inner;
 
         // The list is the notice opened up: one or the other.
-        let list = self.missing_models.list(&self.objects);
-        if self.session.is_some()
+        let list = self.missing_models.list(&self.streams.objects);
+        if self.doc.session.is_some()
             && list.is_none()
             && let Some(n) = self.missing_models.notice(
-                &self.objects,
-                self.client.as_ref(),
-                self.textures.missing_count(),
+                &self.streams.objects,
+                self.doc.client.as_ref(),
+                self.streams.textures.missing_count(),
             )
         {
             intents.extend(ui::viewport::notice(ui, input.rect, &n));
@@ -1380,18 +1440,23 @@ impl eframe::App for LoamApp {
         if let Some(view) = list {
             intents.extend(ui::dialogs::missing_models(ui, &view));
         }
-        let map = self.session.as_ref().map(|s| &s.map);
-        camera_control::apply(&mut self.camera, map, &input, self.settings.camera_speed);
-        self.hover = match (map, input.hover_ndc) {
-            (Some(m), Some(ndc)) => camera_control::pick(m, &self.camera, ndc, input.aspect()),
+        let map = self.doc.session.as_ref().map(|s| &s.map);
+        camera_control::apply(
+            &mut self.view.camera,
+            map,
+            &input,
+            self.settings.camera_speed,
+        );
+        self.view.hover = match (map, input.hover_ndc) {
+            (Some(m), Some(ndc)) => camera_control::pick(m, &self.view.camera, ndc, input.aspect()),
             _ => None,
         };
-        self.object_hover = self.hover_object(&input);
+        self.view.object_hover = self.hover_object(&input);
         self.brush(&input);
         // Shortcuts (one table, `command::shortcuts`), unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {
             use crate::command::shortcuts::{When, shortcuts};
-            let objects_selected = self.editing.settings.tool == Tool::Objects
+            let objects_selected = self.doc.editing.settings.tool == Tool::Objects
                 && !self.object_tool.selection.is_empty();
             for s in shortcuts() {
                 let applies = match s.when {
@@ -1402,7 +1467,7 @@ impl eframe::App for LoamApp {
                     intents.push(s.intent);
                 }
             }
-            if self.editing.settings.tool == Tool::Objects {
+            if self.doc.editing.settings.tool == Tool::Objects {
                 self.object_shortcuts(&ctx);
             }
         }
@@ -1413,11 +1478,12 @@ impl eframe::App for LoamApp {
             self.handle(&ctx, intent);
         }
         self.autosave_tick(&ctx);
-        if let Some(job) = &mut self.screenshot {
+        if let Some(job) = &mut self.shell.screenshot {
             // A map that did not open is a failure, not a picture of an empty window.
-            let failure = match &self.session {
+            let failure = match &self.doc.session {
                 None => Some(
-                    self.message
+                    self.shell
+                        .message
                         .clone()
                         .unwrap_or_else(|| "no map is open".into()),
                 ),
@@ -1428,7 +1494,7 @@ impl eframe::App for LoamApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if self.screenshot.is_some() {
+        if self.shell.screenshot.is_some() {
             return;
         }
         self.remember_camera();

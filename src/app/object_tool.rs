@@ -129,7 +129,7 @@ impl LoamApp {
     /// The selected objects as their first listing tile records them (objects no longer in a
     /// loaded tile are left out).
     pub fn selected_objects(&self) -> Vec<ObjectRecord> {
-        let Some(s) = &self.session else {
+        let Some(s) = &self.doc.session else {
             return Vec::new();
         };
         self.object_tool
@@ -141,12 +141,12 @@ impl LoamApp {
 
     /// The terrain point under the mouse, as of the last frame.
     pub fn hover_point(&self) -> Option<crate::render::pick::TerrainPoint> {
-        self.hover
+        self.view.hover
     }
 
     /// The placed objects as the view shows them.
     pub fn object_scene(&self) -> &super::objects::ObjectScene {
-        &self.objects
+        &self.streams.objects
     }
 
     /// The selection as (kind, uniqueId) pairs.
@@ -241,8 +241,11 @@ impl LoamApp {
         }
         let lo = [start[0].min(end[0]), start[1].min(end[1])];
         let hi = [start[0].max(end[0]), start[1].max(end[1])];
-        let vp = self.camera.view_projection(input.aspect());
-        let inside = self.objects.objects_in(vp, lo, hi, &self.settings.objects);
+        let vp = self.view.camera.view_projection(input.aspect());
+        let inside = self
+            .streams
+            .objects
+            .objects_in(vp, lo, hi, &self.settings.objects);
         if !adding {
             sel.clear();
         }
@@ -256,7 +259,7 @@ impl LoamApp {
     /// Where the gizmo stands: the selection's centre, and the first selected object's turn
     /// when the arrows follow local axes. `None` without a selection or the object tool.
     pub fn gizmo_centre(&self) -> Option<(Vec3, Option<f32>)> {
-        if self.editing.settings.tool != crate::app::editing::Tool::Objects {
+        if self.doc.editing.settings.tool != crate::doc::editing::Tool::Objects {
             return None;
         }
         let records = self.selected_objects();
@@ -277,15 +280,15 @@ impl LoamApp {
         let (Some(ndc), Some((centre, yaw))) = (input.hover_ndc, self.gizmo_centre()) else {
             return false;
         };
-        let vp = self.camera.view_projection(input.aspect());
-        let Some(g) = gizmo::layout(centre, yaw, vp, self.camera.eye()) else {
+        let vp = self.view.camera.view_projection(input.aspect());
+        let Some(g) = gizmo::layout(centre, yaw, vp, self.view.camera.eye()) else {
             return false;
         };
         let half = [input.rect.width() / 2.0, input.rect.height() / 2.0];
         let Some(handle) = gizmo::hit(&g, ndc, half, 7.0) else {
             return false;
         };
-        let (origin, dir) = self.camera.ray(ndc, input.aspect());
+        let (origin, dir) = self.view.camera.ray(ndc, input.aspect());
         let (axis, start) = match handle {
             Handle::Axis(i) => (
                 g.axes[i].1,
@@ -320,12 +323,15 @@ impl LoamApp {
     /// The object under the cursor, unless the terrain in front of it hides it.
     fn object_under(&self, input: &ViewportInput) -> Option<(ObjectKind, u32)> {
         let index = self.object_index_under(input)?;
-        self.objects.object(index).map(|o| (o.kind, o.unique_id))
+        self.streams
+            .objects
+            .object(index)
+            .map(|o| (o.kind, o.unique_id))
     }
 
     /// Starts dragging the selection from the ground point under the cursor.
     fn begin_drag(&mut self) {
-        let Some(start) = self.hover.map(|h| h.world) else {
+        let Some(start) = self.view.hover.map(|h| h.world) else {
             return;
         };
         let originals = self.selected_objects();
@@ -347,7 +353,7 @@ impl LoamApp {
         let Some(mut drag) = self.object_tool.drag.take() else {
             return;
         };
-        let moved: Vec<ObjectRecord> = match (&self.session, self.hover) {
+        let moved: Vec<ObjectRecord> = match (&self.doc.session, self.view.hover) {
             (Some(s), Some(h)) if input.brush_held => {
                 let (dx, dy) = (h.world[0] - drag.start[0], h.world[1] - drag.start[1]);
                 if dx == 0.0 && dy == 0.0 {
@@ -378,14 +384,16 @@ impl LoamApp {
             self.load_tiles_for(&moved);
             drag.moved = true;
         }
-        let scene = &self.objects;
+        let scene = &self.streams.objects;
         let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         for r in &moved {
             objects::put(&mut s.map, &mut drag.stroke, r, model_box(&r.model));
         }
         if !moved.is_empty() {
-            self.objects.invalidate();
+            self.streams.objects.invalidate();
         }
         if input.brush_held {
             self.object_tool.drag = Some(drag);
@@ -399,7 +407,7 @@ impl LoamApp {
             return;
         };
         let touched = edit.touched();
-        self.editing.history.push(&mut s.map, edit);
+        self.doc.editing.history.push(&mut s.map, edit);
         self.after_edit(touched);
     }
 
@@ -415,22 +423,22 @@ impl LoamApp {
         };
         let start = *t.start_ndc.get_or_insert(ndc);
         if t.start_ground.is_none() {
-            t.start_ground = self.hover.map(|h| h.world);
+            t.start_ground = self.view.hover.map(|h| h.world);
         }
         let (dx_ndc, dy_ndc) = (f64::from(ndc[0] - start[0]), f64::from(ndc[1] - start[1]));
         let n = t.originals.len() as f64;
         let centre = [0, 1].map(|i| t.originals.iter().map(|r| r.position[i]).sum::<f64>() / n);
-        let eye = self.camera.eye();
+        let eye = self.view.camera.eye();
         let reach = ((eye.x as f64 - centre[0]).hypot(eye.y as f64 - centre[1])).max(10.0);
-        if self.session.is_none() {
+        if self.doc.session.is_none() {
             return;
         }
-        let ground_delta = match (t.start_ground, self.hover) {
+        let ground_delta = match (t.start_ground, self.view.hover) {
             (Some(a), Some(b)) => [b.world[0] - a[0], b.world[1] - a[1]],
             _ => [0.0, 0.0],
         };
         // A gizmo drag: how far along its arrow, or how far round its ring, the cursor is now.
-        let (ray_origin, ray_dir) = self.camera.ray(ndc, input.aspect());
+        let (ray_origin, ray_dir) = self.view.camera.ray(ndc, input.aspect());
         let handle_delta = t.handle.and_then(|(handle, c, axis, start)| match handle {
             Handle::Axis(_) => {
                 gizmo::along_axis(c, axis, ray_origin, ray_dir).map(|now| now - start)
@@ -500,13 +508,15 @@ impl LoamApp {
         }
         // Every tile the objects' new places touch is in memory before they go there.
         self.load_tiles_for(&targets);
-        let scene = &self.objects;
+        let scene = &self.streams.objects;
         let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         for r in &targets {
             objects::put(&mut s.map, &mut t.stroke, r, model_box(&r.model));
         }
-        self.objects.invalidate();
+        self.streams.objects.invalidate();
         // A gizmo drag ends when the button is let go, a keyboard transform with a click.
         let confirmed = if t.handle.is_some() {
             !input.brush_held
@@ -525,7 +535,7 @@ impl LoamApp {
         let label = format!("{what} {} object(s)", t.originals.len());
         if let Some(edit) = t.stroke.finish(&s.map, &label) {
             let touched = edit.touched();
-            self.editing.history.push(&mut s.map, edit);
+            self.doc.editing.history.push(&mut s.map, edit);
             self.after_edit(touched);
         }
     }
@@ -535,17 +545,17 @@ impl LoamApp {
         let Some(t) = self.object_tool.transform.take() else {
             return;
         };
-        if let Some(s) = &mut self.session {
+        if let Some(s) = &mut self.doc.session {
             t.stroke.revert(&mut s.map);
         }
-        self.objects.invalidate();
+        self.streams.objects.invalidate();
     }
 
     /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory
     /// (inside the map's range when it has one); an error while the worker is still reading
     /// the tiles on disk, or when the range is used up.
     fn fresh_uid(&self, taken: &[u32]) -> Result<u32, String> {
-        let s = self.session.as_ref().ok_or("no map is open")?;
+        let s = self.doc.session.as_ref().ok_or("no map is open")?;
         let disk = self
             .object_tool
             .disk_uids()
@@ -569,37 +579,39 @@ impl LoamApp {
         let mut coords = Vec::new();
         for r in records {
             coords.extend(objects::tiles_overlapping(
-                r.world_box(self.objects.model_box(&r.model)),
+                r.world_box(self.streams.objects.model_box(&r.model)),
             ));
             if let Some(tiles) = listed.as_ref().and_then(|l| l.get(&r.unique_id)) {
                 coords.extend(tiles.iter().copied());
             }
         }
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         let missing: Vec<_> = coords
             .into_iter()
             .filter(|c| s.on_disk.contains(c) && !s.map.tiles.contains_key(c))
             .collect();
         if !missing.is_empty() {
             s.load_now(&missing);
-            self.objects.invalidate();
+            self.streams.objects.invalidate();
         }
     }
 
     /// Sets the map's uniqueId range and stores it beside the map (`None` removes it).
     fn set_uid_range(&mut self, range: Option<(u32, u32)>) {
-        let Some(s) = &self.session else { return };
+        let Some(s) = &self.doc.session else { return };
         let range = match range.map(|(a, b)| objects::UidRange::new(a, b)).transpose() {
             Ok(r) => r,
             Err(e) => {
-                self.message = Some(e);
+                self.shell.message = Some(e);
                 return;
             }
         };
         match crate::disk::uid_range::write(&s.folder, &s.map.name, range) {
             Ok(()) => {
                 self.object_tool.uid_range = range;
-                self.message = Some(match range {
+                self.shell.message = Some(match range {
                     Some(r) => format!(
                         "new objects take uniqueIds {}-{} (kept in {})",
                         r.first,
@@ -609,7 +621,7 @@ impl LoamApp {
                     None => "new objects take uniqueIds above every one in the map".into(),
                 });
             }
-            Err(e) => self.message = Some(e.to_string()),
+            Err(e) => self.shell.message = Some(e.to_string()),
         }
     }
 
@@ -625,13 +637,14 @@ impl LoamApp {
 
     /// Places the chosen model on the terrain under the cursor, as one undo step, and selects it.
     fn place_at_cursor(&mut self) {
-        let (Some(model), Some(at)) = (self.object_tool.place.model.clone(), self.hover) else {
+        let (Some(model), Some(at)) = (self.object_tool.place.model.clone(), self.view.hover)
+        else {
             return;
         };
         let uid = match self.fresh_uid(&[]) {
             Ok(u) => u,
             Err(e) => {
-                self.message = Some(e);
+                self.shell.message = Some(e);
                 return;
             }
         };
@@ -688,7 +701,7 @@ impl LoamApp {
             match self.fresh_uid(&uids) {
                 Ok(u) => uids.push(u),
                 Err(e) => {
-                    self.message = Some(e);
+                    self.shell.message = Some(e);
                     return;
                 }
             }
@@ -791,13 +804,13 @@ impl LoamApp {
         if copy {
             let records = self.selected_objects();
             if !records.is_empty() {
-                self.message = Some(format!("{} object(s) copied", records.len()));
+                self.shell.message = Some(format!("{} object(s) copied", records.len()));
                 self.object_tool.clipboard = records;
             }
         }
         if paste
             && !self.object_tool.clipboard.is_empty()
-            && let Some(at) = self.hover
+            && let Some(at) = self.view.hover
         {
             let records = self.object_tool.clipboard.clone();
             let n = records.len() as f64;
@@ -812,19 +825,19 @@ impl LoamApp {
     pub(super) fn start_uid_scan(&mut self) {
         let cell = Arc::new(Mutex::new(None));
         self.object_tool.disk_uids = cell.clone();
-        let Some(s) = &self.session else {
+        let Some(s) = &self.doc.session else {
             return;
         };
         self.object_tool.uid_range = match crate::disk::uid_range::read(&s.folder, &s.map.name) {
             Ok(r) => r,
             Err(e) => {
-                self.message = Some(e.to_string());
+                self.shell.message = Some(e.to_string());
                 None
             }
         };
         let source = s.tiles.clone();
         let coords: Vec<_> = s.on_disk.iter().copied().collect();
-        let wake = self.repaint.clone();
+        let wake = self.streams.repaint.clone();
         let spawned = std::thread::Builder::new()
             .name("loam-uid-scan".into())
             .spawn(move || {
@@ -835,7 +848,7 @@ impl LoamApp {
                 wake();
             });
         if spawned.is_err() {
-            self.message =
+            self.shell.message =
                 Some("could not start reading the map's uniqueIds: placing is off".into());
         }
     }
@@ -845,7 +858,7 @@ impl LoamApp {
         match intent {
             Intent::EditObject(record) => {
                 let mut touching = vec![record.clone()];
-                if let Some(s) = &self.session {
+                if let Some(s) = &self.doc.session {
                     touching.extend(objects::find(&s.map, record.kind, record.unique_id));
                 }
                 self.load_tiles_for(&touching);
@@ -877,7 +890,7 @@ impl LoamApp {
             }
             Intent::ClearSelection => self.object_tool.selection.clear(),
             Intent::SelectSameModel(model) => {
-                if let Some(s) = &self.session {
+                if let Some(s) = &self.doc.session {
                     let all = crate::model::objects::collect(&s.map);
                     self.object_tool.selection = all
                         .iter()
@@ -927,10 +940,12 @@ impl LoamApp {
             &dyn Fn(&str) -> Option<objects::ModelBox>,
         ),
     ) {
-        let scene = &self.objects;
+        let scene = &self.streams.objects;
         let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.session else { return };
-        if self.editing.is_stroking() {
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        if self.doc.editing.is_stroking() {
             return;
         }
         let mut stroke = ObjectStroke::default();
@@ -939,13 +954,13 @@ impl LoamApp {
             return;
         };
         let touched = edit.touched();
-        self.editing.history.push(&mut s.map, edit);
+        self.doc.editing.history.push(&mut s.map, edit);
         self.after_edit(touched);
     }
 
     /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile lists.
     pub fn select_by_uid(&mut self, uids: &[u32]) {
-        let Some(s) = &self.session else { return };
+        let Some(s) = &self.doc.session else { return };
         self.object_tool.selection = uids
             .iter()
             .filter_map(|&uid| {

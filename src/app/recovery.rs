@@ -10,8 +10,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::LoamApp;
-use super::session::Session;
 use crate::disk::LoamError;
+use crate::doc::session::Session;
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::pipeline::recovery::{self, Manifest, Snapshot};
@@ -270,7 +270,7 @@ impl LoamApp {
     /// next start's offer; a map without any has its recovery folder removed.
     pub(super) fn leave_session(&mut self) {
         let unsaved = self.has_unsaved();
-        let (Some(r), Some(s)) = (&mut self.recovery, &mut self.session) else {
+        let (Some(r), Some(s)) = (&mut self.recovery, &mut self.doc.session) else {
             return;
         };
         let done = if unsaved {
@@ -279,24 +279,26 @@ impl LoamApp {
             r.discard_owned()
         };
         if let Err(e) = done {
-            self.message = Some(e);
+            self.shell.message = Some(e);
         }
     }
 
     /// Autosaves when due (not during a stroke or a drag) and wakes the window for the next.
     pub(super) fn autosave_tick(&mut self, ctx: &egui::Context) {
-        let stroking = self.editing.is_stroking() || self.object_tool.is_dragging();
+        let stroking = self.doc.editing.is_stroking() || self.object_tool.is_dragging();
         let interval = self.autosave_interval();
         let Some(r) = &mut self.recovery else { return };
         if let Some(e) = r.poll() {
-            self.message = Some(e);
+            self.shell.message = Some(e);
         }
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         if r.due_in(interval).is_zero()
             && !stroking
-            && let Some(e) = r.autosave(s, self.session_id)
+            && let Some(e) = r.autosave(s, self.streams.session_id)
         {
-            self.message = Some(e);
+            self.shell.message = Some(e);
         }
         ctx.request_repaint_after(r.due_in(interval).max(Duration::from_millis(200)));
     }
@@ -324,14 +326,16 @@ impl LoamApp {
             Ok(r) => r,
             Err(e) => {
                 // The folder stays: the next start offers it again.
-                self.message = Some(format!("could not restore {}: {e}", m.map));
+                self.shell.message = Some(format!("could not restore {}: {e}", m.map));
                 return;
             }
         };
         // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
         let remembered = self.settings.read_as_for(&m.source);
         self.install(&m.source.clone(), remembered, session);
-        let Some(s) = &mut self.session else { return };
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
         let mut touched = Vec::new();
         for t in tiles {
             let c = t.coord;
@@ -365,7 +369,7 @@ impl LoamApp {
             ));
         }
         self.after_edit(touched);
-        self.message = Some(note);
+        self.shell.message = Some(note);
     }
 
     /// Removes the recovered offer `index` and its folder.
@@ -374,7 +378,7 @@ impl LoamApp {
             return;
         };
         if let Err(e) = recovery::remove(&offer.dir) {
-            self.message = Some(format!("could not remove the recovered edits: {e}"));
+            self.shell.message = Some(format!("could not remove the recovered edits: {e}"));
         }
     }
 }

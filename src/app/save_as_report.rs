@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::session::Session;
 use crate::convert::Report;
+use crate::doc::session::Session;
 use crate::format::Generation;
 
 /// Tiles a report may read on the UI thread: a handful take milliseconds, and the dialog then

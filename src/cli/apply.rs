@@ -13,13 +13,14 @@ use crate::assets::client::{AssetSource, ClientData};
 use crate::assets::models;
 use crate::convert::{self, Report};
 use crate::disk::{self, LoamError};
+use crate::doc::runner::{self, OpTarget, Script, Streamed};
 use crate::edit::History;
 use crate::edit::liquid::LiquidStyle;
 use crate::edit::objects::{ModelBox, NewUids};
-use crate::edit::ops::{self, Operation, OpsFile};
+use crate::edit::ops::{self, OpsFile};
 use crate::format::Generation;
-use crate::model::{Map, TileCoord};
-use crate::pipeline::source::{OpenedSource, TileSource, open_source, read_into};
+use crate::model::TileCoord;
+use crate::pipeline::source::{OpenedSource, open_source};
 use crate::pipeline::stream::{Overlay, Target, write_map};
 use crate::pipeline::{self, MapKind};
 
@@ -77,34 +78,50 @@ struct Ops<'a> {
 }
 
 impl Ops<'_> {
-    /// Runs every operation on `map` in order, each one undo step, printing what each did;
-    /// `before(map, op)` runs first (it loads what the op reaches). Returns the tiles changed.
+    /// Runs every operation on `target` through the shared runner (`doc::runner`), each one
+    /// undo step, printing what each did. Returns the tiles changed.
     fn run(
         &self,
-        map: &mut Map,
+        target: &mut impl OpTarget,
         uids: &NewUids,
         style: LiquidStyle,
-        mut before: impl FnMut(&mut Map, &Operation),
     ) -> Result<BTreeSet<TileCoord>, LoamError> {
         let mut history = History::default();
         let mut changed = BTreeSet::new();
-        for (i, op) in self.file.ops.iter().enumerate() {
-            before(map, op);
-            let result = ops::run(map, op, &mut history, self.model_box, uids, style)
-                .map_err(|e| LoamError::Usage(format!("{}: op {i}: {e}", self.path.display())))?;
-            println!("op {i}: {}", result.label);
-            for (t, c) in &result.refused {
-                println!(
-                    "  refused at tile {}_{} chunk {},{}: four texture layers, none free",
-                    t.x,
-                    t.y,
-                    c % 16,
-                    c / 16
-                );
+        let mut failure = None;
+        let script = Script {
+            ops: &self.file.ops,
+            model_box: self.model_box,
+            uids,
+            style,
+        };
+        runner::run(target, &script, &mut history, |i, result| match result {
+            Ok(result) => {
+                println!("op {i}: {}", result.label);
+                for (t, c) in &result.refused {
+                    println!(
+                        "  refused at tile {}_{} chunk {},{}: four texture layers, none free",
+                        t.x,
+                        t.y,
+                        c % 16,
+                        c / 16
+                    );
+                }
+                changed.extend(result.tiles);
+                true
             }
-            changed.extend(result.tiles);
+            Err(e) => {
+                failure = Some(LoamError::Usage(format!(
+                    "{}: op {i}: {e}",
+                    self.path.display()
+                )));
+                false
+            }
+        });
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(changed),
         }
-        Ok(changed)
     }
 }
 
@@ -126,7 +143,7 @@ fn run_whole(
         on_disk: None,
     };
     let style = LiquidStyle::of(opened.generation);
-    ops.run(&mut opened.map, &uids, style, |_, _| {})?;
+    ops.run(&mut opened.map, &uids, style)?;
     let report = convert::prepare_map(&mut opened.map, opened.generation, to);
     let mut files = pipeline::encode_map(&opened.map, to, opened.writes_wdt(), None)?;
     if let (Some(name), [only]) = (&opened.lone_tile_file, files.as_mut_slice()) {
@@ -162,21 +179,12 @@ fn run_streamed(
         on_disk: Some(&on_disk),
     };
     let mut failed = BTreeMap::new();
-    let changed = ops.run(
-        &mut map,
-        &uids,
-        LiquidStyle::of(decision.generation),
-        // What an object operation reaches shows once its object is in memory: ask again
-        // until nothing new is read (each tile is tried once).
-        |map, op| {
-            while load(
-                map,
-                &tiles,
-                &op.reach(map, Some(&on_disk), ops.model_box),
-                &mut failed,
-            ) {}
-        },
-    )?;
+    let mut target = Streamed {
+        map: &mut map,
+        tiles: &tiles,
+        failed: &mut failed,
+    };
+    let changed = ops.run(&mut target, &uids, LiquidStyle::of(decision.generation))?;
     println!(
         "read {} of the map's {} tile(s) for the operations",
         map.tiles.len() + failed.len(),
@@ -212,25 +220,4 @@ fn run_streamed(
     print!("{report}");
     failed.extend(written.failed);
     Ok(super::convert::report_unreadable(&written.name, &failed))
-}
-
-/// Reads the tiles of `wanted` that the map has on disk and neither in memory nor already
-/// failed into `map` (see [`read_into`]); those that cannot be read go to `failed`. Returns
-/// whether it tried any.
-fn load(
-    map: &mut Map,
-    tiles: &TileSource,
-    wanted: &[TileCoord],
-    failed: &mut BTreeMap<TileCoord, String>,
-) -> bool {
-    let wanted: BTreeSet<TileCoord> = wanted
-        .iter()
-        .filter(|c| {
-            tiles.file_of(**c).is_some() && !map.tiles.contains_key(c) && !failed.contains_key(c)
-        })
-        .copied()
-        .collect();
-    let wanted: Vec<TileCoord> = wanted.into_iter().collect();
-    failed.extend(read_into(map, tiles, &wanted));
-    !wanted.is_empty()
 }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::tools::{PlaceOptions, ToolSettings};
 use crate::assets::catalog::AssetKind;
+use crate::edit::tools::{PlaceOptions, ToolSettings};
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::render::scene::ObjectFilter;

@@ -7,7 +7,6 @@
 
 pub mod intent;
 pub mod shortcuts;
-pub mod tools;
 
+pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use intent::{AUTOSAVE_RANGE, ExportIntent, Intent, LeftPanel};
-pub use tools::{PlaceOptions, Tool, ToolSettings};

@@ -22,6 +22,7 @@ pub mod shade;
 pub mod slope;
 pub mod stroke;
 pub mod tile_stitch;
+pub mod tools;
 pub mod transform;
 pub mod uids;
 

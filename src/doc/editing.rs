@@ -4,11 +4,11 @@
 //!
 //! Not for: widgets (see `ui::tools`, `ui::history`) or GL (the app re-sends changed tiles).
 
-pub use crate::command::{Tool, ToolSettings};
 use crate::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use crate::edit::ops::{self, Op};
 use crate::edit::sculpt::Sculpt;
 use crate::edit::seams::{self, Stitched};
+pub use crate::edit::tools::{Tool, ToolSettings};
 use crate::edit::{History, Stroke};
 use crate::model::coords;
 use crate::model::{Map, TileCoord};

@@ -1,0 +1,39 @@
+//! The open document, without a window: the map session (the open map, its edited tiles,
+//! streaming from disk, saves), the edit tools' strokes and the undo history, the game
+//! client's data, maps copied out of the client, and the one runner of scripted operations
+//! that the editor and `loam apply` share.
+//!
+//! Compiles without the `editor` feature and is tested without a window. Not for: drawing,
+//! input or dialogs (see `app`, `ui`) or bytes on disk (see `pipeline`, `disk`).
+
+pub mod client;
+pub mod client_maps;
+pub mod editing;
+pub mod runner;
+pub mod session;
+
+use client::Client;
+use editing::Editing;
+use session::Session;
+
+/// The open document as the editor holds it: the map (when one is open), the game client's
+/// data, and the edit tools' strokes with the undo history.
+#[derive(Default)]
+pub struct Document {
+    /// The open map, if any.
+    pub session: Option<Session>,
+    /// The game client textures and models are read from (Settings ▸ Client data, or
+    /// `--client`).
+    pub client: Option<Client>,
+    /// Tools, the stroke under way and the undo history.
+    pub editing: Editing,
+}
+
+impl Document {
+    /// True when there are changes a save would write: edits since the saved point of the
+    /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise.
+    pub fn has_unsaved(&self) -> bool {
+        let edited = self.session.as_ref().is_some_and(|s| !s.edited.is_empty());
+        edited && (self.editing.history.is_empty() || !self.editing.history.is_saved())
+    }
+}
