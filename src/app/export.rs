@@ -6,8 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::LoamApp;
-use super::intent::Intent;
+use super::dialogs::FileDialogs;
+use crate::command::Intent;
+use crate::doc::Document;
+use crate::doc::session::Session;
 use crate::format::Generation;
 use crate::pipeline::pack;
 use crate::ui;
@@ -16,7 +18,7 @@ pub use crate::command::ExportIntent;
 
 /// The dialog's state.
 #[derive(Debug, Clone)]
-pub(super) struct ExportDialog {
+struct ExportDialog {
     target: Generation,
     folder: Option<PathBuf>,
     /// The patch name typed (empty: the first free one).
@@ -38,31 +40,28 @@ pub fn archive_folder(folder: &Path) -> PathBuf {
     crate::assets::client::find_data_dir(folder).unwrap_or_else(|_| folder.to_path_buf())
 }
 
-/// After Save as: writes the WDL of the map the session now works on (the written copy, read
-/// back a few tiles at a time). A lone tile has no map to have one. Returns a note for the
-/// status line.
-pub(super) fn write_wdl_after_save_as(s: &super::Session) -> String {
-    if !s.has_wdt {
-        return String::new();
-    }
-    let wdt = s.folder.join(format!("{}.wdt", s.map.name));
-    match crate::pipeline::wdl::compute(&wdt, Some(s.generation), None)
-        .and_then(|low| crate::pipeline::wdl::write_wdl(&s.folder, &low.name, &low.tiles))
-    {
-        Ok(_) => ", with its WDL".to_string(),
-        Err(e) => format!("; the WDL was not written: {e}"),
-    }
+/// The Export for client component: the dialog, when up.
+#[derive(Debug, Default)]
+pub struct Export {
+    dialog: Option<ExportDialog>,
 }
 
-impl LoamApp {
-    /// Carries out the export intents; hands every other intent back.
-    pub(super) fn handle_export(&mut self, intent: Intent) -> Option<Intent> {
+impl Export {
+    /// Carries out the export intents on the open document (the status line's text goes to
+    /// `message`); hands every other intent back.
+    pub fn handle(
+        &mut self,
+        intent: Intent,
+        doc: &Document,
+        dialogs: &mut dyn FileDialogs,
+        message: &mut Option<String>,
+    ) -> Option<Intent> {
         let Intent::Export(e) = intent else {
             return Some(intent);
         };
         match e {
             ExportIntent::Open => {
-                let Some(s) = &self.doc.session else {
+                let Some(s) = &doc.session else {
                     return None;
                 };
                 let target = if pack::layout(s.generation).is_ok() {
@@ -70,39 +69,39 @@ impl LoamApp {
                 } else {
                     Generation::V335
                 };
-                self.export = Some(ExportDialog {
+                self.dialog = Some(ExportDialog {
                     target,
                     // The client in use (Settings ▸ Client data, or `--client`).
-                    folder: self.doc.client.as_ref().map(|c| c.dir.clone()),
+                    folder: doc.client.as_ref().map(|c| c.dir.clone()),
                     patch_name: String::new(),
                     wdl: true,
                 });
             }
             ExportIntent::Target(g) => {
-                if let Some(d) = &mut self.export {
+                if let Some(d) = &mut self.dialog {
                     d.target = g;
                 }
             }
             ExportIntent::PickFolder => {
-                if let Some(f) = self.shell.dialogs.pick_folder()
-                    && let Some(d) = &mut self.export
+                if let Some(f) = dialogs.pick_folder()
+                    && let Some(d) = &mut self.dialog
                 {
                     d.folder = Some(f);
                 }
             }
             ExportIntent::Wdl(on) => {
-                if let Some(d) = &mut self.export {
+                if let Some(d) = &mut self.dialog {
                     d.wdl = on;
                 }
             }
-            ExportIntent::Write => self.export_write(),
-            ExportIntent::Cancel => self.export = None,
+            ExportIntent::Write => self.write(doc, message),
+            ExportIntent::Cancel => self.dialog = None,
         }
         None
     }
 
-    fn export_write(&mut self) {
-        let (Some(s), Some(d)) = (&self.doc.session, &self.export) else {
+    fn write(&mut self, doc: &Document, message: &mut Option<String>) {
+        let (Some(s), Some(d)) = (&doc.session, &self.dialog) else {
             return;
         };
         let Some(folder) = &d.folder else { return };
@@ -115,9 +114,9 @@ impl LoamApp {
             (!name.is_empty()).then_some(name),
             d.wdl,
         );
-        self.shell.message = Some(match result {
+        *message = Some(match result {
             Ok(p) => {
-                self.export = None;
+                self.dialog = None;
                 let names: Vec<String> = p
                     .archives
                     .iter()
@@ -129,23 +128,9 @@ impl LoamApp {
         });
     }
 
-    /// After a save of `saved` tiles: brings the map's WDL up to date with them when the map
-    /// has one (the tiles are in memory, so nothing is read again). Returns a note for the
-    /// status line when that failed.
-    pub(super) fn refresh_wdl(
-        &self,
-        saved: &std::collections::BTreeSet<crate::model::TileCoord>,
-    ) -> Option<String> {
-        let s = self.doc.session.as_ref()?;
-        let tiles = saved.iter().filter_map(|c| s.map.tiles.get(c));
-        crate::pipeline::wdl::update_beside(&s.folder, &s.map.name, s.generation, tiles)
-            .err()
-            .map(|e| format!("; the WDL was not updated: {e}"))
-    }
-
-    /// Draws the dialog when it is up.
-    pub(super) fn draw_export(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
-        let (Some(d), Some(s)) = (&mut self.export, &self.doc.session) else {
+    /// Draws the dialog when it is up, for the open map `session`.
+    pub fn ui(&mut self, ui: &mut egui::Ui, session: Option<&Session>) -> Vec<Intent> {
+        let (Some(d), Some(s)) = (&mut self.dialog, session) else {
             return Vec::new();
         };
         let dest = d.folder.as_deref().map(archive_folder);

@@ -17,12 +17,14 @@ mod object_view;
 pub mod objects;
 pub mod open_from_client;
 pub mod recovery;
+mod save_as;
 mod save_as_report;
 pub mod screenshot;
 pub mod settings;
 pub mod startup;
 pub mod streaming;
 pub mod textures;
+pub mod view;
 pub mod viewport;
 
 use std::collections::BTreeSet;
@@ -31,10 +33,9 @@ use std::path::{Path, PathBuf};
 use crate::edit::liquid::{LiquidKind, LiquidStyle};
 use crate::format::Generation;
 use crate::model::TileCoord;
-use crate::model::coords::{TILE_SIZE, tile_grid_position};
+use crate::model::coords::TILE_SIZE;
 use crate::render::camera::Camera;
 use crate::render::mesh::build_tile_mesh;
-use crate::render::pick::TerrainPoint;
 use crate::render::terrain::{FrameParams, Overlays};
 use crate::ui;
 
@@ -46,6 +47,7 @@ use intent::Intent;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
 use settings::Settings;
 use streaming::TileLoader;
+use view::{View, initial_camera, mean_ground, tiles_near, view_points};
 use viewport::{GlState, SharedGl};
 
 /// Tiles whose centre is within this many tiles of the camera are kept on the GPU.
@@ -71,29 +73,6 @@ pub struct StartOptions {
     /// Read textures from this game client (`--client`) instead of the one in the settings,
     /// for this run only.
     pub client: Option<PathBuf>,
-}
-
-/// The Save as… dialog's state.
-#[derive(Debug)]
-struct SaveAsState {
-    target: Generation,
-    folder: Option<PathBuf>,
-    reports: save_as_report::SaveAsReports,
-    /// Write the map's WDL with it (on by default).
-    wdl: bool,
-}
-
-/// The 3D view's state besides the GL objects: the camera and what the cursor is over.
-struct View {
-    camera: Camera,
-    /// The terrain point under the cursor, as of the last frame.
-    hover: Option<TerrainPoint>,
-    /// What the hover text says about the object under the cursor, as of the last frame.
-    object_hover: Option<String>,
-    /// Where the brush cursor is drawn when there is no mouse (screenshots of a tool in use).
-    shown_cursor: Option<[f64; 3]>,
-    /// The tile the camera last went to in this map (the tile map's Go to tile fields show it).
-    gone_to: Option<TileCoord>,
 }
 
 /// What streams from the open map's source to the screen, each on a worker of its own: tiles
@@ -136,7 +115,8 @@ pub struct LoamApp {
     gl: SharedGl,
     streams: Streams,
     shell: Shell,
-    save_as: Option<SaveAsState>,
+    /// The Save as… dialog.
+    save_as: save_as::SaveAs,
     /// The asset browser (left panel, Assets page).
     browser: browser::AssetBrowser,
     /// The Open from client dialog, when up, and a map being copied out of the client.
@@ -145,8 +125,8 @@ pub struct LoamApp {
     missing_models: missing_models::MissingModels,
     /// The object tool's selection.
     object_tool: object_tool::ObjectTool,
-    /// The Export for client dialog, when up.
-    export: Option<export::ExportDialog>,
+    /// The Export for client dialog.
+    export: export::Export,
     /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
     recovery: Option<recovery::Recovery>,
 }
@@ -203,12 +183,12 @@ impl LoamApp {
                 screenshot: options.screenshot.map(ScreenshotJob::new),
                 frame_ms: 0.0,
             },
-            save_as: None,
+            save_as: Default::default(),
             browser: browser::AssetBrowser::new(repaint(&cc.egui_ctx)),
             open_from_client: Default::default(),
             missing_models: Default::default(),
             object_tool: Default::default(),
-            export: None,
+            export: Default::default(),
             recovery: None,
         };
         match (options.open, options.read_as) {
@@ -258,9 +238,9 @@ impl LoamApp {
             .and_then(ScreenshotJob::dialog)
         {
             Some("export") => {
-                app.handle_export(Intent::Export(export::ExportIntent::Open));
+                app.handle(&cc.egui_ctx, Intent::Export(export::ExportIntent::Open));
             }
-            Some("save-as") => app.handle_save_as_dialog(),
+            Some("save-as") => app.handle(&cc.egui_ctx, Intent::SaveAsDialog),
             Some("missing-models") => app
                 .missing_models
                 .handle(&Intent::ShowMissingModels(true), 0),
@@ -345,7 +325,7 @@ impl LoamApp {
 
     /// True while the Save as… dialog is up.
     pub fn save_as_shown(&self) -> bool {
-        self.save_as.is_some()
+        self.save_as.is_shown()
     }
 
     /// The status bar's message, if any.
@@ -416,7 +396,7 @@ impl LoamApp {
         self.shell.message = (!notes.is_empty()).then(|| notes.join("; "));
         self.doc.session = Some(session);
         self.view.gone_to = None;
-        self.save_as = None;
+        self.save_as.close();
         // A new map starts a new history; the tool settings stay.
         self.doc.editing = Editing::with_settings(self.doc.editing.settings.clone());
         if let Some(s) = &self.doc.session {
@@ -477,12 +457,9 @@ impl LoamApp {
 
     /// Carries out one intent.
     pub fn handle(&mut self, ctx: &egui::Context, intent: Intent) {
-        let Some(intent) = self.handle_browsing(intent) else {
-            return;
-        };
         let Some(intent) = self.open_from_client.handle(
             intent,
-            self.client_data(),
+            self.doc.client_data(),
             self.streams.repaint.clone(),
             &mut self.shell.message,
         ) else {
@@ -491,7 +468,12 @@ impl LoamApp {
         let Some(intent) = self.handle_objects(intent) else {
             return;
         };
-        let Some(intent) = self.handle_export(intent) else {
+        let Some(intent) = self.export.handle(
+            intent,
+            &self.doc,
+            self.shell.dialogs.as_mut(),
+            &mut self.shell.message,
+        ) else {
             return;
         };
         match intent {
@@ -521,25 +503,14 @@ impl LoamApp {
             }
             Intent::OpenSample => self.open_sample(),
             Intent::Save => self.save(),
-            Intent::SaveAsDialog => self.handle_save_as_dialog(),
-            Intent::SaveAsTarget(g) => {
-                if let (Some(d), Some(s)) = (&mut self.save_as, &self.doc.session) {
-                    d.target = g;
-                    d.reports.request(s, g);
-                }
-            }
-            Intent::SaveAsPickFolder => {
-                if let Some(f) = self.shell.dialogs.pick_folder()
-                    && let Some(d) = &mut self.save_as
-                {
-                    d.folder = Some(f);
-                }
-            }
             Intent::SaveAsWrite => self.save_as_write(),
-            Intent::SaveAsCancel => self.save_as = None,
-            Intent::SaveAsWdl(on) => {
-                if let Some(d) = &mut self.save_as {
-                    d.wdl = on;
+            Intent::SaveAsDialog
+            | Intent::SaveAsTarget(_)
+            | Intent::SaveAsPickFolder
+            | Intent::SaveAsCancel
+            | Intent::SaveAsWdl(_) => {
+                if let Some(s) = &self.doc.session {
+                    self.save_as.handle(intent, s, self.shell.dialogs.as_mut());
                 }
             }
             Intent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
@@ -558,7 +529,11 @@ impl LoamApp {
             Intent::SetObjectFilter(f) => self.settings.objects = f,
             Intent::AutosaveSecs(v) => self.settings.autosave_secs = v,
             Intent::RestoreRecovered(i) => self.restore(i),
-            Intent::DiscardRecovered(i) => self.discard_recovered(i),
+            Intent::DiscardRecovered(i) => {
+                if let Some(why) = self.recovery.as_mut().and_then(|r| r.discard_offer(i)) {
+                    self.shell.message = Some(why);
+                }
+            }
             Intent::RecoverLater(i) => {
                 if let Some(r) = &mut self.recovery {
                     r.take_offer(i);
@@ -583,20 +558,36 @@ impl LoamApp {
                 self.reload_textures();
             }
             Intent::DismissMessage => self.shell.message = None,
+            Intent::ShowLeftPanel(p) => self.settings.left_panel = p,
+            Intent::BrowserTab(k) => self.browser.set_kind(k),
+            Intent::BrowserFilter(f) => self.browser.set_filter(f),
+            Intent::BrowserToggleFolder(key) => self.browser.toggle_folder(key),
+            Intent::PickAsset(kind, path) => {
+                self.browser.selected = Some((kind, path.clone()));
+                browsing::pick_asset(
+                    kind,
+                    path,
+                    &mut self.doc.editing.settings,
+                    &mut self.object_tool.place,
+                );
+            }
+            Intent::PickListfile => {
+                if let Some(f) = self.shell.dialogs.pick_listfile() {
+                    self.settings.listfile = Some(f);
+                    self.restart_browser_with(self.doc.byte_source());
+                }
+            }
+            Intent::ClearListfile => {
+                self.settings.listfile = None;
+                self.restart_browser_with(self.doc.byte_source());
+            }
             Intent::SetTools(settings) => self.doc.editing.settings = *settings,
             Intent::Undo => self.history_step(|e, m| e.undo(m)),
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
             Intent::StitchSeams => self.stitch_seams(),
-            // Carried out by `handle_browsing`, the open-from-client and object components.
-            Intent::ShowLeftPanel(_)
-            | Intent::BrowserTab(_)
-            | Intent::BrowserFilter(_)
-            | Intent::BrowserToggleFolder(_)
-            | Intent::PickAsset(..)
-            | Intent::PickListfile
-            | Intent::ClearListfile
-            | Intent::OpenFromClientDialog
+            // Carried out by the open-from-client and object components.
+            Intent::OpenFromClientDialog
             | Intent::OpenFromClient(_)
             | Intent::CloseOpenFromClient
             | Intent::EditObject(_)
@@ -607,7 +598,7 @@ impl LoamApp {
             | Intent::SelectSameModel(_)
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
-            // Carried out by `handle_export`.
+            // Carried out by the export component.
             Intent::Export(_) => {}
         }
     }
@@ -617,7 +608,7 @@ impl LoamApp {
     /// panel then shows the last operation's tool and brush, and the brush cursor sits on its
     /// last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
-        let source = self.byte_source();
+        let source = self.doc.byte_source();
         let model_box = |path: &str| {
             crate::assets::models::placement_box(path, &|p: &str| source(p).ok().flatten())
         };
@@ -669,6 +660,23 @@ impl LoamApp {
         }
     }
 
+    /// Rebuilds the asset browser's names for the open map and client, its thumbnails read
+    /// through `source` (the bytes the terrain reads).
+    fn restart_browser_with(&mut self, source: crate::assets::textures::ByteSource) {
+        let sources = browsing::name_sources(&self.doc, self.settings.listfile.clone());
+        self.browser.restart(sources, source);
+    }
+
+    /// The object under the cursor (the scene's index), unless the terrain in front hides it.
+    fn object_index_under(&self, input: &ui::viewport::ViewportInput) -> Option<usize> {
+        let aim = object_view::Aim {
+            camera: &self.view.camera,
+            hover: self.view.hover.as_ref(),
+            filter: &self.settings.objects,
+        };
+        object_view::object_index_under(&self.streams.objects, &aim, input)
+    }
+
     /// Stitches the seams of the loaded tiles as one undo step and says how many vertices changed.
     fn stitch_seams(&mut self) {
         let Some(s) = &mut self.doc.session else {
@@ -687,6 +695,59 @@ impl LoamApp {
             )
         });
         self.after_edit(touched);
+    }
+
+    /// Before the open map is replaced: its unsaved edits go to the autosave (see
+    /// [`recovery::Recovery::leave`]).
+    fn leave_session(&mut self) {
+        let unsaved = self.has_unsaved();
+        if let (Some(r), Some(s)) = (&mut self.recovery, &mut self.doc.session)
+            && let Err(e) = r.leave(s, unsaved)
+        {
+            self.shell.message = Some(e);
+        }
+    }
+
+    /// Autosaves when due and wakes the window for the next.
+    fn autosave_tick(&mut self, ctx: &egui::Context) {
+        let busy = self.doc.editing.is_stroking() || self.object_tool.is_dragging();
+        let Some(r) = &mut self.recovery else { return };
+        let (message, next) = r.tick(
+            self.doc.session.as_mut(),
+            self.streams.session_id,
+            busy,
+            self.settings.autosave_secs,
+        );
+        if message.is_some() {
+            self.shell.message = message;
+        }
+        if let Some(next) = next {
+            ctx.request_repaint_after(next);
+        }
+    }
+
+    /// Opens the map of recovered offer `index` with its autosaved tiles as unsaved edits.
+    fn restore(&mut self, index: usize) {
+        let restored = match self.recovery.as_mut().and_then(|r| r.restore(index)) {
+            None => return,
+            Some(Err(why)) => {
+                self.shell.message = Some(why);
+                return;
+            }
+            Some(Ok(r)) => r,
+        };
+        // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
+        let remembered = self.settings.read_as_for(&restored.source);
+        self.install(&restored.source, remembered, restored.session);
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        let touched = s.take_recovered(restored.tiles);
+        if let Some(r) = &mut self.recovery {
+            r.adopt(restored.dir);
+        }
+        self.after_edit(touched);
+        self.shell.message = Some(restored.note);
     }
 
     /// Undoes or redoes through `step`, then re-sends and marks what changed.
@@ -797,13 +858,17 @@ impl LoamApp {
     /// client data folder and the map's folders) and forgets the textures on the GPU.
     fn restart_textures(&mut self) {
         // One source for the terrain and the browser: building it indexes the map's folder.
-        let source = self.byte_source();
+        let source = self.doc.byte_source();
         self.restart_browser_with(source.clone());
         if self.doc.session.is_none() {
             return;
         }
         self.streams.textures.start(source.clone());
-        self.restart_objects(source);
+        // The object scene starts over with the new byte source; the GPU forgets its models.
+        self.streams.objects.start(source);
+        self.view.object_hover = None;
+        self.clear_object_selection();
+        self.gl.lock().queue_clear_models();
         let liquid_types = self
             .doc
             .client
@@ -824,29 +889,6 @@ impl LoamApp {
         }
     }
 
-    /// Shows the Save as… dialog with the report for the map's own generation (or 3.3.5 when
-    /// that one cannot be written).
-    fn handle_save_as_dialog(&mut self) {
-        if let Some(s) = &mut self.doc.session {
-            // The report and the write cover the whole map, read from disk a tile at a
-            // time, not only what is near.
-            let target = if s.generation.writable() {
-                s.generation
-            } else {
-                Generation::V335
-            };
-            // Reports are made afresh each time the dialog opens: edits change them.
-            let mut reports = save_as_report::SaveAsReports::default();
-            reports.request(s, target);
-            self.save_as = Some(SaveAsState {
-                target,
-                folder: None,
-                reports,
-                wdl: true,
-            });
-        }
-    }
-
     fn save(&mut self) {
         let Some(s) = &mut self.doc.session else {
             return;
@@ -855,7 +897,7 @@ impl LoamApp {
             // Opened from the client: never written back there; ask for a folder.
             self.shell.message =
                 Some("opened from the client: choose a folder to save into".into());
-            self.handle_save_as_dialog();
+            self.save_as.open(s);
             return;
         }
         let edited = s.edited.clone();
@@ -865,7 +907,7 @@ impl LoamApp {
         self.shell.message = Some(match saved {
             Ok(sum) => {
                 self.doc.editing.history.set_saved();
-                let wdl = self.refresh_wdl(&edited).unwrap_or_default();
+                let wdl = s.refresh_wdl(&edited).unwrap_or_default();
                 format!(
                     "saved {} file(s) to {}{wdl}",
                     sum.files,
@@ -883,34 +925,22 @@ impl LoamApp {
     }
 
     fn save_as_write(&mut self) {
-        let (Some(s), Some(d)) = (&mut self.doc.session, &self.save_as) else {
+        let Some(s) = &mut self.doc.session else {
             return;
         };
-        let Some(folder) = d.folder.clone() else {
-            return;
-        };
-        match s.save_as(&folder, d.target) {
-            Ok(sum) => {
-                let wdl = match d.wdl {
-                    true => export::write_wdl_after_save_as(s),
-                    false => String::new(),
-                };
-                self.shell.message = Some(format!(
-                    "wrote {} file(s) as {} to {}{wdl}",
-                    sum.files,
-                    d.target,
-                    sum.folder.display()
-                ));
+        match self.save_as.write(s) {
+            None => {}
+            Some(Err(why)) => self.shell.message = Some(why),
+            Some(Ok(note)) => {
+                self.shell.message = Some(note);
                 let path = s.source.clone();
                 self.settings.add_recent(&path);
-                self.save_as = None;
                 if let Some(r) = &mut self.recovery
                     && let Err(e) = r.discard_owned()
                 {
                     self.shell.message = Some(e);
                 }
             }
-            Err(e) => self.shell.message = Some(format!("save as failed: {e}")),
         }
     }
 
@@ -1082,7 +1112,7 @@ impl LoamApp {
             camera_speed: self.settings.camera_speed,
             autosave_secs: self.settings.autosave_secs,
             client: self.doc.client.as_ref().map(client::Client::describe),
-            client_has_archives: self.client_data().is_some(),
+            client_has_archives: self.doc.client_data().is_some(),
             listfile: self.settings.listfile.clone(),
             generation: self
                 .doc
@@ -1115,7 +1145,11 @@ impl LoamApp {
             ),
             message: self.shell.message.clone(),
             textures: self.streams.textures.status(),
-            objects: self.object_status(),
+            objects: object_view::object_status(
+                &self.streams.objects,
+                self.doc.session.as_ref(),
+                &self.gl,
+            ),
         };
         egui::Panel::bottom("loam-status").show(ui, |ui| {
             intents.extend(ui::status::show(ui, &status));
@@ -1143,7 +1177,12 @@ impl LoamApp {
                         }
                         intents.extend(ui::tile_map::show(ui, &tile_map));
                     }
-                    LeftPanel::Assets => intents.extend(self.draw_browser(ui)),
+                    LeftPanel::Assets => intents.extend(browsing::draw_browser(
+                        ui,
+                        &mut self.browser,
+                        &self.doc.editing.settings.texture,
+                        self.doc.client_data(),
+                    )),
                 }
             });
         let tile_textures = self.doc.session.as_ref().and_then(|s| {
@@ -1203,90 +1242,6 @@ impl LoamApp {
     }
 }
 
-/// A camera's position and the point it looks at (on a plane at `ground`, at most three tiles
-/// ahead), both on the tile grid.
-fn view_points(camera: &Camera, ground: f64) -> [[f64; 2]; 2] {
-    let eye = camera.position;
-    let f = camera.forward();
-    let reach = 3.0 * TILE_SIZE;
-    let d = if f.z < -1e-3 {
-        ((ground - eye[2]) / f.z as f64).clamp(0.0, reach)
-    } else {
-        reach
-    };
-    [
-        tile_grid_position(eye[0], eye[1]),
-        tile_grid_position(eye[0] + f.x as f64 * d, eye[1] + f.y as f64 * d),
-    ]
-}
-
-/// The tiles of `set` whose centre is within `radius` tiles of any of `points`.
-fn tiles_near(set: &BTreeSet<TileCoord>, points: &[[f64; 2]], radius: f64) -> BTreeSet<TileCoord> {
-    set.iter()
-        .filter(|t| {
-            points.iter().any(|[col, row]| {
-                let dc = t.x as f64 + 0.5 - col;
-                let dr = t.y as f64 + 0.5 - row;
-                (dc * dc + dr * dr).sqrt() <= radius
-            })
-        })
-        .copied()
-        .collect()
-}
-
-/// The mean of the chunks' lowest heights over the loaded tiles.
-fn mean_ground(map: &crate::model::Map) -> f64 {
-    let (sum, n) = map
-        .tiles
-        .values()
-        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().0 as f64))
-        .fold((0.0, 0usize), |(s, n), h| (s + h, n + 1));
-    if n == 0 { 0.0 } else { sum / n as f64 }
-}
-
-/// A camera that shows the map's tiles (the first three by three of a large map) from the
-/// north-west, looking south-east.
-pub fn initial_camera(session: &Session) -> Camera {
-    let tiles: Vec<TileCoord> = session.known_tiles().into_iter().collect();
-    let mut camera = Camera::default();
-    let Some(first) = tiles.first() else {
-        return camera;
-    };
-    let (mut lo, mut hi) = ((first.x, first.y), (first.x, first.y));
-    for t in &tiles {
-        lo = (lo.0.min(t.x), lo.1.min(t.y));
-        hi = (hi.0.max(t.x), hi.1.max(t.y));
-    }
-    // Large maps: look at the first few tiles rather than at all of them from far away.
-    let span = ((hi.0 - lo.0).max(hi.1 - lo.1) as f64 + 1.0).min(3.0);
-    let ground = mean_ground(&session.map);
-    let Some(nw) = TileCoord::new(lo.0 as usize, lo.1 as usize) else {
-        return camera;
-    };
-    let [nx, ny] = nw.north_west();
-    let (cx, cy) = (
-        nx - ((hi.1 - lo.1 + 1) as f64).min(span) * TILE_SIZE / 2.0,
-        ny - ((hi.0 - lo.0 + 1) as f64).min(span) * TILE_SIZE / 2.0,
-    );
-    camera.yaw = -std::f32::consts::FRAC_PI_4 * 3.0;
-    camera.pitch = -0.7;
-    // A lone tile needs more room around it than a group, whose neighbours fill the view.
-    let factor = if span <= 1.0 { 1.15 } else { 0.8 };
-    camera.frame([cx, cy, ground], (span * TILE_SIZE * factor) as f32);
-    // Mountains must not stand between the camera and the map: rise above the top.
-    let top = session
-        .map
-        .tiles
-        .values()
-        .flat_map(|t| t.chunks.iter().map(|c| c.height_range().1))
-        .fold(f32::MIN, f32::max);
-    if top > f32::MIN && camera.position[2] < top as f64 + 120.0 {
-        camera.position[2] = top as f64 + 120.0;
-        camera.look_at([cx, cy, ground]);
-    }
-    camera
-}
-
 impl eframe::App for LoamApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
@@ -1324,32 +1279,11 @@ impl eframe::App for LoamApp {
         }
 
         let mut intents = self.draw_panels(ui);
-        if let Some(d) = &mut self.save_as
-            && let Some(s) = &self.doc.session
-        {
-            if d.reports.poll() {
-                // The progress bar moves, and the finished report shows, without input.
-                ctx.request_repaint_after(std::time::Duration::from_millis(100));
-            }
-            let (report, reading) = match d.reports.state(d.target) {
-                save_as_report::ReportState::Ready(lines) => (lines.to_vec(), None),
-                save_as_report::ReportState::Reading { read, total } => {
-                    (Vec::new(), Some((read, total)))
-                }
-            };
-            let view = ui::dialogs::SaveAsView {
-                targets: Session::save_targets(),
-                target: d.target,
-                current: s.generation,
-                folder: d.folder.clone(),
-                report,
-                reading,
-                wdl: d.wdl,
-            };
-            intents.extend(ui::dialogs::save_as(ui, &view));
+        if let Some(s) = &self.doc.session {
+            intents.extend(self.save_as.ui(ui, s));
         }
         intents.extend(self.open_from_client.ui(ui));
-        intents.extend(self.draw_export(ui));
+        intents.extend(self.export.ui(ui, self.doc.session.as_ref()));
         match self.open_from_client.poll() {
             Some(open_from_client::Copied::Open(wdt, name)) => {
                 self.open(&wdt);
@@ -1370,7 +1304,11 @@ impl eframe::App for LoamApp {
         }
 
         self.stream_from_disk();
-        let objects_ready = self.stream_objects();
+        let objects_ready = object_view::stream_objects(
+            &mut self.streams.objects,
+            self.doc.session.as_ref(),
+            &self.gl,
+        );
         let ready = self.stream_tiles()
             && objects_ready
             && (self.settings.left_panel != settings::LeftPanel::Assets
@@ -1451,7 +1389,9 @@ impl eframe::App for LoamApp {
             (Some(m), Some(ndc)) => camera_control::pick(m, &self.view.camera, ndc, input.aspect()),
             _ => None,
         };
-        self.view.object_hover = self.hover_object(&input);
+        self.view.object_hover = self
+            .object_index_under(&input)
+            .and_then(|i| self.streams.objects.describe(i));
         self.brush(&input);
         // Shortcuts (one table, `command::shortcuts`), unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {

@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::LoamApp;
 use crate::disk::LoamError;
 use crate::doc::session::Session;
 use crate::format::Generation;
-use crate::model::TileCoord;
+use crate::model::{Tile, TileCoord};
 use crate::pipeline::recovery::{self, Manifest, Snapshot};
 use crate::ui;
 
@@ -264,58 +263,65 @@ pub fn snapshot(session: &mut Session, whole: bool) -> Snapshot {
     }
 }
 
-/// The app's side: autosaving the open map, and answering the restore dialog.
-impl LoamApp {
-    /// Before the open map is replaced: its unsaved edits are autosaved now and kept for the
-    /// next start's offer; a map without any has its recovery folder removed.
-    pub(super) fn leave_session(&mut self) {
-        let unsaved = self.has_unsaved();
-        let (Some(r), Some(s)) = (&mut self.recovery, &mut self.doc.session) else {
-            return;
-        };
-        let done = if unsaved {
-            r.write_now(s)
+/// A recovered map read back, for the app to make the open map.
+pub struct Restored {
+    /// The map, opened from its source as the autosave's generation.
+    pub session: Session,
+    /// The autosaved tiles, to take in as unsaved edits.
+    pub tiles: Vec<Tile>,
+    /// Where the map was opened from.
+    pub source: PathBuf,
+    /// The recovery folder, for [`Recovery::adopt`] once the map is open.
+    pub dir: PathBuf,
+    /// What the status line says.
+    pub note: String,
+}
+
+/// Answering the restore dialog and autosaving the open map.
+impl Recovery {
+    /// Before the open map `session` is replaced: its edits, when `unsaved`, are autosaved now
+    /// and kept for the next start's offer; a map without any has its recovery folder removed.
+    pub fn leave(&mut self, session: &mut Session, unsaved: bool) -> Result<(), String> {
+        if unsaved {
+            self.write_now(session)
         } else {
-            r.discard_owned()
-        };
-        if let Err(e) = done {
-            self.shell.message = Some(e);
+            self.discard_owned()
         }
     }
 
-    /// Autosaves when due (not during a stroke or a drag) and wakes the window for the next.
-    pub(super) fn autosave_tick(&mut self, ctx: &egui::Context) {
-        let stroking = self.doc.editing.is_stroking() || self.object_tool.is_dragging();
-        let interval = self.autosave_interval();
-        let Some(r) = &mut self.recovery else { return };
-        if let Some(e) = r.poll() {
-            self.shell.message = Some(e);
-        }
-        let Some(s) = &mut self.doc.session else {
-            return;
+    /// Autosaves `session` (the `id`th opened) when due and not `busy` (a stroke or a drag
+    /// under way). Returns a message for the status line, and when to look again (`None`
+    /// with no map open).
+    pub fn tick(
+        &mut self,
+        session: Option<&mut Session>,
+        id: u64,
+        busy: bool,
+        setting_secs: u32,
+    ) -> (Option<String>, Option<Duration>) {
+        // `$LOAM_AUTOSAVE_SECS` for this run, else the setting.
+        let interval = self
+            .interval_override
+            .unwrap_or(Duration::from_secs(setting_secs as u64));
+        let mut message = self.poll();
+        let Some(s) = session else {
+            return (message, None);
         };
-        if r.due_in(interval).is_zero()
-            && !stroking
-            && let Some(e) = r.autosave(s, self.streams.session_id)
+        if self.due_in(interval).is_zero()
+            && !busy
+            && let Some(e) = self.autosave(s, id)
         {
-            self.shell.message = Some(e);
+            message = Some(e);
         }
-        ctx.request_repaint_after(r.due_in(interval).max(Duration::from_millis(200)));
+        let next = self.due_in(interval).max(Duration::from_millis(200));
+        (message, Some(next))
     }
 
-    /// The autosave interval: `$LOAM_AUTOSAVE_SECS` for this run, else the setting.
-    fn autosave_interval(&self) -> Duration {
-        self.recovery
-            .as_ref()
-            .and_then(|r| r.interval_override)
-            .unwrap_or(Duration::from_secs(self.settings.autosave_secs as u64))
-    }
-
-    /// Opens the map of recovered offer `index` with its autosaved tiles as unsaved edits.
-    pub(super) fn restore(&mut self, index: usize) {
-        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
-            return;
-        };
+    /// Reads back recovered offer `index`: the map from its source, as the autosave's
+    /// generation, and its autosaved tiles. `None` when there is no such offer; an error
+    /// leaves the folder for the next start to offer again.
+    pub fn restore(&mut self, index: usize) -> Option<Result<Restored, String>> {
+        let offer = self.take_offer(index)?;
         let m = &offer.manifest;
         let from = m.generation.parse::<Generation>().ok();
         let read = Session::open_as(&m.source, from).and_then(|s| {
@@ -324,36 +330,12 @@ impl LoamApp {
         });
         let (session, tiles) = match read {
             Ok(r) => r,
-            Err(e) => {
-                // The folder stays: the next start offers it again.
-                self.shell.message = Some(format!("could not restore {}: {e}", m.map));
-                return;
-            }
+            Err(e) => return Some(Err(format!("could not restore {}: {e}", m.map))),
         };
-        // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
-        let remembered = self.settings.read_as_for(&m.source);
-        self.install(&m.source.clone(), remembered, session);
-        let Some(s) = &mut self.doc.session else {
-            return;
-        };
-        let mut touched = Vec::new();
-        for t in tiles {
-            let c = t.coord;
-            // Recovered tiles carry their own name lists; a 0.5.x save maps them by name.
-            if let Some(names) = &mut s.map.map_wide_names {
-                names.tile_doodad_indices.remove(&c);
-                names.tile_wmo_indices.remove(&c);
-            }
-            s.insert_tile(t, None);
-            touched.push((c, 0));
-        }
-        if let Some(r) = &mut self.recovery {
-            r.adopt(offer.dir.clone());
-        }
         let mut note = format!(
             "restored {} unsaved tile(s) of {} from the autosave of {}; the undo history is \
              not restored",
-            touched.len(),
+            tiles.len(),
             m.map,
             offer.age()
         );
@@ -368,18 +350,21 @@ impl LoamApp {
                     .join(", ")
             ));
         }
-        self.after_edit(touched);
-        self.shell.message = Some(note);
+        Some(Ok(Restored {
+            session,
+            tiles,
+            source: m.source.clone(),
+            dir: offer.dir.clone(),
+            note,
+        }))
     }
 
-    /// Removes the recovered offer `index` and its folder.
-    pub(super) fn discard_recovered(&mut self, index: usize) {
-        let Some(offer) = self.recovery.as_mut().and_then(|r| r.take_offer(index)) else {
-            return;
-        };
-        if let Err(e) = recovery::remove(&offer.dir) {
-            self.shell.message = Some(format!("could not remove the recovered edits: {e}"));
-        }
+    /// Removes recovered offer `index` and its folder; says why when that failed.
+    pub fn discard_offer(&mut self, index: usize) -> Option<String> {
+        let offer = self.take_offer(index)?;
+        recovery::remove(&offer.dir)
+            .err()
+            .map(|e| format!("could not remove the recovered edits: {e}"))
     }
 }
 

@@ -30,6 +30,22 @@ pub struct Document {
 }
 
 impl Document {
+    /// The opened client, when the client folder is one (not a folder of extracted files).
+    pub fn client_data(&self) -> Option<std::sync::Arc<crate::assets::client::ClientData>> {
+        self.client.as_ref()?.opened.as_ref().ok().cloned()
+    }
+
+    /// The bytes of game paths for the open map (its folder first) and the client; without a
+    /// map, the client's alone.
+    pub fn byte_source(&self) -> crate::assets::textures::ByteSource {
+        // An empty path names no folder: nothing is indexed for it.
+        let folder = self
+            .session
+            .as_ref()
+            .map_or_else(std::path::PathBuf::new, |s| s.folder.clone());
+        client::byte_source(self.client.as_ref(), &folder)
+    }
+
     /// True when there are changes a save would write: edits since the saved point of the
     /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise.
     pub fn has_unsaved(&self) -> bool {

@@ -214,7 +214,12 @@ mod tests {
         let mut map = Map::new("Runner");
         map.tiles.insert(coord, Tile::flat(coord, "a.blp", 0.0));
         let p = [nx - 100.0, ny - 100.0];
-        let text = format!(r#"{{"ops": [{}, {}, {}]}}"#, raise_at(p), raise_at(p), raise_at(p));
+        let text = format!(
+            r#"{{"ops": [{}, {}, {}]}}"#,
+            raise_at(p),
+            raise_at(p),
+            raise_at(p)
+        );
         let file = ops::parse(&text).unwrap();
         let no_box = |_: &str| None;
         let uids = NewUids {

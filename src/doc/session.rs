@@ -480,6 +480,51 @@ fn tile_of_file(path: &Path, tiles: &[TileCoord]) -> Option<TileCoord> {
     }
 }
 
+impl Session {
+    /// After Save as: writes the WDL of the map the session now works on (the written copy,
+    /// read back a few tiles at a time). A lone tile has no map to have one. Returns a note
+    /// for the status line.
+    pub fn write_wdl_after_save_as(&self) -> String {
+        if !self.has_wdt {
+            return String::new();
+        }
+        let wdt = self.folder.join(format!("{}.wdt", self.map.name));
+        match pipeline::wdl::compute(&wdt, Some(self.generation), None)
+            .and_then(|low| pipeline::wdl::write_wdl(&self.folder, &low.name, &low.tiles))
+        {
+            Ok(_) => ", with its WDL".to_string(),
+            Err(e) => format!("; the WDL was not written: {e}"),
+        }
+    }
+
+    /// Takes in tiles read back from an autosave as unsaved edits; returns the changed
+    /// chunks' tiles for the caller to redraw.
+    pub fn take_recovered(&mut self, tiles: Vec<Tile>) -> Vec<(TileCoord, usize)> {
+        let mut touched = Vec::new();
+        for t in tiles {
+            let c = t.coord;
+            // Recovered tiles carry their own name lists; a 0.5.x save maps them by name.
+            if let Some(names) = &mut self.map.map_wide_names {
+                names.tile_doodad_indices.remove(&c);
+                names.tile_wmo_indices.remove(&c);
+            }
+            self.insert_tile(t, None);
+            touched.push((c, 0));
+        }
+        touched
+    }
+
+    /// After a save of `saved` tiles: brings the map's WDL up to date with them when the map
+    /// has one (the tiles are in memory, so nothing is read again). Returns a note for the
+    /// status line when that failed.
+    pub fn refresh_wdl(&self, saved: &BTreeSet<TileCoord>) -> Option<String> {
+        let tiles = saved.iter().filter_map(|c| self.map.tiles.get(c));
+        pipeline::wdl::update_beside(&self.folder, &self.map.name, self.generation, tiles)
+            .err()
+            .map(|e| format!("; the WDL was not updated: {e}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
