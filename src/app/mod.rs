@@ -465,7 +465,7 @@ impl LoamApp {
         ) else {
             return;
         };
-        let Some(intent) = self.handle_objects(intent) else {
+        let Some(intent) = self.with_object_tool(|tool, c| tool.handle(c, intent)) else {
             return;
         };
         let Some(intent) = self.export.handle(
@@ -667,6 +667,59 @@ impl LoamApp {
         self.browser.restart(sources, source);
     }
 
+    /// Runs `f` with the object tool and what it works with, then marks and redraws the
+    /// chunks it changed.
+    fn with_object_tool<R>(
+        &mut self,
+        f: impl FnOnce(&mut object_tool::ObjectTool, &mut object_tool::ObjectCtx) -> R,
+    ) -> R {
+        let mut ctx = object_tool::ObjectCtx {
+            doc: &mut self.doc,
+            scene: &mut self.streams.objects,
+            camera: &self.view.camera,
+            hover: self.view.hover,
+            filter: &self.settings.objects,
+            message: &mut self.shell.message,
+            repaint: &self.streams.repaint,
+            touched: Vec::new(),
+        };
+        let r = f(&mut self.object_tool, &mut ctx);
+        let touched = ctx.touched;
+        self.after_edit(touched);
+        r
+    }
+
+    /// The selected objects as their first listing tile records them (objects no longer in a
+    /// loaded tile are left out).
+    pub fn selected_objects(&self) -> Vec<crate::edit::objects::ObjectRecord> {
+        self.object_tool.selected_objects(&self.doc)
+    }
+
+    /// The terrain point under the mouse, as of the last frame.
+    pub fn hover_point(&self) -> Option<crate::render::pick::TerrainPoint> {
+        self.view.hover
+    }
+
+    /// The placed objects as the view shows them.
+    pub fn object_scene(&self) -> &objects::ObjectScene {
+        &self.streams.objects
+    }
+
+    /// The selection as (kind, uniqueId) pairs.
+    pub fn selection(&self) -> &[(crate::model::ObjectKind, u32)] {
+        &self.object_tool.selection
+    }
+
+    /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile lists.
+    pub fn select_by_uid(&mut self, uids: &[u32]) {
+        self.object_tool.select_uids(&self.doc, uids);
+    }
+
+    /// Where the object tool's gizmo stands (see [`object_tool::ObjectTool::gizmo_centre`]).
+    pub fn gizmo_centre(&self) -> Option<(glam::Vec3, Option<f32>)> {
+        self.object_tool.gizmo_centre(&self.doc)
+    }
+
     /// The object under the cursor (the scene's index), unless the terrain in front hides it.
     fn object_index_under(&self, input: &ui::viewport::ViewportInput) -> Option<usize> {
         let aim = object_view::Aim {
@@ -767,7 +820,7 @@ impl LoamApp {
     /// area id instead.
     fn brush(&mut self, input: &ui::viewport::ViewportInput) {
         if self.doc.editing.settings.tool == Tool::Objects {
-            self.object_click(input);
+            self.with_object_tool(|tool, c| tool.click(c, input));
             return;
         }
         let Some(s) = &mut self.doc.session else {
@@ -867,7 +920,7 @@ impl LoamApp {
         // The object scene starts over with the new byte source; the GPU forgets its models.
         self.streams.objects.start(source);
         self.view.object_hover = None;
-        self.clear_object_selection();
+        self.with_object_tool(|tool, c| tool.clear(c));
         self.gl.lock().queue_clear_models();
         let liquid_types = self
             .doc
@@ -1214,7 +1267,7 @@ impl LoamApp {
         let selected = if settings.tool == Tool::Objects {
             Some((
                 self.selected_objects(),
-                self.place_options().clone(),
+                self.object_tool.place.clone(),
                 self.object_tool
                     .transform()
                     .map(|(mode, axis)| mode.describe(axis)),
@@ -1326,7 +1379,7 @@ impl eframe::App for LoamApp {
         let filter = self.settings.objects;
         let selected = self.object_tool.selection.clone();
         let gizmo_at = self.gizmo_centre();
-        let band = self.band();
+        let band = self.object_tool.band();
         let input = egui::CentralPanel::no_frame()
             .show(ui, |ui| {
                 let view = ui.available_rect_before_wrap();
@@ -1408,7 +1461,7 @@ impl eframe::App for LoamApp {
                 }
             }
             if self.doc.editing.settings.tool == Tool::Objects {
-                self.object_shortcuts(&ctx);
+                self.with_object_tool(|tool, c| tool.shortcuts(c, &ctx));
             }
         }
         if input.is_active() || !ready {

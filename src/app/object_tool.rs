@@ -14,12 +14,17 @@ use std::sync::{Arc, Mutex};
 
 use glam::Vec3;
 
-use super::LoamApp;
-use super::intent::Intent;
+use super::objects::ObjectScene;
+use crate::command::Intent;
+use crate::doc::Document;
+use crate::doc::editing::Touched;
 use crate::edit::objects::{self, ObjectRecord, ObjectStroke};
 use crate::edit::transform;
 use crate::model::ObjectKind;
+use crate::render::camera::Camera;
 use crate::render::gizmo::{self, Handle};
+use crate::render::pick::TerrainPoint;
+use crate::render::scene::ObjectFilter;
 use crate::ui::viewport::ViewportInput;
 
 /// What the object tool holds between frames.
@@ -47,7 +52,66 @@ pub struct ObjectTool {
     seed: u64,
 }
 
+/// What the object tool works with on each call: the document, the placed objects, the view,
+/// and where its message and changed chunks go (the app marks and redraws them after).
+pub struct ObjectCtx<'a> {
+    /// The open document.
+    pub doc: &'a mut Document,
+    /// The placed objects and their models.
+    pub scene: &'a mut ObjectScene,
+    /// The view's camera.
+    pub camera: &'a Camera,
+    /// The terrain point under the cursor, as of the last frame.
+    pub hover: Option<TerrainPoint>,
+    /// Which objects are shown (and so can be picked).
+    pub filter: &'a ObjectFilter,
+    /// The status line.
+    pub message: &'a mut Option<String>,
+    /// Wakes the window (the uid scan's worker calls it when done).
+    pub repaint: &'a Arc<dyn Fn() + Send + Sync>,
+    /// Chunks the tool changed, for the app to mark edited and redraw.
+    pub touched: Touched,
+}
+
+impl ObjectCtx<'_> {
+    /// What the cursor is aimed at, for picking.
+    fn aim(&self) -> super::object_view::Aim<'_> {
+        super::object_view::Aim {
+            camera: self.camera,
+            hover: self.hover.as_ref(),
+            filter: self.filter,
+        }
+    }
+}
+
 impl ObjectTool {
+    /// The selected objects as their first listing tile records them (objects no longer in a
+    /// loaded tile are left out).
+    pub fn selected_objects(&self, doc: &Document) -> Vec<ObjectRecord> {
+        let Some(s) = &doc.session else {
+            return Vec::new();
+        };
+        self.selection
+            .iter()
+            .filter_map(|&(kind, uid)| objects::find(&s.map, kind, uid))
+            .collect()
+    }
+
+    /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile
+    /// of `doc` lists.
+    pub fn select_uids(&mut self, doc: &Document, uids: &[u32]) {
+        let Some(s) = &doc.session else { return };
+        self.selection = uids
+            .iter()
+            .filter_map(|&uid| {
+                [ObjectKind::Doodad, ObjectKind::Wmo]
+                    .into_iter()
+                    .find(|&k| objects::find(&s.map, k, uid).is_some())
+                    .map(|k| (k, uid))
+            })
+            .collect();
+    }
+
     /// The map's uniqueId range, when it has one.
     pub fn uid_range(&self) -> Option<objects::UidRange> {
         self.uid_range
@@ -125,64 +189,36 @@ struct Drag {
     moved: bool,
 }
 
-impl LoamApp {
-    /// The selected objects as their first listing tile records them (objects no longer in a
-    /// loaded tile are left out).
-    pub fn selected_objects(&self) -> Vec<ObjectRecord> {
-        let Some(s) = &self.doc.session else {
-            return Vec::new();
-        };
-        self.object_tool
-            .selection
-            .iter()
-            .filter_map(|&(kind, uid)| objects::find(&s.map, kind, uid))
-            .collect()
-    }
-
-    /// The terrain point under the mouse, as of the last frame.
-    pub fn hover_point(&self) -> Option<crate::render::pick::TerrainPoint> {
-        self.view.hover
-    }
-
-    /// The placed objects as the view shows them.
-    pub fn object_scene(&self) -> &super::objects::ObjectScene {
-        &self.streams.objects
-    }
-
-    /// The selection as (kind, uniqueId) pairs.
-    pub fn selection(&self) -> &[(ObjectKind, u32)] {
-        &self.object_tool.selection
-    }
-
+impl ObjectTool {
     /// The view's mouse with the object tool: a click selects the object under the cursor
     /// (Shift adds it, Ctrl toggles it, nothing under it clears the selection), or places the
     /// chosen model while placing is on; a drag that starts on a selected object moves the
     /// selection over the terrain as one undo step.
-    pub(super) fn object_click(&mut self, input: &ViewportInput) {
-        if self.object_tool.band.is_some() {
-            self.drag_band(input);
+    pub fn click(&mut self, ctx: &mut ObjectCtx, input: &ViewportInput) {
+        if self.band.is_some() {
+            self.drag_band(ctx, input);
             return;
         }
-        if self.object_tool.transform.is_some() {
-            self.transform_step(input);
+        if self.transform.is_some() {
+            self.transform_step(ctx, input);
             return;
         }
-        if self.object_tool.drag.is_some() {
-            self.drag_selection(input);
+        if self.drag.is_some() {
+            self.drag_selection(ctx, input);
             return;
         }
         if !input.brush_pressed {
             return;
         }
-        if self.object_tool.place.active && self.object_tool.place.model.is_some() {
-            self.place_at_cursor();
+        if self.place.active && self.place.model.is_some() {
+            self.place_at_cursor(ctx);
             return;
         }
-        if self.begin_gizmo_drag(input) {
+        if self.begin_gizmo_drag(ctx, input) {
             return;
         }
-        let picked = self.object_under(input);
-        let sel = &mut self.object_tool.selection;
+        let picked = self.object_under(ctx, input);
+        let sel = &mut self.selection;
         match picked {
             Some(key) if input.slow => {
                 if let Some(i) = sel.iter().position(|k| *k == key) {
@@ -200,39 +236,39 @@ impl LoamApp {
                 if !sel.contains(&key) {
                     *sel = vec![key];
                 }
-                self.begin_drag();
+                self.begin_drag(ctx);
             }
             // Nothing under the cursor: a rubber band starts (a click without a drag clears
             // the selection, unless Shift or Ctrl add to it).
             None => {
                 if let Some(ndc) = input.hover_ndc {
-                    self.object_tool.band = Some((ndc, ndc, input.fast || input.slow));
+                    self.band = Some((ndc, ndc, input.fast || input.slow));
                 }
             }
         }
     }
 
     /// The rubber band under way, for the view to draw.
-    pub(super) fn band(&self) -> Option<([f32; 2], [f32; 2])> {
-        self.object_tool.band.map(|(a, b, _)| (a, b))
+    pub fn band(&self) -> Option<([f32; 2], [f32; 2])> {
+        self.band.map(|(a, b, _)| (a, b))
     }
 
     /// Follows the rubber band; on release selects the objects inside it (added to the
     /// selection with Shift or Ctrl), or clears the selection after a mere click.
-    fn drag_band(&mut self, input: &ViewportInput) {
-        let Some((start, mut end, adding)) = self.object_tool.band.take() else {
+    fn drag_band(&mut self, ctx: &mut ObjectCtx, input: &ViewportInput) {
+        let Some((start, mut end, adding)) = self.band.take() else {
             return;
         };
         if let Some(ndc) = input.hover_ndc {
             end = ndc;
         }
         if input.brush_held {
-            self.object_tool.band = Some((start, end, adding));
+            self.band = Some((start, end, adding));
             return;
         }
         let (w, h) = (input.rect.width() / 2.0, input.rect.height() / 2.0);
         let tiny = ((end[0] - start[0]) * w).abs() < 4.0 && ((end[1] - start[1]) * h).abs() < 4.0;
-        let sel = &mut self.object_tool.selection;
+        let sel = &mut self.selection;
         if tiny {
             if !adding {
                 sel.clear();
@@ -241,11 +277,8 @@ impl LoamApp {
         }
         let lo = [start[0].min(end[0]), start[1].min(end[1])];
         let hi = [start[0].max(end[0]), start[1].max(end[1])];
-        let vp = self.view.camera.view_projection(input.aspect());
-        let inside = self
-            .streams
-            .objects
-            .objects_in(vp, lo, hi, &self.settings.objects);
+        let vp = ctx.camera.view_projection(input.aspect());
+        let inside = ctx.scene.objects_in(vp, lo, hi, ctx.filter);
         if !adding {
             sel.clear();
         }
@@ -258,37 +291,33 @@ impl LoamApp {
 
     /// Where the gizmo stands: the selection's centre, and the first selected object's turn
     /// when the arrows follow local axes. `None` without a selection or the object tool.
-    pub fn gizmo_centre(&self) -> Option<(Vec3, Option<f32>)> {
-        if self.doc.editing.settings.tool != crate::doc::editing::Tool::Objects {
+    pub fn gizmo_centre(&self, doc: &Document) -> Option<(Vec3, Option<f32>)> {
+        if doc.editing.settings.tool != crate::doc::editing::Tool::Objects {
             return None;
         }
-        let records = self.selected_objects();
+        let records = self.selected_objects(doc);
         let first = records.first()?;
         let n = records.len() as f64;
         let c = [0, 1, 2].map(|i| records.iter().map(|r| r.position[i]).sum::<f64>() / n);
-        let yaw = self
-            .object_tool
-            .place
-            .local_axes
-            .then_some(first.rotation[1]);
+        let yaw = self.place.local_axes.then_some(first.rotation[1]);
         Some((Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32), yaw))
     }
 
     /// A press on one of the gizmo's handles starts a drag of the selection along that arrow
     /// or round the ring; true when it did.
-    fn begin_gizmo_drag(&mut self, input: &ViewportInput) -> bool {
-        let (Some(ndc), Some((centre, yaw))) = (input.hover_ndc, self.gizmo_centre()) else {
+    fn begin_gizmo_drag(&mut self, ctx: &mut ObjectCtx, input: &ViewportInput) -> bool {
+        let (Some(ndc), Some((centre, yaw))) = (input.hover_ndc, self.gizmo_centre(ctx.doc)) else {
             return false;
         };
-        let vp = self.view.camera.view_projection(input.aspect());
-        let Some(g) = gizmo::layout(centre, yaw, vp, self.view.camera.eye()) else {
+        let vp = ctx.camera.view_projection(input.aspect());
+        let Some(g) = gizmo::layout(centre, yaw, vp, ctx.camera.eye()) else {
             return false;
         };
         let half = [input.rect.width() / 2.0, input.rect.height() / 2.0];
         let Some(handle) = gizmo::hit(&g, ndc, half, 7.0) else {
             return false;
         };
-        let (origin, dir) = self.view.camera.ray(ndc, input.aspect());
+        let (origin, dir) = ctx.camera.ray(ndc, input.aspect());
         let (axis, start) = match handle {
             Handle::Axis(i) => (
                 g.axes[i].1,
@@ -300,7 +329,7 @@ impl LoamApp {
         let Some(start) = start else {
             return false;
         };
-        self.object_tool.transform = Some(Transform {
+        self.transform = Some(Transform {
             mode: match handle {
                 Handle::Axis(_) => TransformMode::Move,
                 Handle::Ring => TransformMode::Turn,
@@ -309,8 +338,8 @@ impl LoamApp {
             axis: None,
             stroke: ObjectStroke::default(),
             originals: {
-                let records = self.selected_objects();
-                self.load_tiles_for(&records);
+                let records = self.selected_objects(ctx.doc);
+                self.load_tiles_for(ctx, &records);
                 records
             },
             start_ndc: Some(ndc),
@@ -321,25 +350,22 @@ impl LoamApp {
     }
 
     /// The object under the cursor, unless the terrain in front of it hides it.
-    fn object_under(&self, input: &ViewportInput) -> Option<(ObjectKind, u32)> {
-        let index = self.object_index_under(input)?;
-        self.streams
-            .objects
-            .object(index)
-            .map(|o| (o.kind, o.unique_id))
+    fn object_under(&self, ctx: &ObjectCtx, input: &ViewportInput) -> Option<(ObjectKind, u32)> {
+        let index = super::object_view::object_index_under(ctx.scene, &ctx.aim(), input)?;
+        ctx.scene.object(index).map(|o| (o.kind, o.unique_id))
     }
 
     /// Starts dragging the selection from the ground point under the cursor.
-    fn begin_drag(&mut self) {
-        let Some(start) = self.view.hover.map(|h| h.world) else {
+    fn begin_drag(&mut self, ctx: &mut ObjectCtx) {
+        let Some(start) = ctx.hover.map(|h| h.world) else {
             return;
         };
-        let originals = self.selected_objects();
-        self.load_tiles_for(&originals);
+        let originals = self.selected_objects(ctx.doc);
+        self.load_tiles_for(ctx, &originals);
         if originals.is_empty() {
             return;
         }
-        self.object_tool.drag = Some(Drag {
+        self.drag = Some(Drag {
             stroke: ObjectStroke::default(),
             start,
             originals,
@@ -349,11 +375,11 @@ impl LoamApp {
 
     /// Moves the dragged selection with the cursor, keeping each object's height above the
     /// ground; on release, records the whole drag as one undo step.
-    fn drag_selection(&mut self, input: &ViewportInput) {
-        let Some(mut drag) = self.object_tool.drag.take() else {
+    fn drag_selection(&mut self, ctx: &mut ObjectCtx, input: &ViewportInput) {
+        let Some(mut drag) = self.drag.take() else {
             return;
         };
-        let moved: Vec<ObjectRecord> = match (&self.doc.session, self.view.hover) {
+        let moved: Vec<ObjectRecord> = match (&ctx.doc.session, ctx.hover) {
             (Some(s), Some(h)) if input.brush_held => {
                 let (dx, dy) = (h.world[0] - drag.start[0], h.world[1] - drag.start[1]);
                 if dx == 0.0 && dy == 0.0 {
@@ -381,22 +407,22 @@ impl LoamApp {
             _ => Vec::new(),
         };
         if !moved.is_empty() {
-            self.load_tiles_for(&moved);
+            self.load_tiles_for(ctx, &moved);
             drag.moved = true;
         }
-        let scene = &self.streams.objects;
+        let scene = &ctx.scene;
         let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.doc.session else {
+        let Some(s) = &mut ctx.doc.session else {
             return;
         };
         for r in &moved {
             objects::put(&mut s.map, &mut drag.stroke, r, model_box(&r.model));
         }
         if !moved.is_empty() {
-            self.streams.objects.invalidate();
+            ctx.scene.invalidate();
         }
         if input.brush_held {
-            self.object_tool.drag = Some(drag);
+            self.drag = Some(drag);
             return;
         }
         let n = drag.originals.len();
@@ -407,38 +433,38 @@ impl LoamApp {
             return;
         };
         let touched = edit.touched();
-        self.doc.editing.history.push(&mut s.map, edit);
-        self.after_edit(touched);
+        ctx.doc.editing.history.push(&mut s.map, edit);
+        ctx.touched.extend(touched);
     }
 
     /// One frame of a keyboard transform: the selection follows the mouse from where the
     /// transform began; a click confirms it as one undo step.
-    fn transform_step(&mut self, input: &ViewportInput) {
-        let Some(mut t) = self.object_tool.transform.take() else {
+    fn transform_step(&mut self, ctx: &mut ObjectCtx, input: &ViewportInput) {
+        let Some(mut t) = self.transform.take() else {
             return;
         };
         let Some(ndc) = input.hover_ndc else {
-            self.object_tool.transform = Some(t);
+            self.transform = Some(t);
             return;
         };
         let start = *t.start_ndc.get_or_insert(ndc);
         if t.start_ground.is_none() {
-            t.start_ground = self.view.hover.map(|h| h.world);
+            t.start_ground = ctx.hover.map(|h| h.world);
         }
         let (dx_ndc, dy_ndc) = (f64::from(ndc[0] - start[0]), f64::from(ndc[1] - start[1]));
         let n = t.originals.len() as f64;
         let centre = [0, 1].map(|i| t.originals.iter().map(|r| r.position[i]).sum::<f64>() / n);
-        let eye = self.view.camera.eye();
+        let eye = ctx.camera.eye();
         let reach = ((eye.x as f64 - centre[0]).hypot(eye.y as f64 - centre[1])).max(10.0);
-        if self.doc.session.is_none() {
+        if ctx.doc.session.is_none() {
             return;
         }
-        let ground_delta = match (t.start_ground, self.view.hover) {
+        let ground_delta = match (t.start_ground, ctx.hover) {
             (Some(a), Some(b)) => [b.world[0] - a[0], b.world[1] - a[1]],
             _ => [0.0, 0.0],
         };
         // A gizmo drag: how far along its arrow, or how far round its ring, the cursor is now.
-        let (ray_origin, ray_dir) = self.view.camera.ray(ndc, input.aspect());
+        let (ray_origin, ray_dir) = ctx.camera.ray(ndc, input.aspect());
         let handle_delta = t.handle.and_then(|(handle, c, axis, start)| match handle {
             Handle::Axis(_) => {
                 gizmo::along_axis(c, axis, ray_origin, ray_dir).map(|now| now - start)
@@ -507,16 +533,16 @@ impl LoamApp {
             targets.push(r);
         }
         // Every tile the objects' new places touch is in memory before they go there.
-        self.load_tiles_for(&targets);
-        let scene = &self.streams.objects;
+        self.load_tiles_for(ctx, &targets);
+        let scene = &ctx.scene;
         let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.doc.session else {
+        let Some(s) = &mut ctx.doc.session else {
             return;
         };
         for r in &targets {
             objects::put(&mut s.map, &mut t.stroke, r, model_box(&r.model));
         }
-        self.streams.objects.invalidate();
+        ctx.scene.invalidate();
         // A gizmo drag ends when the button is let go, a keyboard transform with a click.
         let confirmed = if t.handle.is_some() {
             !input.brush_held
@@ -524,7 +550,7 @@ impl LoamApp {
             input.brush_pressed
         };
         if !confirmed {
-            self.object_tool.transform = Some(t);
+            self.transform = Some(t);
             return;
         }
         let what = match t.mode {
@@ -535,29 +561,28 @@ impl LoamApp {
         let label = format!("{what} {} object(s)", t.originals.len());
         if let Some(edit) = t.stroke.finish(&s.map, &label) {
             let touched = edit.touched();
-            self.doc.editing.history.push(&mut s.map, edit);
-            self.after_edit(touched);
+            ctx.doc.editing.history.push(&mut s.map, edit);
+            ctx.touched.extend(touched);
         }
     }
 
     /// Ends a keyboard transform without recording it: the objects go back.
-    fn cancel_transform(&mut self) {
-        let Some(t) = self.object_tool.transform.take() else {
+    fn cancel_transform(&mut self, ctx: &mut ObjectCtx) {
+        let Some(t) = self.transform.take() else {
             return;
         };
-        if let Some(s) = &mut self.doc.session {
+        if let Some(s) = &mut ctx.doc.session {
             t.stroke.revert(&mut s.map);
         }
-        self.streams.objects.invalidate();
+        ctx.scene.invalidate();
     }
 
     /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory
     /// (inside the map's range when it has one); an error while the worker is still reading
     /// the tiles on disk, or when the range is used up.
-    fn fresh_uid(&self, taken: &[u32]) -> Result<u32, String> {
-        let s = self.doc.session.as_ref().ok_or("no map is open")?;
+    fn fresh_uid(&self, doc: &Document, taken: &[u32]) -> Result<u32, String> {
+        let s = doc.session.as_ref().ok_or("no map is open")?;
         let disk = self
-            .object_tool
             .disk_uids()
             .ok_or("still reading the map's uniqueIds: try again in a moment")?;
         let memory = objects::unique_ids(&s.map);
@@ -566,7 +591,7 @@ impl LoamApp {
                 .copied()
                 .chain(memory.into_iter().map(|(_, u)| u))
                 .chain(taken.iter().copied()),
-            self.object_tool.uid_range,
+            self.uid_range,
         )
     }
 
@@ -574,18 +599,18 @@ impl LoamApp {
     /// overlap and the tiles the disk scan saw listing their uids. A tile left on disk would keep
     /// a stale copy of a moved or deleted object (a duplicate in the client), and would miss a
     /// placed one.
-    fn load_tiles_for(&mut self, records: &[ObjectRecord]) {
-        let listed = self.object_tool.disk_uids();
+    fn load_tiles_for(&self, ctx: &mut ObjectCtx, records: &[ObjectRecord]) {
+        let listed = self.disk_uids();
         let mut coords = Vec::new();
         for r in records {
             coords.extend(objects::tiles_overlapping(
-                r.world_box(self.streams.objects.model_box(&r.model)),
+                r.world_box(ctx.scene.model_box(&r.model)),
             ));
             if let Some(tiles) = listed.as_ref().and_then(|l| l.get(&r.unique_id)) {
                 coords.extend(tiles.iter().copied());
             }
         }
-        let Some(s) = &mut self.doc.session else {
+        let Some(s) = &mut ctx.doc.session else {
             return;
         };
         let missing: Vec<_> = coords
@@ -594,24 +619,24 @@ impl LoamApp {
             .collect();
         if !missing.is_empty() {
             s.load_now(&missing);
-            self.streams.objects.invalidate();
+            ctx.scene.invalidate();
         }
     }
 
     /// Sets the map's uniqueId range and stores it beside the map (`None` removes it).
-    fn set_uid_range(&mut self, range: Option<(u32, u32)>) {
-        let Some(s) = &self.doc.session else { return };
+    fn set_uid_range(&mut self, ctx: &mut ObjectCtx, range: Option<(u32, u32)>) {
+        let Some(s) = &ctx.doc.session else { return };
         let range = match range.map(|(a, b)| objects::UidRange::new(a, b)).transpose() {
             Ok(r) => r,
             Err(e) => {
-                self.shell.message = Some(e);
+                *ctx.message = Some(e);
                 return;
             }
         };
         match crate::disk::uid_range::write(&s.folder, &s.map.name, range) {
             Ok(()) => {
-                self.object_tool.uid_range = range;
-                self.shell.message = Some(match range {
+                self.uid_range = range;
+                *ctx.message = Some(match range {
                     Some(r) => format!(
                         "new objects take uniqueIds {}-{} (kept in {})",
                         r.first,
@@ -621,35 +646,34 @@ impl LoamApp {
                     None => "new objects take uniqueIds above every one in the map".into(),
                 });
             }
-            Err(e) => self.shell.message = Some(e.to_string()),
+            Err(e) => *ctx.message = Some(e.to_string()),
         }
     }
 
     /// A number in 0..1 from the tool's counter (splitmix64): random turns and scales need
     /// no more than this.
     fn next_random(&mut self) -> f64 {
-        self.object_tool.seed = self.object_tool.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.object_tool.seed;
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.seed;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         (z ^ (z >> 31)) as f64 / u64::MAX as f64
     }
 
     /// Places the chosen model on the terrain under the cursor, as one undo step, and selects it.
-    fn place_at_cursor(&mut self) {
-        let (Some(model), Some(at)) = (self.object_tool.place.model.clone(), self.view.hover)
-        else {
+    fn place_at_cursor(&mut self, ctx: &mut ObjectCtx) {
+        let (Some(model), Some(at)) = (self.place.model.clone(), ctx.hover) else {
             return;
         };
-        let uid = match self.fresh_uid(&[]) {
+        let uid = match self.fresh_uid(ctx.doc, &[]) {
             Ok(u) => u,
             Err(e) => {
-                self.shell.message = Some(e);
+                *ctx.message = Some(e);
                 return;
             }
         };
         let kind = crate::edit::object_ops::kind_of_model(&model);
-        let opts = self.object_tool.place.clone();
+        let opts = self.place.clone();
         let turn = if opts.random_turn {
             (self.next_random() * 360.0) as f32
         } else {
@@ -677,20 +701,22 @@ impl LoamApp {
             doodad_set: 0,
             name_set: 0,
         };
-        self.load_tiles_for(std::slice::from_ref(&record));
+        self.load_tiles_for(ctx, std::slice::from_ref(&record));
         self.edit_objects(
+            ctx,
             &format!("Place {} (uid {uid})", short(&model)),
             |map, stroke, model_box| {
                 objects::put(map, stroke, &record, model_box(&record.model));
             },
         );
-        self.object_tool.selection = vec![(kind, uid)];
+        self.selection = vec![(kind, uid)];
     }
 
     /// Puts copies of `records` at their positions moved by `offset` (x, y; standing on the
     /// terrain when `on_ground`), each with a fresh uid, as one undo step; selects the copies.
     fn add_copies(
         &mut self,
+        ctx: &mut ObjectCtx,
         records: Vec<ObjectRecord>,
         offset: [f64; 2],
         on_ground: bool,
@@ -698,10 +724,10 @@ impl LoamApp {
     ) {
         let mut uids: Vec<u32> = Vec::new();
         for _ in &records {
-            match self.fresh_uid(&uids) {
+            match self.fresh_uid(ctx.doc, &uids) {
                 Ok(u) => uids.push(u),
                 Err(e) => {
-                    self.shell.message = Some(e);
+                    *ctx.message = Some(e);
                     return;
                 }
             }
@@ -717,8 +743,8 @@ impl LoamApp {
             })
             .collect();
         let keys: Vec<(ObjectKind, u32)> = copies.iter().map(|r| (r.kind, r.unique_id)).collect();
-        self.load_tiles_for(&copies);
-        self.edit_objects(label, |map, stroke, model_box| {
+        self.load_tiles_for(ctx, &copies);
+        self.edit_objects(ctx, label, |map, stroke, model_box| {
             for mut r in copies {
                 if on_ground
                     && let Some(z) =
@@ -729,21 +755,21 @@ impl LoamApp {
                 objects::put(map, stroke, &r, model_box(&r.model));
             }
         });
-        self.object_tool.selection = keys;
+        self.selection = keys;
     }
 
     /// Ctrl+C, Ctrl+V and Ctrl+D with the object tool: copy the selection, paste it at the
     /// cursor (keeping the objects' places relative to their centre), duplicate it in place.
-    pub(super) fn object_shortcuts(&mut self, ctx: &egui::Context) {
+    pub fn shortcuts(&mut self, ctx: &mut ObjectCtx, input: &egui::Context) {
         use egui::{Key, Modifiers};
-        let plain = |key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key));
-        if self.object_tool.transform.is_some() {
+        let plain = |key| input.input_mut(|i| i.consume_key(Modifiers::NONE, key));
+        if self.transform.is_some() {
             if plain(Key::Escape) {
-                self.cancel_transform();
+                self.cancel_transform(ctx);
             }
             for (key, axis) in [(Key::X, 'x'), (Key::Y, 'y'), (Key::Z, 'z')] {
                 if plain(key)
-                    && let Some(t) = &mut self.object_tool.transform
+                    && let Some(t) = &mut self.transform
                 {
                     t.axis = if t.axis == Some(axis) {
                         None
@@ -757,20 +783,20 @@ impl LoamApp {
             }
             return;
         }
-        if self.object_tool.drag.is_none() && !self.object_tool.selection.is_empty() {
+        if self.drag.is_none() && !self.selection.is_empty() {
             for (key, mode) in [
                 (Key::G, TransformMode::Move),
                 (Key::R, TransformMode::Turn),
                 (Key::T, TransformMode::Scale),
             ] {
                 if plain(key) {
-                    self.object_tool.transform = Some(Transform {
+                    self.transform = Some(Transform {
                         mode,
                         axis: None,
                         stroke: ObjectStroke::default(),
                         originals: {
-                            let records = self.selected_objects();
-                            self.load_tiles_for(&records);
+                            let records = self.selected_objects(ctx.doc);
+                            self.load_tiles_for(ctx, &records);
                             records
                         },
                         start_ndc: None,
@@ -781,12 +807,13 @@ impl LoamApp {
                 }
             }
         }
-        let pressed = |key| ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
+        let pressed = |key| input.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
         if pressed(Key::D) {
-            let records = self.selected_objects();
+            let records = self.selected_objects(ctx.doc);
             let n = records.len();
             if n > 0 {
                 self.add_copies(
+                    ctx,
                     records,
                     [0.0, 0.0],
                     false,
@@ -795,49 +822,55 @@ impl LoamApp {
             }
         }
         // egui turns Ctrl+C and Ctrl+V into clipboard events rather than key presses.
-        let (copy, paste) = ctx.input(|i| {
+        let (copy, paste) = input.input(|i| {
             (
                 i.events.iter().any(|e| matches!(e, egui::Event::Copy)),
                 i.events.iter().any(|e| matches!(e, egui::Event::Paste(_))),
             )
         });
         if copy {
-            let records = self.selected_objects();
+            let records = self.selected_objects(ctx.doc);
             if !records.is_empty() {
-                self.shell.message = Some(format!("{} object(s) copied", records.len()));
-                self.object_tool.clipboard = records;
+                *ctx.message = Some(format!("{} object(s) copied", records.len()));
+                self.clipboard = records;
             }
         }
         if paste
-            && !self.object_tool.clipboard.is_empty()
-            && let Some(at) = self.view.hover
+            && !self.clipboard.is_empty()
+            && let Some(at) = ctx.hover
         {
-            let records = self.object_tool.clipboard.clone();
+            let records = self.clipboard.clone();
             let n = records.len() as f64;
             let cx = records.iter().map(|r| r.position[0]).sum::<f64>() / n;
             let cy = records.iter().map(|r| r.position[1]).sum::<f64>() / n;
             let label = format!("Paste {} object(s)", records.len());
-            self.add_copies(records, [at.world[0] - cx, at.world[1] - cy], true, &label);
+            self.add_copies(
+                ctx,
+                records,
+                [at.world[0] - cx, at.world[1] - cy],
+                true,
+                &label,
+            );
         }
     }
 
     /// Starts reading the uniqueIds of every tile on disk (a map was opened).
-    pub(super) fn start_uid_scan(&mut self) {
+    pub fn start_uid_scan(&mut self, ctx: &mut ObjectCtx) {
         let cell = Arc::new(Mutex::new(None));
-        self.object_tool.disk_uids = cell.clone();
-        let Some(s) = &self.doc.session else {
+        self.disk_uids = cell.clone();
+        let Some(s) = &ctx.doc.session else {
             return;
         };
-        self.object_tool.uid_range = match crate::disk::uid_range::read(&s.folder, &s.map.name) {
+        self.uid_range = match crate::disk::uid_range::read(&s.folder, &s.map.name) {
             Ok(r) => r,
             Err(e) => {
-                self.shell.message = Some(e.to_string());
+                *ctx.message = Some(e.to_string());
                 None
             }
         };
         let source = s.tiles.clone();
         let coords: Vec<_> = s.on_disk.iter().copied().collect();
-        let wake = self.streams.repaint.clone();
+        let wake = ctx.repaint.clone();
         let spawned = std::thread::Builder::new()
             .name("loam-uid-scan".into())
             .spawn(move || {
@@ -848,51 +881,51 @@ impl LoamApp {
                 wake();
             });
         if spawned.is_err() {
-            self.shell.message =
+            *ctx.message =
                 Some("could not start reading the map's uniqueIds: placing is off".into());
         }
     }
 
     /// Carries out the object tool's intents; returns the intent back when it is none of them.
-    pub(super) fn handle_objects(&mut self, intent: Intent) -> Option<Intent> {
+    pub fn handle(&mut self, ctx: &mut ObjectCtx, intent: Intent) -> Option<Intent> {
         match intent {
             Intent::EditObject(record) => {
                 let mut touching = vec![record.clone()];
-                if let Some(s) = &self.doc.session {
+                if let Some(s) = &ctx.doc.session {
                     touching.extend(objects::find(&s.map, record.kind, record.unique_id));
                 }
-                self.load_tiles_for(&touching);
+                self.load_tiles_for(ctx, &touching);
                 let label = format!("Edit {} (uid {})", short(&record.model), record.unique_id);
-                self.edit_objects(&label, |map, stroke, model_box| {
+                self.edit_objects(ctx, &label, |map, stroke, model_box| {
                     objects::put(map, stroke, &record, model_box(&record.model));
                 });
             }
-            Intent::SnapSelectionToGround => self.edit_selection("Snap", |map, r| {
+            Intent::SnapSelectionToGround => self.edit_selection(ctx, "Snap", |map, r| {
                 let z = crate::edit::lattice::height_at(map, r.position[0], r.position[1])?;
                 r.position[2] = f64::from(z);
                 Some(())
             }),
-            Intent::AlignSelectionToGround => self.edit_selection("Align", |map, r| {
+            Intent::AlignSelectionToGround => self.edit_selection(ctx, "Align", |map, r| {
                 let normal = objects::ground_normal(map, r.position[0], r.position[1])?;
                 r.rotation = objects::aligned_to(r.rotation, normal);
                 Some(())
             }),
             Intent::DeleteSelection => {
-                let records = self.selected_objects();
-                self.load_tiles_for(&records);
-                let selection = std::mem::take(&mut self.object_tool.selection);
+                let records = self.selected_objects(ctx.doc);
+                self.load_tiles_for(ctx, &records);
+                let selection = std::mem::take(&mut self.selection);
                 let n = selection.len();
-                self.edit_objects(&format!("Delete {n} object(s)"), |map, stroke, _| {
+                self.edit_objects(ctx, &format!("Delete {n} object(s)"), |map, stroke, _| {
                     for (kind, uid) in selection {
                         objects::remove(map, stroke, kind, uid);
                     }
                 });
             }
-            Intent::ClearSelection => self.object_tool.selection.clear(),
+            Intent::ClearSelection => self.selection.clear(),
             Intent::SelectSameModel(model) => {
-                if let Some(s) = &self.doc.session {
+                if let Some(s) = &ctx.doc.session {
                     let all = crate::model::objects::collect(&s.map);
-                    self.object_tool.selection = all
+                    self.selection = all
                         .iter()
                         .filter(|o| {
                             o.model
@@ -903,8 +936,8 @@ impl LoamApp {
                         .collect();
                 }
             }
-            Intent::SetPlaceOptions(p) => self.object_tool.place = p,
-            Intent::SetUidRange(r) => self.set_uid_range(r),
+            Intent::SetPlaceOptions(p) => self.place = p,
+            Intent::SetUidRange(r) => self.set_uid_range(ctx, r),
             other => return Some(other),
         }
         None
@@ -913,14 +946,15 @@ impl LoamApp {
     /// Changes each selected object with `change` (which says `None` to leave one as it is),
     /// as one undo step "{verb} N object(s) to the ground".
     fn edit_selection(
-        &mut self,
+        &self,
+        ctx: &mut ObjectCtx,
         verb: &str,
         change: impl Fn(&crate::model::Map, &mut ObjectRecord) -> Option<()>,
     ) {
-        let records = self.selected_objects();
-        self.load_tiles_for(&records);
+        let records = self.selected_objects(ctx.doc);
+        self.load_tiles_for(ctx, &records);
         let label = format!("{verb} {} object(s) to the ground", records.len());
-        self.edit_objects(&label, |map, stroke, model_box| {
+        self.edit_objects(ctx, &label, |map, stroke, model_box| {
             for mut r in records {
                 if change(map, &mut r).is_some() {
                     objects::put(map, stroke, &r, model_box(&r.model));
@@ -932,7 +966,8 @@ impl LoamApp {
     /// Runs `change` on the map as one undo step labelled `label` (nothing is recorded when it
     /// changed nothing), then marks and redraws what it touched.
     fn edit_objects(
-        &mut self,
+        &self,
+        ctx: &mut ObjectCtx,
         label: &str,
         change: impl FnOnce(
             &mut crate::model::Map,
@@ -940,12 +975,12 @@ impl LoamApp {
             &dyn Fn(&str) -> Option<objects::ModelBox>,
         ),
     ) {
-        let scene = &self.streams.objects;
+        let scene = &ctx.scene;
         let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut self.doc.session else {
+        let Some(s) = &mut ctx.doc.session else {
             return;
         };
-        if self.doc.editing.is_stroking() {
+        if ctx.doc.editing.is_stroking() {
             return;
         }
         let mut stroke = ObjectStroke::default();
@@ -954,35 +989,16 @@ impl LoamApp {
             return;
         };
         let touched = edit.touched();
-        self.doc.editing.history.push(&mut s.map, edit);
-        self.after_edit(touched);
-    }
-
-    /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile lists.
-    pub fn select_by_uid(&mut self, uids: &[u32]) {
-        let Some(s) = &self.doc.session else { return };
-        self.object_tool.selection = uids
-            .iter()
-            .filter_map(|&uid| {
-                [ObjectKind::Doodad, ObjectKind::Wmo]
-                    .into_iter()
-                    .find(|&k| objects::find(&s.map, k, uid).is_some())
-                    .map(|k| (k, uid))
-            })
-            .collect();
+        ctx.doc.editing.history.push(&mut s.map, edit);
+        ctx.touched.extend(touched);
     }
 
     /// Forgets the selection, a drag and the clipboard's claim to uids (a new map), and starts
     /// reading the new map's uniqueIds.
-    pub(super) fn clear_object_selection(&mut self) {
-        self.object_tool.selection.clear();
-        self.object_tool.drag = None;
-        self.start_uid_scan();
-    }
-
-    /// The placing options, for the object panel.
-    pub fn place_options(&self) -> &PlaceOptions {
-        &self.object_tool.place
+    pub fn clear(&mut self, ctx: &mut ObjectCtx) {
+        self.selection.clear();
+        self.drag = None;
+        self.start_uid_scan(ctx);
     }
 }
 
