@@ -151,6 +151,15 @@ fn folder_names(folder: &Path) -> Vec<String> {
     index.names().map(str::to_string).collect()
 }
 
+/// The thumbnails decoded so far, those asked for, and the worker decoding them; `generation`
+/// counts restarts, so that a late answer for the previous map is dropped.
+struct Thumbnails {
+    thumbs: HashMap<String, Thumb>,
+    asked: HashSet<String>,
+    worker: ThumbnailWorker,
+    generation: u64,
+}
+
 /// The browser.
 pub struct AssetBrowser {
     /// The tab shown.
@@ -167,10 +176,7 @@ pub struct AssetBrowser {
     pub problem: Option<String>,
     rows: Vec<Row>,
     rows_stale: bool,
-    thumbs: HashMap<String, Thumb>,
-    asked: HashSet<String>,
-    worker: ThumbnailWorker,
-    generation: u64,
+    thumbnails: Thumbnails,
     wake: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -189,10 +195,12 @@ impl AssetBrowser {
             problem: None,
             rows: Vec::new(),
             rows_stale: true,
-            thumbs: HashMap::new(),
-            asked: HashSet::new(),
-            worker: ThumbnailWorker::new(move || w()),
-            generation: 0,
+            thumbnails: Thumbnails {
+                thumbs: HashMap::new(),
+                asked: HashSet::new(),
+                worker: ThumbnailWorker::new(move || w()),
+                generation: 0,
+            },
             wake,
         }
     }
@@ -200,11 +208,11 @@ impl AssetBrowser {
     /// Starts over for a new map or client: rebuilds the catalogue from `names` on a worker
     /// and reads thumbnails through `source`.
     pub fn restart(&mut self, names: NameSources, source: ByteSource) {
-        self.generation += 1;
-        let generation = self.generation;
-        self.thumbs.clear();
-        self.asked.clear();
-        self.worker.with_queue(|q| {
+        self.thumbnails.generation += 1;
+        let generation = self.thumbnails.generation;
+        self.thumbnails.thumbs.clear();
+        self.thumbnails.asked.clear();
+        self.thumbnails.worker.with_queue(|q| {
             q.generation = generation;
             q.wanted.clear();
             q.source = Some(source);
@@ -243,8 +251,8 @@ impl AssetBrowser {
             self.building = None;
             self.rows_stale = true;
         }
-        while let Ok((generation, name, result)) = self.worker.results.try_recv() {
-            if generation != self.generation {
+        while let Ok((generation, name, result)) = self.thumbnails.worker.results.try_recv() {
+            if generation != self.thumbnails.generation {
                 continue;
             }
             let thumb = match result {
@@ -255,7 +263,7 @@ impl AssetBrowser {
                 )),
                 Err(why) => Thumb::Missing(why),
             };
-            self.thumbs.insert(name, thumb);
+            self.thumbnails.thumbs.insert(name, thumb);
         }
     }
 
@@ -263,18 +271,18 @@ impl AssetBrowser {
     pub fn want_thumbnails(&mut self, paths: Vec<String>) {
         let new: Vec<String> = paths
             .into_iter()
-            .filter(|p| !self.asked.contains(p))
+            .filter(|p| !self.thumbnails.asked.contains(p))
             .collect();
         if new.is_empty() {
             return;
         }
-        if self.thumbs.len() > CACHE_LIMIT {
-            self.thumbs.clear();
-            self.asked.clear();
+        if self.thumbnails.thumbs.len() > CACHE_LIMIT {
+            self.thumbnails.thumbs.clear();
+            self.thumbnails.asked.clear();
         }
-        self.asked.extend(new.iter().cloned());
+        self.thumbnails.asked.extend(new.iter().cloned());
         let dropped = std::cell::RefCell::new(Vec::new());
-        self.worker.with_queue(|q| {
+        self.thumbnails.worker.with_queue(|q| {
             // Popped from the end: the first row on screen is decoded first.
             q.wanted.extend(new.into_iter().rev());
             if q.wanted.len() > QUEUE_LIMIT {
@@ -284,18 +292,19 @@ impl AssetBrowser {
         });
         for p in dropped.into_inner() {
             // Scrolled past before its turn: ask again when it shows.
-            self.asked.remove(&p);
+            self.thumbnails.asked.remove(&p);
         }
     }
 
     /// A path's thumbnail, if answered.
     pub fn thumbnail(&self, path: &str) -> Option<&Thumb> {
-        self.thumbs.get(path)
+        self.thumbnails.thumbs.get(path)
     }
 
     /// How many thumbnails are ready (tests and screenshots wait for them).
     pub fn thumbnails_ready(&self) -> usize {
-        self.thumbs
+        self.thumbnails
+            .thumbs
             .values()
             .filter(|t| matches!(t, Thumb::Ready(_)))
             .count()
@@ -303,7 +312,10 @@ impl AssetBrowser {
 
     /// True when every thumbnail asked for has been answered.
     pub fn thumbnails_settled(&self) -> bool {
-        self.asked.iter().all(|p| self.thumbs.contains_key(p))
+        self.thumbnails
+            .asked
+            .iter()
+            .all(|p| self.thumbnails.thumbs.contains_key(p))
     }
 
     /// Recomputes the rows when the tab, filter, open folders or catalogue changed.
@@ -330,7 +342,7 @@ impl AssetBrowser {
             problem: self.problem.as_deref(),
             rows: &self.rows,
             selected: self.selected.as_ref().map(|(_, p)| p.as_str()),
-            thumbs: &self.thumbs,
+            thumbs: &self.thumbnails.thumbs,
         }
     }
 

@@ -19,6 +19,19 @@ use crate::render::objects::{DrawStats, ObjectRenderer};
 use crate::render::scene::{DrawList, ModelId};
 use crate::render::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
 
+/// Tiles, textures and models waiting for the next paint callback to reach the GPU, and
+/// what it should forget first.
+#[derive(Default)]
+struct UploadQueue {
+    pending: Vec<(TileMesh, Vec<String>)>,
+    removals: Vec<TileCoord>,
+    textures: Vec<Decoded>,
+    clear_textures: bool,
+    models: Vec<(ModelId, Arc<PreparedModel>)>,
+    model_textures: Vec<(String, Image)>,
+    clear_models: bool,
+}
+
 /// GL-side state shared with the paint callback (which runs on the painter, after `ui`).
 #[derive(Default)]
 pub struct GlState {
@@ -27,17 +40,12 @@ pub struct GlState {
     liquid: Option<LiquidRenderer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
-    pending: Vec<(TileMesh, Vec<String>)>,
-    removals: Vec<TileCoord>,
-    textures: Vec<Decoded>,
-    clear_textures: bool,
+    /// What waits for the next paint callback to reach the GPU.
+    queue: UploadQueue,
     /// Tiles on the GPU, as of the last callback.
     pub uploaded: BTreeSet<TileCoord>,
     /// Frames drawn so far.
     pub frames_drawn: u64,
-    models: Vec<(ModelId, Arc<PreparedModel>)>,
-    model_textures: Vec<(String, Image)>,
-    clear_models: bool,
     /// The objects to draw in the next frame.
     pub draw_list: DrawList,
     /// What the last frame drew of the objects.
@@ -80,26 +88,26 @@ impl GlState {
 
     /// Queues a tile to upload (replacing an older copy) with its texture list (game paths).
     pub fn queue_upload(&mut self, mesh: TileMesh, textures: Vec<String>) {
-        self.removals.retain(|c| *c != mesh.coord);
-        self.pending.retain(|(m, _)| m.coord != mesh.coord);
-        self.pending.push((mesh, textures));
+        self.queue.removals.retain(|c| *c != mesh.coord);
+        self.queue.pending.retain(|(m, _)| m.coord != mesh.coord);
+        self.queue.pending.push((mesh, textures));
     }
 
     /// Queues a tile to drop from the GPU.
     pub fn queue_removal(&mut self, coord: TileCoord) {
-        self.pending.retain(|(m, _)| m.coord != coord);
-        self.removals.push(coord);
+        self.queue.pending.retain(|(m, _)| m.coord != coord);
+        self.queue.removals.push(coord);
     }
 
     /// Queues a decoded layer texture for the store.
     pub fn queue_texture(&mut self, texture: Decoded) {
-        self.textures.push(texture);
+        self.queue.textures.push(texture);
     }
 
     /// Queues forgetting every layer texture (and so every tile: re-upload them after).
     pub fn queue_clear_textures(&mut self) {
-        self.textures.clear();
-        self.clear_textures = true;
+        self.queue.textures.clear();
+        self.queue.clear_textures = true;
     }
 
     /// Queues a model read by the workers for upload under `id`.
@@ -108,7 +116,7 @@ impl GlState {
         if self.renderer.is_none() {
             return;
         }
-        self.models.push((id, model));
+        self.queue.models.push((id, model));
     }
 
     /// Queues a decoded model texture.
@@ -116,52 +124,52 @@ impl GlState {
         if self.renderer.is_none() {
             return;
         }
-        self.model_textures.push((name, image));
+        self.queue.model_textures.push((name, image));
     }
 
     /// Queues forgetting every model and model texture (a new map or byte source).
     pub fn queue_clear_models(&mut self) {
-        self.models.clear();
-        self.model_textures.clear();
+        self.queue.models.clear();
+        self.queue.model_textures.clear();
         self.draw_list = DrawList::default();
-        self.clear_models = true;
+        self.queue.clear_models = true;
     }
 
     /// Models and model textures queued but not yet on the GPU.
     pub fn pending_models(&self) -> usize {
-        self.models.len() + self.model_textures.len()
+        self.queue.models.len() + self.queue.model_textures.len()
     }
 
     /// Tiles queued but not yet on the GPU.
     pub fn pending_count(&self) -> usize {
-        self.pending.len()
+        self.queue.pending.len()
     }
 
     /// Layer textures queued but not yet on the GPU.
     pub fn pending_textures(&self) -> usize {
-        self.textures.len()
+        self.queue.textures.len()
     }
 
     /// Applies queued uploads and removals.
     pub fn sync(&mut self, gl: &glow::Context) {
         let Some(renderer) = self.renderer.as_mut() else {
-            self.pending.clear();
-            self.removals.clear();
-            self.textures.clear();
-            self.models.clear();
-            self.model_textures.clear();
+            self.queue.pending.clear();
+            self.queue.removals.clear();
+            self.queue.textures.clear();
+            self.queue.models.clear();
+            self.queue.model_textures.clear();
             return;
         };
-        if std::mem::take(&mut self.clear_textures) {
+        if std::mem::take(&mut self.queue.clear_textures) {
             renderer.clear_textures(gl);
         }
-        for coord in self.removals.drain(..) {
+        for coord in self.queue.removals.drain(..) {
             renderer.remove(gl, coord);
             if let Some(l) = self.liquid.as_mut() {
                 l.remove(gl, coord);
             }
         }
-        for (mesh, textures) in self.pending.drain(..) {
+        for (mesh, textures) in self.queue.pending.drain(..) {
             if let Err(e) = renderer.upload(gl, &mesh, &textures) {
                 self.error = Some(e);
             }
@@ -171,7 +179,7 @@ impl GlState {
                 self.error = Some(e);
             }
         }
-        for t in self.textures.drain(..) {
+        for t in self.queue.textures.drain(..) {
             if let Err(e) = renderer.set_texture(gl, &t.name, &t.levels) {
                 self.error = Some(e);
             }
@@ -180,15 +188,15 @@ impl GlState {
         let Some(objects) = self.objects.as_mut() else {
             return;
         };
-        if std::mem::take(&mut self.clear_models) {
+        if std::mem::take(&mut self.queue.clear_models) {
             objects.clear(gl);
         }
-        for (id, m) in self.models.drain(..) {
+        for (id, m) in self.queue.models.drain(..) {
             if let Err(e) = objects.upload(gl, id, &m.mesh, &m.vertex_lit) {
                 self.error = Some(e);
             }
         }
-        for (name, image) in self.model_textures.drain(..) {
+        for (name, image) in self.queue.model_textures.drain(..) {
             if let Err(e) = objects.set_texture(gl, &name, image.width, image.height, &image.rgba) {
                 self.error = Some(e);
             }
