@@ -6,12 +6,13 @@
 //! Not for: building the quads (see `render::liquid_mesh`). Every call takes the
 //! `glow::Context`, as the terrain renderer's do.
 
+use super::shader::uniforms;
 use std::collections::HashMap;
 
 use glow::HasContext;
 
 use super::liquid_mesh::{LiquidMesh, LiquidVertex};
-use super::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
+use super::terrain::{FrameParams, TerrainRenderer};
 use crate::model::TileCoord;
 
 /// One tile's GPU objects.
@@ -22,15 +23,19 @@ struct GpuLiquid {
     index_count: i32,
 }
 
-/// Uniform locations looked up once.
-struct Uniforms {
-    view_projection: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    sky: Option<glow::UniformLocation>,
-    brush: Option<glow::UniformLocation>,
-    diffuse: [Option<glow::UniformLocation>; 4],
-    slots: Option<glow::UniformLocation>,
-    textured: Option<glow::UniformLocation>,
+uniforms! {
+    /// Uniform locations looked up once.
+    struct Uniforms {
+        view_projection: "u_view_projection",
+        eye: "u_eye",
+        sky: "u_sky",
+        brush: "u_brush",
+        slots: "u_slots",
+        textured: "u_textured",
+    }
+    arrays {
+        diffuse: "u_diffuse"; 4,
+    }
 }
 
 /// The liquid renderer: a shader and the tiles' surfaces uploaded so far.
@@ -112,8 +117,7 @@ void main() {
         color = mix(color, vec3(1.0), 0.9 * ring);
         alpha = max(alpha, ring);
     }
-    float fog = clamp((length(v_world - u_eye) - 1200.0) / 2600.0, 0.0, 1.0);
-    o_color = vec4(mix(color, u_sky, fog * 0.7), alpha);
+    o_color = vec4(hazed(color, v_world, u_eye, u_sky), alpha);
 }
 "#;
 
@@ -122,18 +126,8 @@ impl LiquidRenderer {
     pub fn new(gl: &glow::Context) -> Result<LiquidRenderer, String> {
         // SAFETY: plain GL calls on the caller's current context.
         unsafe {
-            let program =
-                super::shader::compile_program(gl, VERTEX_SHADER, FRAGMENT_SHADER, "liquid")?;
-            let loc = |name: &str| gl.get_uniform_location(program, name);
-            let uniforms = Uniforms {
-                view_projection: loc("u_view_projection"),
-                eye: loc("u_eye"),
-                sky: loc("u_sky"),
-                brush: loc("u_brush"),
-                diffuse: std::array::from_fn(|i| loc(&format!("u_diffuse{i}"))),
-                slots: loc("u_slots"),
-                textured: loc("u_textured"),
-            };
+            let (program, uniforms) =
+                Uniforms::compile(gl, VERTEX_SHADER, FRAGMENT_SHADER, "liquid")?;
             Ok(LiquidRenderer {
                 program,
                 tiles: HashMap::new(),
@@ -203,13 +197,8 @@ impl LiquidRenderer {
             gl.polygon_offset(-1.0, -4.0);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            gl.uniform_matrix_4_f32_slice(
-                u.view_projection.as_ref(),
-                false,
-                &params.view_projection.to_cols_array(),
-            );
-            gl.uniform_3_f32(u.eye.as_ref(), params.eye.x, params.eye.y, params.eye.z);
-            gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
+            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
+            super::shader::set_view(gl, view, params);
             let (bxy, br, on) = params
                 .overlays
                 .brush

@@ -5,13 +5,13 @@
 //! Not for: reading model files (`assets::models` gives the meshes) or choosing what is
 //! visible (`render::scene` builds the draw list).
 
+use super::shader::uniforms;
 use std::collections::HashMap;
 
-use glam::Vec3;
 use glow::HasContext;
 
 use super::scene::{DrawList, ModelId};
-use super::terrain::{FrameParams, SKY_COLOR};
+use super::terrain::FrameParams;
 use super::texture_store::texture_key;
 use crate::assets::models::{BlendMode, Indices, ModelMesh, TextureRef, Vertex};
 
@@ -74,16 +74,18 @@ pub struct ObjectRenderer {
     cube_edges: glow::Buffer,
 }
 
-/// Uniform locations looked up once.
-struct Uniforms {
-    view_projection: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    light: Option<glow::UniformLocation>,
-    sky: Option<glow::UniformLocation>,
-    texture: Option<glow::UniformLocation>,
-    alpha_test: Option<glow::UniformLocation>,
-    flags: Option<glow::UniformLocation>,
-    tint: Option<glow::UniformLocation>,
+uniforms! {
+    /// Uniform locations looked up once.
+    struct Uniforms {
+        view_projection: "u_view_projection",
+        eye: "u_eye",
+        light: "u_light",
+        sky: "u_sky",
+        texture: "u_texture",
+        alpha_test: "u_alpha_test",
+        flags: "u_flags",
+        tint: "u_tint",
+    }
 }
 
 const VERTEX_SHADER: &str = r#"
@@ -136,10 +138,7 @@ void main() {
         light = vec3(0.45 + 0.55 * max(dot(n, -u_light), 0.0));
     }
     vec3 color = texel.rgb * light;
-    if (u_flags.y == 0) {
-        float fog = clamp((length(v_world - u_eye) - 1200.0) / 2600.0, 0.0, 1.0);
-        color = mix(color, u_sky, fog * 0.7);
-    }
+    if (u_flags.y == 0) color = hazed(color, v_world, u_eye, u_sky);
     o_color = vec4(color, texel.a);
 }
 "#;
@@ -199,19 +198,8 @@ impl ObjectRenderer {
     pub fn new(gl: &glow::Context) -> Result<ObjectRenderer, String> {
         // SAFETY: plain GL calls on the caller's current context.
         unsafe {
-            let program =
-                super::shader::compile_program(gl, VERTEX_SHADER, FRAGMENT_SHADER, "object")?;
-            let loc = |name: &str| gl.get_uniform_location(program, name);
-            let uniforms = Uniforms {
-                view_projection: loc("u_view_projection"),
-                eye: loc("u_eye"),
-                light: loc("u_light"),
-                sky: loc("u_sky"),
-                texture: loc("u_texture"),
-                alpha_test: loc("u_alpha_test"),
-                flags: loc("u_flags"),
-                tint: loc("u_tint"),
-            };
+            let (program, uniforms) =
+                Uniforms::compile(gl, VERTEX_SHADER, FRAGMENT_SHADER, "object")?;
             let white = gl.create_texture()?;
             gl.bind_texture(glow::TEXTURE_2D, Some(white));
             gl.tex_image_2d(
@@ -403,15 +391,10 @@ impl ObjectRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            gl.uniform_matrix_4_f32_slice(
-                u.view_projection.as_ref(),
-                false,
-                &params.view_projection.to_cols_array(),
-            );
-            gl.uniform_3_f32(u.eye.as_ref(), params.eye.x, params.eye.y, params.eye.z);
-            let light = Vec3::new(-0.35, -0.45, -0.82).normalize();
+            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
+            super::shader::set_view(gl, view, params);
+            let light = super::shader::sun();
             gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
-            gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
             gl.uniform_1_i32(u.texture.as_ref(), 0);
             gl.active_texture(glow::TEXTURE0);
 

@@ -6,6 +6,7 @@
 //! does). Every call takes the `glow::Context` so the same code draws into egui's window, an
 //! offscreen EGL framebuffer in tests, or the screenshot window.
 
+use super::shader::uniforms;
 use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
@@ -79,18 +80,22 @@ pub struct TerrainRenderer {
     uniforms: Uniforms,
 }
 
-/// Uniform locations looked up once.
-struct Uniforms {
-    view_projection: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    alpha: Option<glow::UniformLocation>,
-    diffuse: [Option<glow::UniformLocation>; 4],
-    slots: Option<glow::UniformLocation>,
-    light: Option<glow::UniformLocation>,
-    sizes: Option<glow::UniformLocation>,
-    overlays: Option<glow::UniformLocation>,
-    brush: Option<glow::UniformLocation>,
-    sky: Option<glow::UniformLocation>,
+uniforms! {
+    /// Uniform locations looked up once.
+    struct Uniforms {
+        view_projection: "u_view_projection",
+        eye: "u_eye",
+        alpha: "u_alpha",
+        slots: "u_slots[0]",
+        light: "u_light",
+        sizes: "u_sizes",
+        overlays: "u_overlays",
+        brush: "u_brush",
+        sky: "u_sky",
+    }
+    arrays {
+        diffuse: "u_diffuse"; 4,
+    }
 }
 
 const VERTEX_SHADER: &str = r#"
@@ -198,9 +203,7 @@ void main() {
         color = mix(color, vec3(1.0), 0.9 * ring);
         if (d < u_brush.z) color = mix(color, vec3(1.0, 1.0, 0.6), 0.12);
     }
-    // A little distance haze so that far tiles read as far.
-    float fog = clamp((length(v_world - u_eye) - 1200.0) / 2600.0, 0.0, 1.0);
-    o_color = vec4(mix(color, u_sky, fog * 0.7), 1.0);
+    o_color = vec4(hazed(color, v_world, u_eye, u_sky), 1.0);
 }
 "#;
 
@@ -209,21 +212,8 @@ impl TerrainRenderer {
     pub fn new(gl: &glow::Context) -> Result<TerrainRenderer, String> {
         // SAFETY: plain GL calls on the caller's current context.
         unsafe {
-            let program =
-                super::shader::compile_program(gl, VERTEX_SHADER, FRAGMENT_SHADER, "terrain")?;
-            let loc = |name: &str| gl.get_uniform_location(program, name);
-            let uniforms = Uniforms {
-                view_projection: loc("u_view_projection"),
-                eye: loc("u_eye"),
-                alpha: loc("u_alpha"),
-                diffuse: std::array::from_fn(|i| loc(&format!("u_diffuse{i}"))),
-                slots: loc("u_slots[0]"),
-                light: loc("u_light"),
-                sizes: loc("u_sizes"),
-                overlays: loc("u_overlays"),
-                brush: loc("u_brush"),
-                sky: loc("u_sky"),
-            };
+            let (program, uniforms) =
+                Uniforms::compile(gl, VERTEX_SHADER, FRAGMENT_SHADER, "terrain")?;
             Ok(TerrainRenderer {
                 program,
                 tiles: HashMap::new(),
@@ -322,13 +312,9 @@ impl TerrainRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            gl.uniform_matrix_4_f32_slice(
-                u.view_projection.as_ref(),
-                false,
-                &params.view_projection.to_cols_array(),
-            );
-            gl.uniform_3_f32(u.eye.as_ref(), params.eye.x, params.eye.y, params.eye.z);
-            let light = Vec3::new(-0.35, -0.45, -0.82).normalize();
+            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
+            super::shader::set_view(gl, view, params);
+            let light = super::shader::sun();
             gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
             gl.uniform_2_f32(u.sizes.as_ref(), CHUNK_SIZE as f32, TILE_SIZE as f32);
             let o = params.overlays;
@@ -340,7 +326,6 @@ impl TerrainRenderer {
             );
             let (bxy, br, on) = o.brush.map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
             gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
-            gl.uniform_3_f32(u.sky.as_ref(), SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2]);
             gl.uniform_1_i32(u.alpha.as_ref(), 0);
             for (i, loc) in u.diffuse.iter().enumerate() {
                 gl.uniform_1_i32(loc.as_ref(), 1 + i as i32);
