@@ -8,6 +8,7 @@ pub mod chunk;
 pub mod evidence;
 pub mod mcal;
 pub mod mclq;
+pub mod mcnk_parts;
 pub mod mh2o;
 pub mod names;
 pub mod placement;

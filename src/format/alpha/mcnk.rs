@@ -9,6 +9,7 @@
 use crate::format::chunk::{
     ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
 };
+use crate::format::mcnk_parts as parts;
 use crate::format::{mcal, mclq};
 use crate::model::alpha::AlphaMap;
 use crate::model::chunk::*;
@@ -329,10 +330,7 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
         w.f32(chunk.heights[coords::outer_then_inner_vertex(k)]);
     }
     let ofs_normal = rel(w);
-    for k in 0..VERTICES_PER_CHUNK {
-        let n = chunk.normals[coords::outer_then_inner_vertex(k)];
-        w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
-    }
+    parts::put_normals(w, &chunk.normals[..], coords::outer_then_inner_vertex);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
     let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
@@ -349,19 +347,11 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
 
     let ofs_refs = rel(w);
     let c = w.begin(tags::MCRF);
-    for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
-        w.u32(r);
-    }
+    parts::put_refs(w, chunk);
     w.end(c);
 
     let ofs_shadow = rel(w);
-    let mut size_shadow = 0;
-    if let Some(shadow) = &chunk.shadow {
-        for row in shadow.rows.iter() {
-            w.u64(*row);
-        }
-        size_shadow = SHADOW_BYTES as u32;
-    }
+    let size_shadow = parts::put_shadow(w, chunk);
 
     let ofs_alpha = rel(w);
     w.bytes(&alpha_block);
@@ -382,11 +372,7 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
     }
     w.end(mcnk);
 
-    let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_LIQUID_ANY | FLAG_HAS_VERTEX_COLORS);
-    if chunk.shadow.is_some() {
-        flags |= FLAG_HAS_SHADOW;
-    }
-    flags |= liquid_flags;
+    let flags = parts::mclq_era_flags(chunk, liquid_flags);
     let mut hw = Writer::with_capacity(HEADER_BYTES);
     hw.u32(flags);
     hw.u32(x as u32);

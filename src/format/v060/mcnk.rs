@@ -6,6 +6,7 @@
 //! Not for: the v18 MCNK (`v18::mcnk`) or the alpha one (`alpha::mcnk`).
 
 use crate::format::chunk::{ErrorKind, FormatError, RawChunk, Reader, Result, Writer, tags};
+use crate::format::mcnk_parts as parts;
 use crate::format::v18::mcnk::{Header, Offsets, header_bytes, read_header, sub};
 use crate::format::v18::{AlphaDepth, AlphaTarget};
 use crate::format::{alpha, mcal, mclq};
@@ -339,52 +340,38 @@ pub fn write(
     let ofs_height = rel(w);
     let c = w.begin(tags::MCVT);
     for k in 0..VERTICES_PER_CHUNK {
-        let i = vertex_index(k);
-        let h = chunk.heights[i];
-        let v = match &chunk.quirks.relative_heights {
-            Some(r) if base + r[i] == h => r[i],
-            _ => h - base,
-        };
-        w.f32(v);
+        w.f32(parts::stored_height(chunk, vertex_index(k), base));
     }
     w.end(c);
 
     let ofs_normal = rel(w);
     let c = w.begin(tags::MCNR);
-    for k in 0..VERTICES_PER_CHUNK {
-        let n = chunk.normals[vertex_index(k)];
-        w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
-    }
+    parts::put_normals(w, &chunk.normals[..], vertex_index);
     w.end(c);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
     let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
     let ofs_layer = rel(w);
     let c = w.begin(tags::MCLY);
-    for record in &records {
-        w.u32(record.texture);
-        w.u32(record.flags);
-        w.u32(record.offset);
-        w.u32(record.effect_id);
-    }
+    parts::put_layer_records(
+        w,
+        records
+            .iter()
+            .map(|r| [r.texture, r.flags, r.offset, r.effect_id]),
+    );
     w.end(c);
 
     let ofs_refs = rel(w);
     let c = w.begin(tags::MCRF);
-    for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
-        w.u32(r);
-    }
+    parts::put_refs(w, chunk);
     w.end(c);
 
     let ofs_shadow = rel(w);
     let mut size_shadow = 0;
-    if let Some(shadow) = &chunk.shadow {
+    if chunk.shadow.is_some() {
         let c = w.begin(tags::MCSH);
-        for row in shadow.rows.iter() {
-            w.u64(*row);
-        }
+        size_shadow = parts::put_shadow(w, chunk);
         w.end(c);
-        size_shadow = SHADOW_BYTES as u32;
     }
 
     let ofs_alpha = rel(w);
@@ -407,17 +394,11 @@ pub fn write(
 
     let ofs_sound = rel(w);
     let c = w.begin(tags::MCSE);
-    for e in &chunk.sound_emitters {
-        w.bytes(&e.record);
-    }
+    parts::put_sounds(w, chunk);
     w.end(c);
     w.end(mcnk);
 
-    let mut flags = chunk.flags & !(FLAG_HAS_SHADOW | FLAG_LIQUID_ANY | FLAG_HAS_VERTEX_COLORS);
-    if chunk.shadow.is_some() {
-        flags |= FLAG_HAS_SHADOW;
-    }
-    flags |= liquid_flags;
+    let flags = parts::mclq_era_flags(chunk, liquid_flags);
     let offsets = Offsets {
         height: ofs_height,
         normal: ofs_normal,

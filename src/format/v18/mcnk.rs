@@ -6,6 +6,7 @@
 use crate::format::chunk::{
     ErrorKind, FormatError, OpenChunk, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
 };
+use crate::format::mcnk_parts as parts;
 use crate::format::{mcal, mclq};
 use crate::model::alpha::{AlphaEncoding, AlphaMap, AlphaSource};
 use crate::model::chunk::*;
@@ -673,12 +674,8 @@ pub fn write(
 
     let ofs_height = rel(w);
     let c = w.begin(tags::MCVT);
-    for (i, &h) in chunk.heights.iter().enumerate() {
-        let v = match &chunk.quirks.relative_heights {
-            Some(r) if chunk.base_height + r[i] == h => r[i],
-            _ => h - chunk.base_height,
-        };
-        w.f32(v);
+    for i in 0..chunk.heights.len() {
+        w.f32(parts::stored_height(chunk, i, chunk.base_height));
     }
     end_sub(w, c, tags::MCVT, &chunk.quirks, &mut past_end);
 
@@ -694,9 +691,7 @@ pub fn write(
 
     let ofs_normal = rel(w);
     let c = w.begin(tags::MCNR);
-    for n in chunk.normals.iter() {
-        w.bytes(&[n[0] as u8, n[1] as u8, n[2] as u8]);
-    }
+    parts::put_normals(w, &chunk.normals[..], |k| k);
     end_sub(w, c, tags::MCNR, &chunk.quirks, &mut past_end);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
@@ -728,24 +723,17 @@ pub fn write(
             }
             _ => flags &= !(LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED),
         }
-        layer_records.push((layer.texture, flags, offset, layer.effect_id));
+        layer_records.push([layer.texture, flags, offset, layer.effect_id]);
     }
 
     let ofs_layer = rel(w);
     let c = w.begin(tags::MCLY);
-    for &(t, f, o, e) in &layer_records {
-        w.u32(t);
-        w.u32(f);
-        w.u32(o);
-        w.u32(e);
-    }
+    parts::put_layer_records(w, layer_records);
     end_sub(w, c, tags::MCLY, &chunk.quirks, &mut past_end);
 
     let ofs_refs = rel(w);
     let c = w.begin(tags::MCRF);
-    for &r in chunk.doodad_refs.iter().chain(&chunk.wmo_refs) {
-        w.u32(r);
-    }
+    parts::put_refs(w, chunk);
     end_sub(w, c, tags::MCRF, &chunk.quirks, &mut past_end);
 
     let mut ofs_shadow = rel(w);
@@ -753,13 +741,10 @@ pub fn write(
         ofs_shadow = 0;
     }
     let mut size_shadow = 0;
-    if let Some(shadow) = &chunk.shadow {
+    if chunk.shadow.is_some() {
         let c = w.begin(tags::MCSH);
-        for row in shadow.rows.iter() {
-            w.u64(*row);
-        }
+        size_shadow = parts::put_shadow(w, chunk);
         end_sub(w, c, tags::MCSH, &chunk.quirks, &mut past_end);
-        size_shadow = 512;
     }
 
     let ofs_alpha = rel(w);
@@ -808,9 +793,7 @@ pub fn write(
 
     let ofs_sound = rel(w);
     let c = w.begin(tags::MCSE);
-    for e in &chunk.sound_emitters {
-        w.bytes(&e.record);
-    }
+    parts::put_sounds(w, chunk);
     end_sub(w, c, tags::MCSE, &chunk.quirks, &mut past_end);
     w.bytes(&chunk.quirks.trailing);
     w.end(mcnk);
