@@ -4,6 +4,7 @@
 //!
 //! Not for: the meaning of any chunk (see the per-generation codecs).
 
+use super::cursor::{Cursor, Site};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -269,107 +270,32 @@ impl<'a> Iterator for ChunkIter<'a> {
     }
 }
 
-/// A bounds-checked little-endian cursor over part of a file.
-#[derive(Debug, Clone)]
-pub struct Reader<'a> {
-    data: &'a [u8],
-    pos: usize,
-    base: usize,
-    chunk: Tag,
+/// A bounds-checked little-endian cursor over part of a map file, its errors naming the chunk
+/// it reads in (see [`super::cursor`]).
+pub type Reader<'a> = Cursor<'a, Tag>;
+
+impl Site for Tag {
+    type Error = FormatError;
+    fn truncated(self, offset: usize, needed: usize, available: usize) -> FormatError {
+        FormatError::new(self, offset, ErrorKind::Truncated { needed, available })
+    }
 }
 
-impl<'a> Reader<'a> {
-    /// A reader over `data`, whose first byte is at absolute `base`, inside chunk `chunk`.
-    pub fn new(data: &'a [u8], base: usize, chunk: Tag) -> Reader<'a> {
-        Reader {
-            data,
-            pos: 0,
-            base,
-            chunk,
-        }
-    }
-
-    /// Relative position.
-    pub fn position(&self) -> usize {
-        self.pos
-    }
-
-    /// Bytes left.
-    pub fn remaining(&self) -> usize {
-        self.data.len() - self.pos
-    }
-
+impl Reader<'_> {
     /// Moves to relative position `pos`.
     pub fn seek(&mut self, pos: usize) -> Result<()> {
-        if pos > self.data.len() {
+        if !self.set_position(pos) {
             return Err(self.error(ErrorKind::OffsetOutOfRange {
                 offset: pos as u64,
-                limit: self.data.len() as u64,
+                limit: self.len() as u64,
             }));
         }
-        self.pos = pos;
         Ok(())
     }
 
     /// An error at the current position.
     pub fn error(&self, kind: ErrorKind) -> FormatError {
-        FormatError::new(self.chunk, self.base + self.pos, kind)
-    }
-
-    /// The next `n` bytes.
-    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        if n > self.remaining() {
-            return Err(self.error(ErrorKind::Truncated {
-                needed: n,
-                available: self.remaining(),
-            }));
-        }
-        let out = &self.data[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(out)
-    }
-
-    /// The next `N` bytes as an array.
-    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let b = self.bytes(N)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(b);
-        Ok(out)
-    }
-
-    /// A u8.
-    pub fn u8(&mut self) -> Result<u8> {
-        Ok(self.array::<1>()?[0])
-    }
-
-    /// A little-endian u16.
-    pub fn u16(&mut self) -> Result<u16> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-
-    /// A little-endian i16.
-    pub fn i16(&mut self) -> Result<i16> {
-        Ok(i16::from_le_bytes(self.array()?))
-    }
-
-    /// A little-endian u32.
-    pub fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-
-    /// A little-endian u64.
-    pub fn u64(&mut self) -> Result<u64> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-
-    /// A little-endian f32.
-    pub fn f32(&mut self) -> Result<f32> {
-        Ok(f32::from_le_bytes(self.array()?))
-    }
-
-    /// Three little-endian f32s.
-    pub fn vec3(&mut self) -> Result<[f32; 3]> {
-        Ok([self.f32()?, self.f32()?, self.f32()?])
+        FormatError::new(self.site(), self.offset(), kind)
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod alpha;
 pub mod chunk;
+pub mod cursor;
 pub mod evidence;
 pub mod mcal;
 pub mod mclq;

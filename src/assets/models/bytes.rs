@@ -5,6 +5,7 @@
 //! Not for: the meaning of any field (see `m2`, `mdx`, `wmo`).
 
 use super::error::{ModelError, ModelErrorKind, Result};
+use crate::format::cursor::Site;
 
 /// Where an error is: a chunk tag in reading order, or a named part of a chunkless file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,58 +40,27 @@ impl Label {
     }
 }
 
-/// A little-endian cursor over `data`, whose first byte is at absolute offset `base` of the file.
-#[derive(Debug, Clone)]
-pub struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-    base: usize,
-    label: Label,
+/// A little-endian cursor over part of a model file, its errors carrying a [`Label`] (see
+/// [`crate::format::cursor`]).
+pub type Cursor<'a> = crate::format::cursor::Cursor<'a, Label>;
+
+impl Site for Label {
+    type Error = ModelError;
+    fn truncated(self, offset: usize, needed: usize, available: usize) -> ModelError {
+        self.error(
+            offset,
+            ModelErrorKind::Truncated {
+                needed: needed as u64,
+                available: available as u64,
+            },
+        )
+    }
 }
 
 impl<'a> Cursor<'a> {
-    /// A cursor over `data` (absolute offset `base`), whose errors carry `label`.
-    pub fn new(data: &'a [u8], base: usize, label: Label) -> Cursor<'a> {
-        Cursor {
-            data,
-            pos: 0,
-            base,
-            label,
-        }
-    }
-
-    /// The same cursor, its errors carrying `label` (for sub-chunks read in place).
-    pub fn relabel(mut self, label: Label) -> Cursor<'a> {
-        self.label = label;
-        self
-    }
-
-    /// Absolute offset of the next byte.
-    pub fn offset(&self) -> usize {
-        self.base + self.pos
-    }
-
-    /// Bytes left.
-    pub fn remaining(&self) -> usize {
-        self.data.len() - self.pos
-    }
-
     /// An error at the current position.
     pub fn error(&self, kind: ModelErrorKind) -> ModelError {
-        self.label.error(self.offset(), kind)
-    }
-
-    /// The next `n` bytes.
-    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        if n > self.remaining() {
-            return Err(self.error(ModelErrorKind::Truncated {
-                needed: n as u64,
-                available: self.remaining() as u64,
-            }));
-        }
-        let out = &self.data[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(out)
+        self.site().error(self.offset(), kind)
     }
 
     /// The next `count` records of `size` bytes each, as one slice (the product is checked
@@ -105,41 +75,13 @@ impl<'a> Cursor<'a> {
         self.bytes(n)
     }
 
-    /// Skips `n` bytes.
-    pub fn skip(&mut self, n: usize) -> Result<()> {
-        self.bytes(n).map(|_| ())
-    }
-
-    /// The next `N` bytes.
-    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let b = self.bytes(N)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(b);
-        Ok(out)
-    }
-
-    /// A little-endian u32.
-    pub fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-
-    /// A little-endian f32.
-    pub fn f32(&mut self) -> Result<f32> {
-        Ok(f32::from_le_bytes(self.array()?))
-    }
-
-    /// Three f32s.
-    pub fn vec3(&mut self) -> Result<[f32; 3]> {
-        Ok([self.f32()?, self.f32()?, self.f32()?])
-    }
-
     /// A u32 element count, refused when `count * size` cannot fit in what is left (so that a
     /// damaged count never allocates).
     pub fn count(&mut self, size: usize) -> Result<usize> {
         let at = self.offset();
         let n = self.u32()? as usize;
         if n.saturating_mul(size) > self.remaining() {
-            return Err(self.label.error(
+            return Err(self.site().error(
                 at,
                 ModelErrorKind::Truncated {
                     needed: (n as u64).saturating_mul(size as u64),
