@@ -198,7 +198,7 @@ impl LiquidRenderer {
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
             let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, params);
+            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
             let (bxy, br, on) = params
                 .overlays
                 .brush

@@ -392,7 +392,7 @@ impl ObjectRenderer {
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
             let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, params);
+            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
             let light = super::shader::sun();
             gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
             gl.uniform_1_i32(u.texture.as_ref(), 0);

@@ -77,6 +77,9 @@ pub unsafe fn compile_program(
     }
 }
 
+/// The colour behind the terrain (holes and the sky show it), which the haze fades to.
+pub const SKY_COLOR: [f32; 3] = [0.52, 0.66, 0.80];
+
 /// The sun's direction, for the lit shaders (terrain and objects).
 pub fn sun() -> glam::Vec3 {
     glam::Vec3::new(-0.35, -0.45, -0.82).normalize()
@@ -90,18 +93,19 @@ pub fn sun() -> glam::Vec3 {
 pub unsafe fn set_view(
     gl: &glow::Context,
     locations: [Option<&glow::UniformLocation>; 3],
-    params: &super::terrain::FrameParams,
+    camera: (&glam::Mat4, glam::Vec3),
 ) {
     let [view_projection, eye, sky] = locations;
-    let sky_color = super::terrain::SKY_COLOR;
+    let sky_color = SKY_COLOR;
+    let (matrix, eye_at) = camera;
     // SAFETY: plain GL calls on the caller's current context.
     unsafe {
         gl.uniform_matrix_4_f32_slice(
             view_projection,
             false,
-            &params.view_projection.to_cols_array(),
+            &matrix.to_cols_array(),
         );
-        gl.uniform_3_f32(eye, params.eye.x, params.eye.y, params.eye.z);
+        gl.uniform_3_f32(eye, eye_at.x, eye_at.y, eye_at.z);
         gl.uniform_3_f32(sky, sky_color[0], sky_color[1], sky_color[2]);
     }
 }

@@ -55,8 +55,7 @@ pub struct FrameParams {
     pub overlays: Overlays,
 }
 
-/// The colour behind the terrain (holes and the sky show it).
-pub const SKY_COLOR: [f32; 3] = [0.52, 0.66, 0.80];
+pub use super::shader::SKY_COLOR;
 
 /// One tile's GPU objects.
 struct GpuTile {
@@ -313,7 +312,7 @@ impl TerrainRenderer {
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
             let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, params);
+            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
             let light = super::shader::sun();
             gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
             gl.uniform_2_f32(u.sizes.as_ref(), CHUNK_SIZE as f32, TILE_SIZE as f32);
