@@ -595,6 +595,12 @@ impl LoamApp {
             | Intent::AlignSelectionToGround
             | Intent::DeleteSelection
             | Intent::ClearSelection
+            | Intent::TransformSelection(_)
+            | Intent::TransformAxis(_)
+            | Intent::CancelTransform
+            | Intent::DuplicateSelection
+            | Intent::CopySelection
+            | Intent::PasteSelection
             | Intent::SelectSameModel(_)
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
@@ -1448,21 +1454,16 @@ impl eframe::App for LoamApp {
         self.brush(&input);
         // Shortcuts (one table, `command::shortcuts`), unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {
-            use crate::command::shortcuts::{When, shortcuts};
-            let objects_selected = self.doc.editing.settings.tool == Tool::Objects
-                && !self.object_tool.selection.is_empty();
+            use crate::command::shortcuts::{clipboard_intents, shortcuts};
+            let state = self
+                .object_tool
+                .shortcut_state(self.doc.editing.settings.tool == Tool::Objects);
             for s in shortcuts() {
-                let applies = match s.when {
-                    When::Always => true,
-                    When::ObjectsSelected => objects_selected,
-                };
-                if applies && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
+                if s.when.applies(&state) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
                     intents.push(s.intent);
                 }
             }
-            if self.doc.editing.settings.tool == Tool::Objects {
-                self.with_object_tool(|tool, c| tool.shortcuts(c, &ctx));
-            }
+            intents.extend(ctx.input(|i| clipboard_intents(&i.events, &state)));
         }
         if input.is_active() || !ready {
             ctx.request_repaint();

@@ -127,6 +127,17 @@ impl ObjectTool {
         self.drag.is_some() || self.transform.is_some()
     }
 
+    /// What the shortcut table's conditions look at, with `active` saying whether the object
+    /// tool is the tool.
+    pub fn shortcut_state(&self, active: bool) -> crate::command::shortcuts::State {
+        crate::command::shortcuts::State {
+            object_tool: active,
+            selected: !self.selection.is_empty(),
+            dragging: self.drag.is_some(),
+            transforming: self.transform.is_some(),
+        }
+    }
+
     /// The keyboard transform under way and its axis lock, for the panel.
     pub fn transform(&self) -> Option<(TransformMode, Option<char>)> {
         self.transform.as_ref().map(|t| (t.mode, t.axis))
@@ -139,31 +150,7 @@ pub type DiskUids = crate::model::objects::UidTiles;
 
 pub use crate::command::PlaceOptions;
 
-/// What a keyboard transform does with the mouse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TransformMode {
-    /// G: move over the ground (X or Y: along that world axis only; Z: up and down).
-    Move,
-    /// R: turn about the up axis (X: about north, Y: about west), a multi-selection about its
-    /// centre.
-    Turn,
-    /// T: scale doodads (a multi-selection spreads from its centre). Not S: S flies the
-    /// camera back.
-    Scale,
-}
-
-impl TransformMode {
-    /// The panel's words for a transform under way.
-    pub fn describe(self, axis: Option<char>) -> String {
-        let what = match self {
-            TransformMode::Move => "Moving",
-            TransformMode::Turn => "Turning",
-            TransformMode::Scale => "Scaling",
-        };
-        let lock = axis.map_or(String::new(), |a| format!(" (axis {a})"));
-        format!("{what}{lock}: click to confirm, Esc to cancel, X/Y/Z lock an axis")
-    }
-}
+pub use crate::edit::tools::TransformMode;
 
 /// A keyboard transform: the records when it began, where the mouse and ground were, the
 /// axis lock, and the edit so far (reverted on Esc).
@@ -758,100 +745,77 @@ impl ObjectTool {
         self.selection = keys;
     }
 
-    /// Ctrl+C, Ctrl+V and Ctrl+D with the object tool: copy the selection, paste it at the
-    /// cursor (keeping the objects' places relative to their centre), duplicate it in place.
-    pub fn shortcuts(&mut self, ctx: &mut ObjectCtx, input: &egui::Context) {
-        use egui::{Key, Modifiers};
-        let plain = |key| input.input_mut(|i| i.consume_key(Modifiers::NONE, key));
-        if self.transform.is_some() {
-            if plain(Key::Escape) {
-                self.cancel_transform(ctx);
-            }
-            for (key, axis) in [(Key::X, 'x'), (Key::Y, 'y'), (Key::Z, 'z')] {
-                if plain(key)
-                    && let Some(t) = &mut self.transform
-                {
-                    t.axis = if t.axis == Some(axis) {
-                        None
-                    } else {
-                        Some(axis)
-                    };
-                    // The new lock starts from where the transform began.
-                    t.start_ground = None;
-                    t.start_ndc = None;
-                }
-            }
+    /// Starts a keyboard transform of the selection (G, R, T): it follows the mouse until a
+    /// click confirms it.
+    fn begin_transform(&mut self, ctx: &mut ObjectCtx, mode: TransformMode) {
+        if self.drag.is_some() || self.transform.is_some() || self.selection.is_empty() {
             return;
         }
-        if self.drag.is_none() && !self.selection.is_empty() {
-            for (key, mode) in [
-                (Key::G, TransformMode::Move),
-                (Key::R, TransformMode::Turn),
-                (Key::T, TransformMode::Scale),
-            ] {
-                if plain(key) {
-                    self.transform = Some(Transform {
-                        mode,
-                        axis: None,
-                        stroke: ObjectStroke::default(),
-                        originals: {
-                            let records = self.selected_objects(ctx.doc);
-                            self.load_tiles_for(ctx, &records);
-                            records
-                        },
-                        start_ndc: None,
-                        start_ground: None,
-                        handle: None,
-                    });
-                    return;
-                }
-            }
-        }
-        let pressed = |key| input.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
-        if pressed(Key::D) {
-            let records = self.selected_objects(ctx.doc);
-            let n = records.len();
-            if n > 0 {
-                self.add_copies(
-                    ctx,
-                    records,
-                    [0.0, 0.0],
-                    false,
-                    &format!("Duplicate {n} object(s)"),
-                );
-            }
-        }
-        // egui turns Ctrl+C and Ctrl+V into clipboard events rather than key presses.
-        let (copy, paste) = input.input(|i| {
-            (
-                i.events.iter().any(|e| matches!(e, egui::Event::Copy)),
-                i.events.iter().any(|e| matches!(e, egui::Event::Paste(_))),
-            )
+        let originals = self.selected_objects(ctx.doc);
+        self.load_tiles_for(ctx, &originals);
+        self.transform = Some(Transform {
+            mode,
+            axis: None,
+            stroke: ObjectStroke::default(),
+            originals,
+            start_ndc: None,
+            start_ground: None,
+            handle: None,
         });
-        if copy {
-            let records = self.selected_objects(ctx.doc);
-            if !records.is_empty() {
-                *ctx.message = Some(format!("{} object(s) copied", records.len()));
-                self.clipboard = records;
-            }
+    }
+
+    /// Locks the transform under way to `axis` (X, Y, Z), or unlocks it when it already is.
+    fn toggle_axis(&mut self, axis: char) {
+        if let Some(t) = &mut self.transform {
+            t.axis = if t.axis == Some(axis) {
+                None
+            } else {
+                Some(axis)
+            };
+            // The new lock starts from where the transform began.
+            t.start_ground = None;
+            t.start_ndc = None;
         }
-        if paste
-            && !self.clipboard.is_empty()
-            && let Some(at) = ctx.hover
-        {
-            let records = self.clipboard.clone();
-            let n = records.len() as f64;
-            let cx = records.iter().map(|r| r.position[0]).sum::<f64>() / n;
-            let cy = records.iter().map(|r| r.position[1]).sum::<f64>() / n;
-            let label = format!("Paste {} object(s)", records.len());
-            self.add_copies(
-                ctx,
-                records,
-                [at.world[0] - cx, at.world[1] - cy],
-                true,
-                &label,
-            );
+    }
+
+    /// Ctrl+D: copies of the selection in place, as one undo step.
+    fn duplicate(&mut self, ctx: &mut ObjectCtx) {
+        let records = self.selected_objects(ctx.doc);
+        let n = records.len();
+        if n > 0 {
+            let label = format!("Duplicate {n} object(s)");
+            self.add_copies(ctx, records, [0.0, 0.0], false, &label);
         }
+    }
+
+    /// Ctrl+C: the selection to the clipboard.
+    fn copy(&mut self, ctx: &mut ObjectCtx) {
+        let records = self.selected_objects(ctx.doc);
+        if !records.is_empty() {
+            *ctx.message = Some(format!("{} object(s) copied", records.len()));
+            self.clipboard = records;
+        }
+    }
+
+    /// Ctrl+V: the clipboard's objects at the cursor, keeping their places relative to their
+    /// centre, standing on the terrain.
+    fn paste(&mut self, ctx: &mut ObjectCtx) {
+        let Some(at) = ctx.hover else { return };
+        if self.clipboard.is_empty() {
+            return;
+        }
+        let records = self.clipboard.clone();
+        let n = records.len() as f64;
+        let cx = records.iter().map(|r| r.position[0]).sum::<f64>() / n;
+        let cy = records.iter().map(|r| r.position[1]).sum::<f64>() / n;
+        let label = format!("Paste {} object(s)", records.len());
+        self.add_copies(
+            ctx,
+            records,
+            [at.world[0] - cx, at.world[1] - cy],
+            true,
+            &label,
+        );
     }
 
     /// Starts reading the uniqueIds of every tile on disk (a map was opened).
@@ -922,6 +886,12 @@ impl ObjectTool {
                 });
             }
             Intent::ClearSelection => self.selection.clear(),
+            Intent::TransformSelection(mode) => self.begin_transform(ctx, mode),
+            Intent::TransformAxis(axis) => self.toggle_axis(axis),
+            Intent::CancelTransform => self.cancel_transform(ctx),
+            Intent::DuplicateSelection => self.duplicate(ctx),
+            Intent::CopySelection => self.copy(ctx),
+            Intent::PasteSelection => self.paste(ctx),
             Intent::SelectSameModel(model) => {
                 if let Some(s) = &ctx.doc.session {
                     let all = crate::model::objects::collect(&s.map);

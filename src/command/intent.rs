@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::assets::catalog::AssetKind;
-use crate::edit::tools::{PlaceOptions, ToolSettings};
+use crate::edit::tools::{PlaceOptions, ToolSettings, TransformMode};
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::render::scene::ObjectFilter;
@@ -71,6 +71,18 @@ pub enum Intent {
     AlignSelectionToGround,
     /// Delete the selected objects.
     DeleteSelection,
+    /// G, R or T with objects selected: move, turn or scale them with the mouse until a click.
+    TransformSelection(TransformMode),
+    /// X, Y or Z during a transform: lock it to that axis (again: unlock).
+    TransformAxis(char),
+    /// Esc during a transform: the objects go back.
+    CancelTransform,
+    /// Copies of the selection in place (Ctrl+D).
+    DuplicateSelection,
+    /// The selection to the object clipboard (Ctrl+C).
+    CopySelection,
+    /// The object clipboard's objects at the cursor (Ctrl+V).
+    PasteSelection,
     /// Select no object.
     ClearSelection,
     /// Give the open map this uniqueId range for new objects (first, last), or none.

@@ -100,11 +100,7 @@ pub unsafe fn set_view(
     let (matrix, eye_at) = camera;
     // SAFETY: plain GL calls on the caller's current context.
     unsafe {
-        gl.uniform_matrix_4_f32_slice(
-            view_projection,
-            false,
-            &matrix.to_cols_array(),
-        );
+        gl.uniform_matrix_4_f32_slice(view_projection, false, &matrix.to_cols_array());
         gl.uniform_3_f32(eye, eye_at.x, eye_at.y, eye_at.z);
         gl.uniform_3_f32(sky, sky_color[0], sky_color[1], sky_color[2]);
     }
