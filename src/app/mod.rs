@@ -6,6 +6,7 @@
 
 pub mod browser;
 mod browsing;
+pub mod brushes;
 pub mod camera_control;
 pub mod dialogs;
 pub mod export;
@@ -30,7 +31,7 @@ pub mod viewport;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::edit::liquid::{LiquidKind, LiquidStyle};
+use crate::edit::liquid::LiquidStyle;
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::model::coords::TILE_SIZE;
@@ -821,10 +822,9 @@ impl LoamApp {
         self.after_edit(touched);
     }
 
-    /// Runs the brush for this frame's input: a press on the terrain starts a stroke, holding
-    /// drags it, releasing records it as one undo step. Ctrl+click with the area tool picks the
-    /// area id instead.
-    fn brush(&mut self, input: &ui::viewport::ViewportInput) {
+    /// Hands this frame's viewport input to the tool in use: the object tool, or the brushes
+    /// (see `brushes::drive`); then redraws and marks what changed.
+    fn drive_tool(&mut self, input: &ui::viewport::ViewportInput) {
         if self.doc.editing.settings.tool == Tool::Objects {
             self.with_object_tool(|tool, c| tool.click(c, input));
             return;
@@ -832,49 +832,15 @@ impl LoamApp {
         let Some(s) = &mut self.doc.session else {
             return;
         };
+        let scene = &self.streams.objects;
+        let model_box = |name: &str| scene.model_box(name);
         let at = self.view.hover.map(|p| p.world);
-        // Tiles under this frame's dabs are redrawn now; the chunks the stroke changed are
-        // marked edited when it ends.
-        let mut redraw = Vec::new();
-        let mut touched = Vec::new();
-        if input.brush_pressed && !self.doc.editing.is_stroking() {
-            match at {
-                Some(p) if self.doc.editing.settings.tool == Tool::Area && input.slow => {
-                    if let Some(id) = Editing::pick_area(&s.map, p[0], p[1]) {
-                        self.doc.editing.settings.area_id = id;
-                    }
-                }
-                Some(p) if self.doc.editing.settings.tool.is_liquid() && input.slow => {
-                    if let Some((h, t)) = Editing::pick_liquid(&s.map, p[0], p[1]) {
-                        let settings = &mut self.doc.editing.settings;
-                        settings.liquid_height = Some(h);
-                        settings.liquid_kind = LiquidKind::of_type(t);
-                        settings.liquid_type =
-                            (t != settings.liquid_kind.liquid_type()).then_some(t);
-                    }
-                }
-                Some(p) => redraw = self.doc.editing.begin(&mut s.map, p),
-                None => {}
-            }
-        } else if self.doc.editing.is_stroking()
-            && input.brush_held
-            && let Some(p) = at
-        {
-            redraw = self.doc.editing.drag(&mut s.map, p);
+        let frame = brushes::drive(&mut self.doc.editing, &mut s.map, at, input, &model_box);
+        if frame.message.is_some() {
+            self.shell.message = frame.message;
         }
-        if self.doc.editing.is_stroking() && !input.brush_held {
-            let scene = &self.streams.objects;
-            let model_box = |name: &str| scene.model_box(name);
-            touched.extend(self.doc.editing.end(&mut s.map, at, &model_box));
-            if !self.doc.editing.refused.is_empty() {
-                self.shell.message = Some(format!(
-                    "{} chunk(s) already show four textures: painting there was refused",
-                    self.doc.editing.refused.len()
-                ));
-            }
-        }
-        self.redraw(redraw.into_iter().collect());
-        self.after_edit(touched);
+        self.redraw(frame.redraw.into_iter().collect());
+        self.after_edit(frame.touched);
     }
 
     /// Marks the tiles of changed chunks edited and re-sends them to the GPU.
@@ -1451,7 +1417,7 @@ impl eframe::App for LoamApp {
         self.view.object_hover = self
             .object_index_under(&input)
             .and_then(|i| self.streams.objects.describe(i));
-        self.brush(&input);
+        self.drive_tool(&input);
         // Shortcuts (one table, `command::shortcuts`), unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {
             use crate::command::shortcuts::{clipboard_intents, shortcuts};
