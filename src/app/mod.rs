@@ -24,6 +24,7 @@ pub mod screenshot;
 pub mod settings;
 pub mod startup;
 pub mod streaming;
+pub mod streams;
 pub mod textures;
 pub mod view;
 pub mod viewport;
@@ -36,7 +37,7 @@ use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::model::coords::TILE_SIZE;
 use crate::render::camera::Camera;
-use crate::render::mesh::build_tile_mesh;
+
 use crate::render::terrain::{FrameParams, Overlays};
 use crate::ui;
 
@@ -48,18 +49,9 @@ use intent::Intent;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
 use settings::Settings;
 use streaming::TileLoader;
+use streams::{LOAD_RADIUS_TILES, Streams};
 use view::{View, initial_camera, mean_ground, tiles_near, view_points};
 use viewport::{GlState, SharedGl};
-
-/// Tiles whose centre is within this many tiles of the camera are kept on the GPU.
-const DRAW_RADIUS_TILES: f64 = 1.6;
-/// Tiles within this many tiles of the camera are read from disk.
-const LOAD_RADIUS_TILES: f64 = 2.2;
-/// Unedited tiles farther than this are dropped from memory (a margin over the load radius,
-/// so that a camera moving back and forth does not reload the same tiles).
-const UNLOAD_RADIUS_TILES: f64 = 3.5;
-/// Tiles uploaded per frame at most, so that a frame never stalls long.
-const UPLOADS_PER_FRAME: usize = 2;
 
 /// How the app starts.
 pub struct StartOptions {
@@ -74,20 +66,6 @@ pub struct StartOptions {
     /// Read textures from this game client (`--client`) instead of the one in the settings,
     /// for this run only.
     pub client: Option<PathBuf>,
-}
-
-/// What streams from the open map's source to the screen, each on a worker of its own: tiles
-/// from disk, layer textures, and the placed objects with their models.
-struct Streams {
-    loader: TileLoader,
-    /// Counts opened maps, so that a worker's late answer for the previous map is dropped.
-    session_id: u64,
-    /// Layer textures decoding on the worker, and which are missing.
-    textures: textures::TextureLoader,
-    /// The placed objects and the models behind them.
-    objects: objects::ObjectScene,
-    /// Asks egui for a repaint (workers call it when they have something).
-    repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
 }
 
 /// The window around the document: file dialogs, the status message, quitting, the title and
@@ -860,22 +838,8 @@ impl LoamApp {
 
     /// Rebuilds and re-sends the meshes of the loaded `tiles`.
     fn redraw(&mut self, tiles: BTreeSet<TileCoord>) {
-        let Some(s) = &self.doc.session else { return };
-        if tiles.is_empty() {
-            return;
-        }
-        let mut gl = self.gl.lock();
-        if !gl.has_renderer() {
-            return;
-        }
-        for t in tiles {
-            if let Some(tile) = s.map.tiles.get(&t) {
-                self.streams.textures.want(&tile.textures);
-                if tile.liquid_chunk_count() > 0 {
-                    self.streams.textures.want(&gl.liquid_textures);
-                }
-                gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
-            }
+        if let Some(s) = &self.doc.session {
+            self.streams.redraw(s, &self.gl, tiles);
         }
     }
 
@@ -979,101 +943,23 @@ impl LoamApp {
         view_points(&self.view.camera, ground)
     }
 
-    /// The tiles that should be on the GPU: loaded ones near the camera or near where it looks.
-    fn wanted_tiles(&self) -> BTreeSet<TileCoord> {
-        let Some(s) = &self.doc.session else {
-            return BTreeSet::new();
-        };
-        let loaded = s.map.tiles.keys().copied().collect();
-        tiles_near(&loaded, &self.view_points(), DRAW_RADIUS_TILES)
-    }
-
     /// Takes in the tiles the loader read, asks for the next ones near the camera and drops
     /// unedited ones far away.
     fn stream_from_disk(&mut self) {
         let points = self.view_points();
-        let Some(s) = &mut self.doc.session else {
-            return;
-        };
-        for loaded in self.streams.loader.poll() {
-            match loaded.result {
-                Ok((tile, view)) => s.insert_tile(tile, view),
-                Err(e) => {
-                    self.shell.message = Some(format!(
-                        "tile {}_{} could not be read: {e}",
-                        loaded.coord.x, loaded.coord.y
-                    ));
-                    s.failed.insert(loaded.coord, e);
-                }
-            }
-        }
-        let near = tiles_near(&s.on_disk, &points, LOAD_RADIUS_TILES);
-        if let Some(source) = &s.tiles {
-            for c in near {
-                if !self.streams.loader.has_room() {
-                    break;
-                }
-                if !s.map.tiles.contains_key(&c)
-                    && !self.streams.loader.is_loading(c)
-                    && !s.failed.contains_key(&c)
-                {
-                    self.streams.loader.request(c, source.clone());
-                }
-            }
-        }
-        let keep = tiles_near(&s.on_disk, &points, UNLOAD_RADIUS_TILES);
-        let far: Vec<TileCoord> = s
-            .map
-            .tiles
-            .keys()
-            .filter(|c| !keep.contains(c))
-            .copied()
-            .collect();
-        for c in far {
-            s.unload(c);
+        if let Some(s) = &mut self.doc.session
+            && let Some(why) = self.streams.pull_from_disk(s, &points)
+        {
+            self.shell.message = Some(why);
         }
     }
 
-    /// Sends near tiles and the textures that arrived to the GPU and drops far tiles; edited
-    /// tiles are re-sent by the edit tools. Returns true when every wanted tile is drawn with
-    /// every texture it names decoded or known missing (or there is nothing to draw with).
+    /// Sends near tiles and the textures that arrived to the GPU and drops far tiles (see
+    /// [`streams::Streams::push_to_gpu`]).
     fn stream_tiles(&mut self) -> bool {
-        let wanted = self.wanted_tiles();
-        let Some(session) = &self.doc.session else {
-            return true;
-        };
-        let mut gl = self.gl.lock();
-        if !gl.has_renderer() {
-            return true;
-        }
-        for texture in self.streams.textures.poll() {
-            gl.queue_texture(texture);
-        }
-        for c in gl.uploaded.clone() {
-            if !wanted.contains(&c) {
-                gl.queue_removal(c);
-            }
-        }
-        if gl.pending_count() == 0 {
-            let missing: Vec<TileCoord> = wanted
-                .iter()
-                .filter(|c| !gl.uploaded.contains(c))
-                .copied()
-                .collect();
-            for c in missing.iter().take(UPLOADS_PER_FRAME) {
-                if let Some(tile) = session.map.tiles.get(c) {
-                    self.streams.textures.want(&tile.textures);
-                    if tile.liquid_chunk_count() > 0 {
-                        self.streams.textures.want(&gl.liquid_textures);
-                    }
-                    gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
-                }
-            }
-        }
-        gl.pending_count() == 0
-            && gl.pending_textures() == 0
-            && self.streams.textures.is_settled()
-            && wanted.iter().all(|c| gl.uploaded.contains(c))
+        let points = self.view_points();
+        self.streams
+            .push_to_gpu(self.doc.session.as_ref(), &self.gl, &points)
     }
 
     fn overlays(&self) -> Overlays {
