@@ -8,12 +8,20 @@
 //! - `convert`: what each target generation keeps, changes and drops, and the report of it.
 //! - `edit`: brushes, object edits, seams and uids over the model, as undo steps.
 //! - `assets`: where bytes come from (client archives, loose files), BLP and model decoding.
-//! - `disk`: files and map folders: locating a map, atomic writes, streamed conversion, packing.
+//! - `disk`: files only: whole reads, atomic writes, the streamed file, temp-file cleanup, tile
+//!   file names, the uid-range sidecar. It knows nothing of what the bytes mean.
+//! - `pipeline`: the map pipeline over `disk`, `format` and `convert`: what a path stands for,
+//!   which generation it is, reading tiles, encoding, converting tile by tile, WDL, autosave
+//!   snapshots, packing.
+//! - `doc`: the open document without a window: the session, strokes and the undo history,
+//!   client data, and the one runner of scripted operations (`loam apply` and the editor).
 //! - `error`: the crate's error.
-//! - `cli`: the commands; `sample`: the bundled sample map's generator.
-//! - The editor (feature `editor`): `app` (the eframe application and its components), `ui`
-//!   (egui panels), `render` (the glow renderer) and `command` (the intents the panels emit
-//!   and the app carries out, below both).
+//! - `cli`: the commands, each over `doc` and `pipeline`; `sample`: the bundled sample map.
+//! - The editor (feature `editor`): `app` (the eframe shell and its components), `ui` (egui
+//!   panels, which never import `app`), `render` (the glow renderer) and `command` (the intents
+//!   and the shortcut table, below both).
+//!
+//! docs/modules.md says where each feature lives.
 
 #[cfg(feature = "editor")]
 pub mod app;

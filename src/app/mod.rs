@@ -1,8 +1,10 @@
-//! The eframe application: owns the session (the open map), the settings, the camera and the
-//! GL bridge; lays out the panels from `ui`, carries out the intents they return and decides
-//! which tiles go to the GPU.
+//! The eframe shell: owns the document (`doc`), the settings, the view, the GL bridge, the
+//! streams and the components (object tool, brushes, asset browser, Save as, Export, Open from
+//! client, recovery, missing models); runs the frame loop, lays out the panels from `ui`, and
+//! hands each intent they return (or the shortcut table gives) to the component it is for.
 //!
-//! Not for: widgets (see `ui`), GL (see `render`) or file formats (see `disk`, `format`).
+//! Not for: widgets (see `ui`), GL (see `render`), the document's own logic (see `doc`) or
+//! files (see `pipeline`, `disk`).
 
 pub mod browser;
 mod browsing;

@@ -2,7 +2,7 @@
 //! a worker thread decodes them and hands them back; results for a map that was closed in the
 //! meantime are dropped.
 //!
-//! Not for: deciding which tiles are near (the app) or decoding (see `disk`).
+//! Not for: deciding which tiles are near (`app::streams`) or decoding (see `pipeline::source`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
