@@ -292,15 +292,7 @@ pub fn describe(path: &Path, from: Option<Generation>) -> Result<MapInfo, LoamEr
 /// Runs `loam info PATH [--json] [--from GEN]`.
 pub fn run(path: &Path, json: bool, from: Option<Generation>) -> Result<ExitCode, LoamError> {
     let info = describe(path, from)?;
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&info).map_err(|e| LoamError::Usage(e.to_string()))?
-        );
-    } else {
-        print!("{}", render_text(&info));
-    }
-    Ok(ExitCode::SUCCESS)
+    super::print_info(&info, json, render_text)
 }
 
 /// The human-readable form of [`MapInfo`].

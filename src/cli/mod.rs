@@ -374,3 +374,20 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     }
 }
+
+/// Prints `info` as pretty JSON when `json`, else as the text `text` makes of it (`loam info`
+/// of a map or of a model).
+pub(crate) fn print_info<T: serde::Serialize>(
+    info: &T,
+    json: bool,
+    text: impl FnOnce(&T) -> String,
+) -> Result<ExitCode, crate::error::LoamError> {
+    if json {
+        let out = serde_json::to_string_pretty(info)
+            .map_err(|e| crate::error::LoamError::Usage(e.to_string()))?;
+        println!("{out}");
+    } else {
+        print!("{}", text(info));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -26,15 +26,7 @@ pub fn run(file: &Path, client: Option<&Path>, json: bool) -> Result<ExitCode, L
     }
     .map_err(|e| LoamError::Usage(e.to_string()))?;
     let info = model_info(&model);
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&info).map_err(|e| LoamError::Usage(e.to_string()))?
-        );
-    } else {
-        print!("{}", render_text(&info));
-    }
-    Ok(ExitCode::SUCCESS)
+    super::print_info(&info, json, render_text)
 }
 
 /// True when `path` names a model file by its extension (`.m2`, `.mdx`, `.mdl`, `.wmo`), so

@@ -92,16 +92,10 @@ fn widen_to_chunk(layer: &mut LiquidLayer) {
             .map(|i| u.get(pick(i)).copied().unwrap_or([0, 0]))
             .collect()
     });
-    layer.exists &= layer.rectangle_mask();
+    layer.cover_whole_chunk();
     layer.heights = Some(heights);
     layer.depths = Some(depths);
     layer.uvs = uvs;
-    layer.x = 0;
-    layer.y = 0;
-    layer.width = 8;
-    layer.height = 8;
-    layer.exists_omitted = false;
-    layer.exists_padding = 0;
     layer.origin = LiquidOrigin::Mclq(crate::model::liquid::MclqExtras {
         vertex_heads: Box::new([[0; 4]; 81]),
         tiles: [0x0F; 64],

@@ -118,15 +118,10 @@ impl Editing {
             return Vec::new();
         };
         match a.liquid {
-            Some(edit) => ops::liquid_dab(
-                map,
-                &a.op,
-                edit,
-                self.liquid_style,
-                p[0],
-                p[1],
-                &mut a.stroke,
-            ),
+            Some(edit) => {
+                let liquid = (edit, self.liquid_style);
+                ops::liquid_dab(map, &a.op, liquid, p, &mut a.stroke)
+            }
             None => ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke),
         }
         let reach = a.op.radius as f64 + coords::CHUNK_SIZE;
@@ -201,15 +196,7 @@ impl Editing {
                     .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
             );
             for p in points {
-                ops::liquid_dab(
-                    map,
-                    &a.op,
-                    edit,
-                    self.liquid_style,
-                    p[0],
-                    p[1],
-                    &mut a.stroke,
-                );
+                ops::liquid_dab(map, &a.op, (edit, self.liquid_style), p, &mut a.stroke);
             }
         }
         self.refused = std::mem::take(&mut a.stroke.refused);

@@ -170,18 +170,16 @@ mod tests {
         )
     }
 
-    #[test]
-    fn an_operation_reads_the_tiles_it_reaches_before_it_runs_and_each_is_one_step() {
-        let coord = TileCoord::new(31, 40).unwrap();
-        let [nx, ny] = coord.north_west();
-        let inside = [nx - 200.0, ny - 200.0];
-        let mut target = Lazy {
-            map: Map::new("Runner"),
-            disk: BTreeMap::from([(coord, Tile::flat(coord, "a.blp", 0.0))]),
-            reads: 0,
-        };
-        let text = format!(r#"{{"ops": [{}, {}]}}"#, raise_at(inside), raise_at(inside));
-        let file = ops::parse(&text).unwrap();
+    /// Runs `count` raises at `p` on `target` with no models and no uids on disk; `each`
+    /// answers each outcome. Returns what `run` returned and the history.
+    fn run_raises(
+        target: &mut impl OpTarget,
+        p: [f64; 2],
+        count: usize,
+        each: impl FnMut(usize, Result<OpResult, String>) -> bool,
+    ) -> (bool, History) {
+        let ops: Vec<String> = (0..count).map(|_| raise_at(p)).collect();
+        let file = ops::parse(&format!(r#"{{"ops": [{}]}}"#, ops.join(", "))).unwrap();
         let no_box = |_: &str| None;
         let uids = NewUids {
             range: None,
@@ -194,8 +192,22 @@ mod tests {
             style: LiquidStyle::default(),
         };
         let mut history = History::default();
+        let loaded = run(target, &script, &mut history, each);
+        (loaded, history)
+    }
+
+    #[test]
+    fn an_operation_reads_the_tiles_it_reaches_before_it_runs_and_each_is_one_step() {
+        let coord = TileCoord::new(31, 40).unwrap();
+        let [nx, ny] = coord.north_west();
+        let inside = [nx - 200.0, ny - 200.0];
+        let mut target = Lazy {
+            map: Map::new("Runner"),
+            disk: BTreeMap::from([(coord, Tile::flat(coord, "a.blp", 0.0))]),
+            reads: 0,
+        };
         let mut seen = Vec::new();
-        let loaded = run(&mut target, &script, &mut history, |i, r| {
+        let (loaded, history) = run_raises(&mut target, inside, 2, |i, r| {
             seen.push((i, r.map(|r| r.tiles)));
             true
         });
@@ -213,28 +225,8 @@ mod tests {
         let [nx, ny] = coord.north_west();
         let mut map = Map::new("Runner");
         map.tiles.insert(coord, Tile::flat(coord, "a.blp", 0.0));
-        let p = [nx - 100.0, ny - 100.0];
-        let text = format!(
-            r#"{{"ops": [{}, {}, {}]}}"#,
-            raise_at(p),
-            raise_at(p),
-            raise_at(p)
-        );
-        let file = ops::parse(&text).unwrap();
-        let no_box = |_: &str| None;
-        let uids = NewUids {
-            range: None,
-            on_disk: None,
-        };
-        let script = Script {
-            ops: &file.ops,
-            model_box: &no_box,
-            uids: &uids,
-            style: LiquidStyle::default(),
-        };
-        let mut history = History::default();
         let mut ran = 0;
-        let loaded = run(&mut map, &script, &mut history, |_, _| {
+        let (loaded, history) = run_raises(&mut map, [nx - 100.0, ny - 100.0], 3, |_, _| {
             ran += 1;
             ran < 2
         });

@@ -60,6 +60,16 @@ impl Default for Brush {
 }
 
 impl Brush {
+    /// The brush centred on world (`x`, `y`), in lattice steps: its centre, its radius and its
+    /// inner (full-strength) radius.
+    pub fn on_lattice(&self, x: f64, y: f64) -> ([f64; 2], f64, f64) {
+        (
+            crate::model::coords::world_to_lattice(x, y),
+            crate::model::coords::yards_to_steps(self.radius as f64),
+            crate::model::coords::yards_to_steps(self.inner_radius as f64),
+        )
+    }
+
     /// The brush's weight (0..=1) at offset (`dx`, `dy`) from its centre, in any unit, given the
     /// radius and inner radius in that same unit.
     pub fn weight_at(&self, dx: f64, dy: f64, radius: f64, inner_radius: f64) -> f32 {

@@ -44,9 +44,7 @@ pub fn dab(
     y: f64,
     stroke: &mut Stroke,
 ) -> Vec<(TileCoord, usize)> {
-    let [cx, cy] = coords::world_to_lattice(x, y);
-    let radius = coords::yards_to_steps(brush.radius as f64);
-    let inner = coords::yards_to_steps(brush.inner_radius as f64);
+    let ([cx, cy], radius, inner) = brush.on_lattice(x, y);
     let mut changed = Vec::new();
     for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, radius) {
         let (ox, oy) = (

@@ -192,9 +192,7 @@ pub fn dab(
     y: f64,
     stroke: &mut Stroke,
 ) -> Vec<(TileCoord, usize)> {
-    let [cx, cy] = coords::world_to_lattice(x, y);
-    let radius = coords::yards_to_steps(brush.radius as f64);
-    let inner = coords::yards_to_steps(brush.inner_radius as f64);
+    let ([cx, cy], radius, inner) = brush.on_lattice(x, y);
     let mut selected: Vec<(TileCoord, usize, u64, i32, i32)> = Vec::new();
     for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, radius) {
         let (ox, oy) = (ccol * STEPS_PER_CHUNK, crow * STEPS_PER_CHUNK);
@@ -516,13 +514,7 @@ fn widen(layer: &mut LiquidLayer) {
         // Depth-only data cannot hold the heights an edit sets.
         layer.vertex_format = 0;
     }
-    layer.exists &= layer.rectangle_mask();
-    layer.x = 0;
-    layer.y = 0;
-    layer.width = 8;
-    layer.height = 8;
-    layer.exists_omitted = false;
-    layer.exists_padding = 0;
+    layer.cover_whole_chunk();
 }
 
 /// Makes an edited chunk's liquid consistent: empty layers dropped, depths and height ranges

@@ -449,14 +449,13 @@ pub fn dab(
     }
 }
 
-/// Runs one dab of a liquid edit (resolved by [`Op::liquid_edit`]) at (`x`, `y`) into `stroke`.
+/// Runs one dab of a liquid edit (resolved by [`Op::liquid_edit`]) in the map's liquid
+/// style at world point `[x, y]` into `stroke`.
 pub fn liquid_dab(
     map: &mut Map,
     op: &Op,
-    edit: LiquidEdit,
-    style: LiquidStyle,
-    x: f64,
-    y: f64,
+    (edit, style): (LiquidEdit, LiquidStyle),
+    [x, y]: [f64; 2],
     stroke: &mut Stroke,
 ) {
     liquid::dab(map, &op.brush(), edit, style, x, y, stroke);
@@ -513,7 +512,7 @@ pub fn apply(
     let mut stroke = Stroke::new(op.name());
     for [x, y] in op.dabs() {
         match liquid_edit {
-            Some(edit) => liquid_dab(map, op, edit, style, x, y, &mut stroke),
+            Some(edit) => liquid_dab(map, op, (edit, style), [x, y], &mut stroke),
             None => dab(map, op, sculpt_tool, x, y, &mut stroke),
         }
     }

@@ -11,7 +11,6 @@ use super::lattice::{STEPS_PER_CHUNK, chunks_near};
 use super::stroke::Stroke;
 use crate::model::alpha::{ALPHA_SIDE, AlphaMap};
 use crate::model::chunk::{Chunk, LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA, Layer};
-use crate::model::coords;
 use crate::model::{Map, TileCoord};
 
 /// Most layers a chunk can have.
@@ -47,9 +46,7 @@ pub fn dab(
     stroke: &mut Stroke,
 ) -> Vec<(TileCoord, usize)> {
     let (texture, opacity, mode) = (paint.texture.as_str(), paint.opacity, paint.mode);
-    let [cx, cy] = coords::world_to_lattice(x, y);
-    let radius = coords::yards_to_steps(brush.radius as f64);
-    let inner = coords::yards_to_steps(brush.inner_radius as f64);
+    let ([cx, cy], radius, inner) = brush.on_lattice(x, y);
     let big_alpha = map.big_alpha();
     let mut changed = Vec::new();
     for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, radius) {

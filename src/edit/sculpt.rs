@@ -10,7 +10,6 @@ use super::patch::Patch;
 use super::slope::ramp_height;
 use super::stroke::Stroke;
 use crate::model::Map;
-use crate::model::coords;
 
 /// Which heights flatten may move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -80,9 +79,7 @@ pub fn dab(
     y: f64,
     stroke: &mut Stroke,
 ) -> Vec<(crate::model::TileCoord, usize)> {
-    let [cx, cy] = coords::world_to_lattice(x, y);
-    let radius = coords::yards_to_steps(brush.radius as f64);
-    let inner = coords::yards_to_steps(brush.inner_radius as f64);
+    let ([cx, cy], radius, inner) = brush.on_lattice(x, y);
     // One step more than the radius, so smoothing sees the neighbours of the rim.
     let mut patch = Patch::around(map, cx, cy, radius + 1.0);
     let reading = patch.clone();

@@ -101,6 +101,19 @@ pub struct LiquidLayer {
 }
 
 impl LiquidLayer {
+    /// Makes the layer's rectangle the whole chunk (8×8 quads from the corner), its exists
+    /// mask kept only inside the rectangle it had: what MCLQ can store, and what an edit that
+    /// reshapes a layer starts from.
+    pub fn cover_whole_chunk(&mut self) {
+        self.exists &= self.rectangle_mask();
+        self.x = 0;
+        self.y = 0;
+        self.width = 8;
+        self.height = 8;
+        self.exists_omitted = false;
+        self.exists_padding = 0;
+    }
+
     /// Vertices per row of the layer's grids.
     pub fn vertex_columns(&self) -> usize {
         self.width as usize + 1

@@ -127,11 +127,8 @@ impl TileSource {
     /// tile's MDDF/MODF without decoding its chunks.
     pub fn unique_ids(&self, coord: TileCoord) -> Result<Vec<u32>> {
         match self {
-            TileSource::Split { files, .. } => {
-                let path = files
-                    .get(&coord)
-                    .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
-                let bytes = read_file(path)?;
+            TileSource::Split { .. } => {
+                let (_, bytes) = self.split_bytes(coord)?;
                 // The walk over top-level chunks is v18's; a file it cannot walk (another
                 // generation, or a tool's odd layout the full reader tolerates) is read whole.
                 let v18 = matches!(
@@ -145,6 +142,14 @@ impl TileSource {
             }
             TileSource::Monolithic { .. } => self.unique_ids_of_whole_tile(coord),
         }
+    }
+
+    /// A split tile's file and its bytes.
+    fn split_bytes(&self, coord: TileCoord) -> Result<(&Path, Vec<u8>)> {
+        let path = self
+            .file_of(coord)
+            .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
+        Ok((path, read_file(path)?))
     }
 
     /// The uniqueIds of a tile read and decoded whole.
@@ -162,11 +167,8 @@ impl TileSource {
     /// where the source allows: a split tile's MMDX/MWMO without decoding its chunks.
     pub fn model_names(&self, coord: TileCoord) -> Result<(Vec<String>, Vec<String>, NameView)> {
         match self {
-            TileSource::Split { files, .. } => {
-                let path = files
-                    .get(&coord)
-                    .ok_or_else(|| LoamError::Usage(format!("no file for tile {coord:?}")))?;
-                let bytes = read_file(path)?;
+            TileSource::Split { .. } => {
+                let (path, bytes) = self.split_bytes(coord)?;
                 let (d, w) = v18::adt::read_model_names(&bytes).map_err(|e| e.in_file(path))?;
                 Ok((d, w, None))
             }
