@@ -45,17 +45,8 @@ fn the_example_operations_save_reopen_and_agree_with_a_second_reader() {
     // The same operations in memory, through the library.
     let mut expected = pipeline::open_map(&src).unwrap().map;
     let original = expected.tiles.values().next().unwrap().clone();
-    let parsed = ops::parse(&std::fs::read_to_string(&ops_file).unwrap()).unwrap();
-    let mut history = History::default();
-    for op in &parsed.ops {
-        ops::apply(
-            &mut expected,
-            op.brush().unwrap(),
-            &mut history,
-            LiquidStyle::Mh2o,
-        )
-        .unwrap();
-    }
+    let json = std::fs::read_to_string(&ops_file).unwrap();
+    apply_ops(&mut expected, &json, LiquidStyle::Mh2o);
     let want = expected.tiles.values().next().unwrap();
     assert_ne!(
         want.chunks, original.chunks,
@@ -370,8 +361,7 @@ fn apply_cmd(
 #[test]
 fn applying_tile_by_tile_writes_what_applying_to_the_whole_map_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = dir.path().join("sample");
-    loam::sample::write_sample(&sample).unwrap();
+    let sample = sample_in(dir.path().join("sample"));
     let mut sources = vec![(Generation::V335, sample.join("Sample.wdt"))];
     // The other generations loam reads tile by tile (0.5.3's monolithic WDT among them).
     for g in [Generation::Alpha053, Generation::V060, Generation::V112] {
@@ -408,8 +398,7 @@ fn applying_tile_by_tile_writes_what_applying_to_the_whole_map_writes() {
 #[test]
 fn apply_reads_only_the_tiles_its_operations_reach() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = dir.path().join("sample");
-    loam::sample::write_sample(&sample).unwrap();
+    let sample = sample_in(dir.path().join("sample"));
     let map = sample.join("Sample.wdt");
     let before = pipeline::open_map(&map).unwrap().map;
     // A stroke in the middle of the north-west tile (31_31): that tile only.

@@ -9,7 +9,7 @@
 mod common;
 mod seamy;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::*;
 use loam::cli::check::{self, DEFAULT_SEAM_THRESHOLD, Report, Severity};
@@ -185,25 +185,10 @@ fn missing_and_unreadable_tiles_are_named_as_in_the_whole_map() {
     assert_eq!(messages(&r, "cannot be read").len(), 1, "{r:#?}");
 }
 
-/// `dir`, made, holding the corpus files `(corpus path, name)`.
-fn folder_of(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    for (rel, name) in files {
-        std::fs::copy(corpus_file(rel), dir.join(name)).unwrap();
-    }
-    dir.to_path_buf()
-}
-
 #[test]
 fn corpus_maps_every_generation_and_lone_tiles_check_as_the_whole_map() {
     let dir = tempfile::tempdir().unwrap();
-    let pvp = folder_of(
-        &dir.path().join("pvp"),
-        &[
-            ("wowserhq-format/map/pvpzone.wdt", "pvpzone.wdt"),
-            ("wowserhq-format/map/pvpzone3430.adt", "pvpzone_34_30.adt"),
-        ],
-    );
+    let pvp = pvpzone_folder(&dir.path().join("pvp"));
     streamed(&pvp.join("pvpzone.wdt"));
     // Each corpus ADT in a folder of its own under a Name_X_Y name, and the four as neighbours
     // in one folder (their borders do not meet: every pair is a seam).

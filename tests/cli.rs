@@ -6,29 +6,12 @@ use std::process::Command;
 
 use common::*;
 
-fn loam(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args(args)
-        .output()
-        .expect("loam runs")
-}
-
-fn text(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
-
 #[test]
 fn convert_to_the_same_version_reproduces_every_corpus_adt() {
     for rel in ADTS {
         let src = corpus_file(rel);
         let out = tempfile::tempdir().unwrap();
-        let o = loam(&[
-            "convert",
-            "--to",
-            "3.3.5",
-            src.to_str().unwrap(),
-            out.path().to_str().unwrap(),
-        ]);
+        let o = loam_on(&["convert", "--to", "3.3.5"], &src, out.path());
         assert!(o.status.success(), "{rel}: {}", text(&o));
         let name = src.file_name().unwrap();
         // Northrend is 3.3.5; Azeroth_38_46 reads as 1.12-compatible and still must not change.
@@ -41,28 +24,18 @@ fn convert_to_the_same_version_reproduces_every_corpus_adt() {
 fn convert_of_a_wdt_writes_the_wdt_and_its_tiles_unchanged() {
     let src = corpus_file("blizzardry/Azeroth.wdt");
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&[
-        "convert",
-        "--to",
-        "3.3.5",
-        src.to_str().unwrap(),
-        out.path().to_str().unwrap(),
-    ]);
+    let o = loam_on(&["convert", "--to", "3.3.5"], &src, out.path());
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("Azeroth_35_20.adt is missing") && text(&o).contains("and 681 more"),
         "missing tiles are reported: {}",
         text(&o)
     );
-    assert_same_bytes(
-        "Azeroth.wdt",
-        &std::fs::read(&src).unwrap(),
-        &std::fs::read(out.path().join("Azeroth.wdt")).unwrap(),
-    );
-    assert_same_bytes(
+    assert_same_files("Azeroth.wdt", &src, &out.path().join("Azeroth.wdt"));
+    assert_same_files(
         "Azeroth_38_46.adt",
-        &std::fs::read(corpus_file("blizzardry/Azeroth_38_46.adt")).unwrap(),
-        &std::fs::read(out.path().join("Azeroth_38_46.adt")).unwrap(),
+        &corpus_file("blizzardry/Azeroth_38_46.adt"),
+        &out.path().join("Azeroth_38_46.adt"),
     );
     let written: Vec<_> = std::fs::read_dir(out.path())
         .unwrap()
@@ -73,19 +46,9 @@ fn convert_of_a_wdt_writes_the_wdt_and_its_tiles_unchanged() {
     assert!(out.path().join("Azeroth.wdl").is_file());
 
     let pvp = corpus_file("wowserhq-format/map/pvpzone.wdt");
-    let o = loam(&[
-        "convert",
-        "--to",
-        "3.3.5",
-        pvp.to_str().unwrap(),
-        out.path().to_str().unwrap(),
-    ]);
+    let o = loam_on(&["convert", "--to", "3.3.5"], &pvp, out.path());
     assert!(o.status.success(), "{}", text(&o));
-    assert_same_bytes(
-        "pvpzone.wdt",
-        &std::fs::read(&pvp).unwrap(),
-        &std::fs::read(out.path().join("pvpzone.wdt")).unwrap(),
-    );
+    assert_same_files("pvpzone.wdt", &pvp, &out.path().join("pvpzone.wdt"));
 }
 
 #[test]
@@ -138,13 +101,7 @@ fn check_passes_good_files_and_fails_broken_ones_with_location() {
 fn convert_to_vanilla_drops_what_1_12_cannot_hold_and_says_so() {
     let src = corpus_file("warcraft-net/ADT/Northrend_37_25.adt");
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&[
-        "convert",
-        "--to",
-        "1.12",
-        src.to_str().unwrap(),
-        out.path().to_str().unwrap(),
-    ]);
+    let o = loam_on(&["convert", "--to", "1.12"], &src, out.path());
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
     assert!(t.contains("vertex colours (MCCV) dropped"), "{t}");

@@ -2,6 +2,8 @@
 //! keep every shared vertex identical, liquid surfaces included, keep the layer invariants, and
 //! undo/redo restore the model bit for bit.
 
+mod common;
+
 use loam::edit::lattice::{self, Vertex};
 use loam::edit::liquid::LiquidStyle;
 use loam::edit::ops::{self, Op, Tool};
@@ -152,31 +154,19 @@ fn tool_name(t: Tool) -> &'static str {
 fn assert_no_liquid_seams(map: &Map) {
     // Each wet vertex's height per copy, by lattice vertex.
     let mut seen: std::collections::HashMap<(i32, i32), f32> = std::collections::HashMap::new();
-    for (coord, tile) in &map.tiles {
-        for (i, chunk) in tile.chunks.iter().enumerate() {
-            let Some(liquid) = &chunk.liquid else {
-                continue;
-            };
-            for layer in &liquid.layers {
-                let heights = layer.surface_heights();
-                let wet = layer.wet_quads();
-                for r in 0..9usize {
-                    for k in 0..9usize {
-                        let corner = [(0, 0), (0, 1), (1, 0), (1, 1)].iter().any(|&(dr, dk)| {
-                            let (qr, qk) = (r as i32 - dr, k as i32 - dk);
-                            (0..8).contains(&qr)
-                                && (0..8).contains(&qk)
-                                && wet >> (qr * 8 + qk) & 1 == 1
-                        });
-                        if !corner {
-                            continue;
-                        }
-                        let v = Vertex::of(*coord, i, coords::outer_vertex(r, k));
-                        let h = layer.surface_height_at(&heights, r, k);
-                        if let Some(prev) = seen.insert((v.gx, v.gy), h) {
-                            assert_eq!(prev.to_bits(), h.to_bits(), "liquid seam at {v:?}");
-                        }
-                    }
+    for (coord, i, layer) in common::liquid_layers(map) {
+        let heights = layer.surface_heights();
+        let wet = layer.wet_quads();
+        for r in 0..9usize {
+            for k in 0..9usize {
+                let corner = common::is_wet_corner(wet, r, k);
+                if !corner {
+                    continue;
+                }
+                let v = Vertex::of(coord, i, coords::outer_vertex(r, k));
+                let h = layer.surface_height_at(&heights, r, k);
+                if let Some(prev) = seen.insert((v.gx, v.gy), h) {
+                    assert_eq!(prev.to_bits(), h.to_bits(), "liquid seam at {v:?}");
                 }
             }
         }

@@ -17,8 +17,8 @@ use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
 
 use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
-use loam::app::editing::Tool;
 use loam::assets::catalog::AssetKind;
+use loam::doc::editing::Tool;
 
 fn corpus(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -56,12 +56,7 @@ fn client_335(
 }
 
 fn harness(dialogs: &ScriptedDialogs, client: Option<PathBuf>) -> Harness<'static, LoamApp> {
-    editor_support::harness(editor_support::Opening {
-        client,
-        dialogs: dialogs.clone(),
-        window_frames: true,
-        ..Default::default()
-    })
+    editor_support::scripted(dialogs, None, client)
 }
 
 /// A few frames: enough for a click to take effect. Not `Harness::run`, which fails when

@@ -4,13 +4,12 @@
 
 mod editor_support;
 
-use egui::{Key, Modifiers, PointerButton, Pos2};
+use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use loam::app::LoamApp;
-use loam::app::camera_control;
-use loam::app::editing::Tool;
+use loam::doc::editing::Tool;
 use loam::model::Map;
 use loam::model::coords::{self, CHUNK_SIZE};
 use loam::ui::viewport::VIEWPORT_LABEL;
@@ -37,25 +36,9 @@ fn changed_chunks(a: &Map, b: &Map) -> Vec<(loam::model::TileCoord, usize)> {
     out
 }
 
-fn press(h: &Harness<'_, LoamApp>, pos: Pos2, pressed: bool) {
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: PointerButton::Primary,
-        pressed,
-        modifiers: Modifiers::NONE,
-    });
-}
-
 /// World (x, y) the app picks under a screen position in the view.
 fn world_under(h: &Harness<'_, LoamApp>, view: egui::Rect, pos: Pos2) -> [f64; 2] {
-    let ndc = [
-        (pos.x - view.left()) / view.width() * 2.0 - 1.0,
-        1.0 - (pos.y - view.top()) / view.height() * 2.0,
-    ];
-    let app = h.state();
-    let aspect = view.width() / view.height();
-    let p = camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
-        .expect("terrain under the stroke");
+    let p = editor_support::pick_under(h, view, pos).expect("terrain under the stroke");
     [p.world[0], p.world[1]]
 }
 
@@ -92,13 +75,13 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
 
         h.hover_at(a);
         h.run();
-        press(&h, a, true);
+        editor_support::primary(&h, a, true, Modifiers::NONE);
         h.run();
         for k in 1..=4 {
             h.hover_at(a + (b - a) * (k as f32 / 4.0));
             h.run();
         }
-        press(&h, b, false);
+        editor_support::primary(&h, b, false, Modifiers::NONE);
         h.run();
 
         let after = map(&h);
@@ -151,9 +134,9 @@ fn undoing_back_to_the_saved_point_leaves_nothing_to_save() {
     let p = view.center() + egui::vec2(0.0, 40.0);
     h.hover_at(p);
     h.run();
-    press(&h, p, true);
+    editor_support::primary(&h, p, true, Modifiers::NONE);
     h.run();
-    press(&h, p, false);
+    editor_support::primary(&h, p, false, Modifiers::NONE);
     h.run();
     assert!(h.state().has_unsaved());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);

@@ -25,10 +25,7 @@ fn export_for_client_writes_a_patch_into_the_clients_data_folder() {
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs);
     h.run();
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Export for client…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Export for client…"]);
     h.get_by_label("Write the WDL (distant terrain)");
     h.get_by_label("1.12").click();
     h.run();
@@ -62,10 +59,7 @@ fn save_as_writes_the_wdl_unless_unticked() {
         let dialogs = ScriptedDialogs::default();
         let mut h = harness(&dialogs);
         h.run();
-        h.get_by_label("File").click();
-        h.run();
-        h.get_by_label("Save as…").click();
-        h.run();
+        editor_support::click_each(&mut h, &["File", "Save as…"]);
         h.get_by_label("Target 1.12").click();
         h.run();
         if !wdl {
@@ -73,10 +67,7 @@ fn save_as_writes_the_wdl_unless_unticked() {
             h.run();
         }
         dialogs.answer_folder(Some(dir.path().to_path_buf()));
-        h.get_by_label("Choose folder…").click();
-        h.run();
-        h.get_by_label("Write").click();
-        h.run();
+        editor_support::click_each(&mut h, &["Choose folder…", "Write"]);
         assert!(dir.path().join("Sample.wdt").is_file());
         let path = dir.path().join("Sample.wdl");
         assert_eq!(path.is_file(), wdl, "WDL ticked: {wdl}");

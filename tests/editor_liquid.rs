@@ -6,11 +6,11 @@
 
 mod editor_support;
 
-use egui::{Modifiers, PointerButton, Pos2};
+use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use loam::app::LoamApp;
-use loam::app::editing::Tool;
+use loam::doc::editing::Tool;
 use loam::model::Map;
 use loam::model::liquid::liquid_type;
 use loam::ui::viewport::VIEWPORT_LABEL;
@@ -39,26 +39,7 @@ fn wet_quads(map: &Map) -> u32 {
 /// Presses at `from`, moves to `to` in steps, releases there; `modifiers` held throughout.
 fn drag(h: &mut Harness<'_, LoamApp>, from: Pos2, to: Pos2, modifiers: Modifiers) {
     h.event(egui::Event::ModifiersChanged(modifiers));
-    h.hover_at(from);
-    h.run_steps(2);
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers,
-    });
-    h.run_steps(2);
-    for k in 1..=4 {
-        h.hover_at(from + (to - from) * (k as f32 / 4.0));
-        h.run_steps(2);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers,
-    });
-    h.run_steps(3);
+    editor_support::drag(h, from, to, modifiers);
     h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
     h.run_steps(1);
 }

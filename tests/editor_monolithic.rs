@@ -7,8 +7,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::assert_same_bytes;
-use loam::app::session::Session;
 use loam::convert;
+use loam::doc::session::Session;
 use loam::format::{Generation, alpha};
 use loam::model::TileCoord;
 use loam::pipeline;

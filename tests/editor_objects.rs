@@ -2,22 +2,19 @@
 //! the tree under the cursor, a typed position moves it, Delete removes it; each is one undo
 //! step and Ctrl+Z gives back the exact records.
 
+mod common;
 mod editor_support;
 
 use std::time::{Duration, Instant};
 
-use egui::{Key, Modifiers, PointerButton, Pos2};
+use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use loam::app::LoamApp;
-use loam::app::editing::Tool;
+use loam::doc::editing::Tool;
 use loam::model::{Map, ObjectKind};
 use loam::ui::viewport::VIEWPORT_LABEL;
-
-fn harness() -> Harness<'static, LoamApp> {
-    harness_on(None)
-}
 
 /// The app opened on `open` (the sample when `None`).
 fn harness_on(open: Option<std::path::PathBuf>) -> Harness<'static, LoamApp> {
@@ -59,16 +56,23 @@ fn settle_models(h: &mut Harness<'_, LoamApp>) {
     }
 }
 
+/// The app on `open` (the sample when `None`) with its models read and the objects tool chosen,
+/// and the viewport's rectangle.
+fn objects_tool_on(open: Option<std::path::PathBuf>) -> (Harness<'static, LoamApp>, egui::Rect) {
+    let mut h = harness_on(open);
+    h.run();
+    settle_models(&mut h);
+    h.get_by_label(Tool::Objects.name()).click();
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    (h, view)
+}
+
 fn click(h: &mut Harness<'_, LoamApp>, pos: Pos2, modifiers: Modifiers) {
     h.hover_at(pos);
     h.run_steps(2);
     for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers,
-        });
+        editor_support::primary(h, pos, pressed, modifiers);
         h.run_steps(2);
     }
 }
@@ -100,13 +104,8 @@ fn records(map: &Map, uid: u32) -> Vec<loam::model::DoodadPlacement> {
 
 #[test]
 fn click_selects_typing_moves_delete_removes_each_one_undo_step() {
-    let mut h = harness();
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
+    let (mut h, view) = objects_tool_on(None);
     assert_eq!(h.state().editing().settings.tool, Tool::Objects);
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
 
     let (uid, at) = nearest_tree(&h, view);
 
@@ -164,38 +163,19 @@ fn click_selects_typing_moves_delete_removes_each_one_undo_step() {
 
 /// World (x, y, z) of the terrain the app picks under a screen position in the view.
 fn ground_under(h: &Harness<'_, LoamApp>, view: egui::Rect, pos: Pos2) -> [f64; 3] {
-    let ndc = [
-        (pos.x - view.left()) / view.width() * 2.0 - 1.0,
-        1.0 - (pos.y - view.top()) / view.height() * 2.0,
-    ];
-    let app = h.state();
-    let aspect = view.width() / view.height();
-    loam::app::camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
+    editor_support::pick_under(h, view, pos)
         .expect("terrain under the cursor")
         .world
 }
 
 /// The uids of every object the map's tiles list.
 fn all_uids(map: &Map) -> std::collections::BTreeSet<u32> {
-    map.tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .map(|d| d.unique_id)
-                .chain(t.wmos.iter().map(|w| w.unique_id))
-        })
-        .collect()
+    common::object_uids(map).collect()
 }
 
 #[test]
 fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
-    let mut h = harness();
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (mut h, view) = objects_tool_on(None);
     let sample = map(&h);
     let (uid, at) = nearest_tree(&h, view);
     let steps = h.state().editing().history.len();
@@ -210,28 +190,15 @@ fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
         .expect("terrain under the tree")
         .world;
     let end = at + egui::vec2(40.0, 0.0);
-    h.event(egui::Event::PointerButton {
-        pos: at,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
+    editor_support::primary(&h, at, true, Modifiers::NONE);
     h.run_steps(2);
-    for k in 1..=4 {
-        h.hover_at(at + egui::vec2(10.0 * k as f32, 0.0));
-        h.run_steps(2);
-    }
+    editor_support::glide(&mut h, at, end);
     let stop = h
         .state()
         .hover_point()
         .expect("terrain under the cursor")
         .world;
-    h.event(egui::Event::PointerButton {
-        pos: end,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
+    editor_support::primary(&h, end, false, Modifiers::NONE);
     h.run_steps(3);
     assert_eq!(h.state().selection(), [(ObjectKind::Doodad, uid)]);
     let moved = records(&map(&h), uid);
@@ -308,15 +275,19 @@ fn drag_moves_ctrl_d_duplicates_and_a_browser_model_places_with_a_fresh_uid() {
 /// The sample open with the object tool, its models read, and the tree nearest the camera
 /// selected by a click: the harness, the view's rectangle, the tree's uid and where it shows.
 fn tree_selected() -> (Harness<'static, LoamApp>, egui::Rect, u32, Pos2) {
-    let mut h = harness();
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (mut h, view) = objects_tool_on(None);
     let (uid, at) = nearest_tree(&h, view);
     click(&mut h, at, Modifiers::NONE);
     (h, view, uid, at)
+}
+
+/// The sample's trees (doodads of Tree01.m2).
+fn trees(map: &Map) -> impl Iterator<Item = &loam::model::DoodadPlacement> {
+    map.tiles.values().flat_map(|t| {
+        t.doodads
+            .iter()
+            .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
+    })
 }
 
 /// The sample's tree nearest the camera that shows in the view, and where its trunk's middle
@@ -324,14 +295,7 @@ fn tree_selected() -> (Harness<'static, LoamApp>, egui::Rect, u32, Pos2) {
 fn nearest_tree(h: &Harness<'_, LoamApp>, view: egui::Rect) -> (u32, Pos2) {
     let sample = map(h);
     let eye = h.state().camera().eye();
-    sample
-        .tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
-        })
+    trees(&sample)
         .filter_map(|d| {
             let up = 2.0 * d.scale_factor() as f64;
             let at = screen_of(h, view, [d.position[0], d.position[1], d.position[2] + up])?;
@@ -414,26 +378,7 @@ fn dragging_the_gizmos_x_arrow_moves_the_selection_along_x_only() {
     let (c, tip) = (px(g.centre), px(g.axes[0].0));
     let grab = c + (tip - c) * 0.6;
     let drop = c + (tip - c) * 1.6;
-    h.hover_at(grab);
-    h.run_steps(2);
-    h.event(egui::Event::PointerButton {
-        pos: grab,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    h.run_steps(2);
-    for k in 1..=4 {
-        h.hover_at(grab + (drop - grab) * (k as f32 / 4.0));
-        h.run_steps(2);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: drop,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    h.run_steps(3);
+    editor_support::drag(&mut h, grab, drop, Modifiers::NONE);
     let now = records(&map(&h), uid);
     // A whole arm (a tenth of the distance to the eye) along +x, nothing across.
     let moved = now[0].position[0] - old.position[0];
@@ -461,12 +406,7 @@ fn dragging_the_gizmos_x_arrow_moves_the_selection_along_x_only() {
 
 #[test]
 fn a_rubber_band_selects_what_it_encloses_and_select_all_of_a_model_takes_every_tree() {
-    let mut h = harness();
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (mut h, view) = objects_tool_on(None);
     // A band round the middle of the view, begun on bare ground.
     let (a, b) = (
         view.center() + egui::vec2(-150.0, -100.0),
@@ -493,24 +433,11 @@ fn a_rubber_band_selects_what_it_encloses_and_select_all_of_a_model_takes_every_
     );
     h.hover_at(a);
     h.run_steps(2);
-    h.event(egui::Event::PointerButton {
-        pos: a,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
+    editor_support::primary(&h, a, true, Modifiers::NONE);
     h.run_steps(2);
     assert!(h.state().selection().is_empty(), "nothing under the press");
-    for k in 1..=4 {
-        h.hover_at(a + (b - a) * (k as f32 / 4.0));
-        h.run_steps(2);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: b,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
+    editor_support::glide(&mut h, a, b);
+    editor_support::primary(&h, b, false, Modifiers::NONE);
     h.run_steps(3);
     let got: std::collections::BTreeSet<u32> =
         h.state().selection().iter().map(|(_, u)| *u).collect();
@@ -525,16 +452,7 @@ fn a_rubber_band_selects_what_it_encloses_and_select_all_of_a_model_takes_every_
     assert_eq!(h.state().selection(), [(ObjectKind::Doodad, uid)]);
     h.get_by_label("Select all of this model").click();
     h.run_steps(3);
-    let trees: std::collections::BTreeSet<u32> = sample
-        .tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .filter(|d| t.doodad_names[d.name_index as usize].ends_with("Tree01.m2"))
-                .map(|d| d.unique_id)
-        })
-        .collect();
+    let trees: std::collections::BTreeSet<u32> = trees(&sample).map(|d| d.unique_id).collect();
     let got: std::collections::BTreeSet<u32> =
         h.state().selection().iter().map(|(_, u)| *u).collect();
     assert_eq!(got, trees);
@@ -603,26 +521,7 @@ fn dragging_the_gizmos_centre_square_sideways_scales_the_doodad() {
     );
     // A quarter of the view's width to the right: half an NDC unit, twice the size.
     let to = c + egui::vec2(view.width() / 4.0, 0.0);
-    h.hover_at(c);
-    h.run_steps(2);
-    h.event(egui::Event::PointerButton {
-        pos: c,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    h.run_steps(2);
-    for k in 1..=4 {
-        h.hover_at(c + (to - c) * (k as f32 / 4.0));
-        h.run_steps(2);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    h.run_steps(3);
+    editor_support::drag(&mut h, c, to, Modifiers::NONE);
     let now = records(&map(&h), uid)[0].clone();
     let want = old.scale as f64 * 2.0;
     assert!(
@@ -709,12 +608,7 @@ fn continent4229() -> std::path::PathBuf {
 
 #[test]
 fn every_placeholder_can_be_hovered_and_selected_by_its_marker() {
-    let mut h = harness_on(Some(continent4229()));
-    h.run();
-    settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (mut h, view) = objects_tool_on(Some(continent4229()));
     let filter = h.state().settings().objects;
     let marks = h.state().object_scene().placeholders(&filter);
     assert_eq!(

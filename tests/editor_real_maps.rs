@@ -20,12 +20,7 @@ use loam::model::TileCoord;
 use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
 
 fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {
-    editor_support::harness(editor_support::Opening {
-        open,
-        dialogs: dialogs.clone(),
-        window_frames: true,
-        ..Default::default()
-    })
+    editor_support::scripted(dialogs, open, None)
 }
 
 fn bad_tile() -> TileCoord {
@@ -80,10 +75,7 @@ fn a_folder_of_tiles_opens_from_the_file_menu() {
     let mut h = harness(&dialogs, None);
     h.run();
     dialogs.answer_folder(Some(dir.path().to_path_buf()));
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Open folder of tiles…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Open folder of tiles…"]);
     let s = h.state().session().expect("the folder opens");
     assert_eq!(s.source, dir.path());
     assert!(s.wdt_inferred);
@@ -144,10 +136,7 @@ fn read_as_reopens_the_map_and_is_remembered() {
     assert!(s.decision.assumed);
     assert!(h.state().message().unwrap().contains("1.12 assumed"));
 
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Read as").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Read as"]);
     h.get_by_label("0.6.0").click();
     h.run();
     let s = h.state().session().unwrap();

@@ -23,12 +23,7 @@ fn corpus(rel: &str) -> PathBuf {
 }
 
 fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {
-    editor_support::harness(editor_support::Opening {
-        open,
-        dialogs: dialogs.clone(),
-        window_frames: true,
-        ..Default::default()
-    })
+    editor_support::scripted(dialogs, open, None)
 }
 
 fn click_at(h: &Harness<'_, LoamApp>, pos: egui::Pos2) {
@@ -62,10 +57,7 @@ fn file_open_uses_the_dialog_and_remembers_the_file() {
     h.run();
     let adt = corpus("wowserhq-format/map/continent4229.adt");
     dialogs.answer_map(Some(adt.clone()));
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Open…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Open…"]);
     let s = h.state().session().expect("a map is open");
     assert_eq!(s.source, adt);
     assert!(s.map.tiles.contains_key(&TileCoord::new(42, 29).unwrap()));
@@ -73,10 +65,7 @@ fn file_open_uses_the_dialog_and_remembers_the_file() {
 
     // A cancelled dialog leaves the map as it is.
     dialogs.answer_map(None);
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Open…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Open…"]);
     assert_eq!(h.state().session().unwrap().source, adt);
 }
 
@@ -246,10 +235,7 @@ fn save_as_reads_a_large_maps_report_off_the_ui_thread_with_progress() {
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs, Some(wdt));
     h.run();
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Save as…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Save as…"]);
     // The frame that opened the dialog did not wait for 48 tiles: it shows the progress.
     h.get_by_label_contains("Reading the map's tiles for the report");
     // The report arrives while frames go on.
@@ -286,10 +272,7 @@ fn save_as_lists_the_targets_and_shows_the_report() {
     let dialogs = ScriptedDialogs::default();
     let mut h = harness(&dialogs, None);
     h.run();
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("Save as…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["File", "Save as…"]);
     for g in loam::format::Generation::ALL {
         h.get_by_label(&format!("Target {g}"));
     }
@@ -302,10 +285,7 @@ fn save_as_lists_the_targets_and_shows_the_report() {
     // Choose a folder and write: the map is now the 1.12 copy.
     let dir = tempfile::tempdir().unwrap();
     dialogs.answer_folder(Some(dir.path().to_path_buf()));
-    h.get_by_label("Choose folder…").click();
-    h.run();
-    h.get_by_label("Write").click();
-    h.run();
+    editor_support::click_each(&mut h, &["Choose folder…", "Write"]);
     assert!(dir.path().join("Sample.wdt").is_file());
     assert!(dir.path().join("Sample_32_32.adt").is_file());
     let s = h.state().session().unwrap();

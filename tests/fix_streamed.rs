@@ -23,13 +23,7 @@ use loam::pipeline;
 /// four different copies), on bases that differ per chunk, and non-finite heights in one place.
 fn rough_map() -> Map {
     let mut map = Map::new("Rough");
-    let mut seed = 0x9e37_79b9_u32;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed as f32 / u32::MAX as f32
-    };
+    let mut next = seamy::xorshift(0x9e37_79b9);
     for y in 10..13 {
         for x in 20..23 {
             let c = TileCoord::new(x, y).unwrap();

@@ -3,24 +3,15 @@
 //! every tile that lists it (leaving the first holder and same-object listings alone), and
 //! `check` then finds no clash.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
+use std::path::Path;
+
+use common::{loam, loam_on, text};
 use loam::disk;
 use loam::format::Generation;
 use loam::model::{Map, TileCoord};
 use loam::pipeline;
-
-fn loam(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args(args)
-        .output()
-        .expect("loam runs")
-}
-
-fn text(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
 
 fn at(x: usize, y: usize) -> TileCoord {
     TileCoord::new(x, y).unwrap()
@@ -65,16 +56,7 @@ fn write(map: &Map, dir: &Path) -> String {
 }
 
 fn largest_uid(map: &Map) -> u32 {
-    map.tiles
-        .values()
-        .flat_map(|t| {
-            t.doodads
-                .iter()
-                .map(|d| d.unique_id)
-                .chain(t.wmos.iter().map(|w| w.unique_id))
-        })
-        .max()
-        .unwrap()
+    common::object_uids(map).max().unwrap()
 }
 
 #[test]
@@ -161,12 +143,7 @@ fn check_names_the_clashes_and_fix_uids_renumbers_each_later_object_once() {
 
     // Fixing the fixed map changes nothing.
     let again = tempfile::tempdir().unwrap();
-    let o = loam(&[
-        "fix",
-        "--uids",
-        fixed.to_str().unwrap(),
-        again.path().to_str().unwrap(),
-    ]);
+    let o = loam_on(&["fix", "--uids"], &fixed, again.path());
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("uids: 0 object(s) given a new uniqueId"),

@@ -34,8 +34,7 @@ fn assert_same(path: &Path) {
 #[test]
 fn streamed_info_equals_the_whole_maps_for_every_generation() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = dir.path().join("sample");
-    loam::sample::write_sample(&sample).unwrap();
+    let sample = sample_in(dir.path().join("sample"));
     assert_same(&sample.join("Sample.wdt"));
     let info = info::describe(&sample.join("Sample.wdt"), None).unwrap();
     assert_eq!(info.tiles.len(), 4, "the sample's four tiles are described");
@@ -61,26 +60,11 @@ fn streamed_info_equals_the_whole_maps_for_every_generation() {
     }
 }
 
-/// `dir`, made, holding the corpus files `(corpus path, name)`.
-fn folder_of(dir: &Path, files: &[(&str, &str)]) -> std::path::PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    for (rel, name) in files {
-        std::fs::copy(corpus_file(rel), dir.join(name)).unwrap();
-    }
-    dir.to_path_buf()
-}
-
 #[test]
 fn streamed_info_equals_the_whole_maps_for_corpus_maps_folders_and_lone_tiles() {
     let dir = tempfile::tempdir().unwrap();
     // A corpus 3.3.5 WDT with its tile, and the same tile in a folder without a WDT.
-    let wdt_map = folder_of(
-        &dir.path().join("pvp"),
-        &[
-            ("wowserhq-format/map/pvpzone.wdt", "pvpzone.wdt"),
-            ("wowserhq-format/map/pvpzone3430.adt", "pvpzone_34_30.adt"),
-        ],
-    );
+    let wdt_map = pvpzone_folder(&dir.path().join("pvp"));
     assert_same(&wdt_map.join("pvpzone.wdt"));
     let folder = folder_of(
         &dir.path().join("folder"),

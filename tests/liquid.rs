@@ -5,6 +5,8 @@
 //! 3.3.5 tile's MH2O with the same quads and types, and the depth bytes loam writes follow the
 //! rule Blizzard's own MH2O data shows.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -29,24 +31,17 @@ type Cells = BTreeMap<(TileCoord, usize, usize), (u16, [u32; 4])>;
 
 fn cells(map: &Map) -> Cells {
     let mut out = Cells::new();
-    for (coord, tile) in &map.tiles {
-        for (i, chunk) in tile.chunks.iter().enumerate() {
-            let Some(liquid) = &chunk.liquid else {
+    for (coord, i, layer) in common::liquid_layers(map) {
+        let heights = layer.surface_heights();
+        for q in 0..64 {
+            if layer.wet_quads() >> q & 1 == 0 {
                 continue;
-            };
-            for layer in &liquid.layers {
-                let heights = layer.surface_heights();
-                for q in 0..64 {
-                    if layer.wet_quads() >> q & 1 == 0 {
-                        continue;
-                    }
-                    let (r, k) = (q / 8, q % 8);
-                    let h = |r, k| layer.surface_height_at(&heights, r, k).to_bits();
-                    let corners = [h(r, k), h(r, k + 1), h(r + 1, k), h(r + 1, k + 1)];
-                    let old = out.insert((*coord, i, q), (layer.liquid_type, corners));
-                    assert!(old.is_none(), "two layers on quad {q} of {coord:?} {i}");
-                }
             }
+            let (r, k) = (q / 8, q % 8);
+            let h = |r, k| layer.surface_height_at(&heights, r, k).to_bits();
+            let corners = [h(r, k), h(r, k + 1), h(r + 1, k), h(r + 1, k + 1)];
+            let old = out.insert((coord, i, q), (layer.liquid_type, corners));
+            assert!(old.is_none(), "two layers on quad {q} of {coord:?} {i}");
         }
     }
     out
@@ -74,12 +69,7 @@ const EDITS: &str = r#"{"ops": [
 ]}"#;
 
 fn edited(mut map: Map, style: LiquidStyle) -> Map {
-    let file = ops::parse(EDITS).unwrap();
-    let mut history = History::default();
-    for op in &file.ops {
-        let op = op.brush().unwrap();
-        ops::apply(&mut map, op, &mut history, style).unwrap();
-    }
+    common::apply_ops(&mut map, EDITS, style);
     map
 }
 
@@ -351,23 +341,14 @@ fn depth_bytes_follow_the_rule_blizzards_mh2o_shows() {
 fn sculpting_under_water_re_derives_its_depths() {
     let sample = pipeline::open_map(Path::new(SAMPLE)).unwrap().map;
     let mut map = sample.clone();
-    let file = ops::parse(
+    let mut history = common::apply_ops(
+        &mut map,
         r#"{"ops": [
           {"tool": "liquid_add", "points": [[30, -20]], "radius": 40, "kind": "water", "height": 0},
           {"tool": "lower", "points": [[30, -20]], "radius": 30, "strength": 5}
         ]}"#,
-    )
-    .unwrap();
-    let mut history = History::default();
-    for op in &file.ops {
-        ops::apply(
-            &mut map,
-            op.brush().unwrap(),
-            &mut history,
-            LiquidStyle::Mh2o,
-        )
-        .unwrap();
-    }
+        LiquidStyle::Mh2o,
+    );
     let mut checked = 0;
     for tile in map.tiles.values() {
         for chunk in &tile.chunks {
@@ -378,12 +359,7 @@ fn sculpting_under_water_re_derives_its_depths() {
                 for (i, d) in depths.iter().enumerate() {
                     let (r, k) = (layer.y as usize + i / cols, layer.x as usize + i % cols);
                     // Where a wet quad has its corner, the surface is the 0 the edit set.
-                    let corner = [(0, 0), (0, 1), (1, 0), (1, 1)].iter().any(|&(dr, dk)| {
-                        let (qr, qk) = (r as i32 - dr, k as i32 - dk);
-                        (0..8).contains(&qr)
-                            && (0..8).contains(&qk)
-                            && wet >> (qr * 8 + qk) & 1 == 1
-                    });
+                    let corner = common::is_wet_corner(wet, r, k);
                     if !corner {
                         continue;
                     }

@@ -300,17 +300,7 @@ fn tank_matches_wow_m2_vertex_for_vertex_and_triangle_for_triangle() {
         .map(|&i| u32::from(i))
         .collect();
     assert_eq!(ours_ix, theirs_ix);
-    let names: Vec<String> = theirs
-        .textures
-        .iter()
-        .map(|t| {
-            t.filename
-                .string
-                .to_string_lossy()
-                .trim_end_matches('\0')
-                .to_string()
-        })
-        .collect();
+    let names = common::m2_texture_names(theirs);
     for t in &ours.mesh.textures {
         let TextureRef::File(name) = t else {
             panic!("tank has no replaceable texture")

@@ -8,10 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod common;
 
-use common::{ORIGIN, cells_overlapping};
+use common::{ORIGIN, cells_overlapping, object_op as op};
 use loam::disk;
 use loam::edit::History;
-use loam::edit::object_ops::{self, ObjectOp, ObjectTool};
+use loam::edit::object_ops::{self, ObjectTool};
 use loam::format::Generation;
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile, TileCoord};
@@ -102,18 +102,6 @@ fn check(map: &Map, expected: &BTreeMap<u32, Expected>, tolerance: f64) {
                 );
             }
         }
-    }
-}
-
-fn op(tool: ObjectTool) -> ObjectOp {
-    ObjectOp {
-        tool,
-        model: None,
-        position: None,
-        rotation: None,
-        scale: None,
-        uid: None,
-        doodad_set: None,
     }
 }
 

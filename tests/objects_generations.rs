@@ -7,8 +7,11 @@
 //! `alpha-0.5.3.md` that its readers need: each name once in MDNM/MONM, the name counts, MAIN
 //! entries, the tile block's order and offsets, MCRF pointing at records that exist.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
+use common::object_op as op;
 use loam::disk;
 use loam::edit::History;
 use loam::edit::object_ops::{self, ObjectOp, ObjectTool};
@@ -37,19 +40,6 @@ fn at(x: usize, y: usize) -> TileCoord {
 /// stand-in box, times the scale).
 fn model_box(path: &str) -> Option<ModelBox> {
     (path == HUT).then_some(([-20.0, -20.0, 0.0], [20.0, 20.0, 15.0]))
-}
-
-/// An operation with no fields set.
-fn op(tool: ObjectTool) -> ObjectOp {
-    ObjectOp {
-        tool,
-        model: None,
-        position: None,
-        rotation: None,
-        scale: None,
-        uid: None,
-        doodad_set: None,
-    }
 }
 
 fn place(model: &str, position: &[f64], rotation: [f32; 3], scale: Option<f32>) -> ObjectOp {

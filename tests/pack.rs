@@ -16,8 +16,7 @@ use wow_mpq::{Archive, ArchiveBuilder};
 
 /// The bundled sample written to `dir/src`, converted to `to` in `dir/out` with its WDL.
 fn converted_sample(dir: &Path, to: Generation) -> PathBuf {
-    let src = dir.join("src");
-    loam::sample::write_sample(&src).unwrap();
+    let src = common::sample_in(dir.join("src"));
     let out = dir.join("out");
     let c = stream::convert_map(
         &src.join("Sample.wdt"),
@@ -41,6 +40,32 @@ fn smpq(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
+/// The folder `rel` in `dir`, made.
+fn new_folder(dir: &Path, rel: &str) -> PathBuf {
+    let path = dir.join(rel);
+    fs::create_dir_all(&path).unwrap();
+    path
+}
+
+/// Writes an MPQ at `path` holding one file, `name`, of `bytes`.
+fn archive_holding(path: impl AsRef<Path>, name: &str, bytes: &[u8]) {
+    ArchiveBuilder::new()
+        .add_file_data(bytes.to_vec(), name)
+        .build(path)
+        .unwrap();
+}
+
+/// Extracts `archive` with smpq into the new folder `x`.
+fn smpq_extract(archive: &Path, x: &Path) {
+    fs::create_dir_all(x).unwrap();
+    let run = Command::new("smpq")
+        .current_dir(x)
+        .args(["-x", archive.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+}
+
 #[test]
 fn a_335_patch_reads_back_through_wow_mpq_and_smpq_as_the_folders_bytes() {
     let dir = tempfile::tempdir().unwrap();
@@ -48,8 +73,7 @@ fn a_335_patch_reads_back_through_wow_mpq_and_smpq_as_the_folders_bytes() {
     let loose = common::folder_files(&out);
     assert_eq!(loose.len(), 6, "{:?}", loose.keys());
     assert!(loose.contains_key("Sample.wdl"));
-    let dest = dir.path().join("Data");
-    fs::create_dir_all(&dest).unwrap();
+    let dest = new_folder(dir.path(), "Data");
     let packed = pack::pack_map(&out, "Sample", Generation::V335, &dest, None).unwrap();
     let [(archive, listed)] = packed.archives.as_slice() else {
         panic!("one patch archive: {packed:?}")
@@ -77,13 +101,7 @@ fn a_335_patch_reads_back_through_wow_mpq_and_smpq_as_the_folders_bytes() {
         );
     }
     let x = dir.path().join("x");
-    fs::create_dir_all(&x).unwrap();
-    let status = Command::new("smpq")
-        .current_dir(&x)
-        .args(["-x", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(status.status.success(), "{status:?}");
+    smpq_extract(archive, &x);
     for (name, bytes) in &loose {
         let got = fs::read(x.join("World/Maps/Sample").join(name))
             .unwrap_or_else(|e| panic!("smpq extracted no {name}: {e}"));
@@ -101,13 +119,9 @@ fn a_053_map_packs_into_per_file_wrappers_the_client_reader_serves() {
         ["Sample.wdl", "Sample.wdt"]
     );
     // An alpha client's Data folder: its base archives (told apart by name) and the wrappers.
-    let data = dir.path().join("client/Data");
-    fs::create_dir_all(&data).unwrap();
+    let data = new_folder(dir.path(), "client/Data");
     for base in ["model.MPQ", "texture.MPQ"] {
-        ArchiveBuilder::new()
-            .add_file_data(b"x".to_vec(), "readme.txt")
-            .build(data.join(base))
-            .unwrap();
+        archive_holding(data.join(base), "readme.txt", b"x");
     }
     let packed = pack::pack_map(&out, "Sample", Generation::Alpha053, &data, None).unwrap();
     assert_eq!(packed.archives.len(), 2);
@@ -121,13 +135,7 @@ fn a_053_map_packs_into_per_file_wrappers_the_client_reader_serves() {
         // StormLib extracts the payload, the archive's first block (readers that do not know
         // the name take the first or the largest), as the same bytes.
         let x = dir.path().join(format!("x-{name}"));
-        fs::create_dir_all(&x).unwrap();
-        let run = Command::new("smpq")
-            .current_dir(&x)
-            .args(["-x", wrapper.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(run.status.success(), "{run:?}");
+        smpq_extract(&wrapper, &x);
         let first = fs::read(x.join("File00000000.xxx")).unwrap();
         assert!(
             first == loose[name],
@@ -148,8 +156,7 @@ fn a_053_map_packs_into_per_file_wrappers_the_client_reader_serves() {
 fn the_client_reader_serves_a_patch_over_a_335_stack() {
     let dir = tempfile::tempdir().unwrap();
     let out = converted_sample(dir.path(), Generation::V335);
-    let data = dir.path().join("client/Data");
-    fs::create_dir_all(&data).unwrap();
+    let data = new_folder(dir.path(), "client/Data");
     for base in [
         "common.MPQ",
         "lichking.MPQ",
@@ -157,10 +164,7 @@ fn the_client_reader_serves_a_patch_over_a_335_stack() {
         "patch-2.MPQ",
         "patch-3.MPQ",
     ] {
-        ArchiveBuilder::new()
-            .add_file_data(b"old".to_vec(), "World\\Maps\\Sample\\Sample.wdt")
-            .build(data.join(base))
-            .unwrap();
+        archive_holding(data.join(base), "World\\Maps\\Sample\\Sample.wdt", b"old");
     }
     pack::pack_map(&out, "Sample", Generation::V335, &data, None).unwrap();
     assert!(data.join("patch-4.MPQ").is_file());
@@ -181,13 +185,9 @@ fn the_client_reader_serves_a_patch_over_a_335_stack() {
 fn an_archive_loam_did_not_write_is_left_alone_and_its_own_is_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let out = converted_sample(dir.path(), Generation::V112);
-    let data = dir.path().join("Data");
-    fs::create_dir_all(&data).unwrap();
+    let data = new_folder(dir.path(), "Data");
     let theirs = data.join("patch-4.MPQ");
-    ArchiveBuilder::new()
-        .add_file_data(b"a player's mod".to_vec(), "Interface\\x.lua")
-        .build(&theirs)
-        .unwrap();
+    archive_holding(&theirs, "Interface\\x.lua", b"a player's mod");
     let before = fs::read(&theirs).unwrap();
     let e =
         pack::pack_map(&out, "Sample", Generation::V112, &data, Some("patch-4.MPQ")).unwrap_err();
@@ -217,62 +217,52 @@ fn an_archive_loam_did_not_write_is_left_alone_and_its_own_is_replaced() {
 #[test]
 fn convert_pack_writes_into_the_clients_data_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    loam::sample::write_sample(&src).unwrap();
-    let data = dir.path().join("Game/Data");
-    fs::create_dir_all(&data).unwrap();
+    let src = common::sample_in(dir.path().join("src"));
+    let data = new_folder(dir.path(), "Game/Data");
     let out = dir.path().join("out");
-    let run = Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args([
+    let game = dir.path().join("Game");
+    let run = common::loam_on(
+        &[
             "convert",
             "--to",
             "3.3.5",
             "--pack",
             "--patch-name",
             "patch-L.MPQ",
-        ])
-        .arg("--client")
-        .arg(dir.path().join("Game"))
-        .arg(src.join("Sample.wdt"))
-        .arg(&out)
-        .output()
-        .unwrap();
+            "--client",
+            game.to_str().unwrap(),
+        ],
+        &src.join("Sample.wdt"),
+        &out,
+    );
     assert!(run.status.success(), "{run:?}");
     let archive = data.join("patch-L.MPQ");
     let mut a = Archive::open(&archive).unwrap();
     let wdl = a.read_file("World\\Maps\\Sample\\Sample.wdl").unwrap();
     assert_eq!(wdl, fs::read(out.join("Sample.wdl")).unwrap());
+    // `loam ARGS SAMPLE OUT` fails, names `what` in its error and writes no OUT.
+    let refused = |args: &[&str], out: &str, what: &str| {
+        let run = common::loam_on(args, &src.join("Sample.wdt"), &dir.path().join(out));
+        assert!(!run.status.success());
+        assert!(
+            String::from_utf8_lossy(&run.stderr).contains(what),
+            "{run:?}"
+        );
+        assert!(!dir.path().join(out).exists());
+    };
     // 0.6.0 has no archive layout: refused before anything is written.
-    let run = Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args(["convert", "--to", "0.6.0", "--pack"])
-        .arg(src.join("Sample.wdt"))
-        .arg(dir.path().join("o060"))
-        .output()
-        .unwrap();
-    assert!(!run.status.success());
-    assert!(
-        String::from_utf8_lossy(&run.stderr).contains("0.6.0"),
-        "{run:?}"
-    );
-    assert!(!dir.path().join("o060").exists());
+    refused(&["convert", "--to", "0.6.0", "--pack"], "o060", "0.6.0");
     // Nor is a name that is not a patch's.
-    let run = Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args([
+    refused(
+        &[
             "convert",
             "--to",
             "3.3.5",
             "--pack",
             "--patch-name",
             "common.MPQ",
-        ])
-        .arg(src.join("Sample.wdt"))
-        .arg(dir.path().join("bad"))
-        .output()
-        .unwrap();
-    assert!(!run.status.success());
-    assert!(
-        String::from_utf8_lossy(&run.stderr).contains("common.MPQ"),
-        "{run:?}"
+        ],
+        "bad",
+        "common.MPQ",
     );
-    assert!(!dir.path().join("bad").exists());
 }

@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::*;
 use loam::disk;
@@ -17,17 +16,6 @@ use loam::model::coords::{inner_vertex, outer_vertex};
 use loam::model::map::{Map, TILE_PRESENT};
 use loam::pipeline::{self, MapKind};
 use proptest::prelude::*;
-
-fn loam(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args(args)
-        .output()
-        .expect("loam runs")
-}
-
-fn text(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -3,6 +3,7 @@
 //! untouched; a new editor (the real app, driven through egui_kittest) offers the recovered
 //! map, Restore brings the edits back as unsaved tiles, and Save writes them.
 
+mod common;
 mod editor_support;
 
 use std::path::{Path, PathBuf};
@@ -15,7 +16,6 @@ use egui_kittest::kittest::Queryable;
 use loam::app::LoamApp;
 use loam::app::intent::Intent;
 use loam::app::recovery::{Recovery, recovery_root};
-use loam::edit::{History, ops};
 use loam::model::{Map, TileCoord};
 use loam::pipeline::recovery::{MANIFEST, Manifest};
 
@@ -25,19 +25,7 @@ const OPS: &str = r#"{"ops": [{"tool": "raise", "points": [[100, 100], [180, 140
 
 /// Every file of `dir` with its bytes, by name.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
+    common::folder_files(dir).into_iter().collect()
 }
 
 /// The sample with the operations applied through the library, written as 3.3.5 and read
@@ -45,17 +33,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// what the edits should be once on disk.
 fn expected(map_wdt: &Path, out: &Path) -> Map {
     let mut map = loam::pipeline::open_map(map_wdt).unwrap().map;
-    let parsed = ops::parse(OPS).unwrap();
-    let mut history = History::default();
-    for op in &parsed.ops {
-        ops::apply(
-            &mut map,
-            op.brush().unwrap(),
-            &mut history,
-            loam::edit::liquid::LiquidStyle::Mh2o,
-        )
-        .unwrap();
-    }
+    common::apply_ops(&mut map, OPS, loam::edit::liquid::LiquidStyle::Mh2o);
     let files =
         loam::pipeline::encode_map(&map, loam::format::Generation::V335, true, None).unwrap();
     loam::disk::write_files(out, &files, |_| {}).unwrap();
@@ -99,8 +77,7 @@ fn harness(root: PathBuf, open: PathBuf) -> Harness<'static, LoamApp> {
 #[test]
 fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
     let tmp = tempfile::tempdir().unwrap();
-    let map_dir = tmp.path().join("map");
-    loam::sample::write_sample(&map_dir).unwrap();
+    let map_dir = common::sample_in(tmp.path().join("map"));
     let wdt = map_dir.join("Sample.wdt");
     let before = files(&map_dir);
     let ops_file = tmp.path().join("ops.json");
@@ -188,8 +165,7 @@ fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
 #[test]
 fn discard_removes_the_recovered_edits_and_later_keeps_them() {
     let tmp = tempfile::tempdir().unwrap();
-    let map_dir = tmp.path().join("map");
-    loam::sample::write_sample(&map_dir).unwrap();
+    let map_dir = common::sample_in(tmp.path().join("map"));
     let wdt = map_dir.join("Sample.wdt");
     let root = tmp.path().join("recovery");
     // An autosave as a killed run leaves it (its pid is not a running loam).
@@ -232,8 +208,7 @@ fn discard_removes_the_recovered_edits_and_later_keeps_them() {
 #[test]
 fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
     let tmp = tempfile::tempdir().unwrap();
-    let split = tmp.path().join("split");
-    loam::sample::write_sample(&split).unwrap();
+    let split = common::sample_in(tmp.path().join("split"));
     // The sample as a 0.5.3 monolithic WDT, written by loam's converter.
     let mono = tmp.path().join("mono");
     let converted = Command::new(env!("CARGO_BIN_EXE_loam"))
@@ -246,7 +221,7 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
     let wdt = mono.join("Sample.wdt");
     // An autosave as a killed run leaves it: tile 32_31 raised by 25 yards, with its objects.
     let t = TileCoord::new(32, 31).unwrap();
-    let mut s = loam::app::session::Session::open(&wdt).unwrap();
+    let mut s = loam::doc::session::Session::open(&wdt).unwrap();
     s.load_all();
     assert_eq!(s.generation, loam::format::Generation::Alpha053);
     let mut edited = s.map.tiles[&t].clone();
@@ -270,12 +245,12 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
     let copy = tmp.path().join("copy");
     std::fs::create_dir(&copy).unwrap();
     std::fs::copy(&wdt, copy.join("Sample.wdt")).unwrap();
-    let mut direct = loam::app::session::Session::open(&copy.join("Sample.wdt")).unwrap();
+    let mut direct = loam::doc::session::Session::open(&copy.join("Sample.wdt")).unwrap();
     direct.load_all();
     direct.map.tiles.insert(t, edited.clone());
     direct.mark_edited(t);
     direct.save().unwrap();
-    let mut reference = loam::app::session::Session::open(&copy.join("Sample.wdt")).unwrap();
+    let mut reference = loam::doc::session::Session::open(&copy.join("Sample.wdt")).unwrap();
     reference.load_all();
     let want = &reference.map.tiles[&t];
     assert_ne!(want.chunks, s.map.tiles[&t].chunks);
@@ -297,7 +272,7 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
     let ctx = h.ctx.clone();
     h.state_mut().handle(&ctx, Intent::Save);
     assert!(h.state().session().unwrap().edited.is_empty());
-    let mut back = loam::app::session::Session::open(&wdt).unwrap();
+    let mut back = loam::doc::session::Session::open(&wdt).unwrap();
     back.load_all();
     assert!(back.failed.is_empty(), "{:?}", back.failed);
     let got = &back.map.tiles[&t];
@@ -327,10 +302,10 @@ fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
     let tmp = tempfile::tempdir().unwrap();
     loam::sample::write_sample(tmp.path()).unwrap();
     let wdt = tmp.path().join("Sample.wdt");
-    let mut s = loam::app::session::Session::open(&wdt).unwrap();
+    let mut s = loam::doc::session::Session::open(&wdt).unwrap();
     s.load_all();
     let [a, b] = [(31, 31), (32, 32)].map(|(x, y)| TileCoord::new(x, y).unwrap());
-    let raise = |s: &mut loam::app::session::Session, t: TileCoord, by: f32| {
+    let raise = |s: &mut loam::doc::session::Session, t: TileCoord, by: f32| {
         for c in &mut s.map.tiles.get_mut(&t).unwrap().chunks {
             c.heights.iter_mut().for_each(|h| *h += by);
         }

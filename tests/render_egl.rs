@@ -101,36 +101,9 @@ fn render_with(
             .expect("texture upload");
         assert!(renderer.has_texture(name));
     }
-    let mut pixels = vec![0u8; (W * H * 4) as usize];
     // SAFETY: plain GL calls on the current context with objects created here.
-    unsafe {
-        let fbo = gl.create_framebuffer().unwrap();
-        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
-        let color = gl.create_renderbuffer().unwrap();
-        gl.bind_renderbuffer(glow::RENDERBUFFER, Some(color));
-        gl.renderbuffer_storage(glow::RENDERBUFFER, glow::RGBA8, W, H);
-        gl.framebuffer_renderbuffer(
-            glow::FRAMEBUFFER,
-            glow::COLOR_ATTACHMENT0,
-            glow::RENDERBUFFER,
-            Some(color),
-        );
-        let depth = gl.create_renderbuffer().unwrap();
-        gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
-        gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH_COMPONENT24, W, H);
-        gl.framebuffer_renderbuffer(
-            glow::FRAMEBUFFER,
-            glow::DEPTH_ATTACHMENT,
-            glow::RENDERBUFFER,
-            Some(depth),
-        );
-        assert_eq!(
-            gl.check_framebuffer_status(glow::FRAMEBUFFER),
-            glow::FRAMEBUFFER_COMPLETE
-        );
-        gl.viewport(0, 0, W, H);
-        gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
-        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+    let pixels = unsafe {
+        assert_eq!(offscreen(gl, W, H), glow::FRAMEBUFFER_COMPLETE);
         renderer.draw(
             gl,
             &FrameParams {
@@ -139,27 +112,80 @@ fn render_with(
                 overlays,
             },
         );
+        let pixels = read_back(gl, W, H);
+        renderer.destroy(gl);
+        pixels
+    };
+    flipped_and_saved(&pixels, W, H, png)
+}
+
+/// Binds a new framebuffer of `w`×`h` (RGBA8 colour, 24-bit depth), sets the viewport to it and
+/// clears it to the sky colour; returns its completeness status as GL checked it before clearing.
+///
+/// # Safety
+/// A GL context must be current on this thread.
+unsafe fn offscreen(gl: &glow::Context, w: i32, h: i32) -> u32 {
+    // SAFETY: the caller has a current context; the objects are created here.
+    unsafe {
+        let fbo = gl.create_framebuffer().unwrap();
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        for (attachment, format) in [
+            (glow::COLOR_ATTACHMENT0, glow::RGBA8),
+            (glow::DEPTH_ATTACHMENT, glow::DEPTH_COMPONENT24),
+        ] {
+            let rb = gl.create_renderbuffer().unwrap();
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
+            gl.renderbuffer_storage(glow::RENDERBUFFER, format, w, h);
+            gl.framebuffer_renderbuffer(
+                glow::FRAMEBUFFER,
+                attachment,
+                glow::RENDERBUFFER,
+                Some(rb),
+            );
+        }
+        let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+        gl.viewport(0, 0, w, h);
+        gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
+        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        status
+    }
+}
+
+/// The bound framebuffer's `w`×`h` RGBA pixels, bottom row first as GL gives them; asserts GL
+/// reported no error.
+///
+/// # Safety
+/// A GL context must be current on this thread.
+unsafe fn read_back(gl: &glow::Context, w: i32, h: i32) -> Vec<u8> {
+    let mut pixels = vec![0u8; (w * h * 4) as usize];
+    // SAFETY: the caller has a current context; the buffer holds w×h RGBA pixels.
+    unsafe {
         gl.read_pixels(
             0,
             0,
-            W,
-            H,
+            w,
+            h,
             glow::RGBA,
             glow::UNSIGNED_BYTE,
             glow::PixelPackData::Slice(Some(&mut pixels)),
         );
         assert_eq!(gl.get_error(), glow::NO_ERROR);
-        renderer.destroy(gl);
     }
+    pixels
+}
+
+/// `pixels` (from `read_back`) with the top row first, also written to
+/// `target/render-tests/{png}` for a person to look at.
+fn flipped_and_saved(pixels: &[u8], w: i32, h: i32, png: &str) -> Vec<u8> {
     // GL rows run bottom-up.
-    let row = (W * 4) as usize;
+    let row = (w * 4) as usize;
     let mut flipped = Vec::with_capacity(pixels.len());
-    for r in (0..H as usize).rev() {
+    for r in (0..h as usize).rev() {
         flipped.extend_from_slice(&pixels[r * row..(r + 1) * row]);
     }
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../render-tests");
     std::fs::create_dir_all(&dir).unwrap();
-    loam::app::screenshot::write_png(&dir.join(png), W as usize, H as usize, &flipped).unwrap();
+    loam::app::screenshot::write_png(&dir.join(png), w as usize, h as usize, &flipped).unwrap();
     flipped
 }
 

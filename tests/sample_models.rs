@@ -5,6 +5,8 @@
 //! Expected values come from the generator's mesh description (`loam::sample::mesh`) and from
 //! counting the shapes by hand, never from the reader under test.
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -212,17 +214,7 @@ fn wow_m2_reads_the_sample_m2s_alike() {
         assert_eq!(theirs.vertices.len(), e.vertices, "{}", e.path);
         assert_eq!(theirs.bones.len(), 1, "{}", e.path);
         assert_eq!(theirs.animations.len(), 1, "{}", e.path);
-        let names: Vec<String> = theirs
-            .textures
-            .iter()
-            .map(|t| {
-                t.filename
-                    .string
-                    .to_string_lossy()
-                    .trim_end_matches('\0')
-                    .to_string()
-            })
-            .collect();
+        let names = common::m2_texture_names(theirs);
         assert_eq!(names, e.textures, "{}", e.path);
         let blends: Vec<BlendMode> = theirs
             .materials

@@ -7,11 +7,13 @@
 //! `unshare --user --map-root-user --mount` (root alone is not enough: root writes through
 //! permission bits). Without `unshare` the test fails; it never skips.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use loam::app::session::Session;
 use loam::disk::LoamError;
+use loam::doc::session::Session;
 use loam::model::TileCoord;
 
 /// Set in the re-run child: the folder it mounted.
@@ -39,27 +41,14 @@ fn in_namespace(name: &str, setup: &str) {
         .env(CHILD_ENV, dir.path())
         .output()
         .expect("unshare (util-linux) is needed for the fault tests");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text = common::text(&out);
     assert!(out.status.success(), "in the namespace: {text}");
     assert!(text.contains("1 passed"), "the child ran no test: {text}");
 }
 
 /// Every file of `dir` with its bytes, by name.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
+    common::folder_files(dir).into_iter().collect()
 }
 
 /// The sample in `dir`, opened, with tiles 31_31 and 32_32 raised by 10 yards and edited.

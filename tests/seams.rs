@@ -2,24 +2,13 @@
 //! the float noise in one line; `fix --seams` closes every seam, touches nothing off the chunk
 //! borders, and `check` then finds none.
 
+mod common;
 mod seamy;
 
-use std::process::Command;
-
+use common::{loam, loam_on, text};
 use loam::disk;
 use loam::model::coords::{inner_vertex, outer_vertex};
 use loam::pipeline;
-
-fn loam(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_loam"))
-        .args(args)
-        .output()
-        .expect("loam runs")
-}
-
-fn text(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
 
 /// `loam check` with no threshold finds no seam in `map`, not even float noise.
 fn assert_no_seam_at_all(map: &std::path::Path) {
@@ -157,12 +146,7 @@ fn fix_on_a_lone_tile_keeps_its_name_and_stitches_inside_it() {
     assert_eq!(t.matches(": seam of ").count(), 1, "{t}");
 
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&[
-        "fix",
-        "--seams",
-        adt.to_str().unwrap(),
-        out.path().to_str().unwrap(),
-    ]);
+    let o = loam_on(&["fix", "--seams"], &adt, out.path());
     assert!(o.status.success(), "{}", text(&o));
     let written = out.path().join(adt.file_name().unwrap());
     assert_no_seam_at_all(&written);
@@ -186,12 +170,7 @@ fn fix_closes_every_seam_whatever_bases_other_tools_left() {
         text(&o)
     );
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&[
-        "fix",
-        "--seams",
-        wdt.to_str().unwrap(),
-        out.path().to_str().unwrap(),
-    ]);
+    let o = loam_on(&["fix", "--seams"], &wdt, out.path());
     assert!(o.status.success(), "{}", text(&o));
     let fixed = out.path().join("Sample.wdt");
     assert_no_seam_at_all(&fixed);

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{assert_same_bytes, assert_same_folders};
+use common::{assert_same_files, assert_same_folders};
 use loam::convert;
 use loam::disk;
 use loam::format::Generation;
@@ -30,58 +30,53 @@ fn streamed(src: &Path, from: Option<Generation>, to: Generation, dst: &Path) {
     assert_eq!(done.into_inner(), 4, "progress once per tile");
 }
 
+/// `wdt` converted to every generation, in memory into `dir/mem-{to}` and streamed into
+/// `dir/str-{to}`, gives the same files both ways.
+fn assert_streams_as_in_memory(what: &str, wdt: &Path, dir: &Path) {
+    for to in Generation::ALL {
+        let (a, b) = (dir.join(format!("mem-{to}")), dir.join(format!("str-{to}")));
+        in_memory(wdt, None, to, &a);
+        streamed(wdt, None, to, &b);
+        assert_same_folders(&format!("{what} → {to}"), &a, &b);
+    }
+}
+
+/// The sample written into `dir/src` and converted in memory to 0.5.3 into `dir/alpha`; returns
+/// that WDT.
+fn alpha_sample(dir: &Path) -> std::path::PathBuf {
+    let src = common::sample_in(dir.join("src"));
+    let alpha = dir.join("alpha");
+    in_memory(&src.join("Sample.wdt"), None, Generation::Alpha053, &alpha);
+    alpha.join("Sample.wdt")
+}
+
 #[test]
 fn streaming_a_split_map_writes_what_the_in_memory_conversion_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    loam::sample::write_sample(&src).unwrap();
+    let src = common::sample_in(dir.path().join("src"));
     // The sample's textures folder is not part of the map.
     std::fs::remove_dir_all(src.join("Tileset")).ok();
     let wdt = src.join("Sample.wdt");
-    for to in Generation::ALL {
-        let (a, b) = (
-            dir.path().join(format!("mem-{to}")),
-            dir.path().join(format!("str-{to}")),
-        );
-        in_memory(&wdt, None, to, &a);
-        streamed(&wdt, None, to, &b);
-        assert_same_folders(&format!("sample → {to}"), &a, &b);
-    }
+    assert_streams_as_in_memory("sample", &wdt, dir.path());
 }
 
 #[test]
 fn streaming_a_monolithic_map_reads_it_a_tile_at_a_time_and_matches() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    loam::sample::write_sample(&src).unwrap();
-    let alpha = dir.path().join("alpha");
-    in_memory(&src.join("Sample.wdt"), None, Generation::Alpha053, &alpha);
-    let wdt = alpha.join("Sample.wdt");
-    for to in Generation::ALL {
-        let (a, b) = (
-            dir.path().join(format!("mem-{to}")),
-            dir.path().join(format!("str-{to}")),
-        );
-        in_memory(&wdt, None, to, &a);
-        streamed(&wdt, None, to, &b);
-        assert_same_folders(&format!("0.5.3 → {to}"), &a, &b);
-    }
+    let wdt = alpha_sample(dir.path());
+    assert_streams_as_in_memory("0.5.3", &wdt, dir.path());
     // 0.5.3 → 0.5.3 streamed is the file itself.
-    assert_same_bytes(
+    assert_same_files(
         "0.5.3 re-save",
-        &std::fs::read(&wdt).unwrap(),
-        &std::fs::read(dir.path().join("str-0.5.3/Sample.wdt")).unwrap(),
+        &wdt,
+        &dir.path().join("str-0.5.3/Sample.wdt"),
     );
 }
 
 #[test]
 fn a_bad_tile_in_a_monolithic_map_is_left_out_and_the_rest_converts() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    loam::sample::write_sample(&src).unwrap();
-    let alpha = dir.path().join("alpha");
-    in_memory(&src.join("Sample.wdt"), None, Generation::Alpha053, &alpha);
-    let wdt = alpha.join("Sample.wdt");
+    let wdt = alpha_sample(dir.path());
     // Break one MCNK tag of the last tile block (its MCIN still points at it).
     let mut bytes = std::fs::read(&wdt).unwrap();
     let mcnks: Vec<usize> = bytes

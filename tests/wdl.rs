@@ -173,8 +173,7 @@ fn a_chunk_that_is_all_hole_sets_its_maho_bit_in_335_only() {
 #[test]
 fn convert_writes_a_wdl_of_the_converted_heights_for_every_generation() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    loam::sample::write_sample(&src).unwrap();
+    let src = sample_in(dir.path().join("src"));
     for g in Generation::ALL {
         let out = dir.path().join(g.label());
         let run = loam(&[

@@ -46,6 +46,15 @@ pub fn assert_same_bytes(what: &str, expected: &[u8], actual: &[u8]) {
     );
 }
 
+/// Asserts two files hold the same bytes, naming the first differing offset.
+pub fn assert_same_files(what: &str, expected: &std::path::Path, actual: &std::path::Path) {
+    assert_same_bytes(
+        what,
+        &std::fs::read(expected).unwrap(),
+        &std::fs::read(actual).unwrap(),
+    );
+}
+
 /// The bundled sample written into `dir`, with the first 64 bytes of tile 32_31 destroyed so
 /// that it cannot be read; returns the WDT.
 pub fn sample_with_a_bad_tile(dir: &std::path::Path) -> PathBuf {
@@ -148,4 +157,131 @@ pub fn assert_same_folders(what: &str, a: &std::path::Path, b: &std::path::Path)
     for (name, bytes) in &a {
         assert_same_bytes(&format!("{what}: {name}"), bytes, &b[name]);
     }
+}
+
+/// Runs the `loam` binary with `args`.
+pub fn loam<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(args)
+        .output()
+        .expect("loam runs")
+}
+
+/// What a run of the binary printed: its stdout, then its stderr.
+pub fn text(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// Runs the `loam` binary with `args`, then the paths `src` and `out` (`loam fix --seams SRC
+/// OUT`, `loam convert --to 1.12 SRC OUT`…).
+pub fn loam_on(
+    args: &[&str],
+    src: &std::path::Path,
+    out: &std::path::Path,
+) -> std::process::Output {
+    let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    all.extend([src.as_os_str(), out.as_os_str()]);
+    loam(&all)
+}
+
+/// The uniqueId of every placement (doodads, then WMOs, tile by tile) the map's tiles list.
+pub fn object_uids(map: &loam::model::Map) -> impl Iterator<Item = u32> + '_ {
+    map.tiles.values().flat_map(|t| {
+        t.doodads
+            .iter()
+            .map(|d| d.unique_id)
+            .chain(t.wmos.iter().map(|w| w.unique_id))
+    })
+}
+
+/// The bundled sample written into the folder `dir`; returns `dir`.
+pub fn sample_in(dir: PathBuf) -> PathBuf {
+    loam::sample::write_sample(&dir).unwrap();
+    dir
+}
+
+/// Applies the brush operations of an `--apply` file (`json`) to `map`, in order, each as one
+/// step of a fresh history; returns that history.
+pub fn apply_ops(
+    map: &mut loam::model::Map,
+    json: &str,
+    style: loam::edit::liquid::LiquidStyle,
+) -> loam::edit::History {
+    let parsed = loam::edit::ops::parse(json).unwrap();
+    let mut history = loam::edit::History::default();
+    for op in &parsed.ops {
+        loam::edit::ops::apply(map, op.brush().unwrap(), &mut history, style).unwrap();
+    }
+    history
+}
+
+/// The texture file names a model lists, as `wow-m2` reads them (trailing NULs dropped).
+pub fn m2_texture_names(model: &wow_m2::M2Model) -> Vec<String> {
+    model
+        .textures
+        .iter()
+        .map(|t| {
+            t.filename
+                .string
+                .to_string_lossy()
+                .trim_end_matches('\0')
+                .to_string()
+        })
+        .collect()
+}
+
+/// An object operation with no fields set.
+pub fn object_op(tool: loam::edit::object_ops::ObjectTool) -> loam::edit::object_ops::ObjectOp {
+    loam::edit::object_ops::ObjectOp {
+        tool,
+        model: None,
+        position: None,
+        rotation: None,
+        scale: None,
+        uid: None,
+        doodad_set: None,
+    }
+}
+
+/// Whether a vertex (row `r`, column `k` of the 9×9 outer grid) is a corner of a quad that the
+/// 8×8 bit mask `wet` (bit row · 8 + column) marks.
+pub fn is_wet_corner(wet: u64, r: usize, k: usize) -> bool {
+    [(0, 0), (0, 1), (1, 0), (1, 1)].iter().any(|&(dr, dk)| {
+        let (qr, qk) = (r as i32 - dr, k as i32 - dk);
+        (0..8).contains(&qr) && (0..8).contains(&qk) && wet >> (qr * 8 + qk) & 1 == 1
+    })
+}
+
+/// `dir`, made, holding the corpus files `(corpus path, name)`.
+pub fn folder_of(dir: &std::path::Path, files: &[(&str, &str)]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    for (rel, name) in files {
+        std::fs::copy(corpus_file(rel), dir.join(name)).unwrap();
+    }
+    dir.to_path_buf()
+}
+
+/// The corpus's pvpzone WDT and its one tile in the folder `dir`, made; returns the folder.
+pub fn pvpzone_folder(dir: &std::path::Path) -> PathBuf {
+    folder_of(
+        dir,
+        &[
+            ("wowserhq-format/map/pvpzone.wdt", "pvpzone.wdt"),
+            ("wowserhq-format/map/pvpzone3430.adt", "pvpzone_34_30.adt"),
+        ],
+    )
+}
+
+/// Every liquid layer of the map's chunks, with its tile and chunk index, tile by tile.
+pub fn liquid_layers(
+    map: &loam::model::Map,
+) -> impl Iterator<Item = (loam::model::TileCoord, usize, &loam::model::LiquidLayer)> {
+    map.tiles.iter().flat_map(|(coord, tile)| {
+        tile.chunks.iter().enumerate().flat_map(move |(i, chunk)| {
+            chunk
+                .liquid
+                .iter()
+                .flat_map(move |l| l.layers.iter().map(move |layer| (*coord, i, layer)))
+        })
+    })
 }

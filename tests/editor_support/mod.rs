@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
+use egui::{Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use loam::app::dialogs::ScriptedDialogs;
 use loam::app::recovery::Recovery;
 use loam::app::{LoamApp, StartOptions};
@@ -58,4 +60,74 @@ pub fn harness(opening: Opening) -> Harness<'static, LoamApp> {
                 None => app,
             }
         })
+}
+
+/// The app in window frames (`Opening::window_frames`), its file dialogs answered from
+/// `dialogs`, opening `open` with `client` as its game client folder.
+pub fn scripted(
+    dialogs: &ScriptedDialogs,
+    open: Option<PathBuf>,
+    client: Option<PathBuf>,
+) -> Harness<'static, LoamApp> {
+    harness(Opening {
+        open,
+        client,
+        dialogs: dialogs.clone(),
+        window_frames: true,
+        ..Default::default()
+    })
+}
+
+/// Clicks the widget with each label in turn (`["File", "Save as…"]`: an item of a menu), a
+/// frame (`Harness::run`) after each.
+pub fn click_each(h: &mut Harness<'_, LoamApp>, labels: &[&str]) {
+    for label in labels {
+        h.get_by_label(label).click();
+        h.run();
+    }
+}
+
+/// A primary-button press (`pressed`) or release at `pos`, with `modifiers` held.
+pub fn primary(h: &Harness<'_, LoamApp>, pos: Pos2, pressed: bool, modifiers: Modifiers) {
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers,
+    });
+}
+
+/// Moves the pointer from `from` to `to` in four steps, two frames each.
+pub fn glide(h: &mut Harness<'_, LoamApp>, from: Pos2, to: Pos2) {
+    for k in 1..=4 {
+        h.hover_at(from + (to - from) * (k as f32 / 4.0));
+        h.run_steps(2);
+    }
+}
+
+/// Hovers at `from`, presses, glides to `to` and releases there: two frames after each event,
+/// three after the release.
+pub fn drag(h: &mut Harness<'_, LoamApp>, from: Pos2, to: Pos2, modifiers: Modifiers) {
+    h.hover_at(from);
+    h.run_steps(2);
+    primary(h, from, true, modifiers);
+    h.run_steps(2);
+    glide(h, from, to);
+    primary(h, to, false, modifiers);
+    h.run_steps(3);
+}
+
+/// What the app picks under a screen position in the view: the terrain point, if any.
+pub fn pick_under(
+    h: &Harness<'_, LoamApp>,
+    view: egui::Rect,
+    pos: Pos2,
+) -> Option<loam::render::pick::TerrainPoint> {
+    let ndc = [
+        (pos.x - view.left()) / view.width() * 2.0 - 1.0,
+        1.0 - (pos.y - view.top()) / view.height() * 2.0,
+    ];
+    let app = h.state();
+    let aspect = view.width() / view.height();
+    loam::app::camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
 }

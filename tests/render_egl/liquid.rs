@@ -2,10 +2,6 @@
 //! over a dip with the liquid tool shows there in water's colour (and its texture, once the
 //! store holds it), and removing it shows the terrain again, pixel for pixel. Pictures go to `target/render-tests/` like the terrain's.
 
-use std::path::PathBuf;
-
-use glow::HasContext;
-
 use loam::assets::client::CLASSIC_TEXTURES;
 use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use loam::edit::{Brush, Stroke};
@@ -15,7 +11,7 @@ use loam::model::{Map, Tile, TileCoord};
 use loam::render::camera::Camera;
 use loam::render::liquid::LiquidRenderer;
 use loam::render::mesh::build_tile_mesh;
-use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
+use loam::render::terrain::{FrameParams, Overlays, TerrainRenderer};
 use loam::render::texture_store::mip_chain;
 
 const W: i32 = 240;
@@ -40,28 +36,9 @@ fn draw_with(camera: &Camera, tile: &Tile, png: &str, water: Option<[u8; 4]>) ->
         let levels = mip_chain(64, rgba.repeat(64 * 64));
         terrain.set_texture(gl, &names[0], &levels).unwrap();
     }
-    let mut pixels = vec![0u8; (W * H * 4) as usize];
     // SAFETY: plain GL calls on the current context with objects created here.
-    unsafe {
-        let fbo = gl.create_framebuffer().unwrap();
-        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
-        for (attachment, format) in [
-            (glow::COLOR_ATTACHMENT0, glow::RGBA8),
-            (glow::DEPTH_ATTACHMENT, glow::DEPTH_COMPONENT24),
-        ] {
-            let rb = gl.create_renderbuffer().unwrap();
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
-            gl.renderbuffer_storage(glow::RENDERBUFFER, format, W, H);
-            gl.framebuffer_renderbuffer(
-                glow::FRAMEBUFFER,
-                attachment,
-                glow::RENDERBUFFER,
-                Some(rb),
-            );
-        }
-        gl.viewport(0, 0, W, H);
-        gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
-        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+    let pixels = unsafe {
+        super::offscreen(gl, W, H);
         let params = FrameParams {
             view_projection: camera.view_projection(W as f32 / H as f32),
             eye: camera.eye(),
@@ -72,28 +49,12 @@ fn draw_with(camera: &Camera, tile: &Tile, png: &str, water: Option<[u8; 4]>) ->
         };
         terrain.draw(gl, &params);
         liquid.draw(gl, &params, Some((&terrain, &names)));
-        gl.read_pixels(
-            0,
-            0,
-            W,
-            H,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelPackData::Slice(Some(&mut pixels)),
-        );
-        assert_eq!(gl.get_error(), glow::NO_ERROR);
+        let pixels = super::read_back(gl, W, H);
         liquid.destroy(gl);
         terrain.destroy(gl);
-    }
-    let row = (W * 4) as usize;
-    let flipped: Vec<u8> = (0..H as usize)
-        .rev()
-        .flat_map(|r| pixels[r * row..(r + 1) * row].to_vec())
-        .collect();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../render-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    loam::app::screenshot::write_png(&dir.join(png), W as usize, H as usize, &flipped).unwrap();
-    flipped
+        pixels
+    };
+    super::flipped_and_saved(&pixels, W, H, png)
 }
 
 fn pixel(img: &[u8], x: i32, y: i32) -> [i32; 3] {

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::{Mat4, Vec3, Vec4};
-use glow::HasContext;
 
 use loam::app::objects::ObjectScene;
 use loam::app::viewport::GlState;
@@ -20,7 +19,7 @@ use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::objects::ObjectRenderer;
 use loam::render::scene::{DrawList, ObjectFilter};
-use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
+use loam::render::terrain::{FrameParams, Overlays, TerrainRenderer};
 use loam::render::texture_store::texture_key;
 
 const W: i32 = 400;
@@ -75,32 +74,9 @@ fn draw(frame: &Frame, png: &str) -> Vec<u8> {
             }
         }
     }
-    let mut pixels = vec![0u8; (W * H * 4) as usize];
     // SAFETY: plain GL calls on the current context with objects created here.
-    unsafe {
-        let fbo = gl.create_framebuffer().unwrap();
-        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
-        for (format, attachment) in [
-            (glow::RGBA8, glow::COLOR_ATTACHMENT0),
-            (glow::DEPTH_COMPONENT24, glow::DEPTH_ATTACHMENT),
-        ] {
-            let rb = gl.create_renderbuffer().unwrap();
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
-            gl.renderbuffer_storage(glow::RENDERBUFFER, format, W, H);
-            gl.framebuffer_renderbuffer(
-                glow::FRAMEBUFFER,
-                attachment,
-                glow::RENDERBUFFER,
-                Some(rb),
-            );
-        }
-        assert_eq!(
-            gl.check_framebuffer_status(glow::FRAMEBUFFER),
-            glow::FRAMEBUFFER_COMPLETE
-        );
-        gl.viewport(0, 0, W, H);
-        gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
-        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+    let pixels = unsafe {
+        assert_eq!(super::offscreen(gl, W, H), glow::FRAMEBUFFER_COMPLETE);
         let params = FrameParams {
             view_projection: frame.camera.view_projection(W as f32 / H as f32),
             eye: frame.camera.eye(),
@@ -122,33 +98,53 @@ fn draw(frame: &Frame, png: &str) -> Vec<u8> {
             stats.instances, uploaded,
             "every listed instance of an uploaded model is drawn"
         );
-        gl.read_pixels(
-            0,
-            0,
-            W,
-            H,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelPackData::Slice(Some(&mut pixels)),
-        );
-        assert_eq!(gl.get_error(), glow::NO_ERROR);
+        let pixels = super::read_back(gl, W, H);
         objects.destroy(gl);
         terrain.destroy(gl);
-    }
-    let row = (W * 4) as usize;
-    let mut flipped = Vec::with_capacity(pixels.len());
-    for r in (0..H as usize).rev() {
-        flipped.extend_from_slice(&pixels[r * row..(r + 1) * row]);
-    }
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../render-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    loam::app::screenshot::write_png(&dir.join(png), W as usize, H as usize, &flipped).unwrap();
-    flipped
+        pixels
+    };
+    super::flipped_and_saved(&pixels, W, H, png)
 }
 
 fn pixel(img: &[u8], x: i32, y: i32) -> [u8; 3] {
     let i = ((y * W + x) * 4) as usize;
     [img[i], img[i + 1], img[i + 2]]
+}
+
+/// Two frames of `tile` with `model` uploaded as `id`: first listed nowhere, then listed once at
+/// `matrix`, with every texture the first and then the second of `colors`; saved as
+/// `{png}-none.png` and `{png}.png`.
+fn without_and_with(
+    camera: Camera,
+    tile: &Tile,
+    (id, model): (u32, &AnyModel),
+    colors: [Option<[u8; 4]>; 2],
+    matrix: Mat4,
+    png: &str,
+) -> (Vec<u8>, Vec<u8>) {
+    let tiles = [tile];
+    let frame = |texture_color, list| Frame {
+        camera,
+        tiles: &tiles,
+        models: vec![(id, model)],
+        texture_color,
+        list,
+    };
+    let empty = draw(
+        &frame(colors[0], DrawList::default()),
+        &format!("{png}-none.png"),
+    );
+    let placed = draw(
+        &frame(
+            colors[1],
+            DrawList {
+                models: vec![(id, vec![matrix])],
+                ..DrawList::default()
+            },
+        ),
+        &format!("{png}.png"),
+    );
+    (empty, placed)
 }
 
 /// Where a world point lands in the picture (x right, y down), or `None` behind the eye.
@@ -238,29 +234,13 @@ fn a_corpus_m2_stands_where_its_placement_puts_it_textured() {
         placement.scale_factor(),
     )
     .as_mat4();
-    let tiles = [&tile];
-    let empty = draw(
-        &Frame {
-            camera,
-            tiles: &tiles,
-            models: vec![(1, &tank)],
-            texture_color: None,
-            list: DrawList::default(),
-        },
-        "objects-m2-none.png",
-    );
-    let placed = draw(
-        &Frame {
-            camera,
-            tiles: &tiles,
-            models: vec![(1, &tank)],
-            texture_color: Some([220, 30, 30, 255]),
-            list: DrawList {
-                models: vec![(1, vec![matrix])],
-                ..DrawList::default()
-            },
-        },
-        "objects-m2.png",
+    let (empty, placed) = without_and_with(
+        camera,
+        &tile,
+        (1, &tank),
+        [None, Some([220, 30, 30, 255])],
+        matrix,
+        "objects-m2",
     );
     let (changed, n) = changed_box(&empty, &placed);
     assert!(n > 200, "the tank covers {n} pixels");
@@ -285,21 +265,14 @@ fn a_corpus_wmo_stands_where_its_placement_puts_it_textured() {
     let camera = looking_down(x, y, 160.0);
     let vp = camera.view_projection(W as f32 / H as f32);
     let matrix = placement_matrix([x - 10.0, y + 4.0, 0.5], [0.0, 30.0, 0.0], 1.0).as_mat4();
-    let tiles = [&tile];
-    let frame = |list| Frame {
+    let green = Some([30, 200, 40, 255]);
+    let (empty, placed) = without_and_with(
         camera,
-        tiles: &tiles,
-        models: vec![(7, &inn)],
-        texture_color: Some([30, 200, 40, 255]),
-        list,
-    };
-    let empty = draw(&frame(DrawList::default()), "objects-wmo-none.png");
-    let placed = draw(
-        &frame(DrawList {
-            models: vec![(7, vec![matrix])],
-            ..DrawList::default()
-        }),
-        "objects-wmo.png",
+        &tile,
+        (7, &inn),
+        [green, green],
+        matrix,
+        "objects-wmo",
     );
     let (changed, n) = changed_box(&empty, &placed);
     assert!(n > 500, "the inn covers {n} pixels");

@@ -56,13 +56,7 @@ pub fn write(dir: &Path) -> PathBuf {
     let mut opened = pipeline::open_map(&wdt).expect("sample opens");
     let map = &mut opened.map;
     let first = *map.tiles.keys().next().unwrap();
-    let mut seed = 0x2545_f491_u32;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed as f32 / u32::MAX as f32
-    };
+    let mut next = xorshift(0x2545_f491);
     for (coord, tile) in map.tiles.iter_mut() {
         for (i, chunk) in tile.chunks.iter_mut().enumerate() {
             let (cx, cy) = (i % 16, i / 16);
@@ -109,4 +103,14 @@ pub fn write_with_scattered_bases(dir: &Path) -> PathBuf {
     let files = pipeline::encode_map(&opened.map, opened.generation, true, None).expect("encodes");
     disk::write_files(dir, &files, |_| {}).expect("written");
     wdt
+}
+
+/// A xorshift32 generator from `seed`: each call gives the next number, in 0..=1.
+pub fn xorshift(mut seed: u32) -> impl FnMut() -> f32 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as f32 / u32::MAX as f32
+    }
 }
