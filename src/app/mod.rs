@@ -104,7 +104,7 @@ pub struct LoamApp {
     open_from_client: open_from_client::OpenFromClient,
     /// The notice over the view and the list of models drawn as placeholders.
     missing_models: missing_models::MissingModels,
-    /// The object tool's selection.
+    /// The object tool (the selection itself is the document's).
     object_tool: object_tool::ObjectTool,
     /// The Export for client dialog.
     export: export::Export,
@@ -601,13 +601,13 @@ impl LoamApp {
         };
         // The uid scan started when the map opened may still be running; a script runs now,
         // so it reads the uids itself rather than go without them.
-        let on_disk = self.object_tool.disk_uids().or_else(|| {
+        let on_disk = self.doc.uids.disk_uids().or_else(|| {
             let s = self.doc.session.as_ref()?;
             let coords: Vec<_> = s.on_disk.iter().copied().collect();
             Some(std::sync::Arc::new(s.tiles.as_ref()?.uid_tiles(&coords)))
         });
         let uids = crate::edit::objects::NewUids {
-            range: self.object_tool.uid_range(),
+            range: self.doc.uids.range(),
             on_disk: on_disk.as_deref(),
         };
         let Some(s) = &mut self.doc.session else {
@@ -679,7 +679,7 @@ impl LoamApp {
     /// The selected objects as their first listing tile records them (objects no longer in a
     /// loaded tile are left out).
     pub fn selected_objects(&self) -> Vec<crate::edit::objects::ObjectRecord> {
-        self.object_tool.selected_objects(&self.doc)
+        self.doc.selected_objects()
     }
 
     /// The terrain point under the mouse, as of the last frame.
@@ -694,12 +694,12 @@ impl LoamApp {
 
     /// The selection as (kind, uniqueId) pairs.
     pub fn selection(&self) -> &[(crate::model::ObjectKind, u32)] {
-        &self.object_tool.selection
+        &self.doc.selection
     }
 
     /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile lists.
     pub fn select_by_uid(&mut self, uids: &[u32]) {
-        self.object_tool.select_uids(&self.doc, uids);
+        self.doc.select_uids(uids);
     }
 
     /// Where the object tool's gizmo stands (see [`object_tool::ObjectTool::gizmo_centre`]).
@@ -1021,7 +1021,7 @@ impl LoamApp {
                 .doc
                 .session
                 .as_ref()
-                .map(|_| self.object_tool.uid_range().map(|r| (r.first, r.last))),
+                .map(|_| self.doc.uids.range().map(|r| (r.first, r.last))),
             camera_speed: self.settings.camera_speed,
             autosave_secs: self.settings.autosave_secs,
             client: self.doc.client.as_ref().map(client::Client::describe),
@@ -1237,7 +1237,7 @@ impl eframe::App for LoamApp {
         let overlays = self.overlays();
         let scene = &self.streams.objects;
         let filter = self.settings.objects;
-        let selected = self.object_tool.selection.clone();
+        let selected = self.doc.selection.clone();
         let gizmo_at = self.gizmo_centre();
         let band = self.object_tool.band();
         let input = egui::CentralPanel::no_frame()
@@ -1311,7 +1311,7 @@ impl eframe::App for LoamApp {
             use crate::command::shortcuts::{clipboard_intents, shortcuts};
             let state = self
                 .object_tool
-                .shortcut_state(self.doc.editing.settings.tool == Tool::Objects);
+                .shortcut_state(&self.doc, self.doc.editing.settings.tool == Tool::Objects);
             for s in shortcuts() {
                 if s.when.applies(&state) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
                     intents.push(s.intent);

@@ -3,14 +3,14 @@
 //! duplicate, and editing the selection from the object panel (typed position, rotation, scale,
 //! doodad set; snap to ground; delete). Each change is one undo step in the brushes' history.
 //!
-//! New objects take uniqueIds above every uid the map uses on disk, loaded or not: a worker
-//! reads the placements of every tile when the map opens (`TileSource::unique_ids`), and
-//! placing waits for it.
+//! The selection and the uids of new objects are the document's (`doc::Document::selection`,
+//! `doc::uids`); this component holds what only the tool needs: the drag, the transform, the
+//! rubber band, the clipboard and the placing options.
 //!
 //! Not for: the edits themselves (`edit::objects`), drawing the selection (`render`) or the
 //! panel's widgets (`ui::object_panel`).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use glam::Vec3;
 
@@ -30,8 +30,6 @@ use crate::ui::viewport::ViewportInput;
 /// What the object tool holds between frames.
 #[derive(Debug, Default)]
 pub struct ObjectTool {
-    /// Selected objects by (kind, uniqueId), in the order they were picked.
-    pub selection: Vec<(ObjectKind, u32)>,
     /// The model a click places (chosen in the asset browser), and the placing options.
     pub place: PlaceOptions,
     /// The selection being dragged over the terrain.
@@ -43,11 +41,6 @@ pub struct ObjectTool {
     band: Option<([f32; 2], [f32; 2], bool)>,
     /// Records copied with Ctrl+C.
     clipboard: Vec<ObjectRecord>,
-    /// Every uid the map's tiles on disk use, with the tiles that list it, once the worker has
-    /// read them all (`None` until then).
-    disk_uids: Arc<Mutex<Option<Arc<DiskUids>>>>,
-    /// The map's uniqueId range (its range file), when it has one.
-    uid_range: Option<objects::UidRange>,
     /// A counter for the random turns and scales of placed objects.
     seed: u64,
 }
@@ -85,43 +78,6 @@ impl ObjectCtx<'_> {
 }
 
 impl ObjectTool {
-    /// The selected objects as their first listing tile records them (objects no longer in a
-    /// loaded tile are left out).
-    pub fn selected_objects(&self, doc: &Document) -> Vec<ObjectRecord> {
-        let Some(s) = &doc.session else {
-            return Vec::new();
-        };
-        self.selection
-            .iter()
-            .filter_map(|&(kind, uid)| objects::find(&s.map, kind, uid))
-            .collect()
-    }
-
-    /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile
-    /// of `doc` lists.
-    pub fn select_uids(&mut self, doc: &Document, uids: &[u32]) {
-        let Some(s) = &doc.session else { return };
-        self.selection = uids
-            .iter()
-            .filter_map(|&uid| {
-                [ObjectKind::Doodad, ObjectKind::Wmo]
-                    .into_iter()
-                    .find(|&k| objects::find(&s.map, k, uid).is_some())
-                    .map(|k| (k, uid))
-            })
-            .collect();
-    }
-
-    /// The map's uniqueId range, when it has one.
-    pub fn uid_range(&self) -> Option<objects::UidRange> {
-        self.uid_range
-    }
-
-    /// The uids of the map's tiles on disk, once the scan started when the map opened is done.
-    pub fn disk_uids(&self) -> Option<Arc<DiskUids>> {
-        self.disk_uids.lock().ok().and_then(|g| g.clone())
-    }
-
     /// True while the selection is being dragged or transformed (undo waits for the end).
     pub fn is_dragging(&self) -> bool {
         self.drag.is_some() || self.transform.is_some()
@@ -129,10 +85,10 @@ impl ObjectTool {
 
     /// What the shortcut table's conditions look at, with `active` saying whether the object
     /// tool is the tool.
-    pub fn shortcut_state(&self, active: bool) -> crate::command::shortcuts::State {
+    pub fn shortcut_state(&self, doc: &Document, active: bool) -> crate::command::shortcuts::State {
         crate::command::shortcuts::State {
             object_tool: active,
-            selected: !self.selection.is_empty(),
+            selected: !doc.selection.is_empty(),
             dragging: self.drag.is_some(),
             transforming: self.transform.is_some(),
         }
@@ -143,10 +99,6 @@ impl ObjectTool {
         self.transform.as_ref().map(|t| (t.mode, t.axis))
     }
 }
-
-/// The uids of the tiles on disk and the tiles listing each (doodads and WMOs together: a uid
-/// the two kinds share lists the tiles of both, which only means a tile more is loaded).
-pub type DiskUids = crate::model::objects::UidTiles;
 
 pub use crate::command::PlaceOptions;
 
@@ -205,7 +157,7 @@ impl ObjectTool {
             return;
         }
         let picked = self.object_under(ctx, input);
-        let sel = &mut self.selection;
+        let sel = &mut ctx.doc.selection;
         match picked {
             Some(key) if input.slow => {
                 if let Some(i) = sel.iter().position(|k| *k == key) {
@@ -255,7 +207,7 @@ impl ObjectTool {
         }
         let (w, h) = (input.rect.width() / 2.0, input.rect.height() / 2.0);
         let tiny = ((end[0] - start[0]) * w).abs() < 4.0 && ((end[1] - start[1]) * h).abs() < 4.0;
-        let sel = &mut self.selection;
+        let sel = &mut ctx.doc.selection;
         if tiny {
             if !adding {
                 sel.clear();
@@ -282,7 +234,7 @@ impl ObjectTool {
         if doc.editing.settings.tool != crate::doc::editing::Tool::Objects {
             return None;
         }
-        let records = self.selected_objects(doc);
+        let records = doc.selected_objects();
         let first = records.first()?;
         let n = records.len() as f64;
         let c = [0, 1, 2].map(|i| records.iter().map(|r| r.position[i]).sum::<f64>() / n);
@@ -325,7 +277,7 @@ impl ObjectTool {
             axis: None,
             stroke: ObjectStroke::default(),
             originals: {
-                let records = self.selected_objects(ctx.doc);
+                let records = ctx.doc.selected_objects();
                 self.load_tiles_for(ctx, &records);
                 records
             },
@@ -347,7 +299,7 @@ impl ObjectTool {
         let Some(start) = ctx.hover.map(|h| h.world) else {
             return;
         };
-        let originals = self.selected_objects(ctx.doc);
+        let originals = ctx.doc.selected_objects();
         self.load_tiles_for(ctx, &originals);
         if originals.is_empty() {
             return;
@@ -564,30 +516,12 @@ impl ObjectTool {
         ctx.scene.invalidate();
     }
 
-    /// A uniqueId for a new object: above every uid the map's tiles use, on disk or in memory
-    /// (inside the map's range when it has one); an error while the worker is still reading
-    /// the tiles on disk, or when the range is used up.
-    fn fresh_uid(&self, doc: &Document, taken: &[u32]) -> Result<u32, String> {
-        let s = doc.session.as_ref().ok_or("no map is open")?;
-        let disk = self
-            .disk_uids()
-            .ok_or("still reading the map's uniqueIds: try again in a moment")?;
-        let memory = objects::unique_ids(&s.map);
-        objects::next_unique_id_in(
-            disk.keys()
-                .copied()
-                .chain(memory.into_iter().map(|(_, u)| u))
-                .chain(taken.iter().copied()),
-            self.uid_range,
-        )
-    }
-
     /// Loads every tile on disk that an edit of `records` could touch: the tiles their boxes
     /// overlap and the tiles the disk scan saw listing their uids. A tile left on disk would keep
     /// a stale copy of a moved or deleted object (a duplicate in the client), and would miss a
     /// placed one.
     fn load_tiles_for(&self, ctx: &mut ObjectCtx, records: &[ObjectRecord]) {
-        let listed = self.disk_uids();
+        let listed = ctx.doc.uids.disk_uids();
         let mut coords = Vec::new();
         for r in records {
             coords.extend(objects::tiles_overlapping(
@@ -612,28 +546,8 @@ impl ObjectTool {
 
     /// Sets the map's uniqueId range and stores it beside the map (`None` removes it).
     fn set_uid_range(&mut self, ctx: &mut ObjectCtx, range: Option<(u32, u32)>) {
-        let Some(s) = &ctx.doc.session else { return };
-        let range = match range.map(|(a, b)| objects::UidRange::new(a, b)).transpose() {
-            Ok(r) => r,
-            Err(e) => {
-                *ctx.message = Some(e);
-                return;
-            }
-        };
-        match crate::disk::uid_range::write(&s.folder, &s.map.name, range) {
-            Ok(()) => {
-                self.uid_range = range;
-                *ctx.message = Some(match range {
-                    Some(r) => format!(
-                        "new objects take uniqueIds {}-{} (kept in {})",
-                        r.first,
-                        r.last,
-                        crate::disk::uid_range::path(&s.folder, &s.map.name).display()
-                    ),
-                    None => "new objects take uniqueIds above every one in the map".into(),
-                });
-            }
-            Err(e) => *ctx.message = Some(e.to_string()),
+        if let Some(s) = &ctx.doc.session {
+            *ctx.message = Some(ctx.doc.uids.set_range(s, range));
         }
     }
 
@@ -652,7 +566,7 @@ impl ObjectTool {
         let (Some(model), Some(at)) = (self.place.model.clone(), ctx.hover) else {
             return;
         };
-        let uid = match self.fresh_uid(ctx.doc, &[]) {
+        let uid = match ctx.doc.uids.fresh(ctx.doc.session.as_ref(), &[]) {
             Ok(u) => u,
             Err(e) => {
                 *ctx.message = Some(e);
@@ -696,7 +610,7 @@ impl ObjectTool {
                 objects::put(map, stroke, &record, model_box(&record.model));
             },
         );
-        self.selection = vec![(kind, uid)];
+        ctx.doc.selection = vec![(kind, uid)];
     }
 
     /// Puts copies of `records` at their positions moved by `offset` (x, y; standing on the
@@ -711,7 +625,7 @@ impl ObjectTool {
     ) {
         let mut uids: Vec<u32> = Vec::new();
         for _ in &records {
-            match self.fresh_uid(ctx.doc, &uids) {
+            match ctx.doc.uids.fresh(ctx.doc.session.as_ref(), &uids) {
                 Ok(u) => uids.push(u),
                 Err(e) => {
                     *ctx.message = Some(e);
@@ -742,16 +656,16 @@ impl ObjectTool {
                 objects::put(map, stroke, &r, model_box(&r.model));
             }
         });
-        self.selection = keys;
+        ctx.doc.selection = keys;
     }
 
     /// Starts a keyboard transform of the selection (G, R, T): it follows the mouse until a
     /// click confirms it.
     fn begin_transform(&mut self, ctx: &mut ObjectCtx, mode: TransformMode) {
-        if self.drag.is_some() || self.transform.is_some() || self.selection.is_empty() {
+        if self.drag.is_some() || self.transform.is_some() || ctx.doc.selection.is_empty() {
             return;
         }
-        let originals = self.selected_objects(ctx.doc);
+        let originals = ctx.doc.selected_objects();
         self.load_tiles_for(ctx, &originals);
         self.transform = Some(Transform {
             mode,
@@ -780,7 +694,7 @@ impl ObjectTool {
 
     /// Ctrl+D: copies of the selection in place, as one undo step.
     fn duplicate(&mut self, ctx: &mut ObjectCtx) {
-        let records = self.selected_objects(ctx.doc);
+        let records = ctx.doc.selected_objects();
         let n = records.len();
         if n > 0 {
             let label = format!("Duplicate {n} object(s)");
@@ -790,7 +704,7 @@ impl ObjectTool {
 
     /// Ctrl+C: the selection to the clipboard.
     fn copy(&mut self, ctx: &mut ObjectCtx) {
-        let records = self.selected_objects(ctx.doc);
+        let records = ctx.doc.selected_objects();
         if !records.is_empty() {
             *ctx.message = Some(format!("{} object(s) copied", records.len()));
             self.clipboard = records;
@@ -818,38 +732,6 @@ impl ObjectTool {
         );
     }
 
-    /// Starts reading the uniqueIds of every tile on disk (a map was opened).
-    pub fn start_uid_scan(&mut self, ctx: &mut ObjectCtx) {
-        let cell = Arc::new(Mutex::new(None));
-        self.disk_uids = cell.clone();
-        let Some(s) = &ctx.doc.session else {
-            return;
-        };
-        self.uid_range = match crate::disk::uid_range::read(&s.folder, &s.map.name) {
-            Ok(r) => r,
-            Err(e) => {
-                *ctx.message = Some(e.to_string());
-                None
-            }
-        };
-        let source = s.tiles.clone();
-        let coords: Vec<_> = s.on_disk.iter().copied().collect();
-        let wake = ctx.repaint.clone();
-        let spawned = std::thread::Builder::new()
-            .name("loam-uid-scan".into())
-            .spawn(move || {
-                let all = source.map(|s| s.uid_tiles(&coords)).unwrap_or_default();
-                if let Ok(mut g) = cell.lock() {
-                    *g = Some(Arc::new(all));
-                }
-                wake();
-            });
-        if spawned.is_err() {
-            *ctx.message =
-                Some("could not start reading the map's uniqueIds: placing is off".into());
-        }
-    }
-
     /// Carries out the object tool's intents; returns the intent back when it is none of them.
     pub fn handle(&mut self, ctx: &mut ObjectCtx, intent: Intent) -> Option<Intent> {
         match intent {
@@ -875,9 +757,9 @@ impl ObjectTool {
                 Some(())
             }),
             Intent::DeleteSelection => {
-                let records = self.selected_objects(ctx.doc);
+                let records = ctx.doc.selected_objects();
                 self.load_tiles_for(ctx, &records);
-                let selection = std::mem::take(&mut self.selection);
+                let selection = std::mem::take(&mut ctx.doc.selection);
                 let n = selection.len();
                 self.edit_objects(ctx, &format!("Delete {n} object(s)"), |map, stroke, _| {
                     for (kind, uid) in selection {
@@ -885,7 +767,7 @@ impl ObjectTool {
                     }
                 });
             }
-            Intent::ClearSelection => self.selection.clear(),
+            Intent::ClearSelection => ctx.doc.selection.clear(),
             Intent::TransformSelection(mode) => self.begin_transform(ctx, mode),
             Intent::TransformAxis(axis) => self.toggle_axis(axis),
             Intent::CancelTransform => self.cancel_transform(ctx),
@@ -895,7 +777,7 @@ impl ObjectTool {
             Intent::SelectSameModel(model) => {
                 if let Some(s) = &ctx.doc.session {
                     let all = crate::model::objects::collect(&s.map);
-                    self.selection = all
+                    ctx.doc.selection = all
                         .iter()
                         .filter(|o| {
                             o.model
@@ -921,7 +803,7 @@ impl ObjectTool {
         verb: &str,
         change: impl Fn(&crate::model::Map, &mut ObjectRecord) -> Option<()>,
     ) {
-        let records = self.selected_objects(ctx.doc);
+        let records = ctx.doc.selected_objects();
         self.load_tiles_for(ctx, &records);
         let label = format!("{verb} {} object(s) to the ground", records.len());
         self.edit_objects(ctx, &label, |map, stroke, model_box| {
@@ -966,9 +848,12 @@ impl ObjectTool {
     /// Forgets the selection, a drag and the clipboard's claim to uids (a new map), and starts
     /// reading the new map's uniqueIds.
     pub fn clear(&mut self, ctx: &mut ObjectCtx) {
-        self.selection.clear();
+        ctx.doc.selection.clear();
         self.drag = None;
-        self.start_uid_scan(ctx);
+        let wake = ctx.repaint.clone();
+        if let Some(why) = ctx.doc.uids.start(ctx.doc.session.as_ref(), wake) {
+            *ctx.message = Some(why);
+        }
     }
 }
 

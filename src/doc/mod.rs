@@ -1,7 +1,7 @@
 //! The open document, without a window: the map session (the open map, its edited tiles,
-//! streaming from disk, saves), the edit tools' strokes and the undo history, the game
-//! client's data, maps copied out of the client, and the one runner of scripted operations
-//! that the editor and `loam apply` share.
+//! streaming from disk, saves), the edit tools' strokes and the undo history, the object
+//! selection, the uid allocator, the game client's data, maps copied out of the client, and
+//! the one runner of scripted operations that the editor and `loam apply` share.
 //!
 //! Compiles without the `editor` feature and is tested without a window. Not for: drawing,
 //! input or dialogs (see `app`, `ui`) or bytes on disk (see `pipeline`, `disk`).
@@ -11,13 +11,15 @@ pub mod client_maps;
 pub mod editing;
 pub mod runner;
 pub mod session;
+pub mod uids;
 
 use client::Client;
 use editing::Editing;
 use session::Session;
 
 /// The open document as the editor holds it: the map (when one is open), the game client's
-/// data, and the edit tools' strokes with the undo history.
+/// data, the edit tools' strokes with the undo history, the object selection and the uid
+/// allocator.
 #[derive(Default)]
 pub struct Document {
     /// The open map, if any.
@@ -27,9 +29,41 @@ pub struct Document {
     pub client: Option<Client>,
     /// Tools, the stroke under way and the undo history.
     pub editing: Editing,
+    /// Selected objects by (kind, uniqueId), in the order they were picked.
+    pub selection: Vec<(crate::model::ObjectKind, u32)>,
+    /// Where new objects' uniqueIds come from.
+    pub uids: uids::UidAllocator,
 }
 
 impl Document {
+    /// The selected objects as their first listing tile records them (objects no longer in a
+    /// loaded tile are left out).
+    pub fn selected_objects(&self) -> Vec<crate::edit::objects::ObjectRecord> {
+        let Some(s) = &self.session else {
+            return Vec::new();
+        };
+        self.selection
+            .iter()
+            .filter_map(|&(kind, uid)| crate::edit::objects::find(&s.map, kind, uid))
+            .collect()
+    }
+
+    /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile
+    /// lists.
+    pub fn select_uids(&mut self, uids: &[u32]) {
+        use crate::model::ObjectKind;
+        let Some(s) = &self.session else { return };
+        self.selection = uids
+            .iter()
+            .filter_map(|&uid| {
+                [ObjectKind::Doodad, ObjectKind::Wmo]
+                    .into_iter()
+                    .find(|&k| crate::edit::objects::find(&s.map, k, uid).is_some())
+                    .map(|k| (k, uid))
+            })
+            .collect();
+    }
+
     /// The opened client, when the client folder is one (not a folder of extracted files).
     pub fn client_data(&self) -> Option<std::sync::Arc<crate::assets::client::ClientData>> {
         self.client.as_ref()?.opened.as_ref().ok().cloned()
