@@ -19,6 +19,7 @@ pub mod object_tool;
 mod object_view;
 pub mod objects;
 pub mod open_from_client;
+mod panels;
 pub mod recovery;
 mod save_as;
 mod save_as_report;
@@ -1006,38 +1007,7 @@ impl LoamApp {
 
     fn draw_panels(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
         let mut intents = Vec::new();
-        let menu_state = ui::menu::MenuState {
-            recent: self.settings.recent.clone(),
-            has_map: self.doc.session.is_some(),
-            unsaved: self.has_unsaved(),
-            can_undo: self.doc.editing.history.can_undo(),
-            can_redo: self.doc.editing.history.can_redo(),
-            chunk_grid: self.settings.chunk_grid,
-            tile_grid: self.settings.tile_grid,
-            layer_count: self.settings.layer_count,
-            liquids: self.settings.liquids,
-            objects: self.settings.objects,
-            uid_range: self
-                .doc
-                .session
-                .as_ref()
-                .map(|_| self.doc.uids.range().map(|r| (r.first, r.last))),
-            camera_speed: self.settings.camera_speed,
-            autosave_secs: self.settings.autosave_secs,
-            client: self.doc.client.as_ref().map(client::Client::describe),
-            client_has_archives: self.doc.client_data().is_some(),
-            listfile: self.settings.listfile.clone(),
-            generation: self
-                .doc
-                .session
-                .as_ref()
-                .map(|s| (s.generation, s.decision.reason.clone())),
-            read_as: self
-                .doc
-                .session
-                .as_ref()
-                .and_then(|s| self.settings.read_as_for(&s.source)),
-        };
+        let menu_state = panels::menu_state(&self.doc, &self.settings);
         egui::Panel::top("loam-menu").show(ui, |ui| {
             intents.extend(ui::menu::show(ui, &menu_state));
         });
@@ -1068,89 +1038,24 @@ impl LoamApp {
             intents.extend(ui::status::show(ui, &status));
         });
         let tile_map = self.tile_map_state();
-        let title = self.doc.session.as_ref().map(Session::title);
+        let page = self.settings.left_panel;
         egui::Panel::left("loam-tiles")
             .resizable(true)
             .default_size(280.0)
             .show(ui, |ui| {
-                use settings::LeftPanel;
-                let page = self.settings.left_panel;
-                ui.horizontal(|ui| {
-                    for (p, label) in [(LeftPanel::Tiles, "Map"), (LeftPanel::Assets, "Assets")] {
-                        if ui.selectable_label(page == p, label).clicked() && page != p {
-                            intents.push(Intent::ShowLeftPanel(p));
-                        }
-                    }
-                });
-                ui.separator();
-                match page {
-                    LeftPanel::Tiles => {
-                        if let Some(t) = &title {
-                            ui.label(t);
-                        }
-                        intents.extend(ui::tile_map::show(ui, &tile_map));
-                    }
-                    LeftPanel::Assets => intents.extend(browsing::draw_browser(
-                        ui,
-                        &mut self.browser,
-                        &self.doc.editing.settings.texture,
-                        self.doc.client_data(),
-                    )),
-                }
+                let left = panels::Left {
+                    page,
+                    doc: &self.doc,
+                    tile_map: &tile_map,
+                    browser: &mut self.browser,
+                };
+                intents.extend(panels::left(ui, left));
             });
-        let tile_textures = self.doc.session.as_ref().and_then(|s| {
-            let tile = self
-                .view
-                .hover
-                .map(|p| p.tile)
-                .or_else(|| s.map.tiles.keys().next().copied())?;
-            Some(s.map.tiles.get(&tile)?.textures.clone())
-        });
-        let tools_view = ui::tools::ToolsView {
-            textures: tile_textures.unwrap_or_default(),
-            liquid_types: self.doc.client.as_ref().map_or_else(Vec::new, |c| {
-                c.liquid_types
-                    .iter()
-                    .map(|l| (l.id, l.name.clone()))
-                    .collect()
-            }),
-            note: (!self.doc.editing.refused.is_empty()).then(|| {
-                format!(
-                    "{} chunk(s) refused: four textures already",
-                    self.doc.editing.refused.len()
-                )
-            }),
-        };
-        let (labels, applied) = self.doc.editing.history.labels();
-        let can_redo = self.doc.editing.history.can_redo();
-        let settings = self.doc.editing.settings.clone();
-        let selected = if settings.tool == Tool::Objects {
-            Some((
-                self.selected_objects(),
-                self.object_tool.place.clone(),
-                self.object_tool
-                    .transform()
-                    .map(|(mode, axis)| mode.describe(axis)),
-            ))
-        } else {
-            None
-        };
+        let right = panels::right_view(&self.doc, &self.object_tool, self.view.hover);
         egui::Panel::right("loam-tools")
             .resizable(true)
             .default_size(270.0)
-            .show(ui, |ui| {
-                intents.extend(ui::tools::show(ui, &settings, &tools_view));
-                if let Some((selected, place, transform)) = &selected {
-                    intents.extend(ui::object_panel::show(
-                        ui,
-                        selected,
-                        place,
-                        transform.as_deref(),
-                    ));
-                }
-                ui.separator();
-                intents.extend(ui::history::show(ui, &labels, applied, can_redo));
-            });
+            .show(ui, |ui| intents.extend(panels::right(ui, &right)));
         intents
     }
 }

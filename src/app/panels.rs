@@ -1,0 +1,164 @@
+//! What the side panels and the menu show, built from the document as plain view data, and the
+//! left and right panels' layout. The panels themselves (`ui::menu`, `ui::tile_map`,
+//! `ui::tools`, `ui::object_panel`, `ui::history`) only see these views and return intents.
+//!
+//! Not for: the widgets (`ui`) or carrying the intents out (`app/mod.rs` routes them).
+
+use super::browser::AssetBrowser;
+use super::browsing;
+use super::object_tool::ObjectTool;
+use super::settings::{LeftPanel, Settings};
+use crate::command::{Intent, PlaceOptions, ToolSettings};
+use crate::doc::Document;
+use crate::doc::client::Client;
+use crate::doc::session::Session;
+use crate::edit::objects::ObjectRecord;
+use crate::edit::tools::Tool;
+use crate::render::pick::TerrainPoint;
+use crate::ui;
+
+/// The menu bar's view of the document and the settings.
+pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuState {
+    ui::menu::MenuState {
+        recent: settings.recent.clone(),
+        has_map: doc.session.is_some(),
+        unsaved: doc.has_unsaved(),
+        can_undo: doc.editing.history.can_undo(),
+        can_redo: doc.editing.history.can_redo(),
+        chunk_grid: settings.chunk_grid,
+        tile_grid: settings.tile_grid,
+        layer_count: settings.layer_count,
+        liquids: settings.liquids,
+        objects: settings.objects,
+        uid_range: doc
+            .session
+            .as_ref()
+            .map(|_| doc.uids.range().map(|r| (r.first, r.last))),
+        camera_speed: settings.camera_speed,
+        autosave_secs: settings.autosave_secs,
+        client: doc.client.as_ref().map(Client::describe),
+        client_has_archives: doc.client_data().is_some(),
+        listfile: settings.listfile.clone(),
+        generation: doc
+            .session
+            .as_ref()
+            .map(|s| (s.generation, s.decision.reason.clone())),
+        read_as: doc
+            .session
+            .as_ref()
+            .and_then(|s| settings.read_as_for(&s.source)),
+    }
+}
+
+/// What the left panel draws from.
+pub(super) struct Left<'a> {
+    /// The page shown (Map or Assets).
+    pub page: LeftPanel,
+    /// The open document.
+    pub doc: &'a Document,
+    /// The tile map's view.
+    pub tile_map: &'a ui::tile_map::TileMapState,
+    /// The asset browser (its page polls and refreshes it).
+    pub browser: &'a mut AssetBrowser,
+}
+
+/// The left panel: the Map / Assets tabs, then the tile map or the asset browser.
+pub(super) fn left(ui: &mut egui::Ui, left: Left) -> Vec<Intent> {
+    let mut intents = Vec::new();
+    ui.horizontal(|ui| {
+        for (p, label) in [(LeftPanel::Tiles, "Map"), (LeftPanel::Assets, "Assets")] {
+            if ui.selectable_label(left.page == p, label).clicked() && left.page != p {
+                intents.push(Intent::ShowLeftPanel(p));
+            }
+        }
+    });
+    ui.separator();
+    match left.page {
+        LeftPanel::Tiles => {
+            if let Some(t) = left.doc.session.as_ref().map(Session::title) {
+                ui.label(t);
+            }
+            intents.extend(ui::tile_map::show(ui, left.tile_map));
+        }
+        LeftPanel::Assets => intents.extend(browsing::draw_browser(
+            ui,
+            left.browser,
+            &left.doc.editing.settings.texture,
+            left.doc.client_data(),
+        )),
+    }
+    intents
+}
+
+/// What the right panel shows: the tools, the object panel with the object tool, the history.
+pub(super) struct RightView {
+    settings: ToolSettings,
+    tools: ui::tools::ToolsView,
+    /// With the object tool: the selected records, the placing options and the transform
+    /// under way, described.
+    selected: Option<(Vec<ObjectRecord>, PlaceOptions, Option<String>)>,
+    history: (Vec<String>, usize),
+    can_redo: bool,
+}
+
+/// The right panel's view of the document, the object tool and the terrain under the cursor
+/// (whose tile's textures the paint tool offers).
+pub(super) fn right_view(
+    doc: &Document,
+    tool: &ObjectTool,
+    hover: Option<TerrainPoint>,
+) -> RightView {
+    let tile_textures = doc.session.as_ref().and_then(|s| {
+        let tile = hover
+            .map(|p| p.tile)
+            .or_else(|| s.map.tiles.keys().next().copied())?;
+        Some(s.map.tiles.get(&tile)?.textures.clone())
+    });
+    let tools = ui::tools::ToolsView {
+        textures: tile_textures.unwrap_or_default(),
+        liquid_types: doc.client.as_ref().map_or_else(Vec::new, |c| {
+            c.liquid_types
+                .iter()
+                .map(|l| (l.id, l.name.clone()))
+                .collect()
+        }),
+        note: (!doc.editing.refused.is_empty()).then(|| {
+            format!(
+                "{} chunk(s) refused: four textures already",
+                doc.editing.refused.len()
+            )
+        }),
+    };
+    let settings = doc.editing.settings.clone();
+    let selected = (settings.tool == Tool::Objects).then(|| {
+        (
+            doc.selected_objects(),
+            tool.place.clone(),
+            tool.transform().map(|(mode, axis)| mode.describe(axis)),
+        )
+    });
+    RightView {
+        settings,
+        tools,
+        selected,
+        history: doc.editing.history.labels(),
+        can_redo: doc.editing.history.can_redo(),
+    }
+}
+
+/// The right panel: the tools, the object panel with the object tool, and the history.
+pub(super) fn right(ui: &mut egui::Ui, view: &RightView) -> Vec<Intent> {
+    let mut intents = ui::tools::show(ui, &view.settings, &view.tools);
+    if let Some((selected, place, transform)) = &view.selected {
+        intents.extend(ui::object_panel::show(
+            ui,
+            selected,
+            place,
+            transform.as_deref(),
+        ));
+    }
+    ui.separator();
+    let (labels, applied) = &view.history;
+    intents.extend(ui::history::show(ui, labels, *applied, view.can_redo));
+    intents
+}
