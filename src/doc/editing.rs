@@ -159,12 +159,7 @@ impl Editing {
                 from: a.start,
                 to: end,
             };
-            let mut points = vec![[a.start[0], a.start[1]]];
-            points.extend(
-                self.settings
-                    .brush
-                    .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
-            );
+            let points = self.settings.brush.dabs_along(a.start, end);
             for p in points {
                 ops::dab(map, &a.op, Some(ramp), p[0], p[1], &mut a.stroke);
             }
@@ -189,12 +184,7 @@ impl Editing {
                     to: [end[0], end[1], to],
                 },
             };
-            let mut points = vec![[a.start[0], a.start[1]]];
-            points.extend(
-                self.settings
-                    .brush
-                    .dabs_between([a.start[0], a.start[1]], [end[0], end[1]]),
-            );
+            let points = self.settings.brush.dabs_along(a.start, end);
             for p in points {
                 ops::liquid_dab(map, &a.op, (edit, self.liquid_style), p, &mut a.stroke);
             }

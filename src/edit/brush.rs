@@ -96,6 +96,14 @@ impl Brush {
         }
     }
 
+    /// The dabs of a straight line stroke from `start` to `end` (x, y; heights ignored): the
+    /// press point, then every dab spaced along the way (the ramp and river tools).
+    pub fn dabs_along(&self, start: [f64; 3], end: [f64; 3]) -> Vec<[f64; 2]> {
+        let mut points = vec![[start[0], start[1]]];
+        points.extend(self.dabs_between([start[0], start[1]], [end[0], end[1]]));
+        points
+    }
+
     /// Dab centres along a dragged segment from `from` to `to` (world x, y), spaced by
     /// `spacing × radius`, excluding `from` itself (the previous dab) and always ending at `to`.
     pub fn dabs_between(&self, from: [f64; 2], to: [f64; 2]) -> Vec<[f64; 2]> {
