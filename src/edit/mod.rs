@@ -9,6 +9,7 @@ pub mod cells;
 pub mod history;
 pub mod lattice;
 pub mod liquid;
+pub mod new_map;
 pub mod normals;
 pub mod object_ops;
 pub mod objects;

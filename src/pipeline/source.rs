@@ -5,7 +5,7 @@
 //!
 //! Not for: deciding what a path is (see `locate`) or writing (see `stream`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use super::locate::{MapKind, MapSource, locate};
 use super::open::{MONOLITHIC_REASON, decide_split, decode_tile_as, inferred_header};
 use crate::disk::{LoamError, Result, io_err, read_file};
+use crate::edit::new_map::BlankTile;
 use crate::format::Generation;
 use crate::format::alpha::wdt::{self as alpha_wdt, MAIN_DATA_OFFSET, MAIN_ENTRY_BYTES};
 use crate::format::evidence::Decision;
@@ -47,6 +48,14 @@ pub enum TileSource {
         /// Each embedded tile and the offset of its MHDR, in MAIN order.
         blocks: BTreeMap<TileCoord, usize>,
     },
+    /// Tiles made rather than read: every tile of a new map (`loam new`), or the tiles added to
+    /// one, each built as [`BlankTile::tile`] builds it.
+    Blank {
+        /// The tiles there are.
+        coords: BTreeSet<TileCoord>,
+        /// What each is made of.
+        tile: BlankTile,
+    },
 }
 
 impl TileSource {
@@ -56,6 +65,7 @@ impl TileSource {
         let mut c: Vec<TileCoord> = match self {
             TileSource::Split { files, .. } => files.keys().copied().collect(),
             TileSource::Monolithic { blocks, .. } => blocks.keys().copied().collect(),
+            TileSource::Blank { coords, .. } => coords.iter().copied().collect(),
         };
         c.sort_by_key(|t| t.index());
         c
@@ -65,7 +75,7 @@ impl TileSource {
     pub fn split_generation(&self) -> Option<Generation> {
         match self {
             TileSource::Split { generation, .. } => Some(*generation),
-            TileSource::Monolithic { .. } => None,
+            TileSource::Monolithic { .. } | TileSource::Blank { .. } => None,
         }
     }
 
@@ -76,6 +86,7 @@ impl TileSource {
             TileSource::Monolithic { file, blocks, .. } => {
                 blocks.contains_key(&coord).then_some(file.as_path())
             }
+            TileSource::Blank { .. } => None,
         }
     }
 
@@ -120,6 +131,12 @@ impl TileSource {
                 let w = view.tile_wmo_indices.remove(&coord).unwrap_or_default();
                 Ok((tile, Some((d, w))))
             }
+            TileSource::Blank { coords, tile } => {
+                if !coords.contains(&coord) {
+                    return Err(LoamError::Usage(format!("no new tile {coord:?}")));
+                }
+                Ok((tile.tile(coord), None))
+            }
         }
     }
 
@@ -141,6 +158,8 @@ impl TileSource {
                 }
             }
             TileSource::Monolithic { .. } => self.unique_ids_of_whole_tile(coord),
+            // A blank tile places nothing.
+            TileSource::Blank { .. } => Ok(Vec::new()),
         }
     }
 
@@ -172,7 +191,7 @@ impl TileSource {
                 let (d, w) = v18::adt::read_model_names(&bytes).map_err(|e| e.in_file(path))?;
                 Ok((d, w, None))
             }
-            TileSource::Monolithic { .. } => {
+            TileSource::Monolithic { .. } | TileSource::Blank { .. } => {
                 let (tile, view) = self.read(coord)?;
                 Ok((tile.doodad_names, tile.wmo_names, view))
             }

@@ -164,8 +164,8 @@ pub struct Target<'a> {
     pub edit: Option<&'a (dyn Fn(&mut Tile) + Sync)>,
 }
 
-/// Writes the map `header` with every tile of `tiles` (or of `overlay`, where it takes one)
-/// into the target, a few tiles at a time: each is read, made to fit, encoded, written and
+/// Writes the map `header` with every tile of `tiles` (or of `overlay`, where it takes one,
+/// including tiles only the overlay has) into the target, a few tiles at a time: each is read, made to fit, encoded, written and
 /// dropped. `from` is the generation the tiles are read as.
 pub fn write_map(
     mut header: Map,
@@ -180,7 +180,15 @@ pub fn write_map(
     let dst = target.folder;
     // The tiles come from `tiles`; the header's own tiles, if any, are not written twice.
     header.tiles.clear();
-    let coords = tiles.coords();
+    // The source's tiles, and any tile the overlay holds that the source has not (a tile
+    // added to the map in memory).
+    let mut coords = tiles.coords();
+    if let Some(o) = overlay {
+        let added = o.take.iter().filter(|c| o.map.tiles.contains_key(c));
+        let added: Vec<TileCoord> = added.filter(|c| !coords.contains(c)).copied().collect();
+        coords.extend(added);
+        coords.sort_by_key(|c| c.index());
+    }
     let report = convert::prepare_header(&mut header, from, to, target.options, coords.len());
     fs::create_dir_all(dst).map_err(io_err(dst))?;
     crate::disk::remove_stale_temps(dst);
@@ -304,7 +312,7 @@ fn write_monolithic(
             wmo_names: names.wmo_names.clone(),
             ..MapWideNames::default()
         }),
-        TileSource::Split { .. } => None,
+        TileSource::Split { .. } | TileSource::Blank { .. } => None,
     };
     for (c, n) in named {
         match n {
