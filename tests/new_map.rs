@@ -6,8 +6,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{corpus_file, folder_files, loam, text};
+use loam::convert::blank::DEFAULT_TEXTURE;
 use loam::edit::lattice::Vertex;
-use loam::edit::new_map::DEFAULT_TEXTURE;
 use loam::format::Generation;
 use loam::model::TileCoord;
 use loam::pipeline;
@@ -282,7 +282,7 @@ fn removed_tiles_leave_the_wdt_the_folder_and_the_wdl() {
     let kept = std::fs::read(out.join("Isle_2_2.adt")).unwrap();
     new_ok(&["--remove-tiles", "1", "1", "2", "1", wdt.to_str().unwrap()]);
     let map = open(&wdt, Generation::V335);
-    let listed: Vec<TileCoord> = loam::edit::new_map::listed_tiles(&map);
+    let listed: Vec<TileCoord> = loam::model::blank::listed_tiles(&map);
     assert_eq!(listed, [tc(1, 2), tc(2, 2)]);
     assert!(!out.join("Isle_1_1.adt").exists() && !out.join("Isle_2_1.adt").exists());
     assert_eq!(std::fs::read(out.join("Isle_2_2.adt")).unwrap(), kept);

@@ -9,10 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::assets::client::ClientData;
 use crate::assets::models;
+use crate::convert::blank::{DEFAULT_TEXTURE, blank_tile};
 use crate::disk::LoamError;
-use crate::edit::new_map::{BlankTile, DEFAULT_TEXTURE, TileRect};
+use crate::doc::new_map::{self as create, NewMap};
 use crate::format::Generation;
-use crate::pipeline::create::{self, NewMap};
+use crate::model::blank::TileRect;
 
 /// What `loam new` was asked to do.
 #[derive(Debug, Clone)]
@@ -105,13 +106,9 @@ pub fn run(args: NewArgs, ground: &Ground) -> Result<ExitCode, LoamError> {
         } => {
             let new = NewMap {
                 name,
+                generation: to,
                 tiles: tiles.coords(),
-                blank: BlankTile {
-                    generation: to,
-                    texture: texture.to_string(),
-                    height: ground.height,
-                    area_id: ground.area,
-                },
+                blank: blank_tile(to, texture, ground.height, ground.area),
             };
             let bar = ProgressBar::new(new.tiles.len() as u64);
             bar.set_style(

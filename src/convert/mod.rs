@@ -5,6 +5,7 @@
 //! the model fit the target first, so that the codec's output is valid for that client.
 
 pub mod areas;
+pub mod blank;
 pub mod liquid;
 pub mod report;
 

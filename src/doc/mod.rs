@@ -9,6 +9,7 @@
 pub mod client;
 pub mod client_maps;
 pub mod editing;
+pub mod new_map;
 pub mod runner;
 pub mod session;
 pub mod uids;

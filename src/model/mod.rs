@@ -7,6 +7,7 @@
 //! and in [`alpha::AlphaSource`].
 
 pub mod alpha;
+pub mod blank;
 pub mod chunk;
 pub mod coords;
 pub mod liquid;

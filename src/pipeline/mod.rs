@@ -1,13 +1,11 @@
 //! The map pipeline: what a path stands for (`locate`), which generation its bytes are
 //! (`open`), reading tiles (`source`), encoding a map (`encode`), converting a map tile by tile
 //! without holding it (`stream`), the low-resolution WDL (`wdl`), autosave snapshots
-//! (`recovery`), packing into MPQ patches (`pack`), and new maps and adding or removing tiles
-//! (`create`).
+//! (`recovery`) and packing into MPQ patches (`pack`).
 //!
 //! Used by `cli` and the document layer alike. Not for: touching the filesystem directly
 //! beyond reads (atomic writes live in `disk`) or the bytes of one chunk (see `format`).
 
-pub mod create;
 pub mod encode;
 pub mod locate;
 pub mod open;

@@ -1,32 +1,37 @@
 //! Making a map and changing which tiles it has: `loam new`, File ▸ New map…, and adding or
-//! removing tiles. The tiles are what `edit::new_map` builds; this writes them with the WDT
-//! and the WDL, never over a file the user already has, tiles before the WDT that lists them.
+//! removing tiles. The tiles are blank tiles (`model::blank`, as `convert::blank` makes them
+//! for a generation) whose borders meet the old terrain (`edit::new_map`); this writes them
+//! with the WDT and the WDL, never over a file the user already has, tiles before the WDT that
+//! lists them.
 //!
-//! Not for: what a blank tile holds (`edit::new_map`), the client's tables.
+//! Not for: the client's tables.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::source::{OpenedSource, TileSource, open_source};
-use super::stream::{self, Overlay, Target};
-use super::{MapKind, check_writable, wdl};
-use crate::convert;
+use crate::convert::{self, blank};
 use crate::disk::{self, LoamError, Result, tile_file_name};
-use crate::edit::new_map::{self, BlankTile};
+use crate::edit::new_map;
 use crate::format::Generation;
 use crate::format::v18::AlphaTarget;
 use crate::format::{v18, v060};
+use crate::model::blank::{self as blank_tiles, BlankTile};
 use crate::model::map::GlobalWmo;
 use crate::model::{Map, TileCoord, WmoPlacement};
+use crate::pipeline::source::{OpenedSource, TileSource, open_source};
+use crate::pipeline::stream::{self, Overlay, Target};
+use crate::pipeline::{self, MapKind, check_writable, wdl};
 
-/// A map to make: its name, its tiles and what they are made of.
+/// A map to make: its name, generation, tiles and what they are made of.
 #[derive(Debug, Clone)]
 pub struct NewMap {
     /// The map's directory name (`Name.wdt`, `Name_X_Y.adt`).
     pub name: String,
+    /// The generation written.
+    pub generation: Generation,
     /// Its tiles.
     pub tiles: Vec<TileCoord>,
-    /// What every tile is made of (and the generation written).
+    /// What every tile is made of (see [`blank::blank_tile`]).
     pub blank: BlankTile,
 }
 
@@ -109,7 +114,7 @@ pub fn create_map(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Created> {
     check_name(&new.name)?;
-    let g = new.blank.generation;
+    let g = new.generation;
     check_writable(g)?;
     if new.tiles.is_empty() {
         return Err(LoamError::Usage("a new map needs at least one tile".into()));
@@ -119,7 +124,7 @@ pub fn create_map(
         files.extend(new.tiles.iter().map(|&c| tile_file_name(&new.name, c)));
     }
     refuse_existing(folder, files)?;
-    let header = new_map::new_header(&new.name, g, &new.tiles);
+    let header = blank_tiles::new_header(&new.name, blank::new_map_flags(g), &new.tiles);
     let source = TileSource::Blank {
         coords: new.tiles.iter().copied().collect(),
         tile: new.blank.clone(),
@@ -163,7 +168,7 @@ pub fn create_wmo_only(
     let rotation = [0.0; 3];
     let (bounds_min, bounds_max) =
         crate::model::coords::placed_box(bounds, position, rotation, 1.0);
-    let header = new_map::new_wmo_only_header(
+    let header = blank_tiles::new_wmo_only_header(
         name,
         GlobalWmo {
             name: wmo.to_string(),
@@ -181,7 +186,7 @@ pub fn create_wmo_only(
             },
         },
     );
-    let files = super::encode_map(&header, generation, true, Some(&[]))?;
+    let files = pipeline::encode_map(&header, generation, true, Some(&[]))?;
     std::fs::create_dir_all(folder).map_err(disk::io_err(folder))?;
     disk::write_files(folder, &files, |_| {})?;
     Ok(folder.join(format!("{name}.wdt")))
@@ -229,7 +234,9 @@ fn open_for_tiles(path: &Path) -> Result<OpenedSource> {
 
 /// The tiles a map has: those MAIN lists and those whose file is there.
 fn tiles_of(opened: &OpenedSource) -> BTreeSet<TileCoord> {
-    let mut all: BTreeSet<TileCoord> = new_map::listed_tiles(&opened.header).into_iter().collect();
+    let mut all: BTreeSet<TileCoord> = blank_tiles::listed_tiles(&opened.header)
+        .into_iter()
+        .collect();
     all.extend(opened.tiles.coords());
     all
 }
@@ -257,12 +264,7 @@ pub fn add_tiles(
         )));
     }
     let g = opened.decision.generation;
-    let blank = BlankTile {
-        generation: g,
-        texture: texture.to_string(),
-        height,
-        area_id,
-    };
+    let blank = blank::blank_tile(g, texture, height, area_id);
     let folder = opened.source.folder.clone();
     let name = opened.header.name.clone();
     if g >= Generation::V060 {
@@ -289,10 +291,10 @@ pub fn add_tiles(
     let mut header = opened.header.clone();
     header.tiles.clear();
     let added: Vec<TileCoord> = new.iter().copied().collect();
-    new_map::list_tiles(&mut header, &added, true);
+    blank_tiles::list_tiles(&mut header, &added, true);
     let wdt = wdt_path(&opened);
     if g >= Generation::V060 {
-        let alpha = super::alpha_target(&header);
+        let alpha = pipeline::alpha_target(&header);
         for c in &added {
             let bytes = encode_tile(&work.tiles[c], g, alpha);
             disk::write_atomic(&folder.join(tile_file_name(&name, *c)), &bytes)?;
@@ -342,7 +344,7 @@ pub fn remove_tiles(path: &Path, coords: &[TileCoord]) -> Result<TilesChanged> {
     let mut header = opened.header.clone();
     header.tiles.clear();
     let removed: Vec<TileCoord> = gone.iter().copied().collect();
-    new_map::list_tiles(&mut header, &removed, false);
+    blank_tiles::list_tiles(&mut header, &removed, false);
     let wdt = wdt_path(&opened);
     match &opened.tiles {
         TileSource::Monolithic {
@@ -405,7 +407,7 @@ fn encode_tile(tile: &crate::model::Tile, g: Generation, alpha: AlphaTarget) -> 
 
 /// Writes a split map's WDT (the header's MAIN as it now is) over `path`, atomically.
 fn write_split_wdt(header: &Map, g: Generation, path: &Path) -> Result<()> {
-    let files = super::encode_map(header, g, true, Some(&[]))?;
+    let files = pipeline::encode_map(header, g, true, Some(&[]))?;
     let wdt = files
         .into_iter()
         .next()
