@@ -114,15 +114,45 @@ impl Export {
             (!name.is_empty()).then_some(name),
             d.wdl,
         );
+        // Into a game client of a generation loam writes tables for, the map also gets its
+        // Map.dbc row, without which the client never loads it.
+        let target = d.target;
+        let is_client = crate::assets::client::find_data_dir(folder).is_ok()
+            && matches!(target, Generation::V112 | Generation::V335);
+        let result = result.and_then(|p| {
+            let table = is_client
+                .then(|| {
+                    crate::pipeline::tables::register_map(
+                        &archive_folder(folder),
+                        &s.map.name,
+                        &Default::default(),
+                    )
+                })
+                .transpose()?;
+            Ok((p, table))
+        });
         *message = Some(match result {
-            Ok(p) => {
+            Ok((p, table)) => {
                 self.dialog = None;
                 let names: Vec<String> = p
                     .archives
                     .iter()
                     .map(|(a, _)| a.display().to_string())
                     .collect();
-                format!("exported to {}", names.join(", "))
+                let table = match table {
+                    Some(r) => {
+                        let row = match (r.added, r.id) {
+                            (true, Some(id)) => format!("; Map.dbc names it as map {id}"),
+                            (false, Some(id)) => format!("; Map.dbc already names it (map {id})"),
+                            _ => String::new(),
+                        };
+                        let said: String = r.warnings.iter().map(|w| format!(" — {w}")).collect();
+                        row + &said
+                    }
+                    None => String::new(),
+                };
+                let warnings = table_warnings(&p, target);
+                format!("exported to {}{table}{warnings}", names.join(", "))
             }
             Err(e) => format!("export failed: {e}"),
         });
@@ -136,7 +166,9 @@ impl Export {
         let dest = d.folder.as_deref().map(archive_folder);
         let layout = pack::layout(d.target).ok();
         let default_patch = match (&dest, layout) {
-            (Some(dest), Some(pack::Layout::Patch)) => pack::first_free_patch_name(dest).ok(),
+            (Some(dest), Some(pack::Layout::Patch)) => {
+                pack::default_patch_name(dest, &s.map.name).ok()
+            }
             _ => None,
         };
         let view = ui::dialogs::ExportView {
@@ -152,4 +184,19 @@ impl Export {
         };
         ui::dialogs::export_for_client(ui, &view, &mut d.patch_name)
     }
+}
+
+/// The extractor warnings of a 3.3.5 export, joined for the status line.
+fn table_warnings(packed: &pack::Packed, target: Generation) -> String {
+    if target != Generation::V335 {
+        return String::new();
+    }
+    packed
+        .archives
+        .iter()
+        .filter_map(|(a, _)| {
+            crate::pipeline::tables::extractor_warning(&a.file_name()?.to_string_lossy())
+        })
+        .map(|w| format!(" — {w}"))
+        .collect()
 }

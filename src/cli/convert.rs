@@ -23,6 +23,8 @@ pub struct Extras {
     /// The game client whose `Data` folder receives the archives (`--client`); without it they
     /// go into the target folder.
     pub client: Option<PathBuf>,
+    /// The map's row in the client's Map.dbc (with `client`).
+    pub table: pipeline::tables::TableRequest,
 }
 
 /// Runs `loam convert --to TARGET [--area-map CSV] [--pack …] SRC DST`.
@@ -115,6 +117,31 @@ pub fn run(
         )?;
         for (archive, files) in &packed.archives {
             println!("packed {} file(s) into {}", files.len(), archive.display());
+            let file = archive.file_name().unwrap_or_default().to_string_lossy();
+            if extras.client.is_some()
+                && to == Generation::V335
+                && let Some(w) = pipeline::tables::extractor_warning(&file)
+            {
+                eprintln!("warning: {w}");
+            }
+        }
+        if extras.client.is_some() {
+            let r = pipeline::tables::register_map(&dest, &converted.name, &extras.table)?;
+            match (&r.archive, r.id) {
+                (Some(a), Some(id)) => println!(
+                    "added {} to the client's Map.dbc as map {id} (in {})",
+                    converted.name,
+                    a.display()
+                ),
+                (None, Some(id)) => println!(
+                    "the client's Map.dbc already names {} (map {id})",
+                    converted.name
+                ),
+                _ => {}
+            }
+            for w in &r.warnings {
+                eprintln!("warning: {w}");
+            }
         }
     }
     Ok(report_unreadable(&converted.name, &converted.failed))

@@ -130,6 +130,14 @@ pub enum Command {
         /// Do not write the WDL (low-resolution heights) beside the WDT.
         #[arg(long)]
         no_wdl: bool,
+        /// With --client: the map's id in the client's Map.dbc when loam adds its row (default:
+        /// the next free id).
+        #[arg(long, value_name = "N", requires = "client")]
+        map_id: Option<u32>,
+        /// With --client: the name the client shows for the map when loam adds its Map.dbc row
+        /// (default: the map's folder name).
+        #[arg(long, value_name = "NAME", requires = "client")]
+        map_name: Option<String>,
     },
     /// Write a map's WDL (low-resolution heights the client draws distant terrain from) from
     /// its tiles, read a few at a time.
@@ -385,6 +393,8 @@ pub fn run(cli: Cli) -> ExitCode {
             patch_name,
             client,
             no_wdl,
+            map_id,
+            map_name,
         }) => convert::run(
             &src,
             &dst,
@@ -396,6 +406,11 @@ pub fn run(cli: Cli) -> ExitCode {
                 pack,
                 patch_name,
                 client,
+                table: crate::pipeline::tables::TableRequest {
+                    name: map_name,
+                    id: map_id,
+                    area: 0,
+                },
             },
         ),
         Some(Command::Wdl { map, out, from }) => wdl::run(&map, out.as_deref(), from),

@@ -1,7 +1,8 @@
 //! The map pipeline: what a path stands for (`locate`), which generation its bytes are
 //! (`open`), reading tiles (`source`), encoding a map (`encode`), converting a map tile by tile
 //! without holding it (`stream`), the low-resolution WDL (`wdl`), autosave snapshots
-//! (`recovery`) and packing into MPQ patches (`pack`).
+//! (`recovery`) packing into MPQ patches (`pack`) and the client's tables for a packed map
+//! (`tables`).
 //!
 //! Used by `cli` and the document layer alike. Not for: touching the filesystem directly
 //! beyond reads (atomic writes live in `disk`) or the bytes of one chunk (see `format`).
@@ -13,6 +14,7 @@ pub mod pack;
 pub mod recovery;
 pub mod source;
 pub mod stream;
+pub mod tables;
 pub mod wdl;
 
 pub use crate::disk::EncodedFile;

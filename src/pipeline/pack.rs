@@ -106,6 +106,30 @@ pub fn first_free_patch_name(data_dir: &Path) -> Result<String> {
         })
 }
 
+/// The patch name a pack of map `name` into `data_dir` takes when none is named: the archive
+/// loam wrote before for this map (so that exporting again replaces it rather than adding
+/// another), else [`first_free_patch_name`].
+pub fn default_patch_name(data_dir: &Path, name: &str) -> Result<String> {
+    let wdt = format!("{}\\{name}.wdt", map_game_folder(name));
+    let ours = fs::read_dir(data_dir).ok().and_then(|rd| {
+        let mut names: Vec<String> = rd
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        FREE_SUFFIXES.chars().find_map(|c| {
+            let want = format!("patch-{c}.mpq");
+            let there = names.iter().find(|n| n.to_ascii_lowercase() == want)?;
+            let path = data_dir.join(there);
+            (written_by_loam(&path) && super::tables::holds(&path, &wdt)).then(|| there.clone())
+        })
+    });
+    match ours {
+        Some(n) => Ok(n),
+        None => first_free_patch_name(data_dir),
+    }
+}
+
 /// Checks a patch name the user typed: `patch-X.MPQ` or `patch-xxXX-X.MPQ` style, one file
 /// name ending in `.MPQ` (any case).
 pub fn check_patch_name(name: &str) -> Result<()> {
@@ -152,7 +176,7 @@ pub fn pack_map(
                     check_patch_name(n)?;
                     n.to_string()
                 }
-                None => first_free_patch_name(dest)?,
+                None => default_patch_name(dest, name)?,
             };
             let target = replaceable(&dest.join(patch))?;
             let mut builder = ArchiveBuilder::new()
@@ -225,14 +249,14 @@ pub fn export_map(
 }
 
 /// What the marker file says.
-fn marker_text() -> Vec<u8> {
+pub(crate) fn marker_text() -> Vec<u8> {
     format!("written by loam {}\r\n", env!("CARGO_PKG_VERSION")).into_bytes()
 }
 
 /// The path to write `path` at: the existing file of that name in any case (so that
 /// `patch-a.mpq` is replaced, not joined by `patch-A.MPQ`), when loam wrote it; `path` when
 /// there is none. An existing archive loam did not write is an error.
-fn replaceable(path: &Path) -> Result<PathBuf> {
+pub(crate) fn replaceable(path: &Path) -> Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let want = path
         .file_name()
@@ -256,7 +280,7 @@ fn replaceable(path: &Path) -> Result<PathBuf> {
 
 /// Builds `builder` at a temporary name beside `target`, flushes it and renames it over
 /// `target`; on failure the temporary file is removed and `target` is as it was.
-fn build_atomic(builder: ArchiveBuilder, target: &Path) -> Result<()> {
+pub(crate) fn build_atomic(builder: ArchiveBuilder, target: &Path) -> Result<()> {
     let tmp = temp_path(target)?;
     let built = catch_unwind(AssertUnwindSafe(|| builder.build(&tmp)));
     let err = match built {

@@ -10,6 +10,7 @@ mod error;
 mod generation;
 mod liquids;
 mod loose;
+mod map_table;
 mod maps;
 mod mpq;
 mod order;
@@ -28,6 +29,7 @@ pub use liquids::{
     CLASSIC_TEXTURES, ClientLiquid, LIQUID_TYPE_DBC, kind_textures, read_liquid_table,
 };
 pub use loose::LooseIndex;
+pub use map_table::{MapEntry, MapRowOutcome, add_map};
 pub use maps::{ClientMap, MAP_DBC, MapListing, MapNames, MapRow, read_map_table, wdt_path};
 pub use mpq::{Mpq, name_key};
 pub use order::ArchiveKind;
@@ -35,6 +37,12 @@ pub use path::{display_form, glob_match, normalise};
 pub use source::AssetSource;
 
 use error::io_err;
+
+/// The locale folder of a `Data` folder (`Data/enUS`, the one holding `locale-enUS.MPQ` or
+/// `patch-enUS.MPQ`) and its locale code, when the client has one (2.4.3 and 3.3.5).
+pub fn locale_dir(data_dir: &Path) -> Option<(String, PathBuf)> {
+    order::locale_folder(&order::list_folder(data_dir))
+}
 
 /// One archive of the client, for listing.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,226 @@
+//! A packed map's row in the client's tables, and archive names the servers' extractors read.
+//!
+//! The client loads no map that `DBFilesClient\Map.dbc` does not name. When a map is packed
+//! into a client's `Data` folder, the table the client reads now (the highest-priority copy in
+//! its archive stack) gets a row for the map (`assets::client::add_map`) and is written back
+//! into an archive that wins over every other copy:
+//!
+//! - **3.3.5**: `Data/<locale>/patch-<locale>-4.MPQ`. The locale patches load last of all, in the
+//!   client (the `patch-<locale>-N` tier is the highest: warcraft-rs's "WoW Patch Chain
+//!   Summary", and Noggit's `loadMPQs` order) and in the servers' extractors (TrinityCore's and
+//!   cMaNGOS's extractors open every locale archive after the base ones "so localized DBCs
+//!   override common fallback data"); cMaNGOS's `contrib/extractor/System.cpp` reads the
+//!   locale's `locale-`, `patch-<locale>`, and `patch-<locale>-2` … `-4`, so `-4` is the one
+//!   custom name both read. Blizzard's own tables are in `locale-<locale>.MPQ` and
+//!   `patch-<locale>(-2,-3).MPQ`, all below it.
+//! - **1.12**: `Data/patch-N.MPQ` (1.12 has no locale archives; its tables are in `dbc.MPQ` and
+//!   the patches over it).
+//!
+//! After writing, the client folder is read again as the client would, and a table that still
+//! lacks the row (an archive loading later hides ours) is reported, not assumed away.
+//!
+//! Not for: the row itself (`assets::client::map_table`), the map's own archive (`pack`).
+
+use std::path::{Path, PathBuf};
+
+use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
+
+use super::pack::{MARKER, build_atomic, marker_text, replaceable, written_by_loam};
+use crate::assets::client::{
+    ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_map, locale_dir,
+    read_map_table,
+};
+use crate::disk::{LoamError, Result};
+
+/// Custom patch suffixes in the client's load order, after Blizzard's own (`patch`, `-2`, `-3`).
+const CUSTOM_SUFFIXES: &str = "456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// The 3.3.5 base patch archives the servers' extractors read map files from (cMaNGOS
+/// `contrib/extractor/System.cpp`: `patch`, `patch-2` … `patch-5`).
+const EXTRACTOR_PATCHES_335: [&str; 5] = [
+    "patch.mpq",
+    "patch-2.mpq",
+    "patch-3.mpq",
+    "patch-4.mpq",
+    "patch-5.mpq",
+];
+
+/// What the user asked the map's row to be.
+#[derive(Debug, Clone, Default)]
+pub struct TableRequest {
+    /// The shown name (`--map-name`); the folder name when `None`.
+    pub name: Option<String>,
+    /// The id (`--map-id`); the next free one when `None`.
+    pub id: Option<u32>,
+    /// The map's AreaTable id (0: none).
+    pub area: u32,
+}
+
+/// What [`register_map`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Registered {
+    /// The map's id in Map.dbc; `None` when loam could not give it a row (the warnings say
+    /// why: a client of another generation, one without the table).
+    pub id: Option<u32>,
+    /// True when the row was added now (false: the table named the map already).
+    pub added: bool,
+    /// The archive the table was written into, when it was.
+    pub archive: Option<PathBuf>,
+    /// What the user should know: a name the extractors do not read, an archive that hides ours.
+    pub warnings: Vec<String>,
+}
+
+/// Gives map `directory` a row in the Map.dbc of the client whose `Data` folder is
+/// `data_dir` (see the module's doc), unless it has one. A client loam writes no tables for
+/// (another generation, no table, a table of another layout) is a warning, not an error: the
+/// map's files are packed all the same. An id the user asked for that another map has is an
+/// error.
+pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Result<Registered> {
+    let usage = |e: String| LoamError::Usage(e);
+    let skipped = |why: String| Registered {
+        id: None,
+        added: false,
+        archive: None,
+        warnings: vec![format!(
+            "{why}; add map {directory} to the client's {MAP_DBC} by hand, or the client will \
+             not load it"
+        )],
+    };
+    let client = match ClientData::open(data_dir) {
+        Ok(c) => c,
+        Err(e) => return Ok(skipped(e.to_string())),
+    };
+    let generation = client.generation().clone();
+    let (folder, stem) = match &generation {
+        ClientGeneration::V335 => {
+            let Some((code, dir)) = locale_dir(data_dir) else {
+                return Ok(skipped(format!(
+                    "{} has no locale folder (Data/enUS …) for the client's tables",
+                    data_dir.display()
+                )));
+            };
+            (dir, format!("patch-{code}"))
+        }
+        ClientGeneration::V112 => (data_dir.to_path_buf(), "patch".to_string()),
+        other => {
+            return Ok(skipped(format!(
+                "loam adds Map.dbc rows to 1.12 and 3.3.5 clients; this one reads as {other}"
+            )));
+        }
+    };
+    let table = match client.read(MAP_DBC) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Ok(skipped(format!("the client has no {MAP_DBC}"))),
+        Err(e) => return Ok(skipped(e.to_string())),
+    };
+    let entry = MapEntry {
+        directory: directory.to_string(),
+        name: req.name.clone().unwrap_or_else(|| directory.to_string()),
+        id: req.id,
+        area_table_id: req.area,
+    };
+    let (bytes, outcome) = add_map(&table, &generation, &entry).map_err(usage)?;
+    let (id, bytes) = match (outcome, bytes) {
+        (MapRowOutcome::Present(id), _) | (MapRowOutcome::Added(id), None) => {
+            return Ok(Registered {
+                id: Some(id),
+                added: false,
+                archive: None,
+                warnings: Vec::new(),
+            });
+        }
+        (MapRowOutcome::Added(id), Some(bytes)) => (id, bytes),
+    };
+    let name = table_archive_name(&folder, &stem)?;
+    let mut warnings = Vec::new();
+    if generation == ClientGeneration::V335 && !name.eq_ignore_ascii_case(&format!("{stem}-4.MPQ"))
+    {
+        warnings.push(format!(
+            "{name}: the client reads it, but the servers' map extractors read the locale's \
+             patches only up to {stem}-4.MPQ (taken by another tool's archive), so a server \
+             will not know map {id}; free {stem}-4.MPQ and export again"
+        ));
+    }
+    let target = replaceable(&folder.join(&name))?;
+    let builder = ArchiveBuilder::new()
+        .version(FormatVersion::V1)
+        .listfile_option(ListfileOption::Generate)
+        .add_file_data(bytes, MAP_DBC)
+        .add_file_data(marker_text(), MARKER);
+    build_atomic(builder, &target)?;
+    // Read back as the client would: the row must be in the table it reads now.
+    let seen = ClientData::open(data_dir)
+        .ok()
+        .and_then(|c| c.read(MAP_DBC).ok().flatten())
+        .and_then(|b| read_map_table(&b, &generation))
+        .is_some_and(|rows| {
+            rows.iter()
+                .any(|(i, d, _)| *i == i64::from(id) && d.eq_ignore_ascii_case(directory))
+        });
+    if !seen {
+        warnings.push(format!(
+            "{} holds the new row, but an archive the client loads after it has its own {MAP_DBC} \
+             and hides it",
+            target.display()
+        ));
+    }
+    Ok(Registered {
+        id: Some(id),
+        added: true,
+        archive: Some(target),
+        warnings,
+    })
+}
+
+/// The archive for the client's tables in `folder`: the one loam wrote before (it holds
+/// `Map.dbc` and loam's marker), else the first custom name free (`stem-4.MPQ` first).
+fn table_archive_name(folder: &Path, stem: &str) -> Result<String> {
+    let taken: Vec<String> = std::fs::read_dir(folder)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let candidates = CUSTOM_SUFFIXES.chars().map(|c| format!("{stem}-{c}.MPQ"));
+    let mut free = None;
+    for name in candidates {
+        match taken.iter().find(|t| t.eq_ignore_ascii_case(&name)) {
+            Some(there) => {
+                let path = folder.join(there);
+                if written_by_loam(&path) && holds(&path, MAP_DBC) {
+                    return Ok(there.clone());
+                }
+            }
+            None if free.is_none() => free = Some(name),
+            None => {}
+        }
+    }
+    free.ok_or_else(|| {
+        LoamError::Usage(format!(
+            "{} has every name from {stem}-4 to {stem}-Z",
+            folder.display()
+        ))
+    })
+}
+
+/// True when the archive at `path` holds `game_path`.
+pub(crate) fn holds(path: &Path, game_path: &str) -> bool {
+    std::panic::catch_unwind(|| {
+        wow_mpq::Archive::open(path).is_ok_and(|mut a| a.read_file(game_path).is_ok())
+    })
+    .unwrap_or(false)
+}
+
+/// A warning when `patch_name`, a 3.3.5 client's map archive, is not one the servers'
+/// extractors read (see [`EXTRACTOR_PATCHES_335`]).
+pub fn extractor_warning(patch_name: &str) -> Option<String> {
+    let lower = patch_name.to_ascii_lowercase();
+    (!EXTRACTOR_PATCHES_335.contains(&lower.as_str())).then(|| {
+        format!(
+            "{patch_name}: the client loads it, but the servers' map extractors (TrinityCore's \
+             and AzerothCore's map_extractor, cMaNGOS's ad) read only patch.MPQ and patch-2 … \
+             patch-5.MPQ, so a server will not extract this map; use patch-4 or patch-5"
+        )
+    })
+}

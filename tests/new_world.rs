@@ -1,0 +1,336 @@
+//! From nothing to a client folder: `loam new`, `loam apply`, then `convert --pack --client`
+//! into a 3.3.5 and a 1.12 client. What lands there is read back the way the servers' map
+//! extractors read it (their archive lists, read here with StormLib's `smpq` and the `wow-adt`
+//! crate, not loam's readers), and the way the client lists its maps (`loam client --maps`).
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{loam, text};
+use wow_mpq::ArchiveBuilder;
+
+/// Writes an MPQ at `path` holding `files`.
+fn archive(path: &Path, files: &[(&str, &[u8])]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut b = ArchiveBuilder::new();
+    for (name, bytes) in files {
+        b = b.add_file_data(bytes.to_vec(), name);
+    }
+    b.build(path).unwrap();
+}
+
+/// A 3.3.5 client: the base archives, Blizzard's three patches, and the enUS locale archives
+/// whose top one holds a Map.dbc naming Northrend (571).
+fn client_335(root: &Path) -> PathBuf {
+    let data = root.join("Data");
+    for n in [
+        "common.MPQ",
+        "common-2.MPQ",
+        "expansion.MPQ",
+        "lichking.MPQ",
+    ] {
+        archive(&data.join(n), &[("Textures\\x.blp", b"x")]);
+    }
+    for n in ["patch.MPQ", "patch-2.MPQ", "patch-3.MPQ"] {
+        archive(&data.join(n), &[("Interface\\x.lua", b"x")]);
+    }
+    let old = common::map_dbc(66, 5, 530, "Expansion01", "Outland");
+    let top = common::map_dbc(66, 5, 571, "Northrend", "Northrend");
+    archive(
+        &data.join("enUS/locale-enUS.MPQ"),
+        &[("DBFilesClient\\Map.dbc", &old)],
+    );
+    archive(
+        &data.join("enUS/patch-enUS-3.MPQ"),
+        &[("DBFilesClient\\Map.dbc", &top)],
+    );
+    root.to_path_buf()
+}
+
+/// A 1.12 client whose patch-2.MPQ holds a Map.dbc naming Kalimdor (1).
+fn client_112(root: &Path) -> PathBuf {
+    let data = root.join("Data");
+    for n in ["dbc.MPQ", "terrain.MPQ", "texture.MPQ", "model.MPQ"] {
+        archive(&data.join(n), &[("Textures\\x.blp", b"x")]);
+    }
+    archive(&data.join("patch.MPQ"), &[("Interface\\x.lua", b"x")]);
+    let table = common::map_dbc(42, 4, 1, "Kalimdor", "Kalimdor");
+    archive(
+        &data.join("patch-2.MPQ"),
+        &[("DBFilesClient\\Map.dbc", &table)],
+    );
+    root.to_path_buf()
+}
+
+/// Extracts `game_path` from the first archive of `chain` (highest priority first) that holds
+/// it, with StormLib's `smpq`: what an extractor reading those archives gets.
+fn extract(chain: &[PathBuf], game_path: &str, scratch: &Path) -> Option<Vec<u8>> {
+    for a in chain.iter().filter(|a| a.exists()) {
+        let out = scratch.join(format!("x{}", rand_name(a, game_path)));
+        fs::create_dir_all(&out).unwrap();
+        let run = Command::new("smpq")
+            .args(["-x", "-f", a.to_str().unwrap(), game_path])
+            .current_dir(&out)
+            .output()
+            .expect("smpq runs (install it with .ci/setup)");
+        let file = out.join(game_path.replace('\\', "/"));
+        if run.status.success()
+            && let Ok(bytes) = fs::read(&file)
+        {
+            return Some(bytes);
+        }
+    }
+    None
+}
+
+/// A folder name for one extraction.
+fn rand_name(a: &Path, p: &str) -> String {
+    format!("{}-{}", a.file_name().unwrap().to_string_lossy(), p.len())
+        .replace(['\\', '/', '.'], "_")
+}
+
+/// The rows of a WDBC table read by hand: (id, directory) from each record's first two fields.
+fn dbc_rows(bytes: &[u8]) -> Vec<(u32, String)> {
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let (records, size, strings) = (word(4), word(12), word(16));
+    let block = &bytes[20 + records * size..20 + records * size + strings];
+    (0..records)
+        .map(|r| {
+            let at = 20 + r * size;
+            let s = &block[word(at + 4)..];
+            let end = s.iter().position(|&b| b == 0).unwrap();
+            (
+                word(at) as u32,
+                String::from_utf8_lossy(&s[..end]).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The new map made, edited with a raise stroke and packed into the client at `game`; returns
+/// the edited folder (whose files must land in the client unchanged).
+fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
+    let new = dir.join(format!("new{to}"));
+    let o = loam(&[
+        "new",
+        "Isle",
+        "--to",
+        to,
+        "--tiles",
+        "30",
+        "30",
+        "31",
+        "31",
+        "--height",
+        "10",
+        new.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    // A raise stroke over the corner the four tiles share (world 0, 0).
+    let ops = dir.join("ops.json");
+    fs::write(
+        &ops,
+        r#"{"ops": [{"tool": "raise", "points": [[0, 0], [30, 30]], "radius": 40, "strength": 20}]}"#,
+    )
+    .unwrap();
+    let edited = dir.join(format!("edited{to}"));
+    let o = loam(&[
+        "apply",
+        new.join("Isle.wdt").to_str().unwrap(),
+        ops.to_str().unwrap(),
+        "--to",
+        to,
+        edited.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let packed = dir.join(format!("packed{to}"));
+    let o = loam(&[
+        "convert",
+        "--to",
+        to,
+        "--pack",
+        "--client",
+        game.to_str().unwrap(),
+        "--map-name",
+        "The Isle",
+        edited.join("Isle.wdt").to_str().unwrap(),
+        packed.to_str().unwrap(),
+    ]);
+    let said = text(&o);
+    assert!(o.status.success(), "{said}");
+    assert!(said.contains("packed 6 file(s) into"), "{said}");
+    assert!(said.contains(patch), "{said}");
+    assert!(!said.contains("warning"), "{said}");
+    packed
+}
+
+/// Checks what an extractor reading `dbc_chain` (tables) and `map_chain` (map files) finds:
+/// the map under id `id`, exactly four tiles, each the packed file, the stroke in its heights.
+fn extracted_as_a_server_would(
+    dbc_chain: &[PathBuf],
+    map_chain: &[PathBuf],
+    packed: &Path,
+    id: u32,
+    scratch: &Path,
+) {
+    let table = extract(dbc_chain, "DBFilesClient\\Map.dbc", scratch).expect("a Map.dbc");
+    let rows = dbc_rows(&table);
+    assert!(rows.contains(&(id, "Isle".to_string())), "{rows:?}");
+    let wdt = extract(map_chain, "World\\Maps\\Isle\\Isle.wdt", scratch).expect("the WDT");
+    assert_eq!(wdt, fs::read(packed.join("Isle.wdt")).unwrap());
+    // MAIN: 4096 entries of 8 bytes after MVER (12) and MPHD (8 + 32) and MAIN's header.
+    let main = &wdt[12 + 40 + 8..];
+    let listed: Vec<(usize, usize)> = (0..4096)
+        .filter(|i| main[i * 8] & 1 == 1)
+        .map(|i| (i % 64, i / 64))
+        .collect();
+    assert_eq!(listed, [(30, 30), (31, 30), (30, 31), (31, 31)]);
+    let mut highest = f32::MIN;
+    for (x, y) in listed {
+        let path = format!("World\\Maps\\Isle\\Isle_{x}_{y}.adt");
+        let adt = extract(map_chain, &path, scratch).expect("every tile");
+        assert_eq!(
+            adt,
+            fs::read(packed.join(format!("Isle_{x}_{y}.adt"))).unwrap()
+        );
+        let wow_adt::ParsedAdt::Root(root) =
+            wow_adt::parse_adt(&mut std::io::Cursor::new(adt)).unwrap()
+        else {
+            panic!("a root ADT")
+        };
+        for mcnk in &root.mcnk_chunks {
+            let base = mcnk.header.position[2];
+            for r in &mcnk.heights.as_ref().unwrap().heights {
+                assert!(
+                    base + r >= 10.0 - 1e-3,
+                    "nothing below the new map's height"
+                );
+                highest = highest.max(base + r);
+            }
+        }
+    }
+    assert!(
+        highest > 15.0,
+        "the raise stroke is in the extracted heights: {highest}"
+    );
+}
+
+#[test]
+fn a_new_335_map_lands_where_the_client_and_the_servers_extractors_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_335(&dir.path().join("Game"));
+    let packed = make_and_pack(dir.path(), &game, "3.3.5", "patch-4.MPQ");
+    let data = game.join("Data");
+    // cMaNGOS's lists (contrib/extractor/System.cpp), highest priority first.
+    let locale: Vec<PathBuf> = [
+        "patch-enUS-4",
+        "patch-enUS-3",
+        "patch-enUS-2",
+        "patch-enUS",
+        "locale-enUS",
+    ]
+    .iter()
+    .map(|n| data.join(format!("enUS/{n}.MPQ")))
+    .collect();
+    let base: Vec<PathBuf> = [
+        "patch-5",
+        "patch-4",
+        "patch-3",
+        "patch-2",
+        "patch",
+        "expansion",
+        "lichking",
+        "common-2",
+        "common",
+    ]
+    .iter()
+    .map(|n| data.join(format!("{n}.MPQ")))
+    .collect();
+    // The next free id above Northrend's.
+    extracted_as_a_server_would(&locale, &base, &packed, 572, dir.path());
+    let o = loam(&["client", "--maps", game.to_str().unwrap()]);
+    assert!(text(&o).contains("Isle\t572\tThe Isle"), "{}", text(&o));
+    // Exporting again keeps the archives and the id: nothing is added twice.
+    let again = loam(&[
+        "convert",
+        "--to",
+        "3.3.5",
+        "--pack",
+        "--client",
+        game.to_str().unwrap(),
+        dir.path().join("edited3.3.5/Isle.wdt").to_str().unwrap(),
+        dir.path().join("again").to_str().unwrap(),
+    ]);
+    assert!(
+        text(&again).contains("already names Isle (map 572)"),
+        "{}",
+        text(&again)
+    );
+    assert!(text(&again).contains("patch-4.MPQ"), "{}", text(&again));
+    assert!(!data.join("patch-5.MPQ").exists());
+}
+
+#[test]
+fn a_new_112_map_lands_where_the_client_reads_it_with_its_own_map_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_112(&dir.path().join("Game"));
+    let packed = make_and_pack(dir.path(), &game, "1.12", "patch-4.MPQ");
+    let data = game.join("Data");
+    let chain: Vec<PathBuf> = [
+        "patch-5", "patch-4", "patch-3", "patch-2", "patch", "dbc", "terrain",
+    ]
+    .iter()
+    .map(|n| data.join(format!("{n}.MPQ")))
+    .collect();
+    extracted_as_a_server_would(&chain, &chain, &packed, 2, dir.path());
+    let o = loam(&["client", "--maps", game.to_str().unwrap()]);
+    assert!(text(&o).contains("Isle\t2\tThe Isle"), "{}", text(&o));
+}
+
+#[test]
+fn a_patch_name_the_extractors_skip_is_warned_about_and_a_taken_id_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_335(&dir.path().join("Game"));
+    let new = dir.path().join("new");
+    assert!(
+        loam(&[
+            "new",
+            "Isle",
+            "--to",
+            "3.3.5",
+            "--tiles",
+            "1",
+            "1",
+            "1",
+            "1",
+            new.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let pack = |extra: &[&str], out: &str| {
+        let mut args = vec![
+            "convert",
+            "--to",
+            "3.3.5",
+            "--pack",
+            "--client",
+            game.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let wdt = new.join("Isle.wdt");
+        let out = dir.path().join(out);
+        args.extend([wdt.to_str().unwrap(), out.to_str().unwrap()]);
+        let o = loam(&args);
+        text(&o)
+    };
+    let said = pack(&["--patch-name", "patch-A.MPQ", "--map-id", "571"], "o1");
+    assert!(
+        said.contains("warning: patch-A.MPQ: the client loads it, but the servers' map extractors"),
+        "{said}"
+    );
+    assert!(said.contains("map id 571 is taken by Northrend"), "{said}");
+}
