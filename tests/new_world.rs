@@ -334,3 +334,116 @@ fn a_patch_name_the_extractors_skip_is_warned_about_and_a_taken_id_refused() {
     );
     assert!(said.contains("map id 571 is taken by Northrend"), "{said}");
 }
+
+/// A WDBC table of `fields` u32 fields and `ids` rows (every other field 0, strings empty).
+fn table_of_ids(fields: u32, ids: &[u32]) -> Vec<u8> {
+    let mut b = b"WDBC".to_vec();
+    for v in [ids.len() as u32, fields, fields * 4, 1] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    for id in ids {
+        b.extend_from_slice(&id.to_le_bytes());
+        b.resize(b.len() + (fields as usize - 1) * 4, 0);
+    }
+    b.push(0);
+    b
+}
+
+#[test]
+fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_335(&dir.path().join("Game"));
+    // The client's 3.3.5 AreaTable (36 fields) knows area 12; LiquidType (45) knows 1 and 2.
+    archive(
+        &game.join("Data/enUS/patch-enUS-2.MPQ"),
+        &[
+            ("DBFilesClient\\AreaTable.dbc", &table_of_ids(36, &[12])),
+            ("DBFilesClient\\LiquidType.dbc", &table_of_ids(45, &[1, 2])),
+        ],
+    );
+    let new = dir.path().join("new");
+    let o = loam(&[
+        "new",
+        "Isle",
+        "--to",
+        "3.3.5",
+        "--tiles",
+        "4",
+        "4",
+        "4",
+        "4",
+        "--area",
+        "77",
+        new.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let ops = dir.path().join("ops.json");
+    // A pool of LiquidType 333 in the middle of tile 4_4.
+    let (x, y) = (17066.666 - 4.5 * 533.3333, 17066.666 - 4.5 * 533.3333);
+    fs::write(
+        &ops,
+        format!(
+            r#"{{"ops": [{{"tool": "liquid_add", "points": [[{x}, {y}]], "radius": 20, "liquid_type": 333, "height": 5}}]}}"#
+        ),
+    )
+    .unwrap();
+    let map = dir.path().join("map");
+    let o = loam(&[
+        "apply",
+        new.join("Isle.wdt").to_str().unwrap(),
+        ops.to_str().unwrap(),
+        "--to",
+        "3.3.5",
+        map.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    // A WDT as Noggit wrote them: no MWMO (loam's ends with an empty one).
+    let wdt = map.join("Isle.wdt");
+    let bytes = fs::read(&wdt).unwrap();
+    assert_eq!(&bytes[bytes.len() - 8..], b"OMWM\0\0\0\0");
+    fs::write(&wdt, &bytes[..bytes.len() - 8]).unwrap();
+    let check = |wdt: &Path| {
+        let o = loam(&[
+            "check",
+            "--client",
+            game.to_str().unwrap(),
+            wdt.to_str().unwrap(),
+        ]);
+        (o.status.code(), text(&o))
+    };
+    let (code, said) = check(&wdt);
+    assert_eq!(code, Some(1), "{said}");
+    for want in [
+        "has no row for Isle",
+        "the WDT has no MWMO chunk",
+        "TrinityCore #26537",
+        "liquid type 333 (first in tile 4_4) is not in the client's DBFilesClient\\LiquidType.dbc",
+        "area id 77 (first in tile 4_4) is not in the client's DBFilesClient\\AreaTable.dbc",
+    ] {
+        assert!(said.contains(want), "{want:?} not in:\n{said}");
+    }
+    // Without --client none of it is asked.
+    let plain = loam(&["check", wdt.to_str().unwrap()]);
+    assert!(plain.status.success(), "{}", text(&plain));
+    // Packed with its row, saved by loam (which writes MWMO), only the tables' ids remain.
+    let o = loam(&[
+        "convert",
+        "--to",
+        "3.3.5",
+        "--pack",
+        "--client",
+        game.to_str().unwrap(),
+        wdt.to_str().unwrap(),
+        dir.path().join("packed").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let (_, said) = check(&dir.path().join("packed/Isle.wdt"));
+    assert!(
+        !said.contains("has no row") && !said.contains("MWMO"),
+        "{said}"
+    );
+    assert!(
+        said.contains("area id 77") && said.contains("liquid type 333"),
+        "{said}"
+    );
+}

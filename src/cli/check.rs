@@ -14,7 +14,7 @@
 //! memory of a few tiles. A map already open is checked through the same digests
 //! ([`check_map`]), so both report the same problems in the same order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -83,6 +83,10 @@ pub struct TileDigest {
     pub listings: Vec<Listing>,
     /// Its heights as a WDL stores them, to compare with the WDL beside the map.
     pub wdl: WdlTile,
+    /// The area ids its chunks use (for `--client`: AreaTable must know them).
+    pub areas: BTreeSet<u32>,
+    /// The LiquidType ids its liquids use (for `--client`: LiquidType must know them).
+    pub liquids: BTreeSet<u16>,
 }
 
 /// Reduces a tile of a map read as `generation` to what `check` needs of it; seams of at most
@@ -100,6 +104,13 @@ pub fn digest(tile: &Tile, generation: Generation, seam_threshold: f32) -> TileD
         edges: TileEdges::of(tile),
         listings: uids::tile_listings(tile),
         wdl: crate::pipeline::wdl::wdl_tile(tile, generation),
+        areas: tile.chunks.iter().map(|c| c.area_id).collect(),
+        liquids: tile
+            .chunks
+            .iter()
+            .flat_map(|c| c.liquid.iter().flat_map(|l| &l.layers))
+            .map(|l| l.liquid_type)
+            .collect(),
     }
 }
 
@@ -114,6 +125,24 @@ pub struct Report {
     pub small_seams: usize,
     /// The generation the tiles were read as, and why.
     pub decision: Decision,
+    /// What the client checks (`--client`) need of the map.
+    pub uses: MapUses,
+}
+
+/// What a map needs of a game client: its Map.dbc row, the area and liquid ids its tiles use,
+/// and a WDT the servers' extractors accept.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MapUses {
+    /// The map's folder name.
+    pub name: String,
+    /// Its WDT (the folder when it has none).
+    pub wdt: PathBuf,
+    /// True when the map has a split WDT without an MWMO chunk.
+    pub wdt_lacks_mwmo: bool,
+    /// Each area id the tiles use, with the first tile using it.
+    pub areas: BTreeMap<u32, TileCoord>,
+    /// Each LiquidType id the tiles use, with the first tile using it.
+    pub liquids: BTreeMap<u16, TileCoord>,
 }
 
 /// Checks one map that opened; returns its problems, seams larger than `seam_threshold` yards
@@ -253,10 +282,28 @@ fn report(opened: &pipeline::OpenedMap, gathered: Gathered, seam_threshold: f32)
         let now = digests.iter().map(|d| (d.coord, d.wdl.clone())).collect();
         problems.extend(check_wdl(opened, &now));
     }
+    let mut uses = MapUses {
+        name: map.name.clone(),
+        wdt: wdt.clone(),
+        wdt_lacks_mwmo: opened.wdt.is_some()
+            && opened.generation >= Generation::V060
+            && map.global_wmo.is_none()
+            && !map.empty_wmo_names_chunk,
+        ..MapUses::default()
+    };
+    for d in &digests {
+        for &a in &d.areas {
+            uses.areas.entry(a).or_insert(d.coord);
+        }
+        for &l in &d.liquids {
+            uses.liquids.entry(l).or_insert(d.coord);
+        }
+    }
     Report {
         problems,
         small_seams,
         decision: opened.decision.clone(),
+        uses,
     }
 }
 
@@ -423,15 +470,20 @@ pub fn run(
     paths: &[PathBuf],
     seam_threshold: f32,
     from: Option<Generation>,
+    client: Option<&Path>,
 ) -> Result<ExitCode, LoamError> {
     if !(seam_threshold >= 0.0 && seam_threshold.is_finite()) {
         return Err(LoamError::Usage(format!(
             "--seam-threshold must be a number of yards, 0 or more, not {seam_threshold}"
         )));
     }
+    let client = client
+        .map(crate::assets::client::ClientData::open)
+        .transpose()
+        .map_err(|e| LoamError::Usage(e.to_string()))?;
     let (mut errors, mut warnings) = (0, 0);
     for path in paths {
-        let (e, w) = print_check(path, seam_threshold, from);
+        let (e, w) = print_check(path, seam_threshold, from, client.as_ref());
         errors += e;
         warnings += w;
     }
@@ -447,15 +499,28 @@ pub fn run(
     }
 }
 
-/// Checks one path, printing its problems and the count of small seams; returns how many
-/// errors and warnings there were.
-fn print_check(path: &Path, seam_threshold: f32, from: Option<Generation>) -> (usize, usize) {
+/// Checks one path (and, with `client`, what it needs of that client), printing its problems
+/// and the count of small seams; returns how many errors and warnings there were.
+fn print_check(
+    path: &Path,
+    seam_threshold: f32,
+    from: Option<Generation>,
+    client: Option<&crate::assets::client::ClientData>,
+) -> (usize, usize) {
     match check_path(path, seam_threshold, from) {
         Err(e) => {
             println!("{e}");
             (1, 0)
         }
-        Ok(report) => {
+        Ok(mut report) => {
+            if let Some(client) = client {
+                let g = report.decision.generation;
+                report.problems.extend(super::check_client::client_problems(
+                    &report.uses,
+                    g,
+                    client,
+                ));
+            }
             let mut counts = (0, 0);
             for p in &report.problems {
                 match p.severity {

@@ -57,6 +57,7 @@ pub fn run(
     pipeline::check_writable(to)?;
     let options = convert::Options {
         area_map: area_map.map(read_area_map).transpose()?,
+        for_client: extras.pack,
     };
     if dst.exists() && !dst.is_dir() {
         return Err(LoamError::Usage(format!(

@@ -3,6 +3,7 @@
 
 pub mod apply;
 pub mod check;
+pub mod check_client;
 pub mod client;
 pub mod convert;
 pub mod fix;
@@ -78,6 +79,11 @@ pub enum Command {
         /// and not problems.
         #[arg(long, value_name = "YD", default_value_t = check::DEFAULT_SEAM_THRESHOLD)]
         seam_threshold: f32,
+        /// Also check what the map needs of this game client and of a server that extracts it:
+        /// its Map.dbc row, a WDT with MWMO, liquid types and area ids the client's tables
+        /// define.
+        #[arg(long, value_name = "DIR")]
+        client: Option<PathBuf>,
     },
     /// Repair a map (.wdt with its tiles) or a tile (.adt) and write all of it, in the same
     /// generation, to a folder. Choose the fixes with flags.
@@ -375,7 +381,8 @@ pub fn run(cli: Cli) -> ExitCode {
             paths,
             seam_threshold,
             from,
-        }) => check::run(&paths, seam_threshold, from),
+            client,
+        }) => check::run(&paths, seam_threshold, from, client.as_deref()),
         Some(Command::Fix {
             seams,
             uids,

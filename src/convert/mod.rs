@@ -23,6 +23,10 @@ use crate::model::{Map, Tile};
 pub struct Options {
     /// Area id translation (`--area-map`); ids it does not list pass through.
     pub area_map: Option<AreaMap>,
+    /// The files are for a game client (`--pack`, Export for client): a split WDT without
+    /// MWMO gets an empty one, which Blizzard's WDTs have and the servers' extractors require
+    /// (azerothcore-wotlk #5135, TrinityCore #26537), instead of keeping the other tool's mark.
+    pub for_client: bool,
 }
 
 /// True for the generations whose clients load MDX models (0.5.x, 0.6.0).
@@ -67,6 +71,19 @@ pub fn prepare_header(
     tiles: usize,
 ) -> Report {
     let mut report = Report::new(from, to);
+    if options.for_client
+        && to >= Generation::V060
+        && map.global_wmo.is_none()
+        && !map.empty_wmo_names_chunk
+    {
+        map.empty_wmo_names_chunk = true;
+        map.wdt_quirks
+            .retain(|q| q.kind != crate::model::QuirkKind::WdtWithoutMwmo);
+        report.note(
+            "WDT: empty MWMO written (the servers' map extractors reject WDTs without one)",
+            1,
+        );
+    }
     if options.area_map.is_none() && alpha_area_ids(from) != alpha_area_ids(to) {
         let chunks = tiles as u64 * 256;
         report.note("area ids passed through unchanged (alpha zone<<16|subzone and AreaTable ids differ; see --area-map)", chunks);

@@ -232,7 +232,10 @@ pub fn export_map(
         src,
         from,
         to,
-        &crate::convert::Options::default(),
+        &crate::convert::Options {
+            for_client: true,
+            ..Default::default()
+        },
         staging.path(),
         &|_, _| {},
     )?;
