@@ -5,7 +5,7 @@
 #
 #   bash benches/continent.sh [LOAM_BINARY] [WORK_DIR]
 #
-# Needs GNU time (`apt-get install time`) and about 3 GB of disk. Prints one line per run:
+# Needs GNU time (`apt-get install time`) and about 5 GB of disk. Prints one line per run:
 # direction, wall seconds, peak resident set in MB. Figures go to docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +45,20 @@ run "3.3.5->0.5.3" --to 0.5.3 "$src/Azeroth.wdt"
 ls -l "$work/out-3.3.5->0.5.3/Azeroth.wdt" | awk '{printf "monolithic WDT: %d MB\n", $5 / 1048576}'
 run "0.5.3->3.3.5" --to 3.3.5 "$work/out-3.3.5->0.5.3/Azeroth.wdt"
 run "0.5.3->0.5.3" --to 0.5.3 "$work/out-3.3.5->0.5.3/Azeroth.wdt"
+
+# A new 64×64 map (`loam new`, 4096 blank tiles): split 3.3.5 files and a monolithic 0.5.3 WDT.
+new_map() {
+    local what=$1; shift
+    rm -rf "$work/new-$what"
+    sync
+    /usr/bin/time -f "%e %M" -o "$work/time-new-$what" "$loam" new Big "$@" --tiles 0 0 63 63 "$work/new-$what" > /dev/null
+    read -r secs kb < "$work/time-new-$what"
+    printf '%-22s %6.2f s  %6d MB  %5d MB written\n' "new 64x64 $what" "$secs" $((kb / 1024)) \
+        "$(du -sm "$work/new-$what" | cut -f1)"
+    rm -rf "$work/new-$what"
+}
+new_map 3.3.5 --to 3.3.5
+new_map 0.5.3 --to 0.5.3
 
 # The editor on the same maps: `loam screenshot` opens the map as the window does (the tiles
 # around the first view are read, the rest would stream in as the camera moves), draws a frame

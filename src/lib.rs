@@ -13,6 +13,8 @@
 //! - `pipeline`: the map pipeline over `disk`, `format` and `convert`: what a path stands for,
 //!   which generation it is, reading tiles, encoding, converting tile by tile, WDL, autosave
 //!   snapshots, packing.
+//! - `minimap`: each tile drawn from above on the CPU, named and written as the client's
+//!   minimap files (beside `pipeline`, over it and `assets`).
 //! - `doc`: the open document without a window: the session, strokes and the undo history,
 //!   client data, and the one runner of scripted operations (`loam apply` and the editor).
 //! - `error`: the crate's error.
@@ -35,6 +37,7 @@ pub mod doc;
 pub mod edit;
 pub mod error;
 pub mod format;
+pub mod minimap;
 pub mod model;
 pub mod pipeline;
 #[cfg(feature = "editor")]

@@ -384,7 +384,7 @@ fn two_differently_named_layers_give_two_colours() {
     let distance: f64 = (0..3).map(|c| (west[c] - east[c]).abs()).sum();
     assert!(distance > 30.0, "west {west:?} east {east:?}");
     // Each half is its texture's name colour under the same light.
-    let expect = |name: &str| loam::render::procedural::name_color(name).map(|c| c as f64);
+    let expect = |name: &str| loam::assets::procedural::name_color(name).map(|c| c as f64);
     let (a, b) = (expect(&tile.textures[0]), expect(&tile.textures[1]));
     for (m, e) in [(west, a), (east, b)] {
         let spread = tint_spread(m, e);
@@ -445,7 +445,7 @@ fn a_real_texture_shows_its_colour_and_a_missing_one_its_stand_in() {
     let img = render_with(&camera, &[&tile], overlays, "real-texture.png", &real);
     let west = mean(&img, 0..W / 2 - 4);
     let east = mean(&img, W / 2 + 4..W);
-    let stand_in = loam::render::procedural::name_color(&tile.textures[1]).map(|c| c as f64);
+    let stand_in = loam::assets::procedural::name_color(&tile.textures[1]).map(|c| c as f64);
     assert!(
         tint_spread(west, meadow.map(|c| c as f64)) < 0.15,
         "west is not the real texture's colour: {west:?}"
@@ -455,6 +455,6 @@ fn a_real_texture_shows_its_colour_and_a_missing_one_its_stand_in() {
         "east is not the stand-in's colour: {east:?}"
     );
     // And not the other way round: the west half is no longer Meadow's stand-in.
-    let meadow_stand_in = loam::render::procedural::name_color(&tile.textures[0]).map(|c| c as f64);
+    let meadow_stand_in = loam::assets::procedural::name_color(&tile.textures[0]).map(|c| c as f64);
     assert!(tint_spread(west, meadow_stand_in) > 0.3, "{west:?}");
 }

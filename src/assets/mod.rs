@@ -4,10 +4,11 @@
 //!
 //! The client's MPQ archives, per-file wrappers and loose files are [`client`].
 //!
-//! Not for: a texture that is not found is the renderer's procedural stand-in's business.
+//! A texture that is not found gets a stand-in (`procedural`): a stable colour from its name.
 
 pub mod blp;
 pub mod catalog;
 pub mod client;
 pub mod models;
+pub mod procedural;
 pub mod textures;

@@ -6,6 +6,10 @@
 //! MODF) store positions as `(ORIGIN - y, z, ORIGIN - x)`; nothing outside this module needs to
 //! know that.
 
+/// The direction sunlight travels in loam's pictures of the world (the editor's view and the
+/// minimaps), world axes (x north, y west, z up), not normalised: from the north-west, high.
+pub const SUN: [f32; 3] = [-0.35, -0.45, -0.82];
+
 /// Edge length of one ADT tile in yards (1600 feet).
 pub const TILE_SIZE: f64 = 1600.0 / 3.0;
 /// Edge length of one map chunk (MCNK) in yards: a tile holds 16×16 chunks.

@@ -1,5 +1,5 @@
 //! Drawing the terrain with OpenGL (glow): meshes built on the CPU, their GPU buffers and
-//! textures, procedural layer textures, overlays and the camera.
+//! textures (missing ones as `assets::procedural` stand-ins), overlays and the camera.
 //!
 //! Not for: egui widgets (see `ui`) or deciding what to draw when (see `app`). Nothing here
 //! needs egui; a test can drive it from a bare GL context.
@@ -12,7 +12,6 @@ pub mod liquid_mesh;
 pub mod mesh;
 pub mod objects;
 pub mod pick;
-pub mod procedural;
 pub mod scene;
 pub mod shader;
 pub mod terrain;

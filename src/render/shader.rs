@@ -82,7 +82,7 @@ pub const SKY_COLOR: [f32; 3] = [0.52, 0.66, 0.80];
 
 /// The sun's direction, for the lit shaders (terrain and objects).
 pub fn sun() -> glam::Vec3 {
-    glam::Vec3::new(-0.35, -0.45, -0.82).normalize()
+    glam::Vec3::from(crate::model::coords::SUN).normalize()
 }
 
 /// Sets the uniforms every renderer's shader has: the camera's view-projection matrix and eye,

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use glow::HasContext;
 
-use super::procedural::{PROCEDURAL_SIDE, procedural_texture};
+use crate::assets::procedural::{PROCEDURAL_SIDE, procedural_texture};
 
 /// The sides of the size classes, smallest first; a texture goes to the class of its side.
 pub const CLASS_SIDES: [usize; 4] = [64, 128, 256, 512];

@@ -101,6 +101,28 @@ pub fn decode_wow_blp(bytes: &[u8]) -> Result<Image, BlpError> {
     wow::decode(bytes)
 }
 
+/// Encodes `image` as BLP2 DXT1 without alpha or mipmaps: the form of Blizzard's minimap tiles
+/// (Noggit Red's minimap writer: "this mirrors blizzards : dxt1, no mipmap"), with `wow-blp`'s
+/// encoder. Transparent texels come out black.
+pub fn encode_dxt1(image: &Image) -> Result<Vec<u8>, BlpError> {
+    use wow_blp::convert::{Blp2Format, BlpTarget, DxtAlgorithm, image_to_blp};
+    let pixels =
+        image::RgbaImage::from_raw(image.width as u32, image.height as u32, image.rgba.clone())
+            .ok_or_else(|| BlpError::Refused("pixel buffer does not match the size".into()))?;
+    let target = BlpTarget::Blp2(Blp2Format::Dxt1 {
+        has_alpha: false,
+        compress_algorithm: DxtAlgorithm::ClusterFit,
+    });
+    let blp = image_to_blp(
+        image::DynamicImage::ImageRgba8(pixels),
+        false,
+        target,
+        image::imageops::FilterType::Triangle,
+    )
+    .map_err(|e| BlpError::Refused(e.to_string()))?;
+    wow_blp::encode::encode_blp(&blp).map_err(|e| BlpError::Refused(e.to_string()))
+}
+
 /// True for the case `wow-blp` refuses and ours reads: BLP2 raw BGRA (encoding 3) with an
 /// alpha type byte `wow-blp` does not know. Raw texels are four bytes whatever that byte says.
 fn needs_ours(bytes: &[u8]) -> bool {

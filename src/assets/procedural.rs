@@ -1,7 +1,8 @@
 //! Stand-in textures for when no client data is configured: every texture path gets a stable
 //! colour derived from its name and a little grain, so layers stay tellable apart.
 //!
-//! Not for: decoding real BLP textures (that is `assets`' job once it exists).
+//! Used by the editor's texture store and the minimap alike. Not for: decoding real BLP
+//! textures (`assets::blp`).
 
 /// Side length of a procedural texture.
 pub const PROCEDURAL_SIDE: usize = 64;
