@@ -24,6 +24,7 @@ struct ExportDialog {
     /// The patch name typed (empty: the first free one).
     patch_name: String,
     wdl: bool,
+    minimap: bool,
 }
 
 /// The generations a client archive can be written for.
@@ -38,6 +39,15 @@ pub fn export_targets() -> Vec<Generation> {
 /// itself), else the folder.
 pub fn archive_folder(folder: &Path) -> PathBuf {
     crate::assets::client::find_data_dir(folder).unwrap_or_else(|_| folder.to_path_buf())
+}
+
+/// Where the minimap of the map at `source` is kept between exports, so that only the tiles
+/// that changed are drawn again: `minimaps/<hash of the path>/` in loam's data folder.
+fn minimap_cache(source: &Path) -> Option<PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    source.hash(&mut h);
+    super::recovery::data_dir().map(|d| d.join("minimaps").join(format!("{:016x}", h.finish())))
 }
 
 /// The Export for client component: the dialog, when up.
@@ -75,6 +85,7 @@ impl Export {
                     folder: doc.client.as_ref().map(|c| c.dir.clone()),
                     patch_name: String::new(),
                     wdl: true,
+                    minimap: true,
                 });
             }
             ExportIntent::Target(g) => {
@@ -94,6 +105,11 @@ impl Export {
                     d.wdl = on;
                 }
             }
+            ExportIntent::Minimap(on) => {
+                if let Some(d) = &mut self.dialog {
+                    d.minimap = on;
+                }
+            }
             ExportIntent::Write => self.write(doc, message),
             ExportIntent::Cancel => self.dialog = None,
         }
@@ -106,6 +122,31 @@ impl Export {
         };
         let Some(folder) = &d.folder else { return };
         let name = d.patch_name.trim();
+        // The destination client, when it is one: its textures draw the minimap and its
+        // md5translate table keeps the other maps' lines; else the client in use, for textures.
+        let dest_client = crate::assets::client::ClientData::open(folder)
+            .ok()
+            .map(std::sync::Arc::new);
+        let textures_from = dest_client
+            .clone()
+            .or_else(|| doc.client.as_ref().and_then(|c| c.opened.clone().ok()));
+        let target = d.target;
+        let minimap = d.minimap;
+        let cache = minimap_cache(&s.source);
+        let extra = |staging: &Path, map: &str| -> crate::error::Result<Vec<(String, PathBuf)>> {
+            if !minimap {
+                return Ok(Vec::new());
+            }
+            let out = cache.clone().unwrap_or_else(|| staging.join("minimap"));
+            let written = crate::minimap::export::write_minimap(
+                &staging.join(format!("{map}.wdt")),
+                Some(target),
+                &out,
+                textures_from.clone(),
+                &|_, _| {},
+            )?;
+            Ok(written.files)
+        };
         let result = pack::export_map(
             &s.source,
             Some(s.generation),
@@ -113,10 +154,10 @@ impl Export {
             &archive_folder(folder),
             (!name.is_empty()).then_some(name),
             d.wdl,
+            &extra,
         );
         // Into a game client of a generation loam writes tables for, the map also gets its
         // Map.dbc row, without which the client never loads it.
-        let target = d.target;
         let is_client = crate::assets::client::find_data_dir(folder).is_ok()
             && matches!(target, Generation::V112 | Generation::V335);
         let result = result.and_then(|p| {
@@ -180,6 +221,7 @@ impl Export {
             per_file: layout == Some(pack::Layout::PerFile),
             default_patch,
             wdl: d.wdl,
+            minimap: d.minimap,
             unsaved: !s.edited.is_empty(),
         };
         ui::dialogs::export_for_client(ui, &view, &mut d.patch_name)

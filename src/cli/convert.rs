@@ -25,6 +25,8 @@ pub struct Extras {
     pub client: Option<PathBuf>,
     /// The map's row in the client's Map.dbc (with `client`).
     pub table: pipeline::tables::TableRequest,
+    /// Draw the minimap and pack it with the map (`--minimap`).
+    pub minimap: bool,
 }
 
 /// Runs `loam convert --to TARGET [--area-map CSV] [--pack …] SRC DST`.
@@ -109,13 +111,25 @@ pub fn run(
         );
     }
     if let Some(dest) = pack_dest {
-        let packed = pipeline::pack::pack_map(
+        let extra = if extras.minimap {
+            minimap_files(dst, &converted.name, to, extras.client.as_deref())?
+        } else {
+            Vec::new()
+        };
+        let packed = pipeline::pack::pack_map_with(
             dst,
             &converted.name,
             to,
             &dest,
             extras.patch_name.as_deref(),
+            &extra,
         )?;
+        for f in &packed.loose {
+            println!("wrote {}", f.display());
+        }
+        if extras.minimap && extras.client.is_some() {
+            check_minimap_reaches_client(&dest, &converted.name, to);
+        }
         for (archive, files) in &packed.archives {
             println!("packed {} file(s) into {}", files.len(), archive.display());
             let file = archive.file_name().unwrap_or_default().to_string_lossy();
@@ -146,6 +160,51 @@ pub fn run(
         }
     }
     Ok(report_unreadable(&converted.name, &converted.failed))
+}
+
+/// Draws the minimap of the map just written to `dst` into `dst` (so that a later run into the
+/// same folder draws only the changed tiles), with textures and the md5translate table of
+/// `client`; returns the files to pack.
+fn minimap_files(
+    dst: &Path,
+    name: &str,
+    to: Generation,
+    client: Option<&Path>,
+) -> Result<Vec<(String, PathBuf)>, LoamError> {
+    let client = client
+        .map(crate::assets::client::ClientData::open)
+        .transpose()
+        .map_err(|e| LoamError::Usage(e.to_string()))?
+        .map(std::sync::Arc::new);
+    let written = crate::minimap::export::write_minimap(
+        &dst.join(format!("{name}.wdt")),
+        Some(to),
+        dst,
+        client,
+        &|_, _| {},
+    )?;
+    println!(
+        "minimap: {} tile(s) drawn, {} unchanged",
+        written.drawn, written.kept
+    );
+    Ok(written.files)
+}
+
+/// Warns when the client, read as it loads its archives, does not see map `name`'s minimap
+/// lines (a table in an archive that loads later hides ours).
+fn check_minimap_reaches_client(data: &Path, name: &str, to: Generation) {
+    let table = crate::minimap::names::table_path(to);
+    let seen = crate::assets::client::ClientData::open(data)
+        .ok()
+        .and_then(|c| c.read(table).ok().flatten())
+        .map(|b| crate::minimap::names::Md5Translate::parse(&String::from_utf8_lossy(&b)))
+        .is_some_and(|t| t.lines_of(name).is_some_and(|l| !l.is_empty()));
+    if !seen {
+        eprintln!(
+            "warning: the client's {table} does not list {name}'s minimap: an archive that \
+             loads after the patch has its own copy of the table"
+        );
+    }
 }
 
 /// Lists the tiles that could not be read (and so were not written) on stderr; the exit code

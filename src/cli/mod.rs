@@ -145,6 +145,9 @@ pub enum Command {
         /// (default: the map's folder name).
         #[arg(long, value_name = "NAME", requires = "client")]
         map_name: Option<String>,
+        /// With --pack: also draw the minimap (as `loam minimap` does, into DST) and pack it.
+        #[arg(long, requires = "pack")]
+        minimap: bool,
     },
     /// Write a map's WDL (low-resolution heights the client draws distant terrain from) from
     /// its tiles, read a few at a time.
@@ -419,6 +422,7 @@ pub fn run(cli: Cli) -> ExitCode {
             no_wdl,
             map_id,
             map_name,
+            minimap,
         }) => convert::run(
             &src,
             &dst,
@@ -435,6 +439,7 @@ pub fn run(cli: Cli) -> ExitCode {
                     id: map_id,
                     area: 0,
                 },
+                minimap,
             },
         ),
         Some(Command::Wdl { map, out, from }) => wdl::run(&map, out.as_deref(), from),

@@ -149,6 +149,8 @@ pub enum ExportIntent {
     PickFolder,
     /// Write the WDL with the map (on by default).
     Wdl(bool),
+    /// Draw and pack the minimap with the map (on by default).
+    Minimap(bool),
     /// Convert, pack and write.
     Write,
     /// Close without writing.

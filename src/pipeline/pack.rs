@@ -58,6 +58,8 @@ pub fn map_game_folder(name: &str) -> String {
 pub struct Packed {
     /// Each archive written, with the game paths it holds (the marker not counted).
     pub archives: Vec<(PathBuf, Vec<String>)>,
+    /// Loose files written beside the archives (a 0.5.x client's minimap files).
+    pub loose: Vec<PathBuf>,
 }
 
 /// The map files of map `name` in `folder` that a client loads: `Name.wdt`, `Name.wdl` and
@@ -166,7 +168,23 @@ pub fn pack_map(
     dest: &Path,
     patch_name: Option<&str>,
 ) -> Result<Packed> {
+    pack_map_with(folder, name, g, dest, patch_name, &[])
+}
+
+/// [`pack_map`], with `extra` files (game path, file) beside the map's: in the patch archive
+/// for 1.12 and 3.3.5; for 0.5.x, whose clients read such files loose, written under `dest` at
+/// their game paths (a file there already is kept once as `NAME.loam-original`, since the
+/// tables loam writes there merge what it held).
+pub fn pack_map_with(
+    folder: &Path,
+    name: &str,
+    g: Generation,
+    dest: &Path,
+    patch_name: Option<&str>,
+    extra: &[(String, PathBuf)],
+) -> Result<Packed> {
     let files = map_files(folder, name)?;
+    let mut loose = Vec::new();
     let game_folder = map_game_folder(name);
     let mut archives = Vec::new();
     match layout(g)? {
@@ -187,6 +205,10 @@ pub fn pack_map(
                 let game = format!("{game_folder}\\{file}");
                 builder = builder.add_file(path, &game);
                 listed.push(game);
+            }
+            for (game, path) in extra {
+                builder = builder.add_file(path, game);
+                listed.push(game.clone());
             }
             builder = builder.add_file_data(marker_text(), MARKER);
             build_atomic(builder, &target)?;
@@ -210,14 +232,35 @@ pub fn pack_map(
                 build_atomic(builder, &target)?;
                 archives.push((target, vec![format!("{game_folder}\\{file}")]));
             }
+            for (game, path) in extra {
+                let target = dest.join(game.replace('\\', "/"));
+                let original = target.with_file_name(format!(
+                    "{}.loam-original",
+                    target.file_name().unwrap_or_default().to_string_lossy()
+                ));
+                if target.is_file() && !original.exists() {
+                    fs::copy(&target, &original).map_err(io_err(&original))?;
+                }
+                let bytes = fs::read(path).map_err(io_err(path))?;
+                if let Some(parent) = target.parent() {
+                    fs::create_dir_all(parent).map_err(io_err(parent))?;
+                }
+                crate::disk::write_atomic(&target, &bytes)?;
+                loose.push(target);
+            }
         }
     }
-    Ok(Packed { archives })
+    Ok(Packed { archives, loose })
 }
 
+/// Files a pack carries beside the map's own, made from the converted map: given the folder
+/// it was written to and its name, the (game path, file) pairs to add (the minimap's).
+pub type ExtraFiles<'a> = &'a dyn Fn(&Path, &str) -> Result<Vec<(String, PathBuf)>>;
+
 /// Converts the map at `src` (read as `from`, or as its bytes decide) to `to` in a temporary
-/// folder, with its WDL when `wdl`, and packs it into `dest` (see [`pack_map`]): the editor's
-/// File ▸ Export for client, which works from the files on disk, a few tiles at a time.
+/// folder, with its WDL when `wdl`, and packs it into `dest` with what `extra` adds (see
+/// [`pack_map_with`]): the editor's File ▸ Export for client, which works from the files on
+/// disk, a few tiles at a time.
 pub fn export_map(
     src: &Path,
     from: Option<Generation>,
@@ -225,6 +268,7 @@ pub fn export_map(
     dest: &Path,
     patch_name: Option<&str>,
     wdl: bool,
+    extra: ExtraFiles,
 ) -> Result<Packed> {
     layout(to)?;
     let staging = tempfile::tempdir().map_err(io_err(Path::new("temporary folder")))?;
@@ -248,7 +292,15 @@ pub fn export_map(
     if wdl {
         super::wdl::write_wdl(staging.path(), &converted.name, &converted.low_res)?;
     }
-    pack_map(staging.path(), &converted.name, to, dest, patch_name)
+    let extra = extra(staging.path(), &converted.name)?;
+    pack_map_with(
+        staging.path(),
+        &converted.name,
+        to,
+        dest,
+        patch_name,
+        &extra,
+    )
 }
 
 /// What the marker file says.

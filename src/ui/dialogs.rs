@@ -197,6 +197,8 @@ pub struct ExportView {
     pub default_patch: Option<String>,
     /// The WDL is written with the map.
     pub wdl: bool,
+    /// The minimap is drawn and packed with the map.
+    pub minimap: bool,
     /// The map has unsaved edits (the export reads the files on disk).
     pub unsaved: bool,
 }
@@ -254,6 +256,20 @@ pub fn export_for_client(
                 .changed()
             {
                 out.push(Intent::Export(E::Wdl(wdl)));
+            }
+            let mut minimap = view.minimap;
+            if ui
+                .checkbox(
+                    &mut minimap,
+                    "Draw the minimap (256×256 a tile, changed tiles only)",
+                )
+                .on_hover_text(
+                    "Each tile drawn from above and named in textures\\Minimap\\md5translate, \
+                     which keeps the client's other maps.",
+                )
+                .changed()
+            {
+                out.push(Intent::Export(E::Minimap(minimap)));
             }
             if let Some(d) = &view.destination {
                 ui.label(format!("Into {}", d.display()));
