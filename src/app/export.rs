@@ -41,19 +41,22 @@ pub fn archive_folder(folder: &Path) -> PathBuf {
     crate::assets::client::find_data_dir(folder).unwrap_or_else(|_| folder.to_path_buf())
 }
 
-/// Where the minimap of the map at `source` is kept between exports, so that only the tiles
-/// that changed are drawn again: `minimaps/<hash of the path>/` in loam's data folder.
-fn minimap_cache(source: &Path) -> Option<PathBuf> {
+/// Where the minimap of the map at `source` is kept between exports under `root`, so that
+/// only the tiles that changed are drawn again: `root/<hash of the path>/`.
+fn minimap_cache(root: &Path, source: &Path) -> PathBuf {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     source.hash(&mut h);
-    super::recovery::data_dir().map(|d| d.join("minimaps").join(format!("{:016x}", h.finish())))
+    root.join(format!("{:016x}", h.finish()))
 }
 
 /// The Export for client component: the dialog, when up.
 #[derive(Debug, Default)]
 pub struct Export {
     dialog: Option<ExportDialog>,
+    /// Where minimaps are kept between exports (`minimaps/` in loam's data folder, set when the
+    /// app keeps one); without it every export draws every tile.
+    pub minimap_root: Option<PathBuf>,
 }
 
 impl Export {
@@ -132,7 +135,10 @@ impl Export {
             .or_else(|| doc.client.as_ref().and_then(|c| c.opened.clone().ok()));
         let target = d.target;
         let minimap = d.minimap;
-        let cache = minimap_cache(&s.source);
+        let cache = self
+            .minimap_root
+            .as_ref()
+            .map(|root| minimap_cache(root, &s.source));
         let extra = |staging: &Path, map: &str| -> crate::error::Result<Vec<(String, PathBuf)>> {
             if !minimap {
                 return Ok(Vec::new());

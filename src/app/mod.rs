@@ -12,6 +12,7 @@ pub mod brushes;
 pub mod camera_control;
 pub mod dialogs;
 pub mod export;
+mod new_map;
 pub use crate::command::intent;
 mod missing_models;
 pub mod object_loader;
@@ -97,8 +98,8 @@ pub struct LoamApp {
     gl: SharedGl,
     streams: Streams,
     shell: Shell,
-    /// The Save as… dialog.
-    save_as: save_as::SaveAs,
+    /// The dialogs that write map files: Save as…, Export for client, New map….
+    map_dialogs: MapDialogs,
     /// The asset browser (left panel, Assets page).
     browser: browser::AssetBrowser,
     /// The Open from client dialog, when up, and a map being copied out of the client.
@@ -107,10 +108,19 @@ pub struct LoamApp {
     missing_models: missing_models::MissingModels,
     /// The object tool (the selection itself is the document's).
     object_tool: object_tool::ObjectTool,
-    /// The Export for client dialog.
-    export: export::Export,
     /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
     recovery: Option<recovery::Recovery>,
+}
+
+/// The dialogs that write a map's files, each a component of its own.
+#[derive(Default)]
+struct MapDialogs {
+    /// File ▸ Save as….
+    save_as: save_as::SaveAs,
+    /// File ▸ Export for client….
+    export: export::Export,
+    /// File ▸ New map….
+    new_map: new_map::NewMap,
 }
 
 impl LoamApp {
@@ -165,12 +175,11 @@ impl LoamApp {
                 screenshot: options.screenshot.map(ScreenshotJob::new),
                 frame_ms: 0.0,
             },
-            save_as: Default::default(),
+            map_dialogs: MapDialogs::default(),
             browser: browser::AssetBrowser::new(repaint(&cc.egui_ctx)),
             open_from_client: Default::default(),
             missing_models: Default::default(),
             object_tool: Default::default(),
-            export: Default::default(),
             recovery: None,
         };
         match (options.open, options.read_as) {
@@ -223,6 +232,10 @@ impl LoamApp {
                 app.handle(&cc.egui_ctx, Intent::Export(export::ExportIntent::Open));
             }
             Some("save-as") => app.handle(&cc.egui_ctx, Intent::SaveAsDialog),
+            Some("new-map") => app.handle(
+                &cc.egui_ctx,
+                Intent::NewMap(crate::command::NewMapIntent::Open),
+            ),
             Some("missing-models") => app
                 .missing_models
                 .handle(&Intent::ShowMissingModels(true), 0),
@@ -246,6 +259,13 @@ impl LoamApp {
     /// Turns on the autosave into `r`'s folder and offers the maps recovered there.
     pub fn with_recovery(mut self, r: recovery::Recovery) -> LoamApp {
         self.recovery = Some(r);
+        self
+    }
+
+    /// Keeps exported minimaps under `root` between exports, so that only the changed tiles are
+    /// drawn again.
+    pub fn with_minimap_cache(mut self, root: PathBuf) -> LoamApp {
+        self.map_dialogs.export.minimap_root = Some(root);
         self
     }
 
@@ -307,7 +327,7 @@ impl LoamApp {
 
     /// True while the Save as… dialog is up.
     pub fn save_as_shown(&self) -> bool {
-        self.save_as.is_shown()
+        self.map_dialogs.save_as.is_shown()
     }
 
     /// The status bar's message, if any.
@@ -319,6 +339,22 @@ impl LoamApp {
     pub fn mark_edited(&mut self, tile: TileCoord) {
         if let Some(s) = &mut self.doc.session {
             s.mark_edited(tile);
+        }
+    }
+
+    /// After tiles were added to or removed from the open map's files: opens it again (the
+    /// camera where it was) and says what happened.
+    fn change_tiles(&mut self, done: Result<String, String>) {
+        match done {
+            Ok(said) => {
+                let camera = self.view.camera.clone();
+                if let Some(path) = self.doc.session.as_ref().map(|s| s.source.clone()) {
+                    self.open(&path);
+                }
+                self.view.camera = camera;
+                self.shell.message = Some(said);
+            }
+            Err(e) => self.shell.message = Some(e),
         }
     }
 
@@ -378,7 +414,7 @@ impl LoamApp {
         self.shell.message = (!notes.is_empty()).then(|| notes.join("; "));
         self.doc.session = Some(session);
         self.view.gone_to = None;
-        self.save_as.close();
+        self.map_dialogs.save_as.close();
         // A new map starts a new history; the tool settings stay.
         self.doc.editing = Editing::with_settings(self.doc.editing.settings.clone());
         if let Some(s) = &self.doc.session {
@@ -450,7 +486,15 @@ impl LoamApp {
         let Some(intent) = self.with_object_tool(|tool, c| tool.handle(c, intent)) else {
             return;
         };
-        let Some(intent) = self.export.handle(
+        let Some(intent) = self.map_dialogs.export.handle(
+            intent,
+            &self.doc,
+            self.shell.dialogs.as_mut(),
+            &mut self.shell.message,
+        ) else {
+            return;
+        };
+        let Some(intent) = self.map_dialogs.new_map.handle(
             intent,
             &self.doc,
             self.shell.dialogs.as_mut(),
@@ -492,7 +536,9 @@ impl LoamApp {
             | Intent::SaveAsCancel
             | Intent::SaveAsWdl(_) => {
                 if let Some(s) = &self.doc.session {
-                    self.save_as.handle(intent, s, self.shell.dialogs.as_mut());
+                    self.map_dialogs
+                        .save_as
+                        .handle(intent, s, self.shell.dialogs.as_mut());
                 }
             }
             Intent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
@@ -586,8 +632,10 @@ impl LoamApp {
             | Intent::SelectSameModel(_)
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
-            // Carried out by the export component.
-            Intent::Export(_) => {}
+            // Carried out by the export and new map components.
+            Intent::Export(_) | Intent::NewMap(_) => {}
+            Intent::AddTile(c) => self.change_tiles(new_map::add_tile(&self.doc, c)),
+            Intent::RemoveTile(c) => self.change_tiles(new_map::remove_tile(&self.doc, c)),
         }
     }
 
@@ -889,7 +937,7 @@ impl LoamApp {
             // Opened from the client: never written back there; ask for a folder.
             self.shell.message =
                 Some("opened from the client: choose a folder to save into".into());
-            self.save_as.open(s);
+            self.map_dialogs.save_as.open(s);
             return;
         }
         let edited = s.edited.clone();
@@ -920,7 +968,7 @@ impl LoamApp {
         let Some(s) = &mut self.doc.session else {
             return;
         };
-        match self.save_as.write(s) {
+        match self.map_dialogs.save_as.write(s) {
             None => {}
             Some(Err(why)) => self.shell.message = Some(why),
             Some(Ok(note)) => {
@@ -1098,10 +1146,11 @@ impl eframe::App for LoamApp {
 
         let mut intents = self.draw_panels(ui);
         if let Some(s) = &self.doc.session {
-            intents.extend(self.save_as.ui(ui, s));
+            intents.extend(self.map_dialogs.save_as.ui(ui, s));
         }
         intents.extend(self.open_from_client.ui(ui));
-        intents.extend(self.export.ui(ui, self.doc.session.as_ref()));
+        intents.extend(self.map_dialogs.export.ui(ui, self.doc.session.as_ref()));
+        intents.extend(self.map_dialogs.new_map.ui(ui));
         match self.open_from_client.poll() {
             Some(open_from_client::Copied::Open(wdt, name)) => {
                 self.open(&wdt);

@@ -30,6 +30,11 @@ pub fn data_dir() -> Option<PathBuf> {
         .or_else(|| eframe::storage_dir("loam"))
 }
 
+/// The minimap caches' parent inside the data directory `data` (see `app::export`).
+pub fn minimap_root(data: &Path) -> PathBuf {
+    data.join("minimaps")
+}
+
 /// The recovery folders' parent inside the data directory `data`.
 pub fn recovery_root(data: &Path) -> PathBuf {
     data.join("recovery")

@@ -108,7 +108,9 @@ pub fn run_gui(
                 Some(data) => {
                     let mut r = Recovery::at(recovery::recovery_root(&data));
                     r.interval_override = recovery::interval_from_env();
-                    app = app.with_recovery(r);
+                    app = app
+                        .with_recovery(r)
+                        .with_minimap_cache(recovery::minimap_root(&data));
                 }
                 None => eprintln!("loam: no data directory (HOME unset?): autosave is off"),
             }

@@ -296,9 +296,9 @@ pub enum Command {
         #[arg(long)]
         no_objects: bool,
         /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
-        /// `save-as` (File ▸ Save as…), `open-from-client` (File ▸ Open from client…,
+        /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
         /// with --client) or `missing-models` (the list of models drawn as placeholders).
-        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "open-from-client", "missing-models"])]
+        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models"])]
         dialog: Option<String>,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.

@@ -136,6 +136,29 @@ pub enum Intent {
     CloseOpenFromClient,
     /// Give every vertex shared by loaded chunks and tiles one height, as one undo step.
     StitchSeams,
+    /// The File ▸ New map… dialog.
+    NewMap(NewMapIntent),
+    /// Add a flat tile at this place of the open map (the tile map's context menu), meeting the
+    /// tiles beside it; written to disk at once.
+    AddTile(TileCoord),
+    /// Remove this tile from the open map (the tile map's context menu): the WDT stops listing
+    /// it and its file is deleted, at once.
+    RemoveTile(TileCoord),
+}
+
+/// What the New map dialog asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewMapIntent {
+    /// Show the dialog.
+    Open,
+    /// Choose the generation to write.
+    Generation(Generation),
+    /// Ask for the folder to write into.
+    PickFolder,
+    /// Write the map and open it.
+    Create,
+    /// Close without writing.
+    Cancel,
 }
 
 /// What the Export for client dialog asks the app to do.

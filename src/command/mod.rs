@@ -9,4 +9,4 @@ pub mod intent;
 pub mod shortcuts;
 
 pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
-pub use intent::{AUTOSAVE_RANGE, ExportIntent, Intent, LeftPanel};
+pub use intent::{AUTOSAVE_RANGE, ExportIntent, Intent, LeftPanel, NewMapIntent};

@@ -113,17 +113,8 @@ pub fn create_map(
     folder: &Path,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Created> {
-    check_name(&new.name)?;
+    preflight(new, folder)?;
     let g = new.generation;
-    check_writable(g)?;
-    if new.tiles.is_empty() {
-        return Err(LoamError::Usage("a new map needs at least one tile".into()));
-    }
-    let mut files = vec![format!("{}.wdt", new.name), wdl::wdl_file_name(&new.name)];
-    if g >= Generation::V060 {
-        files.extend(new.tiles.iter().map(|&c| tile_file_name(&new.name, c)));
-    }
-    refuse_existing(folder, files)?;
     let header = blank_tiles::new_header(&new.name, blank::new_map_flags(g), &new.tiles);
     let source = TileSource::Blank {
         coords: new.tiles.iter().copied().collect(),
@@ -136,6 +127,23 @@ pub fn create_map(
         tiles: new.tiles.len() - written.failed.len(),
         wdl,
     })
+}
+
+/// Why `new` cannot be written into `folder` as it stands (a bad name, a generation loam does
+/// not write, no tiles, files of those names already there), before anything is written: the
+/// checks [`create_map`] makes first, for a dialog to show while the user types.
+pub fn preflight(new: &NewMap, folder: &Path) -> Result<()> {
+    check_name(&new.name)?;
+    let g = new.generation;
+    check_writable(g)?;
+    if new.tiles.is_empty() {
+        return Err(LoamError::Usage("a new map needs at least one tile".into()));
+    }
+    let mut files = vec![format!("{}.wdt", new.name), wdl::wdl_file_name(&new.name)];
+    if g >= Generation::V060 {
+        files.extend(new.tiles.iter().map(|&c| tile_file_name(&new.name, c)));
+    }
+    refuse_existing(folder, files)
 }
 
 /// A whole write of generation `g` into `folder`, nothing converted.

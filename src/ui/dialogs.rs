@@ -414,3 +414,121 @@ pub fn missing_models(ui: &mut egui::Ui, view: &MissingModelsView) -> Vec<Intent
     }
     out
 }
+
+/// What the New map window's fields hold (edited in place by the window).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMapFields {
+    /// The map's name (its folder under `World\Maps\`).
+    pub name: String,
+    /// The first and the opposite corner of the tile rectangle: x0, y0, x1, y1.
+    pub tiles: [u8; 4],
+    /// The height of the new ground, in yards.
+    pub height: f32,
+    /// The texture of the new ground.
+    pub texture: String,
+}
+
+/// What the New map window shows besides its fields.
+#[derive(Debug, Clone)]
+pub struct NewMapView {
+    /// The generations loam writes.
+    pub targets: Vec<Generation>,
+    /// The chosen one.
+    pub generation: Generation,
+    /// The chosen folder.
+    pub folder: Option<PathBuf>,
+    /// The map's own folder in it, where the files go.
+    pub into: Option<PathBuf>,
+    /// Why the map cannot be made as it stands (a bad name, files already there), if so.
+    pub problem: Option<String>,
+}
+
+/// The New map window's title.
+pub const NEW_MAP_TITLE: &str = "New map";
+
+/// Shows the New map window.
+pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) -> Vec<Intent> {
+    use crate::command::NewMapIntent as N;
+    let mut out = Vec::new();
+    egui::Window::new(NEW_MAP_TITLE)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(440.0)
+        .show(ui.ctx(), |ui| {
+            ui.horizontal(|ui| {
+                let label = ui.label("Name");
+                ui.text_edit_singleline(&mut fields.name)
+                    .labelled_by(label.id);
+            });
+            ui.label("Client generation:");
+            ui.horizontal(|ui| {
+                for &g in &view.targets {
+                    if ui
+                        .selectable_label(view.generation == g, g.label())
+                        .clicked()
+                    {
+                        out.push(Intent::NewMap(N::Generation(g)));
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("Tiles from");
+                for (i, what) in ["X0", "Y0"].iter().enumerate() {
+                    ui.add(egui::DragValue::new(&mut fields.tiles[i]).range(0..=63))
+                        .on_hover_text(*what);
+                }
+                ui.label("to");
+                for (i, what) in ["X1", "Y1"].iter().enumerate() {
+                    ui.add(egui::DragValue::new(&mut fields.tiles[2 + i]).range(0..=63))
+                        .on_hover_text(*what);
+                }
+                let [x0, y0, x1, y1] = fields.tiles.map(i32::from);
+                let n = ((x1 - x0).abs() + 1) * ((y1 - y0).abs() + 1);
+                ui.label(format!("({n} tile{})", if n == 1 { "" } else { "s" }));
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("Height");
+                ui.add(
+                    egui::DragValue::new(&mut fields.height)
+                        .speed(1.0)
+                        .suffix(" yd"),
+                )
+                .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("Texture");
+                ui.add(egui::TextEdit::singleline(&mut fields.texture).desired_width(300.0))
+                    .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Folder…").clicked() {
+                    out.push(Intent::NewMap(N::PickFolder));
+                }
+                match &view.folder {
+                    Some(f) => ui.label(f.display().to_string()),
+                    None => ui.label("(none chosen)"),
+                };
+            });
+            if let Some(into) = &view.into {
+                ui.label(format!("Into {}", into.display()));
+            }
+            ui.label(
+                "Every tile flat, one texture, laid out as Blizzard's own empty tiles; the WDT \
+                 and the WDL with them. Files already there are never overwritten.",
+            );
+            if let Some(p) = &view.problem {
+                ui.colored_label(ui.visuals().warn_fg_color, p);
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                let ready = view.folder.is_some() && view.problem.is_none();
+                if ui.add_enabled(ready, egui::Button::new("Create")).clicked() {
+                    out.push(Intent::NewMap(N::Create));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Intent::NewMap(N::Cancel));
+                }
+            });
+        });
+    out
+}

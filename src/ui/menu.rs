@@ -110,6 +110,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             if ui.button("Open sample map").clicked() {
                 out.push(Intent::OpenSample);
             }
+            if ui
+                .button("New map…")
+                .on_hover_text("A new map of flat tiles in any generation loam writes")
+                .clicked()
+            {
+                out.push(Intent::NewMap(crate::command::NewMapIntent::Open));
+            }
             read_as_menu(ui, state, &mut out);
             ui.separator();
             if ui

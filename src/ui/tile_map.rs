@@ -214,6 +214,40 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
     {
         out.push(Intent::GoToTile(c));
     }
+    // Right-click: add the tile there, or remove it (the tile is kept from the click, as the
+    // pointer moves onto the menu).
+    let menu_tile = ui.scope_id().with("loam-tile-map-menu");
+    if response.secondary_clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+        && let Some(c) = region.tile_at(rect, pos)
+    {
+        ui.data_mut(|d| d.insert_temp(menu_tile, (c.x, c.y)));
+    }
+    response.context_menu(|ui| {
+        let Some(c) = ui
+            .data(|d| d.get_temp::<(u8, u8)>(menu_tile))
+            .and_then(|(x, y)| TileCoord::new(x as usize, y as usize))
+        else {
+            return;
+        };
+        if state.present.contains(&c) {
+            if ui
+                .button(format!("Remove tile {}_{}", c.x, c.y))
+                .on_hover_text("The WDT stops listing it and its file is deleted")
+                .clicked()
+            {
+                out.push(Intent::RemoveTile(c));
+                ui.close();
+            }
+        } else if ui
+            .button(format!("Add tile {}_{}", c.x, c.y))
+            .on_hover_text("A flat tile whose borders meet the tiles beside it")
+            .clicked()
+        {
+            out.push(Intent::AddTile(c));
+            ui.close();
+        }
+    });
     // "Go to tile" by number; the typed values live in egui's memory, not in the app. They
     // show the tile the camera last went to (else the map's first tile) and keep what was
     // typed until the camera goes to another: the fields must not lie about where the view is.
