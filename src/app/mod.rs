@@ -347,7 +347,7 @@ impl LoamApp {
     fn change_tiles(&mut self, done: Result<String, String>) {
         match done {
             Ok(said) => {
-                let camera = self.view.camera.clone();
+                let camera = self.view.camera;
                 if let Some(path) = self.doc.session.as_ref().map(|s| s.source.clone()) {
                     self.open(&path);
                 }
