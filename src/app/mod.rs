@@ -123,6 +123,21 @@ struct MapDialogs {
     new_map: new_map::NewMap,
 }
 
+impl MapDialogs {
+    /// Carries out the Export for client and New map intents; hands every other intent back
+    /// (Save as… is carried out with the session it needs).
+    fn handle(
+        &mut self,
+        intent: Intent,
+        doc: &Document,
+        dialogs: &mut dyn FileDialogs,
+        message: &mut Option<String>,
+    ) -> Option<Intent> {
+        let intent = self.export.handle(intent, doc, dialogs, message)?;
+        self.new_map.handle(intent, doc, dialogs, message)
+    }
+}
+
 impl LoamApp {
     /// Builds the app: restores the settings, starts the renderer when there is a GL context
     /// and opens the requested map (or the sample).
@@ -486,15 +501,7 @@ impl LoamApp {
         let Some(intent) = self.with_object_tool(|tool, c| tool.handle(c, intent)) else {
             return;
         };
-        let Some(intent) = self.map_dialogs.export.handle(
-            intent,
-            &self.doc,
-            self.shell.dialogs.as_mut(),
-            &mut self.shell.message,
-        ) else {
-            return;
-        };
-        let Some(intent) = self.map_dialogs.new_map.handle(
+        let Some(intent) = self.map_dialogs.handle(
             intent,
             &self.doc,
             self.shell.dialogs.as_mut(),

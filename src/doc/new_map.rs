@@ -240,6 +240,28 @@ fn open_for_tiles(path: &Path) -> Result<OpenedSource> {
     Ok(opened)
 }
 
+/// The map at `path` opened for changing its tiles, the tiles it has, and `coords` as a set,
+/// which must all be in the map (`in_map`) or all not be.
+fn open_with_tiles(
+    path: &Path,
+    coords: &[TileCoord],
+    in_map: bool,
+) -> Result<(OpenedSource, BTreeSet<TileCoord>, BTreeSet<TileCoord>)> {
+    let opened = open_for_tiles(path)?;
+    let had = tiles_of(&opened);
+    let asked: BTreeSet<TileCoord> = coords.iter().copied().collect();
+    if let Some(c) = asked.iter().find(|c| had.contains(c) != in_map) {
+        let is = if in_map { "is not" } else { "is already" };
+        return Err(LoamError::Usage(format!(
+            "{}: tile {}_{} {is} in the map",
+            path.display(),
+            c.x,
+            c.y
+        )));
+    }
+    Ok((opened, had, asked))
+}
+
 /// The tiles a map has: those MAIN lists and those whose file is there.
 fn tiles_of(opened: &OpenedSource) -> BTreeSet<TileCoord> {
     let mut all: BTreeSet<TileCoord> = blank_tiles::listed_tiles(&opened.header)
@@ -260,17 +282,7 @@ pub fn add_tiles(
     height: f32,
     area_id: u32,
 ) -> Result<TilesChanged> {
-    let opened = open_for_tiles(path)?;
-    let had = tiles_of(&opened);
-    let new: BTreeSet<TileCoord> = coords.iter().copied().collect();
-    if let Some(c) = new.iter().find(|c| had.contains(c)) {
-        return Err(LoamError::Usage(format!(
-            "{}: tile {}_{} is already in the map",
-            path.display(),
-            c.x,
-            c.y
-        )));
-    }
+    let (opened, had, new) = open_with_tiles(path, coords, false)?;
     let g = opened.decision.generation;
     let blank = blank::blank_tile(g, texture, height, area_id);
     let folder = opened.source.folder.clone();
@@ -335,17 +347,7 @@ pub fn add_tiles(
 /// map's tile files are deleted (a 0.5.x map's monolithic WDT is rewritten without them), and
 /// the WDL (when there is one) drops them.
 pub fn remove_tiles(path: &Path, coords: &[TileCoord]) -> Result<TilesChanged> {
-    let opened = open_for_tiles(path)?;
-    let had = tiles_of(&opened);
-    let gone: BTreeSet<TileCoord> = coords.iter().copied().collect();
-    if let Some(c) = gone.iter().find(|c| !had.contains(c)) {
-        return Err(LoamError::Usage(format!(
-            "{}: tile {}_{} is not in the map",
-            path.display(),
-            c.x,
-            c.y
-        )));
-    }
+    let (opened, _, gone) = open_with_tiles(path, coords, true)?;
     let g = opened.decision.generation;
     let folder = opened.source.folder.clone();
     let name = opened.header.name.clone();
