@@ -428,7 +428,8 @@ fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_serv
     // Without --client none of it is asked.
     let plain = loam(&["check", wdt.to_str().unwrap()]);
     assert!(plain.status.success(), "{}", text(&plain));
-    // Packed with its row, saved by loam (which writes MWMO), only the tables' ids remain.
+    // Packed with its row and its area (asked for), with the MWMO packing writes: only the
+    // liquid type remains.
     let o = loam(&[
         "convert",
         "--to",
@@ -436,17 +437,36 @@ fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_serv
         "--pack",
         "--client",
         game.to_str().unwrap(),
+        "--area-name",
+        "Isle Shore",
         wdt.to_str().unwrap(),
         dir.path().join("packed").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("added area(s) 77 to the client's AreaTable.dbc"),
+        "{}",
+        text(&o)
+    );
     let (_, said) = check(&dir.path().join("packed/Isle.wdt"));
     assert!(
         !said.contains("has no row") && !said.contains("MWMO"),
         "{said}"
     );
     assert!(
-        said.contains("area id 77") && said.contains("liquid type 333"),
+        !said.contains("area id 77") && said.contains("liquid type 333"),
         "{said}"
     );
+    // The area is on the new map (read by hand: the last record's first two fields).
+    let client = loam::assets::client::ClientData::open(&game).unwrap();
+    let areas = client
+        .read("DBFilesClient\\AreaTable.dbc")
+        .unwrap()
+        .unwrap();
+    let maps = client.read("DBFilesClient\\Map.dbc").unwrap().unwrap();
+    let map_id = dbc_rows(&maps).iter().find(|(_, d)| d == "Isle").unwrap().0;
+    let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let records = word(&areas, 4) as usize;
+    let last = 20 + (records - 1) * 144;
+    assert_eq!((word(&areas, last), word(&areas, last + 4)), (77, map_id));
 }

@@ -141,7 +141,18 @@ pub fn run(
             }
         }
         if extras.client.is_some() {
-            let r = pipeline::tables::register_map(&dest, &converted.name, &extras.table)?;
+            let mut table = extras.table.clone();
+            if table.area_name.is_some() {
+                table.map_areas = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
+            }
+            let r = pipeline::tables::register_map(&dest, &converted.name, &table)?;
+            if !r.areas.is_empty() {
+                let ids: Vec<String> = r.areas.iter().map(u32::to_string).collect();
+                println!(
+                    "added area(s) {} to the client's AreaTable.dbc",
+                    ids.join(", ")
+                );
+            }
             match (&r.archive, r.id) {
                 (Some(a), Some(id)) => println!(
                     "added {} to the client's Map.dbc as map {id} (in {})",
@@ -160,6 +171,30 @@ pub fn run(
         }
     }
     Ok(report_unreadable(&converted.name, &converted.failed))
+}
+
+/// The area ids the chunks of the map at `wdt` (read as `g`) use, read a few tiles at a time.
+fn area_ids(wdt: &Path, g: Generation) -> Result<Vec<u32>, LoamError> {
+    let mut ids = std::collections::BTreeSet::new();
+    match pipeline::source::open_source(wdt, Some(g))? {
+        Some(source) => {
+            source.visit_tiles(
+                |t| t.chunks.iter().map(|c| c.area_id).collect::<Vec<u32>>(),
+                |a| ids.extend(a),
+            );
+        }
+        None => {
+            let opened = pipeline::open_map_as(wdt, Some(g))?;
+            ids.extend(
+                opened
+                    .map
+                    .tiles
+                    .values()
+                    .flat_map(|t| t.chunks.iter().map(|c| c.area_id)),
+            );
+        }
+    }
+    Ok(ids.into_iter().collect())
 }
 
 /// Draws the minimap of the map just written to `dst` into `dst` (so that a later run into the

@@ -148,6 +148,11 @@ pub enum Command {
         /// With --pack: also draw the minimap (as `loam minimap` does, into DST) and pack it.
         #[arg(long, requires = "pack")]
         minimap: bool,
+        /// With --client: add an AreaTable.dbc row named NAME, on the map, for each area id its
+        /// chunks use that the client's table lacks (give the chunks an id with `loam new
+        /// --area` or the Area brush).
+        #[arg(long, value_name = "NAME", requires = "client")]
+        area_name: Option<String>,
     },
     /// Write a map's WDL (low-resolution heights the client draws distant terrain from) from
     /// its tiles, read a few at a time.
@@ -423,6 +428,7 @@ pub fn run(cli: Cli) -> ExitCode {
             map_id,
             map_name,
             minimap,
+            area_name,
         }) => convert::run(
             &src,
             &dst,
@@ -438,6 +444,8 @@ pub fn run(cli: Cli) -> ExitCode {
                     name: map_name,
                     id: map_id,
                     area: 0,
+                    area_name,
+                    map_areas: Vec::new(),
                 },
                 minimap,
             },

@@ -27,8 +27,8 @@ use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
 
 use super::pack::{MARKER, build_atomic, marker_text, replaceable, written_by_loam};
 use crate::assets::client::{
-    ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_map, locale_dir,
-    read_map_table,
+    AREA_TABLE_DBC, ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_areas,
+    add_map, locale_dir, read_map_table,
 };
 use crate::disk::{LoamError, Result};
 
@@ -54,6 +54,11 @@ pub struct TableRequest {
     pub id: Option<u32>,
     /// The map's AreaTable id (0: none).
     pub area: u32,
+    /// The name of the areas to add to AreaTable.dbc (`--area-name`): one row for each area
+    /// id of `map_areas` the table lacks. `None`: AreaTable is not touched.
+    pub area_name: Option<String>,
+    /// The area ids the map's chunks use.
+    pub map_areas: Vec<u32>,
 }
 
 /// What [`register_map`] did.
@@ -64,6 +69,8 @@ pub struct Registered {
     pub id: Option<u32>,
     /// True when the row was added now (false: the table named the map already).
     pub added: bool,
+    /// The AreaTable ids added now.
+    pub areas: Vec<u32>,
     /// The archive the table was written into, when it was.
     pub archive: Option<PathBuf>,
     /// What the user should know: a name the extractors do not read, an archive that hides ours.
@@ -80,6 +87,7 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
     let skipped = |why: String| Registered {
         id: None,
         added: false,
+        areas: Vec::new(),
         archive: None,
         warnings: vec![format!(
             "{why}; add map {directory} to the client's {MAP_DBC} by hand, or the client will \
@@ -117,20 +125,48 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
         directory: directory.to_string(),
         name: req.name.clone().unwrap_or_else(|| directory.to_string()),
         id: req.id,
-        area_table_id: req.area,
+        // With new areas, the map's own is the first of them.
+        area_table_id: match &req.area_name {
+            Some(_) => req
+                .map_areas
+                .iter()
+                .copied()
+                .find(|a| *a != 0)
+                .unwrap_or(req.area),
+            None => req.area,
+        },
     };
-    let (bytes, outcome) = add_map(&table, &generation, &entry).map_err(usage)?;
-    let (id, bytes) = match (outcome, bytes) {
-        (MapRowOutcome::Present(id), _) | (MapRowOutcome::Added(id), None) => {
-            return Ok(Registered {
-                id: Some(id),
-                added: false,
-                archive: None,
-                warnings: Vec::new(),
-            });
+    let (map_bytes, outcome) = add_map(&table, &generation, &entry).map_err(usage)?;
+    let (MapRowOutcome::Present(id) | MapRowOutcome::Added(id)) = outcome;
+    let added = map_bytes.is_some();
+    // The areas, when asked: rows for the map's area ids the table lacks.
+    let current_areas = client.read(AREA_TABLE_DBC).ok().flatten();
+    let (area_bytes, areas) = match (&req.area_name, &current_areas) {
+        (Some(name), Some(t)) => {
+            add_areas(t, &generation, id, &req.map_areas, name).map_err(usage)?
         }
-        (MapRowOutcome::Added(id), Some(bytes)) => (id, bytes),
+        (Some(_), None) => {
+            return Err(usage(format!(
+                "the client has no {AREA_TABLE_DBC} to add areas to"
+            )));
+        }
+        (None, _) => (None, Vec::new()),
     };
+    if map_bytes.is_none() && area_bytes.is_none() {
+        return Ok(Registered {
+            id: Some(id),
+            added: false,
+            areas,
+            archive: None,
+            warnings: Vec::new(),
+        });
+    }
+    // The archive holds both tables as the client will read them: what changed, and the other
+    // as it reads now (our own archive may have carried it from an earlier export).
+    let mut tables = vec![(MAP_DBC, map_bytes.unwrap_or(table))];
+    if let Some(t) = area_bytes.or(current_areas.filter(|_| req.area_name.is_some())) {
+        tables.push((AREA_TABLE_DBC, t));
+    }
     let name = table_archive_name(&folder, &stem)?;
     let mut warnings = Vec::new();
     if generation == ClientGeneration::V335 && !name.eq_ignore_ascii_case(&format!("{stem}-4.MPQ"))
@@ -142,12 +178,13 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
         ));
     }
     let target = replaceable(&folder.join(&name))?;
-    let builder = ArchiveBuilder::new()
+    let mut builder = ArchiveBuilder::new()
         .version(FormatVersion::V1)
-        .listfile_option(ListfileOption::Generate)
-        .add_file_data(bytes, MAP_DBC)
-        .add_file_data(marker_text(), MARKER);
-    build_atomic(builder, &target)?;
+        .listfile_option(ListfileOption::Generate);
+    for (path, bytes) in tables {
+        builder = builder.add_file_data(bytes, path);
+    }
+    build_atomic(builder.add_file_data(marker_text(), MARKER), &target)?;
     // Read back as the client would: the row must be in the table it reads now.
     let seen = ClientData::open(data_dir)
         .ok()
@@ -166,7 +203,8 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
     }
     Ok(Registered {
         id: Some(id),
-        added: true,
+        added,
+        areas,
         archive: Some(target),
         warnings,
     })

@@ -83,7 +83,7 @@ pub fn add_map(
 }
 
 /// `name` in all eight columns of a 1.12 localized string.
-fn localized(name: &str) -> LocalizedString {
+pub(super) fn localized(name: &str) -> LocalizedString {
     LocalizedString {
         en_gb: name.into(),
         ko_kr: name.into(),
@@ -99,7 +99,7 @@ fn localized(name: &str) -> LocalizedString {
 }
 
 /// `name` in all sixteen columns of a 3.3.5 localized string.
-fn extended(name: &str) -> ExtendedLocalizedString {
+pub(super) fn extended(name: &str) -> ExtendedLocalizedString {
     let n = || name.to_string();
     ExtendedLocalizedString {
         en_gb: n(),

@@ -24,7 +24,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{OnceLock, RwLock};
 
-pub use area_table::{AREA_TABLE_DBC, read_area_ids};
+pub use area_table::{AREA_TABLE_DBC, add_areas, read_area_ids};
 pub use error::AssetError;
 pub use generation::ClientGeneration;
 pub use liquids::{
