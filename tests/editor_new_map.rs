@@ -13,7 +13,6 @@ use egui_kittest::kittest::Queryable;
 use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
 use loam::model::TileCoord;
-use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
 
 fn tc(x: usize, y: usize) -> TileCoord {
     TileCoord::new(x, y).unwrap()
@@ -21,16 +20,7 @@ fn tc(x: usize, y: usize) -> TileCoord {
 
 /// Right-clicks `tile` on the tile map (the open map's region of it, as the widget draws it).
 fn right_click_tile(h: &mut Harness<'_, LoamApp>, tile: TileCoord) {
-    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
-    let present = h
-        .state()
-        .session()
-        .unwrap()
-        .map
-        .present_tiles()
-        .into_iter()
-        .collect();
-    let at: Pos2 = Region::around(&present).tile_centre(rect, tile);
+    let at: Pos2 = editor_support::tile_map_point(h, tile);
     h.event(egui::Event::PointerMoved(at));
     h.run();
     for pressed in [true, false] {
@@ -44,13 +34,8 @@ fn right_click_tile(h: &mut Harness<'_, LoamApp>, tile: TileCoord) {
     h.run();
 }
 
-fn listed(h: &Harness<'_, LoamApp>) -> Vec<TileCoord> {
-    h.state().session().unwrap().map.present_tiles()
-}
-
-#[test]
-fn a_new_map_is_written_into_a_folder_of_its_own_opened_and_its_tiles_changed() {
-    let dir = tempfile::tempdir().unwrap();
+/// The app on the sample with File ▸ New map… up, its folder answered with `folder`.
+fn new_map_dialog(folder: &Path) -> Harness<'static, LoamApp> {
     let dialogs = ScriptedDialogs::default();
     let mut h = editor_support::harness(editor_support::Opening {
         dialogs: dialogs.clone(),
@@ -58,10 +43,21 @@ fn a_new_map_is_written_into_a_folder_of_its_own_opened_and_its_tiles_changed() 
     });
     h.run();
     editor_support::click_each(&mut h, &["File", "New map…"]);
-    h.get_by_label("1.12").click();
-    h.run();
-    dialogs.answer_folder(Some(dir.path().to_path_buf()));
+    dialogs.answer_folder(Some(folder.to_path_buf()));
     h.get_by_label("Folder…").click();
+    h.run();
+    h
+}
+
+fn listed(h: &Harness<'_, LoamApp>) -> Vec<TileCoord> {
+    h.state().session().unwrap().map.present_tiles()
+}
+
+#[test]
+fn a_new_map_is_written_into_a_folder_of_its_own_opened_and_its_tiles_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = new_map_dialog(dir.path());
+    h.get_by_label("1.12").click();
     h.run();
     h.get_by_label("Create").click();
     h.run();
@@ -96,16 +92,7 @@ fn the_dialog_says_why_a_map_cannot_be_made_and_will_not_write_over_one() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("NewMap")).unwrap();
     std::fs::write(dir.path().join("NewMap/NewMap.wdt"), b"theirs").unwrap();
-    let dialogs = ScriptedDialogs::default();
-    let mut h = editor_support::harness(editor_support::Opening {
-        dialogs: dialogs.clone(),
-        ..Default::default()
-    });
-    h.run();
-    editor_support::click_each(&mut h, &["File", "New map…"]);
-    dialogs.answer_folder(Some(dir.path().to_path_buf()));
-    h.get_by_label("Folder…").click();
-    h.run();
+    let mut h = new_map_dialog(dir.path());
     assert!(
         h.query_by_label_contains("already has NewMap.wdt")
             .is_some(),

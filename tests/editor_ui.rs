@@ -14,7 +14,6 @@ use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
 use loam::model::TileCoord;
 use loam::model::coords::TILE_SIZE;
-use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
 
 fn corpus(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -139,16 +138,7 @@ impl eframe::Storage for MemoryStorage {
 
 /// Clicks `tile` on the tile map (the open map's region of it, as the widget draws it).
 fn click_tile(h: &Harness<'_, LoamApp>, tile: TileCoord) {
-    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
-    let present = h
-        .state()
-        .session()
-        .unwrap()
-        .map
-        .present_tiles()
-        .into_iter()
-        .collect();
-    click_at(h, Region::around(&present).tile_centre(rect, tile));
+    click_at(h, editor_support::tile_map_point(h, tile));
 }
 
 #[test]

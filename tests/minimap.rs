@@ -257,19 +257,7 @@ fn the_table_keeps_the_clients_other_maps_and_the_alpha_gets_its_txt() {
 
     // 0.5.3: md5translate.txt, and both key forms where y is below 10.
     let alpha = dir.path().join("alpha");
-    let o = loam(&[
-        "new",
-        "Old",
-        "--to",
-        "0.5.3",
-        "--tiles",
-        "3",
-        "8",
-        "3",
-        "9",
-        alpha.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    common::loam_new("Old", "0.5.3", "3 8 3 9", &[], &alpha);
     let aout = dir.path().join("aout");
     minimap(&[
         alpha.join("Old.wdt").to_str().unwrap(),

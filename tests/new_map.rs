@@ -43,21 +43,13 @@ fn a_new_map_of_every_generation_reads_back_flat_textured_and_listed() {
         (Generation::V335, 0x4),
     ] {
         let out = dir.path().join(g.to_string());
-        let said = new_ok(&[
+        let said = common::loam_new(
             "Isle",
-            "--to",
             &g.to_string(),
-            "--tiles",
-            "31",
-            "31",
-            "30",
-            "30",
-            "--height",
-            "-12.5",
-            "--area",
-            "7",
-            out.to_str().unwrap(),
-        ]);
+            "31 31 30 30",
+            &["--height", "-12.5", "--area", "7"],
+            &out,
+        );
         assert!(said.contains("open it with: loam"), "{said}");
         let map = open(&out.join("Isle.wdt"), g);
         assert_eq!(map.flags, flag, "{g} MPHD flags");
@@ -107,19 +99,7 @@ fn new_split_tiles_read_right_in_a_reader_that_is_not_loams() {
     let dir = tempfile::tempdir().unwrap();
     for g in ["1.12", "3.3.5"] {
         let out = dir.path().join(g);
-        new_ok(&[
-            "Isle",
-            "--to",
-            g,
-            "--tiles",
-            "5",
-            "6",
-            "5",
-            "6",
-            "--height",
-            "40",
-            out.to_str().unwrap(),
-        ]);
+        common::loam_new("Isle", g, "5 6 5 6", &["--height", "40"], &out);
         let mut f = std::fs::File::open(out.join("Isle_5_6.adt")).unwrap();
         let wow_adt::ParsedAdt::Root(root) = wow_adt::parse_adt(&mut f).unwrap() else {
             panic!("not a root ADT")
@@ -177,17 +157,7 @@ fn a_new_map_is_not_written_over_files_the_user_has() {
 /// Makes a 1.12 map of tile (10, 10) in `dir` whose heights slope seamlessly (a height for
 /// each lattice vertex), so that every border vertex has its own height.
 fn sloped_map(dir: &Path) -> PathBuf {
-    new_ok(&[
-        "Slope",
-        "--to",
-        "1.12",
-        "--tiles",
-        "10",
-        "10",
-        "10",
-        "10",
-        dir.to_str().unwrap(),
-    ]);
+    common::loam_new("Slope", "1.12", "10 10 10 10", &[], dir);
     let wdt = dir.join("Slope.wdt");
     let mut map = open(&wdt, Generation::V112);
     let c = tc(10, 10);
@@ -267,17 +237,7 @@ fn added_tiles_meet_the_old_terrain_without_a_seam_and_the_old_tile_is_untouched
 fn removed_tiles_leave_the_wdt_the_folder_and_the_wdl() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path();
-    new_ok(&[
-        "Isle",
-        "--to",
-        "3.3.5",
-        "--tiles",
-        "1",
-        "1",
-        "2",
-        "2",
-        out.to_str().unwrap(),
-    ]);
+    common::loam_new("Isle", "3.3.5", "1 1 2 2", &[], out);
     let wdt = out.join("Isle.wdt");
     let kept = std::fs::read(out.join("Isle_2_2.adt")).unwrap();
     new_ok(&["--remove-tiles", "1", "1", "2", "1", wdt.to_str().unwrap()]);
@@ -311,19 +271,7 @@ fn removed_tiles_leave_the_wdt_the_folder_and_the_wdl() {
 fn a_monolithic_map_gains_and_loses_tiles_and_keeps_the_others_as_they_were() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path();
-    new_ok(&[
-        "Old",
-        "--to",
-        "0.5.3",
-        "--tiles",
-        "20",
-        "20",
-        "20",
-        "21",
-        "--height",
-        "8",
-        out.to_str().unwrap(),
-    ]);
+    common::loam_new("Old", "0.5.3", "20 20 20 21", &["--height", "8"], out);
     let wdt = out.join("Old.wdt");
     let before = open(&wdt, Generation::Alpha053);
     new_ok(&[

@@ -114,21 +114,7 @@ fn dbc_rows(bytes: &[u8]) -> Vec<(u32, String)> {
 /// the edited folder (whose files must land in the client unchanged).
 fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
     let new = dir.join(format!("new{to}"));
-    let o = loam(&[
-        "new",
-        "Isle",
-        "--to",
-        to,
-        "--tiles",
-        "30",
-        "30",
-        "31",
-        "31",
-        "--height",
-        "10",
-        new.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    common::loam_new("Isle", to, "30 30 31 31", &["--height", "10"], &new);
     // A raise stroke over the corner the four tiles share (world 0, 0).
     let ops = dir.join("ops.json");
     fs::write(
@@ -298,22 +284,7 @@ fn a_patch_name_the_extractors_skip_is_warned_about_and_a_taken_id_refused() {
     let dir = tempfile::tempdir().unwrap();
     let game = client_335(&dir.path().join("Game"));
     let new = dir.path().join("new");
-    assert!(
-        loam(&[
-            "new",
-            "Isle",
-            "--to",
-            "3.3.5",
-            "--tiles",
-            "1",
-            "1",
-            "1",
-            "1",
-            new.to_str().unwrap()
-        ])
-        .status
-        .success()
-    );
+    common::loam_new("Isle", "3.3.5", "1 1 1 1", &[], &new);
     let pack = |extra: &[&str], out: &str| {
         let mut args = vec![
             "convert",
@@ -365,21 +336,7 @@ fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_serv
         ],
     );
     let new = dir.path().join("new");
-    let o = loam(&[
-        "new",
-        "Isle",
-        "--to",
-        "3.3.5",
-        "--tiles",
-        "4",
-        "4",
-        "4",
-        "4",
-        "--area",
-        "77",
-        new.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    common::loam_new("Isle", "3.3.5", "4 4 4 4", &["--area", "77"], &new);
     let ops = dir.path().join("ops.json");
     // A pool of LiquidType 333 in the middle of tile 4_4.
     let (x, y) = (17066.666 - 4.5 * 533.3333, 17066.666 - 4.5 * 533.3333);

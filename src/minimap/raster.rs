@@ -33,27 +33,15 @@ pub struct LayerTexture {
 }
 
 impl LayerTexture {
-    /// `image` box-filtered down to `side`×`side` (at least 1).
+    /// `image` box-filtered down to `side`×`side` (at least 1), as the editor's texture store
+    /// reduces textures (`assets::textures::resample`).
     pub fn from_image(image: &Image, side: usize) -> LayerTexture {
         let side = side.max(1);
-        let mut rgb = vec![[0.0f32; 3]; side * side];
-        let (w, h) = (image.width.max(1), image.height.max(1));
-        for (i, out) in rgb.iter_mut().enumerate() {
-            let (ox, oy) = (i % side, i / side);
-            let (x0, x1) = (ox * w / side, ((ox + 1) * w / side).max(ox * w / side + 1));
-            let (y0, y1) = (oy * h / side, ((oy + 1) * h / side).max(oy * h / side + 1));
-            let mut sum = [0.0f32; 3];
-            for y in y0..y1.min(h) {
-                for x in x0..x1.min(w) {
-                    let p = (y * w + x) * 4;
-                    for (k, s) in sum.iter_mut().enumerate() {
-                        *s += f32::from(image.rgba.get(p + k).copied().unwrap_or(0)) / 255.0;
-                    }
-                }
-            }
-            let n = ((x1.min(w) - x0) * (y1.min(h) - y0)).max(1) as f32;
-            *out = sum.map(|s| s / n);
-        }
+        let rgba = crate::assets::textures::resample(image, side);
+        let rgb = rgba
+            .chunks(4)
+            .map(|p| [p[0], p[1], p[2]].map(|c| f32::from(c) / 255.0))
+            .collect();
         LayerTexture { side, rgb }
     }
 
@@ -403,7 +391,11 @@ mod tests {
             ],
         };
         let t = LayerTexture::from_image(&image, 1);
-        assert_eq!(t.rgb, [[0.5, 0.5, 0.5]]);
+        assert!(
+            t.rgb[0].iter().all(|c| (c - 0.5).abs() < 1.0 / 255.0),
+            "{:?}",
+            t.rgb
+        );
         assert_eq!(texture_side(512), 4);
     }
 }

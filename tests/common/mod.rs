@@ -285,3 +285,21 @@ pub fn liquid_layers(
         })
     })
 }
+
+/// Runs `loam new NAME --to GEN --tiles X0 Y0 X1 Y1 EXTRA… OUT` (`tiles` as "X0 Y0 X1 Y1");
+/// panics with its output when it fails; returns what it printed.
+pub fn loam_new(
+    name: &str,
+    to: &str,
+    tiles: &str,
+    extra: &[&str],
+    out: &std::path::Path,
+) -> String {
+    let mut args = vec!["new", name, "--to", to, "--tiles"];
+    args.extend(tiles.split_whitespace());
+    args.extend(extra);
+    args.push(out.to_str().expect("a UTF-8 path"));
+    let o = loam(&args);
+    assert!(o.status.success(), "loam {args:?}: {}", text(&o));
+    text(&o)
+}

@@ -131,3 +131,18 @@ pub fn pick_under(
     let aspect = view.width() / view.height();
     loam::app::camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
 }
+
+/// Where the tile map draws `tile` (the open map's region of the grid, as the widget does).
+pub fn tile_map_point(h: &Harness<'_, LoamApp>, tile: loam::model::TileCoord) -> Pos2 {
+    use loam::ui::tile_map::{Region, TILE_MAP_LABEL};
+    let rect = h.get_by_label(TILE_MAP_LABEL).rect();
+    let present = h
+        .state()
+        .session()
+        .expect("a map is open")
+        .map
+        .present_tiles()
+        .into_iter()
+        .collect();
+    Region::around(&present).tile_centre(rect, tile)
+}
