@@ -18,6 +18,17 @@ pub trait FileDialogs {
     fn pick_listfile(&mut self) -> Option<PathBuf>;
 }
 
+/// What a dialog component needs to carry out its intents: the open document, the file
+/// dialogs and the status line.
+pub struct DialogCtx<'a> {
+    /// The open document.
+    pub doc: &'a crate::doc::Document,
+    /// The file dialogs.
+    pub dialogs: &'a mut dyn FileDialogs,
+    /// The status line's text.
+    pub message: &'a mut Option<String>,
+}
+
 /// The native dialogs (rfd: the XDG portal on Linux).
 #[derive(Debug, Default)]
 pub struct RfdDialogs;

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::dialogs::FileDialogs;
+use super::dialogs::DialogCtx;
 use crate::command::Intent;
 use crate::doc::Document;
 use crate::doc::session::Session;
@@ -62,16 +62,11 @@ pub struct Export {
 impl Export {
     /// Carries out the export intents on the open document (the status line's text goes to
     /// `message`); hands every other intent back.
-    pub fn handle(
-        &mut self,
-        intent: Intent,
-        doc: &Document,
-        dialogs: &mut dyn FileDialogs,
-        message: &mut Option<String>,
-    ) -> Option<Intent> {
+    pub fn handle(&mut self, intent: Intent, c: &mut DialogCtx) -> Option<Intent> {
         let Intent::Export(e) = intent else {
             return Some(intent);
         };
+        let (doc, dialogs) = (c.doc, &mut c.dialogs);
         match e {
             ExportIntent::Open => {
                 let Some(s) = &doc.session else {
@@ -113,7 +108,7 @@ impl Export {
                     d.minimap = on;
                 }
             }
-            ExportIntent::Write => self.write(doc, message),
+            ExportIntent::Write => self.write(doc, c.message),
             ExportIntent::Cancel => self.dialog = None,
         }
         None

@@ -126,15 +126,9 @@ struct MapDialogs {
 impl MapDialogs {
     /// Carries out the Export for client and New map intents; hands every other intent back
     /// (Save as… is carried out with the session it needs).
-    fn handle(
-        &mut self,
-        intent: Intent,
-        doc: &Document,
-        dialogs: &mut dyn FileDialogs,
-        message: &mut Option<String>,
-    ) -> Option<Intent> {
-        let intent = self.export.handle(intent, doc, dialogs, message)?;
-        self.new_map.handle(intent, doc, dialogs, message)
+    fn handle(&mut self, intent: Intent, c: &mut dialogs::DialogCtx) -> Option<Intent> {
+        let intent = self.export.handle(intent, c)?;
+        self.new_map.handle(intent, c)
     }
 }
 
@@ -501,12 +495,12 @@ impl LoamApp {
         let Some(intent) = self.with_object_tool(|tool, c| tool.handle(c, intent)) else {
             return;
         };
-        let Some(intent) = self.map_dialogs.handle(
-            intent,
-            &self.doc,
-            self.shell.dialogs.as_mut(),
-            &mut self.shell.message,
-        ) else {
+        let mut c = dialogs::DialogCtx {
+            doc: &self.doc,
+            dialogs: self.shell.dialogs.as_mut(),
+            message: &mut self.shell.message,
+        };
+        let Some(intent) = self.map_dialogs.handle(intent, &mut c) else {
             return;
         };
         match intent {

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::dialogs::FileDialogs;
+use super::dialogs::DialogCtx;
 use crate::command::{Intent, NewMapIntent};
 use crate::convert::blank::{DEFAULT_TEXTURE, blank_tile};
 use crate::doc::Document;
@@ -34,16 +34,11 @@ pub struct NewMap {
 impl NewMap {
     /// Carries out the New map intents (the status line's text goes to `message`); hands
     /// every other intent back, and once a map is written, an [`Intent::Open`] of it.
-    pub fn handle(
-        &mut self,
-        intent: Intent,
-        doc: &Document,
-        dialogs: &mut dyn FileDialogs,
-        message: &mut Option<String>,
-    ) -> Option<Intent> {
+    pub fn handle(&mut self, intent: Intent, c: &mut DialogCtx) -> Option<Intent> {
         let Intent::NewMap(n) = intent else {
             return Some(intent);
         };
+        let doc = c.doc;
         match n {
             NewMapIntent::Open => {
                 let open = doc.session.as_ref();
@@ -70,7 +65,7 @@ impl NewMap {
                 }
             }
             NewMapIntent::PickFolder => {
-                if let Some(f) = dialogs.pick_folder()
+                if let Some(f) = c.dialogs.pick_folder()
                     && let Some(d) = &mut self.dialog
                 {
                     d.folder = Some(f);
@@ -85,7 +80,7 @@ impl NewMap {
                 match create::create_map(&spec, &folder, &|_, _| {}) {
                     Ok(made) => {
                         self.dialog = None;
-                        *message = Some(format!(
+                        *c.message = Some(format!(
                             "made {} ({} tile(s), {})",
                             made.wdt.display(),
                             made.tiles,
@@ -93,7 +88,7 @@ impl NewMap {
                         ));
                         return Some(Intent::Open(made.wdt));
                     }
-                    Err(e) => *message = Some(format!("could not make the map: {e}")),
+                    Err(e) => *c.message = Some(format!("could not make the map: {e}")),
                 }
             }
         }

@@ -382,20 +382,25 @@ mod tests {
     }
 
     #[test]
-    fn a_texture_is_box_filtered_to_its_mean() {
+    fn a_layer_texture_repeats_and_blends_between_its_texels() {
+        // Black and white halves, reduced to 2×1 texels: a repeat's quarter points are the
+        // texel centres, its edges wrap to the other side.
+        let mut rgba = Vec::new();
+        for x in 0..4 {
+            let v = if x < 2 { 0 } else { 255 };
+            rgba.extend([v, v, v, 255]);
+        }
         let image = Image {
-            width: 2,
-            height: 2,
-            rgba: vec![
-                255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
-            ],
+            width: 4,
+            height: 1,
+            rgba,
         };
-        let t = LayerTexture::from_image(&image, 1);
-        assert!(
-            t.rgb[0].iter().all(|c| (c - 0.5).abs() < 1.0 / 255.0),
-            "{:?}",
-            t.rgb
-        );
+        let t = LayerTexture::from_image(&image, 2);
+        let grey = |u: f32| t.sample(u, 0.25)[0];
+        assert!(grey(0.25) < 0.01 && grey(0.75) > 0.99);
+        assert!((grey(0.5) - 0.5).abs() < 0.01, "between the texels");
+        assert!((grey(1.25) - grey(0.25)).abs() < 1e-6 && (grey(-0.25) - grey(0.75)).abs() < 1e-6);
+        assert!((grey(0.0) - 0.5).abs() < 0.01, "the edge wraps");
         assert_eq!(texture_side(512), 4);
     }
 }
