@@ -177,7 +177,9 @@ fn vanilla_with(bytes: &[u8], entry: &MapEntry, id: u32) -> Result<Vec<u8>, Stri
         max_level: 0,
         max_players: 0,
         unknown: [0; 3],
-        area_table: AreaTableKey::new(entry.area_table_id),
+        // The crate calls this field AreaTable, WoWDBDefs' Map.dbd (1.12.1.5875) ParentMapID:
+        // the two disagree, so it stays 0, as no area and no parent map alike.
+        area_table: AreaTableKey::new(0),
         map_description_horde: LocalizedString::default(),
         map_description_alliance: LocalizedString::default(),
         loading_screen: LoadingScreensKey::new(0),
