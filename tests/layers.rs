@@ -170,3 +170,22 @@ fn the_app_is_one_shell_whose_components_are_structs_of_their_own() {
         .collect();
     assert_eq!(outside, Vec::<String>::new());
 }
+
+#[test]
+fn the_minimap_sits_beside_the_pipeline_below_the_document() {
+    let above = [
+        "crate::doc",
+        "crate::edit",
+        "crate::app",
+        "crate::ui",
+        "crate::render",
+        "crate::command",
+        "crate::cli",
+    ];
+    assert_eq!(uses_of("minimap", &above), Vec::<String>::new());
+    // The arrow points one way: the pipeline never draws a minimap.
+    assert_eq!(
+        uses_of("pipeline", &["crate::minimap"]),
+        Vec::<String>::new()
+    );
+}
