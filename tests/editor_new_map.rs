@@ -60,7 +60,14 @@ fn a_new_map_is_written_into_a_folder_of_its_own_opened_and_its_tiles_changed() 
     h.get_by_label("1.12").click();
     h.run();
     h.get_by_label("Create").click();
-    h.run();
+    // The map is written on a worker thread, then opened.
+    for _ in 0..200 {
+        h.run();
+        if h.state().session().is_some_and(|s| s.map.name == "NewMap") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let folder: &Path = &dir.path().join("NewMap");
     assert!(folder.join("NewMap.wdt").is_file(), "{}", folder.display());
     assert!(folder.join("NewMap.wdl").is_file());

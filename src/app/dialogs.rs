@@ -27,6 +27,8 @@ pub struct DialogCtx<'a> {
     pub dialogs: &'a mut dyn FileDialogs,
     /// The status line's text.
     pub message: &'a mut Option<String>,
+    /// Asks for a frame (workers call it when they have something).
+    pub repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
 }
 
 /// The native dialogs (rfd: the XDG portal on Linux).

@@ -499,6 +499,7 @@ impl LoamApp {
             doc: &self.doc,
             dialogs: self.shell.dialogs.as_mut(),
             message: &mut self.shell.message,
+            repaint: self.streams.repaint.clone(),
         };
         let Some(intent) = self.map_dialogs.handle(intent, &mut c) else {
             return;
@@ -1152,6 +1153,7 @@ impl eframe::App for LoamApp {
         intents.extend(self.open_from_client.ui(ui));
         intents.extend(self.map_dialogs.export.ui(ui, self.doc.session.as_ref()));
         intents.extend(self.map_dialogs.new_map.ui(ui));
+        intents.extend(self.map_dialogs.new_map.poll(&mut self.shell.message));
         match self.open_from_client.poll() {
             Some(open_from_client::Copied::Open(wdt, name)) => {
                 self.open(&wdt);

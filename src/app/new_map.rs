@@ -25,10 +25,11 @@ struct NewMapDialog {
     folder: Option<PathBuf>,
 }
 
-/// The New map component: the dialog, when up.
+/// The New map component: the dialog, when up, and the map being written.
 #[derive(Debug, Default)]
 pub struct NewMap {
     dialog: Option<NewMapDialog>,
+    writing: Option<create::Creating>,
 }
 
 impl NewMap {
@@ -72,27 +73,43 @@ impl NewMap {
                 }
             }
             NewMapIntent::Cancel => self.dialog = None,
-            NewMapIntent::Create => {
+            NewMapIntent::Create if self.writing.is_none() => {
                 let d = self.dialog.as_ref()?;
                 let spec = spec(d);
                 // The map gets a folder of its own in the one chosen.
                 let folder = d.folder.as_ref()?.join(&spec.name);
-                match create::create_map(&spec, &folder, &|_, _| {}) {
-                    Ok(made) => {
-                        self.dialog = None;
-                        *c.message = Some(format!(
-                            "made {} ({} tile(s), {})",
-                            made.wdt.display(),
-                            made.tiles,
-                            spec.generation
-                        ));
-                        return Some(Intent::Open(made.wdt));
-                    }
-                    Err(e) => *c.message = Some(format!("could not make the map: {e}")),
+                if let Err(e) = create::preflight(&spec, &folder) {
+                    *c.message = Some(format!("could not make the map: {e}"));
+                    return None;
                 }
+                let repaint = c.repaint.clone();
+                self.writing = Some(create::Creating::start(spec, folder, move || repaint()));
             }
+            NewMapIntent::Create => {}
         }
         None
+    }
+
+    /// Once the map being written is done: closes the dialog and hands back an
+    /// [`Intent::Open`] of it (or says why it could not be made).
+    pub fn poll(&mut self, message: &mut Option<String>) -> Option<Intent> {
+        let made = self.writing.as_ref()?.poll()?;
+        self.writing = None;
+        match made {
+            Ok(made) => {
+                self.dialog = None;
+                *message = Some(format!(
+                    "made {} ({} tile(s))",
+                    made.wdt.display(),
+                    made.tiles
+                ));
+                Some(Intent::Open(made.wdt))
+            }
+            Err(e) => {
+                *message = Some(format!("could not make the map: {e}"));
+                None
+            }
+        }
     }
 
     /// Draws the dialog when it is up.
@@ -115,6 +132,10 @@ impl NewMap {
             folder: d.folder.clone(),
             into: d.folder.as_ref().map(|f| f.join(d.fields.name.trim())),
             problem,
+            writing: self
+                .writing
+                .as_ref()
+                .map(|w| (w.done.load(std::sync::atomic::Ordering::Relaxed), w.total)),
         };
         ui::dialogs::new_map(ui, &view, &mut d.fields)
     }

@@ -8,6 +8,9 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
 
 use crate::convert::{self, blank};
 use crate::disk::{self, LoamError, Result, tile_file_name};
@@ -127,6 +130,58 @@ pub fn create_map(
         tiles: new.tiles.len() - written.failed.len(),
         wdl,
     })
+}
+
+/// A new map being written on a worker thread (the editor's File ▸ New map…, which must not
+/// freeze the window for the seconds a large map takes).
+#[derive(Debug)]
+pub struct Creating {
+    /// Tiles written so far.
+    pub done: Arc<AtomicUsize>,
+    /// Tiles to write.
+    pub total: usize,
+    result: Receiver<Result<Created>>,
+}
+
+impl Creating {
+    /// Starts writing `new` into `folder`; `wake` is called after each tile and at the end.
+    pub fn start(
+        new: NewMap,
+        folder: PathBuf,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> Creating {
+        let (send, result) = mpsc::channel();
+        let done = Arc::new(AtomicUsize::new(0));
+        let total = new.tiles.len();
+        let counter = done.clone();
+        std::thread::Builder::new()
+            .name("loam-new-map".into())
+            .spawn(move || {
+                let made = create_map(&new, &folder, &|n, _| {
+                    counter.store(n, Ordering::Relaxed);
+                    wake();
+                });
+                let _ = send.send(made);
+                wake();
+            })
+            .ok();
+        Creating {
+            done,
+            total,
+            result,
+        }
+    }
+
+    /// What was written (or why not), once it is done; `None` while it is under way.
+    pub fn poll(&self) -> Option<Result<Created>> {
+        match self.result.try_recv() {
+            Ok(r) => Some(r),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => Some(Err(LoamError::Usage(
+                "the map writer stopped without a word".into(),
+            ))),
+        }
+    }
 }
 
 /// Why `new` cannot be written into `folder` as it stands (a bad name, a generation loam does

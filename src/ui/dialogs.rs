@@ -441,6 +441,8 @@ pub struct NewMapView {
     pub into: Option<PathBuf>,
     /// Why the map cannot be made as it stands (a bad name, files already there), if so.
     pub problem: Option<String>,
+    /// Tiles written and to write, while the map is being written.
+    pub writing: Option<(usize, usize)>,
 }
 
 /// The New map window's title.
@@ -516,12 +518,23 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
                 "Every tile flat, one texture, laid out as Blizzard's own empty tiles; the WDT \
                  and the WDL with them. Files already there are never overwritten.",
             );
-            if let Some(p) = &view.problem {
-                ui.colored_label(ui.visuals().warn_fg_color, p);
+            match view.writing {
+                Some((done, total)) => {
+                    ui.add(
+                        egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                            .text(format!("writing {done}/{total} tiles")),
+                    );
+                }
+                None => {
+                    if let Some(p) = &view.problem {
+                        ui.colored_label(ui.visuals().warn_fg_color, p);
+                    }
+                }
             }
             ui.separator();
             ui.horizontal(|ui| {
-                let ready = view.folder.is_some() && view.problem.is_none();
+                let ready =
+                    view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
                 if ui.add_enabled(ready, egui::Button::new("Create")).clicked() {
                     out.push(Intent::NewMap(N::Create));
                 }
