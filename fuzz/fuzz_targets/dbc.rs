@@ -1,5 +1,5 @@
-//! Any bytes given as a client's `Map.dbc` (read with every layout loam knows: 1.12, 2.4.3,
-//! 3.3.5) or `LiquidType.dbc` (3.3.5) give a table or "not this table", never a panic that
+//! Any bytes given as a client's `Map.dbc` (read with every layout loam knows: 0.5.3 – 0.6.0,
+//! 1.12, 2.4.3, 3.3.5) or `LiquidType.dbc` (3.3.5) give a table or "not this table", never a panic that
 //! escapes loam and never a runaway allocation: a modded client's patch archive can hold tables
 //! other tools wrote. The tables are parsed by the `wow_dbc` crate, whose panics loam catches
 //! (`assets::client::dbc`); as in `mpq_lookup`, libFuzzer's hook, which would abort on those
@@ -30,6 +30,8 @@ fuzz_target!(|data: &[u8]| {
         ClientGeneration::V243,
         ClientGeneration::V335,
         ClientGeneration::Unknown(String::new()),
+        // WoWDBDefs' 0.5.3 – 0.6.0 layout, read by loam itself.
+        ClientGeneration::Alpha,
     ] {
         if let Some(rows) = read_map_table(data, &g) {
             // Each row came from a whole record of the bytes.

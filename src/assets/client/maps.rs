@@ -2,8 +2,10 @@
 //! client serves, named from `DBFilesClient\Map.dbc` where that table can be read.
 //!
 //! Map.dbc is read with the `wow_dbc` crate, whose typed tables cover 1.12, 2.4.3 and 3.3.5.
-//! The alpha and 0.6.0 tables have other layouts the crate does not know; their maps are
-//! listed by folder name only (from the names the archives list) rather than guessed at.
+//! The 0.5.3 – 0.6.0 table, which the crate does not know, is read from WoWDBDefs' layout
+//! (`definitions/Map.dbd`, `BUILD 0.5.3.3368-0.6.0.3592`: ID, Directory, PVP, IsInMap,
+//! MapName_lang — 13 fields, the localized name 8 strings and a flags word); a table of any
+//! other shape there lists its maps by folder name only rather than guessed at.
 //!
 //! Not for: opening the map (see `app::client_maps`).
 
@@ -49,8 +51,6 @@ pub enum MapNames {
     NoTable,
     /// Map.dbc is there but could not be read out of its archive (the error says why).
     Unreadable(String),
-    /// loam knows no Map.dbc layout for this client's generation (0.5.x, 0.6.0).
-    LayoutUnknown(ClientGeneration),
     /// Map.dbc is there but fits none of the layouts tried: a table another tool wrote, or a
     /// client of another generation than its archives suggest.
     NoLayoutFits(ClientGeneration),
@@ -64,10 +64,6 @@ impl fmt::Display for MapNames {
             Self::Unreadable(why) => {
                 write!(f, "no display names: {MAP_DBC} could not be read: {why}")
             }
-            Self::LayoutUnknown(g) => write!(
-                f,
-                "no display names: loam does not know the {g} layout of {MAP_DBC}"
-            ),
             Self::NoLayoutFits(ClientGeneration::Unknown(_)) => write!(
                 f,
                 "no display names: {MAP_DBC} fits none of the 1.12, 2.4.3 and 3.3.5 layouts"
@@ -162,9 +158,46 @@ fn read_with_layout(
         ClientGeneration::V243 => tbc(),
         ClientGeneration::V335 => wrath(),
         ClientGeneration::Unknown(_) => wrath().or_else(tbc).or_else(vanilla),
-        // Layouts the crate does not know: no names rather than misread ones.
-        ClientGeneration::Alpha | ClientGeneration::V060 => None,
+        ClientGeneration::Alpha | ClientGeneration::V060 => {
+            alpha_rows(bytes).map(|rows| (generation.clone(), rows))
+        }
     }
+}
+
+/// The rows of a 0.5.3 – 0.6.0 Map.dbc (WoWDBDefs' layout, see the module's doc): `None`
+/// unless the header says 13 four-byte fields and every string offset is inside the block.
+fn alpha_rows(bytes: &[u8]) -> Option<Vec<MapRow>> {
+    const FIELDS: usize = 13;
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    if bytes.get(..4)? != b"WDBC" || word(8)? as usize != FIELDS || word(12)? as usize != FIELDS * 4
+    {
+        return None;
+    }
+    let (records, strings) = (word(4)? as usize, word(16)? as usize);
+    let block_at = 20usize.checked_add(records.checked_mul(FIELDS * 4)?)?;
+    let block = bytes.get(block_at..block_at.checked_add(strings)?)?;
+    let string = |offset: u32| -> Option<String> {
+        let s = block.get(offset as usize..)?;
+        let end = s.iter().position(|&b| b == 0)?;
+        Some(String::from_utf8_lossy(&s[..end]).into_owned())
+    };
+    (0..records)
+        .map(|r| {
+            let at = 20 + r * FIELDS * 4;
+            let id = i64::from(word(at)?);
+            let directory = string(word(at + 4)?)?;
+            // MapName_lang: fields 4 to 11, the first filled locale.
+            let name = (4..12)
+                .map(|f| string(word(at + f * 4)?))
+                .collect::<Option<Vec<String>>>()?
+                .into_iter()
+                .find(|n| !n.is_empty())
+                .unwrap_or_default();
+            Some((id, directory, name))
+        })
+        .collect()
 }
 
 /// Reads the client's Map.dbc: its rows, and what to tell the user about them.
@@ -175,9 +208,6 @@ fn map_table(client: &ClientData) -> (Vec<MapRow>, MapNames) {
         Ok(None) => return (Vec::new(), MapNames::NoTable),
         Err(e) => return (Vec::new(), MapNames::Unreadable(e.to_string())),
     };
-    if matches!(generation, ClientGeneration::Alpha | ClientGeneration::V060) {
-        return (Vec::new(), MapNames::LayoutUnknown(generation.clone()));
-    }
     match read_with_layout(&bytes, generation) {
         Some((layout, rows)) => (rows, MapNames::Read(layout)),
         None => (Vec::new(), MapNames::NoLayoutFits(generation.clone())),
@@ -233,5 +263,41 @@ impl ClientData {
             maps: found.into_values().collect(),
             names,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_alpha_map_table_reads_in_wowdbdefs_layout_and_another_shape_does_not() {
+        // ID, Directory, PVP, IsInMap, MapName_lang (8 strings + flags): 13 fields.
+        let mut strings = b"\0Azeroth\0Eastern Kingdoms\0".to_vec();
+        let mut table = b"WDBC".to_vec();
+        for v in [1u32, 13, 52, strings.len() as u32] {
+            table.extend_from_slice(&v.to_le_bytes());
+        }
+        let mut record = [0u32; 13];
+        record[1] = 1;
+        record[5] = 9; // the enGB slot is empty; the next one names it
+        for v in record {
+            table.extend_from_slice(&v.to_le_bytes());
+        }
+        table.append(&mut strings);
+        let rows = read_map_table(&table, &ClientGeneration::Alpha).unwrap();
+        assert_eq!(
+            rows,
+            [(0, "Azeroth".to_string(), "Eastern Kingdoms".to_string())]
+        );
+        assert_eq!(read_map_table(&table, &ClientGeneration::V060), Some(rows));
+        // A 1.12 table (42 fields) in an alpha client is not misread.
+        let mut vanilla = table.clone();
+        vanilla[8..12].copy_from_slice(&42u32.to_le_bytes());
+        assert_eq!(read_map_table(&vanilla, &ClientGeneration::Alpha), None);
+        // Nor is a string offset past the block.
+        let mut bad = table.clone();
+        bad[20 + 4..20 + 8].copy_from_slice(&999u32.to_le_bytes());
+        assert_eq!(read_map_table(&bad, &ClientGeneration::Alpha), None);
     }
 }
