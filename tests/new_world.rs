@@ -65,6 +65,14 @@ fn client_112(root: &Path) -> PathBuf {
     root.to_path_buf()
 }
 
+/// The archives `names` (space-separated, without `.MPQ`) in `folder`, in that order.
+fn chain(folder: &Path, names: &str) -> Vec<PathBuf> {
+    names
+        .split_whitespace()
+        .map(|n| folder.join(format!("{n}.MPQ")))
+        .collect()
+}
+
 /// Extracts `game_path` from the first archive of `chain` (highest priority first) that holds
 /// it, with StormLib's `smpq`: what an extractor reading those archives gets.
 fn extract(chain: &[PathBuf], game_path: &str, scratch: &Path) -> Option<Vec<u8>> {
@@ -115,7 +123,7 @@ fn dbc_rows(bytes: &[u8]) -> Vec<(u32, String)> {
 fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
     let new = dir.join(format!("new{to}"));
     common::loam_new("Isle", to, "30 30 31 31", &["--height", "10"], &new);
-    // A raise stroke over the corner the four tiles share (world 0, 0).
+    // A raise stroke at world (0, 0), the south-east corner of tile 31_31 (the only tile it reaches).
     let ops = dir.join("ops.json");
     fs::write(
         &ops,
@@ -214,30 +222,14 @@ fn a_new_335_map_lands_where_the_client_and_the_servers_extractors_read_it() {
     let packed = make_and_pack(dir.path(), &game, "3.3.5", "patch-4.MPQ");
     let data = game.join("Data");
     // cMaNGOS's lists (contrib/extractor/System.cpp), highest priority first.
-    let locale: Vec<PathBuf> = [
-        "patch-enUS-4",
-        "patch-enUS-3",
-        "patch-enUS-2",
-        "patch-enUS",
-        "locale-enUS",
-    ]
-    .iter()
-    .map(|n| data.join(format!("enUS/{n}.MPQ")))
-    .collect();
-    let base: Vec<PathBuf> = [
-        "patch-5",
-        "patch-4",
-        "patch-3",
-        "patch-2",
-        "patch",
-        "expansion",
-        "lichking",
-        "common-2",
-        "common",
-    ]
-    .iter()
-    .map(|n| data.join(format!("{n}.MPQ")))
-    .collect();
+    let locale = chain(
+        &data.join("enUS"),
+        "patch-enUS-4 patch-enUS-3 patch-enUS-2 patch-enUS locale-enUS",
+    );
+    let base = chain(
+        &data,
+        "patch-5 patch-4 patch-3 patch-2 patch expansion lichking common-2 common",
+    );
     // The next free id above Northrend's.
     extracted_as_a_server_would(&locale, &base, &packed, 572, dir.path());
     let o = loam(&["client", "--maps", game.to_str().unwrap()]);
@@ -268,12 +260,7 @@ fn a_new_112_map_lands_where_the_client_reads_it_with_its_own_map_id() {
     let game = client_112(&dir.path().join("Game"));
     let packed = make_and_pack(dir.path(), &game, "1.12", "patch-4.MPQ");
     let data = game.join("Data");
-    let chain: Vec<PathBuf> = [
-        "patch-5", "patch-4", "patch-3", "patch-2", "patch", "dbc", "terrain",
-    ]
-    .iter()
-    .map(|n| data.join(format!("{n}.MPQ")))
-    .collect();
+    let chain = chain(&data, "patch-5 patch-4 patch-3 patch-2 patch dbc terrain");
     extracted_as_a_server_would(&chain, &chain, &packed, 2, dir.path());
     let o = loam(&["client", "--maps", game.to_str().unwrap()]);
     assert!(text(&o).contains("Isle\t2\tThe Isle"), "{}", text(&o));

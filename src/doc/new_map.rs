@@ -370,11 +370,21 @@ pub fn add_tiles(
     let wdt = wdt_path(&opened);
     if g >= Generation::V060 {
         let alpha = pipeline::alpha_target(&header);
-        for c in &added {
-            let bytes = encode_tile(&work.tiles[c], g, alpha);
-            disk::write_atomic(&folder.join(tile_file_name(&name, *c)), &bytes)?;
+        // The new tiles, then the WDT that lists them; a failure removes the tiles this call
+        // wrote, so the map is as it was and the same command can be run again.
+        let mut written = Vec::new();
+        let result = added.iter().try_for_each(|c| {
+            let path = folder.join(tile_file_name(&name, *c));
+            disk::write_atomic(&path, &encode_tile(&work.tiles[c], g, alpha))?;
+            written.push(path);
+            Ok(())
+        });
+        if let Err(e) = result.and_then(|()| write_split_wdt(&header, g, &wdt)) {
+            for p in &written {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(e);
         }
-        write_split_wdt(&header, g, &wdt)?;
     } else {
         let overlay = Overlay {
             map: &work,
