@@ -326,7 +326,8 @@ fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_serv
     common::loam_new("Isle", "3.3.5", "4 4 4 4", &["--area", "77"], &new);
     let ops = dir.path().join("ops.json");
     // A pool of LiquidType 333 in the middle of tile 4_4.
-    let (x, y) = (17066.666 - 4.5 * 533.3333, 17066.666 - 4.5 * 533.3333);
+    let [x, y] =
+        loam::model::coords::chunk_north_west(loam::model::TileCoord::new(4, 4).unwrap(), 8, 8);
     fs::write(
         &ops,
         format!(
