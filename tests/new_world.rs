@@ -160,8 +160,59 @@ fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
     // alike share a file).
     assert!(said.contains("minimap: 4 tile(s) drawn"), "{said}");
     assert!(said.contains(patch), "{said}");
-    assert!(!said.contains("warning"), "{said}");
+    if to == "1.12" {
+        // 1.12's extractors read only Blizzard's patches: the pack says how to reach them.
+        assert!(
+            said.contains(
+                "warning: patch-4.MPQ: the client loads it, but the servers' map extractors"
+            ) && said.contains("loam server-data"),
+            "{said}"
+        );
+    } else {
+        assert!(!said.contains("warning"), "{said}");
+    }
     packed
+}
+
+/// Every file in every archive loam wrote into `data` (those holding its `(loam)` marker) is
+/// stored in sectors: the libmpq 0.3 in cMaNGOS's and vmangos's extractors cannot read a file
+/// stored as a single unit (block flag 0x01000000).
+fn assert_sectored_for_libmpq(data: &Path) {
+    let mut seen = 0;
+    for e in walkdir(data) {
+        let Ok(mut a) = wow_mpq::Archive::open(&e) else {
+            continue;
+        };
+        if a.read_file("(loam)").is_err() {
+            continue;
+        }
+        for f in a.list().unwrap() {
+            let info = a.find_file(&f.name).unwrap().unwrap();
+            assert_eq!(info.flags & 0x0100_0000, 0, "{} in {}", f.name, e.display());
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "loam wrote no archive under {}", data.display());
+}
+
+/// Every file under `dir`.
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            out.extend(walkdir(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+/// `loam server-data GAME OUT`, checked to succeed; returns OUT/Data.
+fn server_data(game: &Path, out: &Path) -> PathBuf {
+    let o = loam(&["server-data", game.to_str().unwrap(), out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    out.join("Data")
 }
 
 /// Checks what an extractor reading `dbc_chain` (tables) and `map_chain` (map files) finds:
@@ -232,6 +283,7 @@ fn a_new_335_map_lands_where_the_client_and_the_servers_extractors_read_it() {
     );
     // The next free id above Northrend's.
     extracted_as_a_server_would(&locale, &base, &packed, 572, dir.path());
+    assert_sectored_for_libmpq(&data);
     let o = loam(&["client", "--maps", game.to_str().unwrap()]);
     assert!(text(&o).contains("Isle\t572\tThe Isle"), "{}", text(&o));
     // Exporting again keeps the archives and the id: nothing is added twice.
@@ -255,15 +307,43 @@ fn a_new_335_map_lands_where_the_client_and_the_servers_extractors_read_it() {
 }
 
 #[test]
-fn a_new_112_map_lands_where_the_client_reads_it_with_its_own_map_id() {
+fn a_new_112_map_lands_in_the_client_and_in_the_copy_its_servers_extractors_read() {
     let dir = tempfile::tempdir().unwrap();
     let game = client_112(&dir.path().join("Game"));
     let packed = make_and_pack(dir.path(), &game, "1.12", "patch-4.MPQ");
     let data = game.join("Data");
-    let chain = chain(&data, "patch-5 patch-4 patch-3 patch-2 patch dbc terrain");
-    extracted_as_a_server_would(&chain, &chain, &packed, 2, dir.path());
+    assert_sectored_for_libmpq(&data);
     let o = loam(&["client", "--maps", game.to_str().unwrap()]);
     assert!(text(&o).contains("Isle\t2\tThe Isle"), "{}", text(&o));
+    // vmangos's list (contrib/extractor/System.cpp; cMaNGOS classic's lacks model), highest
+    // priority first: in the client folder itself the extractor never sees the map.
+    let list = "patch-2 patch terrain dbc model";
+    let in_client = chain(&data, list);
+    assert_eq!(
+        extract(&in_client, "World\\Maps\\Isle\\Isle.wdt", dir.path()),
+        None
+    );
+    let rows = dbc_rows(&extract(&in_client, "DBFilesClient\\Map.dbc", dir.path()).unwrap());
+    assert_eq!(rows, [(1, "Kalimdor".to_string())]);
+    // The server's copy: the same list finds all of it, and Blizzard's patch-2 files still.
+    let served = server_data(&game, &dir.path().join("server"));
+    let chain = chain(&served, list);
+    extracted_as_a_server_would(&chain, &chain, &packed, 2, dir.path());
+    let rows = dbc_rows(&extract(&chain, "DBFilesClient\\Map.dbc", dir.path()).unwrap());
+    assert!(rows.contains(&(1, "Kalimdor".to_string())), "{rows:?}");
+    assert_sectored_for_libmpq(&served);
+    // The client's folder is as it was: the copy links, it does not move.
+    assert!(data.join("patch-4.MPQ").is_file() && data.join("patch-2.MPQ").is_file());
+    let o = loam(&[
+        "server-data",
+        game.to_str().unwrap(),
+        dir.path().join("server").to_str().unwrap(),
+    ]);
+    assert!(
+        !o.status.success() && text(&o).contains("exists"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -294,6 +374,26 @@ fn a_patch_name_the_extractors_skip_is_warned_about_and_a_taken_id_refused() {
         "{said}"
     );
     assert!(said.contains("map id 571 is taken by Northrend"), "{said}");
+    // The server's copy merges patch-A into patch-5, the last patch the extractors read.
+    let said = pack(&["--patch-name", "patch-A.MPQ"], "o2");
+    assert!(
+        said.contains("added Isle to the client's Map.dbc"),
+        "{said}"
+    );
+    let served = server_data(&game, &dir.path().join("server"));
+    assert!(!served.join("patch-A.MPQ").exists());
+    let base = chain(
+        &served,
+        "patch-5 patch-4 patch-3 patch-2 patch expansion lichking common-2 common",
+    );
+    let wdt = extract(&base, "World\\Maps\\Isle\\Isle.wdt", dir.path()).expect("the WDT");
+    assert_eq!(wdt, fs::read(dir.path().join("o2/Isle.wdt")).unwrap());
+    let locale = chain(
+        &served.join("enUS"),
+        "patch-enUS-4 patch-enUS-3 patch-enUS-2 patch-enUS locale-enUS",
+    );
+    let rows = dbc_rows(&extract(&locale, "DBFilesClient\\Map.dbc", dir.path()).unwrap());
+    assert!(rows.iter().any(|(_, d)| d == "Isle"), "{rows:?}");
 }
 
 /// A WDBC table of `fields` u32 fields and `ids` rows (every other field 0, strings empty).

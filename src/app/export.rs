@@ -229,16 +229,16 @@ impl Export {
     }
 }
 
-/// The extractor warnings of a 3.3.5 export, joined for the status line.
+/// The extractor warnings of an export into a client, joined for the status line.
 fn table_warnings(packed: &pack::Packed, target: Generation) -> String {
-    if target != Generation::V335 {
-        return String::new();
-    }
     packed
         .archives
         .iter()
         .filter_map(|(a, _)| {
-            crate::pipeline::tables::extractor_warning(&a.file_name()?.to_string_lossy())
+            crate::pipeline::server_data::extractor_warning(
+                target,
+                &a.file_name()?.to_string_lossy(),
+            )
         })
         .map(|w| format!(" — {w}"))
         .collect()

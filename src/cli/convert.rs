@@ -134,8 +134,7 @@ pub fn run(
             println!("packed {} file(s) into {}", files.len(), archive.display());
             let file = archive.file_name().unwrap_or_default().to_string_lossy();
             if extras.client.is_some()
-                && to == Generation::V335
-                && let Some(w) = pipeline::tables::extractor_warning(&file)
+                && let Some(w) = pipeline::server_data::extractor_warning(to, &file)
             {
                 eprintln!("warning: {w}");
             }

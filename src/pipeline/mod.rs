@@ -1,7 +1,7 @@
 //! The map pipeline: what a path stands for (`locate`), which generation its bytes are
 //! (`open`), reading tiles (`source`), encoding a map (`encode`), converting a map tile by tile
 //! without holding it (`stream`), the low-resolution WDL (`wdl`), autosave snapshots
-//! (`recovery`) packing into MPQ patches (`pack`) and the client's tables for a packed map
+//! (`recovery`) packing into MPQ patches (`pack`, written by `mpq`) and the client's tables for a packed map
 //! (`tables`).
 //!
 //! Used by `cli` and the document layer alike. Not for: touching the filesystem directly
@@ -9,9 +9,11 @@
 
 pub mod encode;
 pub mod locate;
+pub mod mpq;
 pub mod open;
 pub mod pack;
 pub mod recovery;
+pub mod server_data;
 pub mod source;
 pub mod stream;
 pub mod tables;

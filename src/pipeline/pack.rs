@@ -2,7 +2,7 @@
 //! files. 1.12 and 3.3.5 read a patch archive (`patch-X.MPQ` in `Data`) holding
 //! `World\Maps\Name\Name.wdt`, its ADTs and its WDL, with a `(listfile)`; 0.5.x reads per-file
 //! wrappers (`Data\World\Maps\Name\Name.wdt.MPQ`, and `Name.wdl.MPQ`), each holding the one
-//! file under its plain name. Archives are written with `wow-mpq`'s builder, atomically (a
+//! file under its plain name. Archives are written by `pipeline::mpq`, atomically (a
 //! temporary file beside the target, flushed, renamed over it), and never over an archive that
 //! loam did not write: every archive loam writes holds a small [`MARKER`] file, and an existing
 //! archive without it is refused. The layouts and their sources are in `docs/formats.md`
@@ -15,9 +15,10 @@ use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use wow_mpq::{Archive, ArchiveBuilder, FormatVersion, ListfileOption};
+use wow_mpq::Archive;
 
-use crate::disk::{LoamError, Pending, Result, io_err, parse_tile_file_name, temp_path};
+use super::mpq::{Entry, write_archive};
+use crate::disk::{LoamError, Result, io_err, parse_tile_file_name};
 use crate::format::Generation;
 
 /// The file inside every archive loam writes that says loam wrote it, so that a later export
@@ -197,21 +198,14 @@ pub fn pack_map_with(
                 None => default_patch_name(dest, name)?,
             };
             let target = replaceable(&dest.join(patch))?;
-            let mut builder = ArchiveBuilder::new()
-                .version(FormatVersion::V1)
-                .listfile_option(ListfileOption::Generate);
-            let mut listed = Vec::new();
-            for (file, path) in &files {
-                let game = format!("{game_folder}\\{file}");
-                builder = builder.add_file(path, &game);
-                listed.push(game);
-            }
-            for (game, path) in extra {
-                builder = builder.add_file(path, game);
-                listed.push(game.clone());
-            }
-            builder = builder.add_file_data(marker_text(), MARKER);
-            build_atomic(builder, &target)?;
+            let mut entries: Vec<Entry> = files
+                .iter()
+                .map(|(file, path)| Entry::file(&format!("{game_folder}\\{file}"), path))
+                .chain(extra.iter().map(|(game, path)| Entry::file(game, path)))
+                .collect();
+            let listed = entries.iter().map(|e| e.game.clone()).collect();
+            entries.push(Entry::bytes(MARKER, marker_text()));
+            write_archive(&entries, true, &target)?;
             archives.push((target, listed));
         }
         Layout::PerFile => {
@@ -220,16 +214,9 @@ pub fn pack_map_with(
             for (file, path) in files.iter().filter(|(f, _)| !f.ends_with(".adt")) {
                 let target = replaceable(&wrapper_dir.join(format!("{file}.MPQ")))?;
                 // The payload first, under its plain name: the 0.5.x wrappers hold the file and
-                // a checksum, and readers take the named, the first or the largest block. Stored
-                // zlib-compressed like the patch: wow-mpq 0.7 writes an uncompressed file of
-                // several sectors with a sector table but without the flag that announces one,
-                // which StormLib then reads as file data.
-                let builder = ArchiveBuilder::new()
-                    .version(FormatVersion::V1)
-                    .listfile_option(ListfileOption::None)
-                    .add_file(path, file)
-                    .add_file_data(marker_text(), MARKER);
-                build_atomic(builder, &target)?;
+                // a checksum, and readers take the named, the first or the largest block.
+                let entries = [Entry::file(file, path), Entry::bytes(MARKER, marker_text())];
+                write_archive(&entries, false, &target)?;
                 archives.push((target, vec![format!("{game_folder}\\{file}")]));
             }
             for (game, path) in extra {
@@ -333,23 +320,6 @@ pub(crate) fn replaceable(path: &Path) -> Result<PathBuf> {
     }
 }
 
-/// Builds `builder` at a temporary name beside `target`, flushes it and renames it over
-/// `target`; on failure the temporary file is removed and `target` is as it was.
-pub(crate) fn build_atomic(builder: ArchiveBuilder, target: &Path) -> Result<()> {
-    let tmp = temp_path(target)?;
-    let built = catch_unwind(AssertUnwindSafe(|| builder.build(&tmp)));
-    let err = match built {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(e.to_string()),
-        Err(_) => Some("the MPQ writer failed".to_string()),
-    };
-    if let Some(why) = err {
-        let _ = fs::remove_file(&tmp);
-        return Err(LoamError::Usage(format!("{}: {why}", target.display())));
-    }
-    Pending::written_at(tmp, target).commit()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,7 +346,7 @@ mod tests {
     fn an_archive_loam_did_not_write_is_never_replaced() {
         let dir = tempfile::tempdir().unwrap();
         let theirs = dir.path().join("patch-4.MPQ");
-        ArchiveBuilder::new()
+        wow_mpq::ArchiveBuilder::new()
             .add_file_data(b"blizzard".to_vec(), "a.txt")
             .build(&theirs)
             .unwrap();

@@ -23,9 +23,8 @@
 
 use std::path::{Path, PathBuf};
 
-use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
-
-use super::pack::{MARKER, build_atomic, marker_text, replaceable, written_by_loam};
+use super::mpq::{Entry, write_archive};
+use super::pack::{MARKER, marker_text, replaceable, written_by_loam};
 use crate::assets::client::{
     AREA_TABLE_DBC, ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_areas,
     add_map, locale_dir, read_map_table,
@@ -34,16 +33,6 @@ use crate::disk::{LoamError, Result};
 
 /// Custom patch suffixes in the client's load order, after Blizzard's own (`patch`, `-2`, `-3`).
 const CUSTOM_SUFFIXES: &str = "456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-/// The 3.3.5 base patch archives the servers' extractors read map files from (cMaNGOS
-/// `contrib/extractor/System.cpp`: `patch`, `patch-2` … `patch-5`).
-const EXTRACTOR_PATCHES_335: [&str; 5] = [
-    "patch.mpq",
-    "patch-2.mpq",
-    "patch-3.mpq",
-    "patch-4.mpq",
-    "patch-5.mpq",
-];
 
 /// What the user asked the map's row to be.
 #[derive(Debug, Clone, Default)]
@@ -178,13 +167,12 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
         ));
     }
     let target = replaceable(&folder.join(&name))?;
-    let mut builder = ArchiveBuilder::new()
-        .version(FormatVersion::V1)
-        .listfile_option(ListfileOption::Generate);
-    for (path, bytes) in tables {
-        builder = builder.add_file_data(bytes, path);
-    }
-    build_atomic(builder.add_file_data(marker_text(), MARKER), &target)?;
+    let mut entries: Vec<Entry> = tables
+        .into_iter()
+        .map(|(path, bytes)| Entry::bytes(path, bytes))
+        .collect();
+    entries.push(Entry::bytes(MARKER, marker_text()));
+    write_archive(&entries, true, &target)?;
     // Read back as the client would: the row must be in the table it reads now.
     let seen = ClientData::open(data_dir)
         .ok()
@@ -248,17 +236,4 @@ pub(crate) fn holds(path: &Path, game_path: &str) -> bool {
         wow_mpq::Archive::open(path).is_ok_and(|mut a| a.read_file(game_path).is_ok())
     })
     .unwrap_or(false)
-}
-
-/// A warning when `patch_name`, a 3.3.5 client's map archive, is not one the servers'
-/// extractors read (see [`EXTRACTOR_PATCHES_335`]).
-pub fn extractor_warning(patch_name: &str) -> Option<String> {
-    let lower = patch_name.to_ascii_lowercase();
-    (!EXTRACTOR_PATCHES_335.contains(&lower.as_str())).then(|| {
-        format!(
-            "{patch_name}: the client loads it, but the servers' map extractors (TrinityCore's \
-             and AzerothCore's map_extractor, cMaNGOS's ad) read only patch.MPQ and patch-2 … \
-             patch-5.MPQ, so a server will not extract this map; use patch-4 or patch-5"
-        )
-    })
 }
