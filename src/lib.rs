@@ -15,6 +15,8 @@
 //!   snapshots, packing.
 //! - `minimap`: each tile drawn from above on the CPU, named and written as the client's
 //!   minimap files (beside `pipeline`, over it and `assets`).
+//! - `images`: terrain as image files (reading images, writing a map's heightmaps, alpha maps
+//!   and vertex colours); over `edit`'s layouts and the `pipeline`, below `doc`.
 //! - `doc`: the open document without a window: the session, strokes and the undo history,
 //!   client data, and the one runner of scripted operations (`loam apply` and the editor).
 //! - `error`: the crate's error.
@@ -37,6 +39,7 @@ pub mod doc;
 pub mod edit;
 pub mod error;
 pub mod format;
+pub mod images;
 pub mod minimap;
 pub mod model;
 pub mod pipeline;

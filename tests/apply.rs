@@ -320,16 +320,16 @@ fn applied_whole(map: &std::path::Path, ops_text: &str, to: Generation, dst: &st
     let fetch = |p: &str| assets.read(p).ok().flatten();
     let model_box = |p: &str| models::placement_box(p, &fetch);
     let mut history = History::default();
+    let uids = NewUids::default();
+    let no_image = |p: &str| Err(format!("no image {p}"));
+    let cx = ops::OpContext {
+        model_box: &model_box,
+        uids: &uids,
+        style: LiquidStyle::of(opened.generation),
+        read_image: &no_image,
+    };
     for op in &file.ops {
-        ops::run(
-            &mut opened.map,
-            op,
-            &mut history,
-            &model_box,
-            &NewUids::default(),
-            LiquidStyle::of(opened.generation),
-        )
-        .unwrap();
+        ops::run(&mut opened.map, op, &mut history, &cx).unwrap();
     }
     convert::prepare_map(&mut opened.map, opened.generation, to);
     let files = pipeline::encode_map(&opened.map, to, true, None).unwrap();

@@ -418,13 +418,18 @@ fn scripted_operations_read_the_tiles_they_reach_and_change_what_the_whole_map_w
 
     let mut whole = loam::pipeline::open_map(&wdt).unwrap();
     let untouched = whole.map.tiles[&far].clone();
+    let uids = loam::edit::objects::NewUids::default();
+    let cx = loam::edit::ops::OpContext {
+        model_box: &|_| None,
+        uids: &uids,
+        style: loam::edit::liquid::LiquidStyle::of(whole.generation),
+        read_image: &|p| Err(format!("no image {p}")),
+    };
     loam::edit::ops::run(
         &mut whole.map,
         &file.ops[0],
         &mut loam::edit::History::default(),
-        &|_| None,
-        &loam::edit::objects::NewUids::default(),
-        loam::edit::liquid::LiquidStyle::of(whole.generation),
+        &cx,
     )
     .unwrap();
     let session = h.state().session().unwrap();

@@ -189,3 +189,19 @@ fn the_minimap_sits_beside_the_pipeline_below_the_document() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn images_sit_above_the_edit_layer_and_the_pipeline_below_the_document() {
+    let above = [
+        "crate::doc",
+        "crate::app",
+        "crate::ui",
+        "crate::render",
+        "crate::command",
+        "crate::cli",
+    ];
+    assert_eq!(uses_of("images", &above), Vec::<String>::new());
+    // The layouts are pure edits: the edit layer and the pipeline never read or write an image file.
+    assert_eq!(uses_of("edit", &["crate::images"]), Vec::<String>::new());
+    assert_eq!(uses_of("pipeline", &["crate::images"]), Vec::<String>::new());
+}

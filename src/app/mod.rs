@@ -664,11 +664,16 @@ impl LoamApp {
         let Some(s) = &mut self.doc.session else {
             return;
         };
+        let folder = file.folder.clone();
+        let read_image = |p: &str| crate::images::read_input(folder.as_deref(), p);
         let script = crate::doc::runner::Script {
             ops: &file.ops,
-            model_box: &model_box,
-            uids: &uids,
-            style: LiquidStyle::of(s.generation),
+            cx: crate::edit::ops::OpContext {
+                model_box: &model_box,
+                uids: &uids,
+                style: LiquidStyle::of(s.generation),
+                read_image: &read_image,
+            },
         };
         let mut touched = Vec::new();
         let mut failure = None;

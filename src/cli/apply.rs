@@ -89,11 +89,16 @@ impl Ops<'_> {
         let mut history = History::default();
         let mut changed = BTreeSet::new();
         let mut failure = None;
+        let folder = self.path.parent();
+        let read_image = |p: &str| crate::images::read_input(folder, p);
         let script = Script {
             ops: &self.file.ops,
-            model_box: self.model_box,
-            uids,
-            style,
+            cx: crate::edit::ops::OpContext {
+                model_box: self.model_box,
+                uids,
+                style,
+                read_image: &read_image,
+            },
         };
         runner::run(target, &script, &mut history, |i, result| match result {
             Ok(result) => {

@@ -6,6 +6,7 @@ pub mod check;
 pub mod check_client;
 pub mod client;
 pub mod convert;
+pub mod export_images;
 pub mod fix;
 pub mod info;
 pub mod minimap;
@@ -247,6 +248,36 @@ pub enum Command {
         /// Read textures from this game client, and keep its md5translate table's other maps.
         #[arg(long, value_name = "DIR")]
         client: Option<PathBuf>,
+        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+        /// deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
+    },
+    /// Write a map's tiles as images into OUT, in Noggit Red's layouts and names: heights as
+    /// 16-bit grey Name_X_Y_height.png (257×257), each texture's alpha as 8-bit grey
+    /// Name_X_Y_<texture>.png (1024×1024), vertex colours as RGB Name_X_Y_vcol.png (257×257).
+    /// Without --heights, --alpha or --colours, all three.
+    ExportImages {
+        /// A .wdt (with its tiles), a folder of tiles, or a 0.5.x WDT.
+        map: PathBuf,
+        /// The folder that receives the images.
+        out: PathBuf,
+        /// Heightmaps.
+        #[arg(long)]
+        heights: bool,
+        /// Alpha maps.
+        #[arg(long)]
+        alpha: bool,
+        /// Vertex colours.
+        #[arg(long)]
+        colours: bool,
+        /// The height of pixel value 0 (with --max; default: the map's lowest, recorded in
+        /// OUT/Name_heights.json so that an import without a range puts every height back).
+        #[arg(long, requires = "max", allow_hyphen_values = true)]
+        min: Option<f32>,
+        /// The height of pixel value 65535 (with --min; default: the map's highest).
+        #[arg(long, requires = "min", allow_hyphen_values = true)]
+        max: Option<f32>,
         /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
         /// deciding from its bytes.
         #[arg(long, value_parser = parse_generation)]
@@ -500,6 +531,25 @@ pub fn run(cli: Cli) -> ExitCode {
             from,
         }) => minimap::run(&map, &out, client.as_deref(), from),
         Some(Command::ServerData { client, out }) => server_data::run(&client, &out),
+        Some(Command::ExportImages {
+            map,
+            out,
+            heights,
+            alpha,
+            colours,
+            min,
+            max,
+            from,
+        }) => {
+            let all = !(heights || alpha || colours);
+            let request = crate::images::export::ExportRequest {
+                heights: heights || all,
+                alpha: alpha || all,
+                colours: colours || all,
+                range: min.zip(max),
+            };
+            export_images::run(&map, &out, &request, from)
+        }
         Some(Command::Sample { out }) => sample::run(&out),
         Some(Command::Client { dir, find, maps }) => client::run(&dir, find.as_deref(), maps),
         #[cfg(feature = "editor")]

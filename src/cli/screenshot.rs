@@ -63,7 +63,10 @@ pub fn read_ops(p: &std::path::Path) -> Result<crate::edit::ops::OpsFile, LoamEr
         path: p.to_path_buf(),
         source,
     })?;
-    crate::edit::ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", p.display())))
+    let mut file = crate::edit::ops::parse(&text)
+        .map_err(|e| LoamError::Usage(format!("{}: {e}", p.display())))?;
+    file.folder = p.parent().map(std::path::Path::to_path_buf);
+    Ok(file)
 }
 
 /// Runs the screenshot command.

@@ -9,9 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::edit::History;
-use crate::edit::liquid::LiquidStyle;
-use crate::edit::objects::{ModelBox, NewUids};
-use crate::edit::ops::{self, Operation};
+use crate::edit::ops::{self, OpContext, Operation};
 use crate::edit::outcome::OpResult;
 use crate::model::{Map, TileCoord};
 use crate::pipeline::source::{TileSource, read_into};
@@ -86,16 +84,12 @@ impl OpTarget for Streamed<'_> {
     }
 }
 
-/// What a script needs besides the map.
+/// A script: its operations and what they need besides the map.
 pub struct Script<'a> {
     /// The operations, in order.
     pub ops: &'a [Operation],
-    /// Each model path's own box, for object operations.
-    pub model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
-    /// Where new objects' uids come from.
-    pub uids: &'a NewUids<'a>,
-    /// The structure new liquid takes (the map's generation's).
-    pub style: LiquidStyle,
+    /// Model boxes, uids, the liquid style and the image reader.
+    pub cx: OpContext<'a>,
 }
 
 /// Runs the script's operations in order on `target`, each one undo step in `history`, each
@@ -112,20 +106,13 @@ pub fn run(
         // What an object operation reaches shows once its object is in memory: ask again
         // until nothing new is read.
         loop {
-            let wanted = op.reach(target.map(), script.uids.on_disk, script.model_box);
+            let wanted = op.reach(target.map(), script.cx.uids.on_disk, script.cx.model_box);
             if !target.load(&wanted) {
                 break;
             }
             loaded = true;
         }
-        let result = ops::run(
-            target.map(),
-            op,
-            history,
-            script.model_box,
-            script.uids,
-            script.style,
-        );
+        let result = ops::run(target.map(), op, history, &script.cx);
         if !each(i, result) {
             break;
         }
@@ -136,6 +123,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::liquid::LiquidStyle;
+    use crate::edit::objects::NewUids;
     use crate::model::Tile;
 
     /// A map whose tiles are read from `disk` as the runner asks, counting the reads.
@@ -185,11 +174,15 @@ mod tests {
             range: None,
             on_disk: None,
         };
+        let no_image = |p: &str| Err(format!("no image {p}"));
         let script = Script {
             ops: &file.ops,
-            model_box: &no_box,
-            uids: &uids,
-            style: LiquidStyle::default(),
+            cx: OpContext {
+                model_box: &no_box,
+                uids: &uids,
+                style: LiquidStyle::default(),
+                read_image: &no_image,
+            },
         };
         let mut history = History::default();
         let loaded = run(target, &script, &mut history, each);

@@ -6,7 +6,9 @@
 
 pub mod brush;
 pub mod cells;
+pub mod heightmap;
 pub mod history;
+pub mod image_ops;
 pub mod lattice;
 pub mod liquid;
 pub mod new_map;
@@ -22,6 +24,7 @@ pub mod seams;
 pub mod shade;
 pub mod slope;
 pub mod stroke;
+pub mod tile_images;
 pub mod tile_stitch;
 pub mod tools;
 pub mod transform;

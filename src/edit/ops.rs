@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer};
 use super::brush::{Brush, Falloff, Shape};
 use super::cells::{self, CellEdit};
 use super::history::History;
+use super::image_ops::{self, ImageOp, ImageReader, ImageTool};
 use super::lattice;
 use super::liquid::{self, LiquidEdit, LiquidKind, LiquidStyle, Surface};
 use super::object_ops::{self, ObjectOp, ObjectTool};
@@ -25,6 +26,9 @@ use crate::model::{Map, TileCoord};
 pub struct OpsFile {
     /// Operations, applied in order.
     pub ops: Vec<Operation>,
+    /// The folder the file was read from, when it was: image paths in it are relative to it.
+    #[serde(skip)]
+    pub folder: Option<std::path::PathBuf>,
 }
 
 /// One entry of `ops`: a brush stroke or an object operation, told apart by `tool`.
@@ -34,6 +38,8 @@ pub enum Operation {
     Brush(Op),
     /// Placing, moving, turning, scaling or deleting an object.
     Object(ObjectOp),
+    /// Importing heights, an alpha map or vertex colours from an image.
+    Image(ImageOp),
 }
 
 impl Operation {
@@ -41,7 +47,7 @@ impl Operation {
     pub fn brush(&self) -> Option<&Op> {
         match self {
             Operation::Brush(op) => Some(op),
-            Operation::Object(_) => None,
+            Operation::Object(_) | Operation::Image(_) => None,
         }
     }
 
@@ -58,6 +64,7 @@ impl Operation {
     ) -> Vec<TileCoord> {
         match self {
             Operation::Brush(op) => op.reach(),
+            Operation::Image(op) => op.reach(),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -72,6 +79,7 @@ impl Operation {
         match self {
             Operation::Brush(op) => op.validate(),
             Operation::Object(op) => op.validate(),
+            Operation::Image(op) => op.validate(),
         }
     }
 }
@@ -80,11 +88,13 @@ impl<'de> Deserialize<'de> for Operation {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
-        let object_tool = value
-            .get("tool")
-            .and_then(|t| t.as_str())
-            .is_some_and(|t| ObjectTool::NAMES.contains(&t));
-        if object_tool {
+        let tool = value.get("tool").and_then(|t| t.as_str());
+        if tool.is_some_and(|t| ImageTool::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Image)
+                .map_err(D::Error::custom);
+        }
+        if tool.is_some_and(|t| ObjectTool::NAMES.contains(&t)) {
             serde_json::from_value(value)
                 .map(Operation::Object)
                 .map_err(D::Error::custom)
@@ -96,20 +106,32 @@ impl<'de> Deserialize<'de> for Operation {
     }
 }
 
+/// What running operations needs besides the map: each model path's own box (object
+/// operations), where new uids come from, the structure new liquid takes (the map's
+/// generation's), and how to read an image an import names.
+pub struct OpContext<'a> {
+    /// Each model path's own box.
+    pub model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
+    /// Where new objects' uids come from.
+    pub uids: &'a super::objects::NewUids<'a>,
+    /// The structure new liquid takes.
+    pub style: LiquidStyle,
+    /// Reads the image an import names.
+    pub read_image: ImageReader<'a>,
+}
+
 /// Runs one entry of an `OPS.json` as one undo step: brushes through [`apply`], objects through
-/// `object_ops::apply_in` with `model_box` giving each model path's own box and new uids
-/// chosen by `uids`.
+/// `object_ops::apply_in`, image imports through `image_ops::apply`.
 pub fn run(
     map: &mut Map,
     operation: &Operation,
     history: &mut History,
-    model_box: &dyn Fn(&str) -> Option<ModelBox>,
-    uids: &super::objects::NewUids,
-    style: LiquidStyle,
+    cx: &OpContext,
 ) -> Result<OpResult, String> {
     match operation {
-        Operation::Brush(op) => apply(map, op, history, style),
-        Operation::Object(op) => object_ops::apply_in(map, op, history, model_box, uids),
+        Operation::Brush(op) => apply(map, op, history, cx.style),
+        Operation::Object(op) => object_ops::apply_in(map, op, history, cx.model_box, cx.uids),
+        Operation::Image(op) => image_ops::apply(map, op, history, cx.read_image),
     }
 }
 
@@ -517,27 +539,7 @@ pub fn apply(
         }
     }
     let refused = std::mem::take(&mut stroke.refused);
-    match stroke.finish(map) {
-        Some(edit) => {
-            let mut tiles: Vec<TileCoord> = edit.touched().into_iter().map(|(t, _)| t).collect();
-            tiles.sort_unstable();
-            tiles.dedup();
-            let result = OpResult {
-                label: edit.label.clone(),
-                chunks: edit.chunks.len(),
-                refused,
-                tiles,
-            };
-            history.push(map, edit);
-            Ok(result)
-        }
-        None => Ok(OpResult {
-            label: op.name().to_string(),
-            chunks: 0,
-            refused,
-            tiles: Vec::new(),
-        }),
-    }
+    Ok(OpResult::record(map, stroke, history, op.name(), refused))
 }
 
 /// Parses an `OPS.json` document.

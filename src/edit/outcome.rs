@@ -2,7 +2,9 @@
 //! chunks and tiles it changed, where painting was refused. Its own module so that `ops` (the
 //! runner) and `object_ops` (object operations) both use it without importing each other.
 
-use crate::model::TileCoord;
+use super::history::History;
+use super::stroke::Stroke;
+use crate::model::{Map, TileCoord};
 
 /// What applying one operation did.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,4 +17,39 @@ pub struct OpResult {
     pub refused: Vec<(TileCoord, usize)>,
     /// Tiles the step changed (each once).
     pub tiles: Vec<TileCoord>,
+}
+
+impl OpResult {
+    /// Ends `stroke` as one undo step in `history` (when it changed anything) and says what it
+    /// did; `name` labels a stroke that changed nothing.
+    pub fn record(
+        map: &mut Map,
+        stroke: Stroke,
+        history: &mut History,
+        name: &str,
+        refused: Vec<(TileCoord, usize)>,
+    ) -> OpResult {
+        match stroke.finish(map) {
+            Some(edit) => {
+                let mut tiles: Vec<TileCoord> =
+                    edit.touched().into_iter().map(|(t, _)| t).collect();
+                tiles.sort_unstable();
+                tiles.dedup();
+                let result = OpResult {
+                    label: edit.label.clone(),
+                    chunks: edit.chunks.len(),
+                    refused,
+                    tiles,
+                };
+                history.push(map, edit);
+                result
+            }
+            None => OpResult {
+                label: name.to_string(),
+                chunks: 0,
+                refused,
+                tiles: Vec::new(),
+            },
+        }
+    }
 }

@@ -121,6 +121,17 @@ pub fn dab(
         };
         patch.set(v, new);
     }
+    commit_heights(map, &patch, stroke)
+}
+
+/// Writes the heights `patch` changed to every loaded copy (snapshotting each chunk into
+/// `stroke` first), refreshes the depth of water over them and recomputes the normals around
+/// them. Returns the chunks written.
+pub fn commit_heights(
+    map: &mut Map,
+    patch: &Patch,
+    stroke: &mut Stroke,
+) -> Vec<(crate::model::TileCoord, usize)> {
     let changed = patch.changed();
     if changed.is_empty() {
         return Vec::new();

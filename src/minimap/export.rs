@@ -80,7 +80,7 @@ pub fn write_minimap(
     client: Option<Arc<ClientData>>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<MinimapWritten> {
-    let tiles = MapTiles::open(map, from)?;
+    let tiles = pipeline::source::MapTiles::open(map, from)?;
     let name = tiles.name.clone();
     let generation = tiles.generation;
     let folder = out.join(MINIMAP_FOLDER.replace('\\', "/"));
@@ -237,57 +237,4 @@ fn fingerprint(tile: &Tile, textures: &LayerTextures) -> String {
         }
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// A map's tiles, read one at a time however the map is stored.
-struct MapTiles {
-    name: String,
-    generation: Generation,
-    folder: PathBuf,
-    source: Option<pipeline::source::TileSource>,
-    whole: Option<crate::model::Map>,
-}
-
-impl MapTiles {
-    fn open(path: &Path, from: Option<Generation>) -> Result<MapTiles> {
-        match pipeline::source::open_source(path, from)? {
-            Some(s) => Ok(MapTiles {
-                name: s.header.name.clone(),
-                generation: s.decision.generation,
-                folder: s.source.folder.clone(),
-                source: Some(s.tiles),
-                whole: None,
-            }),
-            None => {
-                let opened = pipeline::open_map_as(path, from)?;
-                Ok(MapTiles {
-                    name: opened.map.name.clone(),
-                    generation: opened.generation,
-                    folder: opened.folder.clone(),
-                    source: None,
-                    whole: Some(opened.map),
-                })
-            }
-        }
-    }
-
-    fn coords(&self) -> Vec<TileCoord> {
-        match (&self.source, &self.whole) {
-            (Some(s), _) => s.coords(),
-            (None, Some(m)) => m.tiles.keys().copied().collect(),
-            (None, None) => Vec::new(),
-        }
-    }
-
-    fn read(&self, c: TileCoord) -> Result<Tile> {
-        match (&self.source, &self.whole) {
-            (Some(s), _) => s.read(c).map(|(t, _)| t),
-            (None, Some(m)) => m
-                .tiles
-                .get(&c)
-                .cloned()
-                .ok_or_else(|| LoamError::Usage(format!("no tile {}_{}", c.x, c.y))),
-            (None, None) => Err(LoamError::Usage("no tiles".into())),
-        }
-    }
 }

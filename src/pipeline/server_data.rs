@@ -314,13 +314,18 @@ mod tests {
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         // The client's order: numbers before letters, so patch-A wins.
-        assert_eq!(names, ["patch-2.MPQ", "patch-3.MPQ", "patch-4.MPQ", "patch-A.MPQ"]);
+        assert_eq!(
+            names,
+            ["patch-2.MPQ", "patch-3.MPQ", "patch-4.MPQ", "patch-A.MPQ"]
+        );
         let mut a = Archive::open(&merged).unwrap();
         assert_eq!(a.read_file("a.txt").unwrap(), b"letter");
         assert_eq!(a.read_file("b.txt").unwrap(), b"kept");
         assert!(a.read_file("c.txt").is_err(), "no listfile names it");
         assert!(
-            got.warnings.iter().any(|w| w.contains("patch-4.MPQ: 1 file(s)")),
+            got.warnings
+                .iter()
+                .any(|w| w.contains("patch-4.MPQ: 1 file(s)")),
             "{:?}",
             got.warnings
         );
@@ -331,7 +336,10 @@ mod tests {
             );
         }
         for n in ["patch-3.MPQ", "patch-4.MPQ", "patch-A.MPQ"] {
-            assert!(!out.join("Data").join(n).exists(), "{n} is merged, not copied");
+            assert!(
+                !out.join("Data").join(n).exists(),
+                "{n} is merged, not copied"
+            );
         }
         // The client is as it was, and OUT is never written over.
         assert!(data.join("patch-A.MPQ").is_file());

@@ -454,3 +454,62 @@ pub fn read_monolithic_header(path: &Path, name: &str) -> Result<alpha_wdt::WdtH
     }
     alpha_wdt::read_header(&head, name).map_err(|e| e.in_file(path).into())
 }
+
+/// A map's tiles, read one at a time however the map is stored.
+pub struct MapTiles {
+    /// The map's name.
+    pub name: String,
+    /// Its generation, as decided.
+    pub generation: Generation,
+    /// The folder its files are in.
+    pub folder: PathBuf,
+    source: Option<TileSource>,
+    whole: Option<crate::model::Map>,
+}
+
+impl MapTiles {
+    /// Opens the map at `path` (read as `from`, or as its bytes decide).
+    pub fn open(path: &Path, from: Option<Generation>) -> Result<MapTiles> {
+        match open_source(path, from)? {
+            Some(s) => Ok(MapTiles {
+                name: s.header.name.clone(),
+                generation: s.decision.generation,
+                folder: s.source.folder.clone(),
+                source: Some(s.tiles),
+                whole: None,
+            }),
+            None => {
+                let opened = super::open_map_as(path, from)?;
+                Ok(MapTiles {
+                    name: opened.map.name.clone(),
+                    generation: opened.generation,
+                    folder: opened.folder.clone(),
+                    source: None,
+                    whole: Some(opened.map),
+                })
+            }
+        }
+    }
+
+    /// The tiles it has.
+    pub fn coords(&self) -> Vec<TileCoord> {
+        match (&self.source, &self.whole) {
+            (Some(s), _) => s.coords(),
+            (None, Some(m)) => m.tiles.keys().copied().collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// Reads tile `c`.
+    pub fn read(&self, c: TileCoord) -> Result<Tile> {
+        match (&self.source, &self.whole) {
+            (Some(s), _) => s.read(c).map(|(t, _)| t),
+            (None, Some(m)) => m
+                .tiles
+                .get(&c)
+                .cloned()
+                .ok_or_else(|| LoamError::Usage(format!("no tile {}_{}", c.x, c.y))),
+            (None, None) => Err(LoamError::Usage("no tiles".into())),
+        }
+    }
+}

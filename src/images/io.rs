@@ -1,0 +1,125 @@
+//! Image files ⇄ [`Raster`]: any grey, RGB or RGBA image the `image` crate reads (PNG of 8 or
+//! 16 bits a channel, TIFF, float formats), and PNG written atomically (16-bit grey for
+//! heights, 8-bit grey for alpha maps, 8-bit RGB for vertex colours).
+
+use std::io::Cursor;
+use std::path::Path;
+
+use image::{DynamicImage, ImageBuffer, ImageFormat, Luma, Rgb};
+
+use crate::disk::{self, LoamError, Result};
+use crate::edit::heightmap::{Raster, Samples};
+
+/// The largest image loam reads, in pixels a side: a whole 64×64-tile map at the heightmap's
+/// own 256 pixels a tile, and a margin.
+pub const MAX_SIDE: u32 = 64 * 256 + 1024;
+
+/// Reads the image at `path` as fractions of its format's full scale: grey images give one
+/// channel, colour images three (alpha dropped). Errors name the file.
+pub fn read_raster(path: &Path) -> Result<Raster> {
+    let bad = |why: String| LoamError::Usage(format!("{}: {why}", path.display()));
+    let mut reader = image::ImageReader::open(path)
+        .map_err(disk::io_err(path))?
+        .with_guessed_format()
+        .map_err(disk::io_err(path))?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    // Two bytes a sample, four samples a pixel, at the largest side.
+    limits.max_alloc = Some(u64::from(MAX_SIDE) * u64::from(MAX_SIDE) * 8);
+    reader.limits(limits);
+    let image = reader
+        .decode()
+        .map_err(|e| bad(format!("not an image loam reads ({e})")))?;
+    Ok(raster_of(&image))
+}
+
+/// The samples of a decoded image (see [`read_raster`]): grey images one channel (alpha
+/// dropped), colour images three, in their own width.
+pub fn raster_of(image: &DynamicImage) -> Raster {
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let (channels, samples) = match image {
+        DynamicImage::ImageLuma8(b) => (1, Samples::U8(b.as_raw().clone())),
+        DynamicImage::ImageLumaA8(_) => (1, Samples::U8(image.to_luma8().into_raw())),
+        DynamicImage::ImageLuma16(b) => (1, Samples::U16(b.as_raw().clone())),
+        DynamicImage::ImageLumaA16(_) => (1, Samples::U16(image.to_luma16().into_raw())),
+        DynamicImage::ImageRgb16(_) | DynamicImage::ImageRgba16(_) => {
+            (3, Samples::U16(image.to_rgb16().into_raw()))
+        }
+        DynamicImage::ImageRgb32F(_) | DynamicImage::ImageRgba32F(_) => {
+            (3, Samples::F32(image.to_rgb32f().into_raw()))
+        }
+        _ => (3, Samples::U8(image.to_rgb8().into_raw())),
+    };
+    Raster {
+        width,
+        height,
+        channels,
+        samples,
+    }
+}
+
+/// Writes `values` (row by row, `width` a row) as a 16-bit grey PNG at `path`.
+pub fn write_grey16(path: &Path, width: usize, values: &[u16]) -> Result<()> {
+    let height = values.len() / width.max(1);
+    let buffer: ImageBuffer<Luma<u16>, Vec<u16>> =
+        ImageBuffer::from_raw(width as u32, height as u32, values.to_vec())
+            .ok_or_else(|| LoamError::Usage(format!("{}: no pixels", path.display())))?;
+    write_png(path, &DynamicImage::ImageLuma16(buffer))
+}
+
+/// Writes `values` as an 8-bit grey PNG at `path`.
+pub fn write_grey8(path: &Path, width: usize, values: &[u8]) -> Result<()> {
+    let height = values.len() / width.max(1);
+    let buffer: ImageBuffer<Luma<u8>, Vec<u8>> =
+        ImageBuffer::from_raw(width as u32, height as u32, values.to_vec())
+            .ok_or_else(|| LoamError::Usage(format!("{}: no pixels", path.display())))?;
+    write_png(path, &DynamicImage::ImageLuma8(buffer))
+}
+
+/// Writes `rgb` (three bytes a pixel) as an 8-bit RGB PNG at `path`.
+pub fn write_rgb8(path: &Path, width: usize, rgb: &[u8]) -> Result<()> {
+    let height = rgb.len() / 3 / width.max(1);
+    let buffer: ImageBuffer<Rgb<u8>, Vec<u8>> =
+        ImageBuffer::from_raw(width as u32, height as u32, rgb.to_vec())
+            .ok_or_else(|| LoamError::Usage(format!("{}: no pixels", path.display())))?;
+    write_png(path, &DynamicImage::ImageRgb8(buffer))
+}
+
+fn write_png(path: &Path, image: &DynamicImage) -> Result<()> {
+    let mut bytes = Cursor::new(Vec::new());
+    image
+        .write_to(&mut bytes, ImageFormat::Png)
+        .map_err(|e| LoamError::Usage(format!("{}: {e}", path.display())))?;
+    disk::write_atomic(path, bytes.get_ref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sixteen_bit_grey_round_trips_exactly_and_rgb_reads_as_three_channels() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("h.png");
+        let values: Vec<u16> = (0..12).map(|i| i * 5000 + 3).collect();
+        write_grey16(&p, 4, &values).unwrap();
+        let r = read_raster(&p).unwrap();
+        assert_eq!((r.width, r.height, r.channels), (4, 3, 1));
+        assert_eq!(r.samples, Samples::U16(values));
+        let c = dir.path().join("c.png");
+        write_rgb8(&c, 2, &[0, 127, 255, 1, 2, 3]).unwrap();
+        let r = read_raster(&c).unwrap();
+        assert_eq!((r.width, r.height, r.channels), (2, 1, 3));
+        assert_eq!(r.samples, Samples::U8(vec![0, 127, 255, 1, 2, 3]));
+    }
+
+    #[test]
+    fn what_is_not_an_image_is_an_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x_1_2_height.png");
+        std::fs::write(&p, b"\x89PNG\r\n\x1a\nnot really").unwrap();
+        let e = read_raster(&p).unwrap_err().to_string();
+        assert!(e.contains("x_1_2_height.png"), "{e}");
+    }
+}
