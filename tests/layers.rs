@@ -203,5 +203,8 @@ fn images_sit_above_the_edit_layer_and_the_pipeline_below_the_document() {
     assert_eq!(uses_of("images", &above), Vec::<String>::new());
     // The layouts are pure edits: the edit layer and the pipeline never read or write an image file.
     assert_eq!(uses_of("edit", &["crate::images"]), Vec::<String>::new());
-    assert_eq!(uses_of("pipeline", &["crate::images"]), Vec::<String>::new());
+    assert_eq!(
+        uses_of("pipeline", &["crate::images"]),
+        Vec::<String>::new()
+    );
 }

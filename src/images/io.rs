@@ -115,6 +115,19 @@ mod tests {
     }
 
     #[test]
+    fn a_float_tiff_reads_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("h.tif");
+        let pixels = vec![0.25f32, 0.25, 0.25, 0.875, 0.875, 0.875];
+        let buffer: ImageBuffer<Rgb<f32>, Vec<f32>> =
+            ImageBuffer::from_raw(2, 1, pixels.clone()).unwrap();
+        DynamicImage::ImageRgb32F(buffer).save(&p).unwrap();
+        let r = read_raster(&p).unwrap();
+        assert_eq!(r.samples, Samples::F32(pixels));
+        assert_eq!(r.at(1, 0, 0), 0.875);
+    }
+
+    #[test]
     fn what_is_not_an_image_is_an_error_naming_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x_1_2_height.png");
