@@ -159,9 +159,11 @@ impl Patch {
     ) -> Vec<(TileCoord, usize)> {
         let changed = self.changed();
         let mut written: Vec<(TileCoord, usize)> = Vec::new();
+        // A set beside the list: a whole-tile import writes thousands of chunks.
+        let mut seen = std::collections::HashSet::new();
         for v in &changed {
             for c in v.copies() {
-                if map.tiles.contains_key(&c.tile) && !written.contains(&(c.tile, c.chunk)) {
+                if map.tiles.contains_key(&c.tile) && seen.insert((c.tile, c.chunk)) {
                     before_write(map, c.tile, c.chunk);
                     written.push((c.tile, c.chunk));
                 }

@@ -153,10 +153,11 @@ pub fn commit_heights(
     let (gy0, gy1) = changed.iter().fold((i32::MAX, i32::MIN), |(a, b), v| {
         (a.min(v.gy), b.max(v.gy + v.inner as i32))
     });
+    let mut seen: std::collections::HashSet<_> = touched.iter().copied().collect();
     for c in normals::recompute(map, gx0 - 1, gy0 - 1, gx1 + 1, gy1 + 1, |m, t, c| {
         stroke.snapshot(m, t, c)
     }) {
-        if !touched.contains(&c) {
+        if seen.insert(c) {
             touched.push(c);
         }
     }

@@ -241,6 +241,8 @@ impl std::fmt::Display for TerrainEdit {
 pub struct Stroke {
     name: String,
     before: Vec<((TileCoord, usize), Chunk)>,
+    /// The keys of `before`, for a quick "already remembered?" (an import touches thousands).
+    remembered: std::collections::HashSet<(TileCoord, usize)>,
     textures_before: Vec<(TileCoord, Vec<String>)>,
     flags_before: Option<u32>,
     /// Chunks where a paint dab was refused (four layers, none free), for the UI to show.
@@ -258,10 +260,11 @@ impl Stroke {
 
     /// Remembers chunk `chunk` of `tile` as it is now, unless already remembered.
     pub fn snapshot(&mut self, map: &Map, tile: TileCoord, chunk: usize) {
-        if self.before.iter().any(|(k, _)| *k == (tile, chunk)) {
+        if self.remembered.contains(&(tile, chunk)) {
             return;
         }
         if let Some(t) = map.tiles.get(&tile) {
+            self.remembered.insert((tile, chunk));
             self.before.push(((tile, chunk), t.chunks[chunk].clone()));
         }
     }

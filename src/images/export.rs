@@ -56,6 +56,12 @@ pub fn export_images(
     let tiles = MapTiles::open(map, from)?;
     std::fs::create_dir_all(out).map_err(disk::io_err(out))?;
     let coords = tiles.coords();
+    if coords.is_empty() {
+        return Err(LoamError::Usage(format!(
+            "{}: the map has no tiles to export",
+            map.display()
+        )));
+    }
     let failed = Mutex::new(BTreeMap::new());
     let fail = |c: TileCoord, e: LoamError| {
         failed
@@ -78,11 +84,22 @@ pub fn export_images(
                     }
                 })
                 .collect();
-            let (min, max) = ranges
+            let Some((min, max)) = ranges
                 .into_iter()
                 .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
-                .unwrap_or((0.0, 0.0));
-            Some(HeightRange { min, max })
+            else {
+                let failed = failed.into_inner().expect("not poisoned");
+                return Err(LoamError::Usage(format!(
+                    "{}: no tile could be read ({})",
+                    map.display(),
+                    failed.values().next().map_or("", String::as_str)
+                )));
+            };
+            // A flat map still needs a range: one yard above its height.
+            Some(HeightRange {
+                min,
+                max: if max > min { max } else { min + 1.0 },
+            })
         }
     };
     if let Some(r) = range
