@@ -104,7 +104,12 @@ fn import(c: &mut Criterion) {
     let block = TileRect::new(28, 28, 35, 35).expect("on the grid");
     let corner = |x, y| TileCoord::new(x, y).expect("on the grid");
     for (label, png, rect, span) in [
-        ("import 1 tile (257², read and imported)", &tile_png, one, TileSpan::one(corner(30, 30))),
+        (
+            "import 1 tile (257², read and imported)",
+            &tile_png,
+            one,
+            TileSpan::one(corner(30, 30)),
+        ),
         (
             "import 64 tiles (one 2049² image, read and imported)",
             &map_png,

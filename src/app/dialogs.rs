@@ -16,6 +16,8 @@ pub trait FileDialogs {
     fn pick_map_folder(&mut self) -> Option<PathBuf>;
     /// Asks for a listfile (a text file of game paths); `None` when cancelled.
     fn pick_listfile(&mut self) -> Option<PathBuf>;
+    /// Asks for an image to import (PNG, TIFF); `None` when cancelled.
+    fn pick_image(&mut self) -> Option<PathBuf>;
 }
 
 /// What a dialog component needs to carry out its intents: the open document, the file
@@ -59,6 +61,13 @@ impl FileDialogs for RfdDialogs {
         rfd::FileDialog::new()
             .set_title("Add a listfile")
             .add_filter("Listfile", &["txt", "TXT", "lst"])
+            .pick_file()
+    }
+
+    fn pick_image(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Import an image")
+            .add_filter("Image", &["png", "PNG", "tif", "tiff", "TIF", "TIFF"])
             .pick_file()
     }
 }
@@ -105,6 +114,11 @@ impl FileDialogs for ScriptedDialogs {
 
     /// Answered from the same queue as [`FileDialogs::pick_map`] (both pick a file).
     fn pick_listfile(&mut self) -> Option<PathBuf> {
+        self.pick_map()
+    }
+
+    /// Answered from the same queue as [`FileDialogs::pick_map`] (both pick a file).
+    fn pick_image(&mut self) -> Option<PathBuf> {
         self.pick_map()
     }
 }

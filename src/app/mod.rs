@@ -12,6 +12,7 @@ pub mod brushes;
 pub mod camera_control;
 pub mod dialogs;
 pub mod export;
+mod images;
 mod new_map;
 pub use crate::command::intent;
 mod missing_models;
@@ -121,13 +122,16 @@ struct MapDialogs {
     export: export::Export,
     /// File ▸ New map….
     new_map: new_map::NewMap,
+    /// File ▸ Import image… and Export images….
+    images: images::TerrainImages,
 }
 
 impl MapDialogs {
-    /// Carries out the Export for client and New map intents; hands every other intent back
+    /// Carries out the Export for client, image and New map intents; hands every other intent back
     /// (Save as… is carried out with the session it needs).
     fn handle(&mut self, intent: Intent, c: &mut dialogs::DialogCtx) -> Option<Intent> {
         let intent = self.export.handle(intent, c)?;
+        let intent = self.images.handle(intent, c)?;
         self.new_map.handle(intent, c)
     }
 }
@@ -241,6 +245,14 @@ impl LoamApp {
                 app.handle(&cc.egui_ctx, Intent::Export(export::ExportIntent::Open));
             }
             Some("save-as") => app.handle(&cc.egui_ctx, Intent::SaveAsDialog),
+            Some("import-image") => app.handle(
+                &cc.egui_ctx,
+                Intent::Images(crate::command::ImagesIntent::OpenImport),
+            ),
+            Some("export-images") => app.handle(
+                &cc.egui_ctx,
+                Intent::Images(crate::command::ImagesIntent::OpenExport),
+            ),
             Some("new-map") => app.handle(
                 &cc.egui_ctx,
                 Intent::NewMap(crate::command::NewMapIntent::Open),
@@ -501,7 +513,12 @@ impl LoamApp {
             message: &mut self.shell.message,
             repaint: self.streams.repaint.clone(),
         };
-        let Some(intent) = self.map_dialogs.handle(intent, &mut c) else {
+        let handed_back = self.map_dialogs.handle(intent, &mut c);
+        // An image import runs through the one op runner, as one undo step.
+        if let Some(ops) = self.map_dialogs.images.take_ops() {
+            self.apply_ops(&ops);
+        }
+        let Some(intent) = handed_back else {
             return;
         };
         match intent {
@@ -635,7 +652,7 @@ impl LoamApp {
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
             // Carried out by the export and new map components.
-            Intent::Export(_) | Intent::NewMap(_) => {}
+            Intent::Export(_) | Intent::NewMap(_) | Intent::Images(_) => {}
             Intent::AddTile(c) => self.change_tiles(new_map::add_tile(&self.doc, c)),
             Intent::RemoveTile(c) => self.change_tiles(new_map::remove_tile(&self.doc, c)),
         }
@@ -1158,6 +1175,8 @@ impl eframe::App for LoamApp {
         intents.extend(self.open_from_client.ui(ui));
         intents.extend(self.map_dialogs.export.ui(ui, self.doc.session.as_ref()));
         intents.extend(self.map_dialogs.new_map.ui(ui));
+        intents.extend(self.map_dialogs.images.ui(ui, &self.doc));
+        self.map_dialogs.images.poll(&mut self.shell.message);
         intents.extend(self.map_dialogs.new_map.poll(&mut self.shell.message));
         match self.open_from_client.poll() {
             Some(open_from_client::Copied::Open(wdt, name)) => {

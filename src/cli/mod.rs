@@ -344,8 +344,9 @@ pub enum Command {
         no_objects: bool,
         /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
         /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
-        /// with --client) or `missing-models` (the list of models drawn as placeholders).
-        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models"])]
+        /// with --client), `missing-models` (the list of models drawn as placeholders),
+        /// `import-image` (File ▸ Import image…) or `export-images` (File ▸ Export images…).
+        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models", "import-image", "export-images"])]
         dialog: Option<String>,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.

@@ -144,6 +144,42 @@ pub enum Intent {
     /// Remove this tile from the open map (the tile map's context menu): the WDT stops listing
     /// it and its file is deleted, at once.
     RemoveTile(TileCoord),
+    /// The File ▸ Import image… and File ▸ Export images… dialogs.
+    Images(ImagesIntent),
+}
+
+/// Which of a map's images an import reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    /// Heights from a grey image (one tile, or one image over a rectangle of tiles).
+    Heights,
+    /// One texture's alpha over a tile.
+    Alpha,
+    /// A tile's vertex colours.
+    Colours,
+}
+
+/// What the image dialogs ask the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImagesIntent {
+    /// Show the Import image dialog.
+    OpenImport,
+    /// Show the Export images dialog.
+    OpenExport,
+    /// Choose what the image is.
+    Kind(ImageKind),
+    /// Ask for the image file.
+    PickImage,
+    /// Choose how imported heights meet the ground.
+    Mode(crate::edit::heightmap::ImportMode),
+    /// Import it, as one undo step.
+    Import,
+    /// Ask for the folder the images go to.
+    PickFolder,
+    /// Write the images.
+    Export,
+    /// Close the dialog.
+    Cancel,
 }
 
 /// What the New map dialog asks the app to do.

@@ -9,4 +9,6 @@ pub mod intent;
 pub mod shortcuts;
 
 pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
-pub use intent::{AUTOSAVE_RANGE, ExportIntent, Intent, LeftPanel, NewMapIntent};
+pub use intent::{
+    AUTOSAVE_RANGE, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel, NewMapIntent,
+};

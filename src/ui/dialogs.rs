@@ -545,3 +545,297 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
         });
     out
 }
+
+/// What the Import image window's fields hold (edited in place by the window).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageImportFields {
+    /// The corner tiles the image covers: x0, y0, x1, y1 (heights may cover many; alpha and
+    /// colours one, the first).
+    pub tiles: [u8; 4],
+    /// The height of a black pixel.
+    pub min: f32,
+    /// The height of a white pixel.
+    pub max: f32,
+    /// Blend: how far toward the image's heights, 0..1.
+    pub strength: f32,
+    /// Alpha: the texture whose alpha the image is.
+    pub texture: String,
+}
+
+/// What the Import image window shows besides its fields.
+#[derive(Debug, Clone)]
+pub struct ImageImportView {
+    /// What the image is.
+    pub kind: crate::command::ImageKind,
+    /// How heights meet the ground.
+    pub mode: crate::edit::heightmap::ImportMode,
+    /// The chosen image.
+    pub image: Option<PathBuf>,
+    /// Its size in pixels.
+    pub size: Option<[usize; 2]>,
+    /// Its picture, and the size to show it at.
+    pub preview: Option<(egui::TextureId, egui::Vec2)>,
+    /// The textures the covered tile paints as layers (alpha imports choose one).
+    pub textures: Vec<String>,
+    /// The range came from the export's record beside the image.
+    pub recorded_range: bool,
+    /// Why it cannot be imported as it stands, if so.
+    pub problem: Option<String>,
+}
+
+/// The Import image window's title.
+pub const IMPORT_IMAGE_TITLE: &str = "Import image";
+
+/// Shows the Import image window.
+pub fn import_image(
+    ui: &mut egui::Ui,
+    view: &ImageImportView,
+    fields: &mut ImageImportFields,
+) -> Vec<Intent> {
+    use crate::command::{ImageKind as K, ImagesIntent as I};
+    use crate::edit::heightmap::ImportMode as M;
+    let mut out = Vec::new();
+    egui::Window::new(IMPORT_IMAGE_TITLE)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(460.0)
+        .show(ui.ctx(), |ui| {
+            ui.horizontal(|ui| {
+                for (k, label) in [
+                    (K::Heights, "Heights"),
+                    (K::Alpha, "Texture alpha"),
+                    (K::Colours, "Vertex colours"),
+                ] {
+                    if ui.selectable_label(view.kind == k, label).clicked() {
+                        out.push(Intent::Images(I::Kind(k)));
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Image…").clicked() {
+                    out.push(Intent::Images(I::PickImage));
+                }
+                match (&view.image, view.size) {
+                    (Some(p), Some([w, h])) => ui.label(format!("{} ({w}×{h})", p.display())),
+                    (Some(p), None) => ui.label(p.display().to_string()),
+                    (None, _) => ui.label("(none chosen)"),
+                };
+            });
+            if let Some((id, size)) = view.preview {
+                ui.image(egui::load::SizedTexture::new(id, size));
+            }
+            ui.horizontal(|ui| {
+                let many = view.kind == K::Heights;
+                ui.label(if many { "Tiles from" } else { "Tile" });
+                for (i, what) in ["X0", "Y0"].iter().enumerate() {
+                    ui.add(egui::DragValue::new(&mut fields.tiles[i]).range(0..=63))
+                        .on_hover_text(*what);
+                }
+                if many {
+                    ui.label("to");
+                    for (i, what) in ["X1", "Y1"].iter().enumerate() {
+                        ui.add(egui::DragValue::new(&mut fields.tiles[2 + i]).range(0..=63))
+                            .on_hover_text(*what);
+                    }
+                }
+            });
+            match view.kind {
+                K::Heights => {
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Black is");
+                        ui.add(
+                            egui::DragValue::new(&mut fields.min)
+                                .speed(1.0)
+                                .suffix(" yd"),
+                        )
+                        .labelled_by(label.id);
+                        let label = ui.label("white is");
+                        ui.add(
+                            egui::DragValue::new(&mut fields.max)
+                                .speed(1.0)
+                                .suffix(" yd"),
+                        )
+                        .labelled_by(label.id);
+                        if view.recorded_range {
+                            ui.label("(as exported)");
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        for (m, label) in [
+                            (M::Replace, "Replace"),
+                            (M::Add, "Add"),
+                            (M::Blend, "Blend"),
+                        ] {
+                            if ui.selectable_label(view.mode == m, label).clicked() {
+                                out.push(Intent::Images(I::Mode(m)));
+                            }
+                        }
+                        if view.mode == M::Blend {
+                            ui.add(
+                                egui::Slider::new(&mut fields.strength, 0.0..=1.0).text("strength"),
+                            );
+                        }
+                    });
+                }
+                K::Alpha => {
+                    ui.label("Texture:");
+                    for t in &view.textures {
+                        if ui
+                            .selectable_label(fields.texture.eq_ignore_ascii_case(t), t)
+                            .clicked()
+                        {
+                            fields.texture = t.clone();
+                        }
+                    }
+                    if view.textures.is_empty() {
+                        ui.label("(the tile paints no texture as a layer: nothing to import into)");
+                    }
+                }
+                K::Colours => {
+                    ui.label("RGB on the heightmap's 257×257 lattice; grey 127 is no tint.");
+                }
+            }
+            if let Some(p) = &view.problem {
+                ui.colored_label(ui.visuals().warn_fg_color, p);
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                let ready = view.image.is_some() && view.problem.is_none();
+                if ui.add_enabled(ready, egui::Button::new("Import")).clicked() {
+                    out.push(Intent::Images(I::Import));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Intent::Images(I::Cancel));
+                }
+            });
+        });
+    out
+}
+
+/// What the Export images window's fields hold (edited in place by the window).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageExportFields {
+    /// Heightmaps.
+    pub heights: bool,
+    /// Alpha maps.
+    pub alpha: bool,
+    /// Vertex colours.
+    pub colours: bool,
+    /// The map's own height range (else `min`, `max`).
+    pub own_range: bool,
+    /// The height of pixel value 0.
+    pub min: f32,
+    /// The height of pixel value 65535.
+    pub max: f32,
+}
+
+/// What the Export images window shows besides its fields.
+#[derive(Debug, Clone)]
+pub struct ImageExportView {
+    /// The chosen folder.
+    pub folder: Option<PathBuf>,
+    /// A tile's heightmap as it will be written, and the size to show it at.
+    pub preview: Option<(egui::TextureId, egui::Vec2)>,
+    /// Which tile the preview shows.
+    pub preview_tile: Option<String>,
+    /// Why it cannot be written as it stands, if so.
+    pub problem: Option<String>,
+    /// Tiles written and to write, while writing.
+    pub writing: Option<(usize, usize)>,
+}
+
+/// The Export images window's title.
+pub const EXPORT_IMAGES_TITLE: &str = "Export images";
+
+/// Shows the Export images window.
+pub fn export_images(
+    ui: &mut egui::Ui,
+    view: &ImageExportView,
+    fields: &mut ImageExportFields,
+) -> Vec<Intent> {
+    use crate::command::ImagesIntent as I;
+    let mut out = Vec::new();
+    egui::Window::new(EXPORT_IMAGES_TITLE)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(440.0)
+        .show(ui.ctx(), |ui| {
+            ui.checkbox(
+                &mut fields.heights,
+                "Heights (16-bit grey, Name_X_Y_height.png)",
+            );
+            ui.checkbox(
+                &mut fields.alpha,
+                "Alpha maps (8-bit grey, Name_X_Y_<texture>.png)",
+            );
+            ui.checkbox(
+                &mut fields.colours,
+                "Vertex colours (RGB, Name_X_Y_vcol.png)",
+            );
+            ui.add_enabled_ui(fields.heights, |ui| {
+                ui.checkbox(&mut fields.own_range, "The map's own height range");
+                ui.add_enabled_ui(!fields.own_range, |ui| {
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Black is");
+                        ui.add(
+                            egui::DragValue::new(&mut fields.min)
+                                .speed(1.0)
+                                .suffix(" yd"),
+                        )
+                        .labelled_by(label.id);
+                        let label = ui.label("white is");
+                        ui.add(
+                            egui::DragValue::new(&mut fields.max)
+                                .speed(1.0)
+                                .suffix(" yd"),
+                        )
+                        .labelled_by(label.id);
+                    });
+                });
+            });
+            if let Some((id, size)) = view.preview {
+                if let Some(t) = &view.preview_tile {
+                    ui.label(format!("Tile {t}'s heights:"));
+                }
+                ui.image(egui::load::SizedTexture::new(id, size));
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Folder…").clicked() {
+                    out.push(Intent::Images(I::PickFolder));
+                }
+                match &view.folder {
+                    Some(f) => ui.label(f.display().to_string()),
+                    None => ui.label("(none chosen)"),
+                };
+            });
+            ui.label(
+                "Noggit Red's layouts and names; the height range goes into Name_heights.json, \
+                 so that an import puts every height back.",
+            );
+            match view.writing {
+                Some((done, total)) => {
+                    ui.add(
+                        egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                            .text(format!("writing {done}/{total} tiles")),
+                    );
+                }
+                None => {
+                    if let Some(p) = &view.problem {
+                        ui.colored_label(ui.visuals().warn_fg_color, p);
+                    }
+                }
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                let ready =
+                    view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
+                if ui.add_enabled(ready, egui::Button::new("Export")).clicked() {
+                    out.push(Intent::Images(I::Export));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Intent::Images(I::Cancel));
+                }
+            });
+        });
+    out
+}

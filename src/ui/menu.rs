@@ -141,6 +141,21 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 out.push(Intent::Export(crate::command::ExportIntent::Open));
             }
             ui.separator();
+            if ui
+                .add_enabled(state.has_map, egui::Button::new("Import image…"))
+                .on_hover_text("Heights, a texture's alpha or vertex colours from an image (Noggit Red's layouts)")
+                .clicked()
+            {
+                out.push(Intent::Images(crate::command::ImagesIntent::OpenImport));
+            }
+            if ui
+                .add_enabled(state.has_map, egui::Button::new("Export images…"))
+                .on_hover_text("Every tile's heights, alpha maps and vertex colours as PNG files")
+                .clicked()
+            {
+                out.push(Intent::Images(crate::command::ImagesIntent::OpenExport));
+            }
+            ui.separator();
             if ui.button("Quit").clicked() {
                 out.push(Intent::Quit);
             }
