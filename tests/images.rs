@@ -293,3 +293,48 @@ fn a_map_wide_image_over_a_2x2_block_leaves_no_seam_and_meets_its_neighbours() {
     assert!((f64::from(edge[8]) - nw).abs() < 1e-3, "the shared vertex");
     assert_eq!(edge[0], 20.0, "one step west: untouched");
 }
+
+#[test]
+fn a_stamp_shapes_a_raise_turned_and_scaled_with_the_brush() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new");
+    common::loam_new("Flat", "3.3.5", "30 30 30 30", &[], &new);
+    // The bundled ridge runs north–south; turned 90° it runs east–west.
+    let ridge = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("resources/sample/stamps/ridge.png");
+    let c = loam::model::TileCoord::new(30, 30).unwrap();
+    let [n, w] = c.north_west();
+    let (x, y) = (n - 266.0, w - 266.0);
+    let ops = dir.path().join("ops.json");
+    fs::write(
+        &ops,
+        format!(
+            r#"{{"ops": [
+                {{"tool": "raise", "points": [[{x}, {y}]], "radius": 80, "strength": 10, "stamp": "{r}"}},
+                {{"tool": "raise", "points": [[{x}, {y2}]], "radius": 40, "strength": 10, "stamp": "{r}", "rotation": 90}}
+            ]}}"#,
+            r = ridge.display(),
+            y2 = y - 150.0
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    apply(&new.join("Flat.wdt"), &ops, &out);
+    let opened = loam::pipeline::open_map(&out.join("Flat.wdt")).unwrap();
+    let h = |x: f64, y: f64| loam::edit::lattice::height_at(&opened.map, x, y).unwrap();
+    // World x is north, y west. The first ridge: high along its north–south line, nothing
+    // 60 yd east or west of it, nothing past its north end.
+    assert!(h(x, y) > 8.0, "on the crest: {}", h(x, y));
+    assert!(h(x + 50.0, y) > 4.0, "along it, north: {}", h(x + 50.0, y));
+    assert!(h(x, y + 60.0) < 0.5, "west of it: {}", h(x, y + 60.0));
+    assert!(h(x, y - 60.0) < 0.5, "east of it: {}", h(x, y - 60.0));
+    assert!(h(x + 85.0, y) < 0.01, "past the square: {}", h(x + 85.0, y));
+    // The second, turned a quarter and half the size: along east–west, not north–south.
+    let y2 = y - 150.0;
+    assert!(
+        h(x, y2 - 20.0) > 3.0,
+        "along the turned ridge: {}",
+        h(x, y2 - 20.0)
+    );
+    assert!(h(x + 30.0, y2) < 0.5, "across it: {}", h(x + 30.0, y2));
+}

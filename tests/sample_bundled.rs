@@ -67,3 +67,26 @@ fn loam_sample_writes_a_map_that_opens() {
         assert!(written == f.bytes, "{} written as generated", f.name);
     }
 }
+
+#[test]
+fn the_bundled_stamps_equal_the_generator_output() {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("resources/sample/stamps");
+    let stamps = loam::images::stamps::bundled_stamps();
+    let mut on_disk: Vec<String> = std::fs::read_dir(&folder)
+        .expect("resources/sample/stamps exists")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let mut names: Vec<String> = stamps.iter().map(|(n, _)| n.clone()).collect();
+    names.sort();
+    assert_eq!(
+        on_disk, names,
+        "the folder holds the generator's stamps and nothing else"
+    );
+    for (name, png) in stamps {
+        assert!(
+            std::fs::read(folder.join(&name)).unwrap() == png,
+            "{name} differs from the generator's (regenerate with `loam sample resources/sample`)"
+        );
+    }
+}

@@ -27,6 +27,7 @@ mod save_as;
 mod save_as_report;
 pub mod screenshot;
 pub mod settings;
+mod stamps;
 pub mod startup;
 pub mod streaming;
 pub mod streams;
@@ -628,7 +629,22 @@ impl LoamApp {
                 self.settings.listfile = None;
                 self.restart_browser_with(self.doc.byte_source());
             }
-            Intent::SetTools(settings) => self.doc.editing.settings = *settings,
+            Intent::SetTools(settings) => {
+                self.doc.editing.settings = *settings;
+                if let Err(e) = stamps::load(&mut self.doc.editing.settings) {
+                    self.shell.message = Some(e);
+                }
+            }
+            Intent::PickStamp => {
+                if let Some(path) = self.shell.dialogs.pick_image() {
+                    let mut settings = self.doc.editing.settings.clone();
+                    settings.brush.stamp = Some(crate::edit::brush::Stamp {
+                        path: path.to_string_lossy().into_owned(),
+                        mask: None,
+                    });
+                    self.handle(ctx, Intent::SetTools(Box::new(settings)));
+                }
+            }
             Intent::Undo => self.history_step(|e, m| e.undo(m)),
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),

@@ -116,6 +116,7 @@ pub(super) fn right_view(
     });
     let tools = ui::tools::ToolsView {
         textures: tile_textures.unwrap_or_default(),
+        stamps: super::stamps::bundled(),
         liquid_types: doc.client.as_ref().map_or_else(Vec::new, |c| {
             c.liquid_types
                 .iter()

@@ -146,6 +146,8 @@ pub enum Intent {
     RemoveTile(TileCoord),
     /// The File ▸ Import image… and File ▸ Export images… dialogs.
     Images(ImagesIntent),
+    /// Ask for an image to be the brush's stamp.
+    PickStamp,
 }
 
 /// Which of a map's images an import reads.

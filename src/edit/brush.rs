@@ -29,8 +29,69 @@ pub enum Shape {
     Square,
 }
 
+/// A grey image as a brush's shape and strength: black nothing, white full strength.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StampMask {
+    /// Pixels per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Strengths 0..=1, row by row (row 0 the image's top: north when unturned).
+    pub values: Vec<f32>,
+}
+
+impl StampMask {
+    /// Channel 0 of `raster` as a mask (a colour image's red channel, as Noggit Red reads its
+    /// stamps' mean of the three; a grey stamp is the same either way).
+    pub fn from_raster(raster: &super::heightmap::Raster) -> StampMask {
+        let mut values = Vec::with_capacity(raster.width * raster.height);
+        for y in 0..raster.height {
+            for x in 0..raster.width {
+                let v = (0..raster.channels.min(3))
+                    .map(|c| raster.at(x, y, c))
+                    .sum::<f64>()
+                    / raster.channels.clamp(1, 3) as f64;
+                values.push(v as f32);
+            }
+        }
+        StampMask {
+            width: raster.width,
+            height: raster.height,
+            values,
+        }
+    }
+
+    /// The strength at (`u`, `v`), each 0..=1 across the image (u east, v south), sampled
+    /// bilinearly; 0 outside.
+    pub fn at(&self, u: f64, v: f64) -> f32 {
+        if !(0.0..=1.0).contains(&u) || !(0.0..=1.0).contains(&v) || self.values.is_empty() {
+            return 0.0;
+        }
+        let px = u * (self.width - 1) as f64;
+        let py = v * (self.height - 1) as f64;
+        let (x0, y0) = (px.floor() as usize, py.floor() as usize);
+        let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.height - 1));
+        let (fx, fy) = ((px - x0 as f64) as f32, (py - y0 as f64) as f32);
+        let at = |x: usize, y: usize| self.values[y * self.width + x];
+        let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
+        let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
+        top * (1.0 - fy) + bottom * fy
+    }
+}
+
+/// A stamp: the image file a brush takes its shape from, and its pixels once read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stamp {
+    /// The image file.
+    pub path: String,
+    /// Its pixels; read by the editor (or `loam apply`) when missing, which is how a stamp
+    /// comes back from the saved settings.
+    #[serde(skip)]
+    pub mask: Option<std::sync::Arc<StampMask>>,
+}
+
 /// A brush's settings.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Brush {
     /// Outer radius in yards.
     pub radius: f32,
@@ -44,6 +105,13 @@ pub struct Brush {
     pub shape: Shape,
     /// Distance between dabs of a dragged stroke, as a fraction of the radius.
     pub spacing: f32,
+    /// An image as the brush's shape and strength, covering the square the radius spans
+    /// (falloff and outline then do not apply).
+    #[serde(default)]
+    pub stamp: Option<Stamp>,
+    /// How far the stamp is turned, in degrees clockwise seen from above.
+    #[serde(default)]
+    pub rotation: f32,
 }
 
 impl Default for Brush {
@@ -55,6 +123,8 @@ impl Default for Brush {
             falloff: Falloff::Smooth,
             shape: Shape::Circle,
             spacing: 0.25,
+            stamp: None,
+            rotation: 0.0,
         }
     }
 }
@@ -73,6 +143,9 @@ impl Brush {
     /// The brush's weight (0..=1) at offset (`dx`, `dy`) from its centre, in any unit, given the
     /// radius and inner radius in that same unit.
     pub fn weight_at(&self, dx: f64, dy: f64, radius: f64, inner_radius: f64) -> f32 {
+        if let Some(mask) = self.stamp.as_ref().and_then(|s| s.mask.as_deref()) {
+            return self.stamp_weight(mask, dx, dy, radius);
+        }
         let d = match self.shape {
             Shape::Circle => (dx * dx + dy * dy).sqrt(),
             Shape::Square => dx.abs().max(dy.abs()),
@@ -94,6 +167,18 @@ impl Brush {
             }
             Falloff::Flat => 1.0,
         }
+    }
+
+    /// The stamp's strength at offset (`dx` east, `dy` south) from the centre: the image spans
+    /// the square of side twice `radius`, turned by `rotation`.
+    fn stamp_weight(&self, mask: &StampMask, dx: f64, dy: f64, radius: f64) -> f32 {
+        if radius <= 0.0 {
+            return 0.0;
+        }
+        // Turn the offset back by the rotation to find the image's own axes.
+        let (sin, cos) = (-f64::from(self.rotation)).to_radians().sin_cos();
+        let (ix, iy) = (dx * cos - dy * sin, dx * sin + dy * cos);
+        mask.at(0.5 + ix / (2.0 * radius), 0.5 + iy / (2.0 * radius))
     }
 
     /// The dabs of a straight line stroke from `start` to `end` (x, y; heights ignored): the
@@ -129,6 +214,48 @@ impl Brush {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stamp_is_the_shape_turned_and_scaled_with_the_brush() {
+        // A 3×3 image lit only in its top-right pixel (north-east, unturned).
+        let mut values = vec![0.0; 9];
+        values[2] = 1.0;
+        let brush = Brush {
+            stamp: Some(Stamp {
+                path: "corner.png".into(),
+                mask: Some(std::sync::Arc::new(StampMask {
+                    width: 3,
+                    height: 3,
+                    values,
+                })),
+            }),
+            ..Brush::default()
+        };
+        // Offsets in lattice units: east is +dx, south is +dy; the image spans ±radius.
+        assert_eq!(
+            brush.weight_at(10.0, -10.0, 10.0, 0.0),
+            1.0,
+            "north-east corner"
+        );
+        assert_eq!(brush.weight_at(-10.0, -10.0, 10.0, 0.0), 0.0);
+        assert_eq!(
+            brush.weight_at(11.0, -11.0, 10.0, 0.0),
+            0.0,
+            "outside the square"
+        );
+        assert_eq!(
+            brush.weight_at(20.0, -20.0, 20.0, 0.0),
+            1.0,
+            "scaled with the radius"
+        );
+        let turned = Brush {
+            rotation: 90.0,
+            ..brush.clone()
+        };
+        // Turned a quarter clockwise, the north-east corner lies south-east.
+        assert!((turned.weight_at(10.0, 10.0, 10.0, 0.0) - 1.0).abs() < 1e-5);
+        assert!(turned.weight_at(10.0, -10.0, 10.0, 0.0) < 1e-5);
+    }
 
     #[test]
     fn weights_fall_from_one_to_zero() {

@@ -129,6 +129,15 @@ pub fn run(
     cx: &OpContext,
 ) -> Result<OpResult, String> {
     match operation {
+        Operation::Brush(op) if op.stamp.is_some() && op.stamp_mask.is_none() => {
+            let path = op.stamp.as_deref().unwrap_or_default();
+            let input = (cx.read_image)(path).map_err(|e| format!("stamp: {e}"))?;
+            let mut op = op.clone();
+            op.stamp_mask = Some(std::sync::Arc::new(super::brush::StampMask::from_raster(
+                &input.raster,
+            )));
+            apply(map, &op, history, cx.style)
+        }
         Operation::Brush(op) => apply(map, op, history, cx.style),
         Operation::Object(op) => object_ops::apply_in(map, op, history, cx.model_box, cx.uids),
         Operation::Image(op) => image_ops::apply(map, op, history, cx.read_image),
@@ -175,6 +184,20 @@ pub enum Tool {
     LiquidHeight,
     /// Set or clear the `deep` and `fishable` flags of the liquid under the brush.
     LiquidFlags,
+}
+
+impl Tool {
+    /// The tools a stamp shapes (those whose strength varies over the brush).
+    pub const STAMPED: &'static [Tool] = &[
+        Tool::Raise,
+        Tool::Lower,
+        Tool::Flatten,
+        Tool::Smooth,
+        Tool::Noise,
+        Tool::Paint,
+        Tool::EraseTexture,
+        Tool::Shade,
+    ];
 }
 
 /// One operation: a tool dragged through `points` (world x north, y west).
@@ -227,6 +250,15 @@ pub struct Op {
     pub deep: Option<bool>,
     /// liquid_flags: set (true) or clear (false) fishable water (MH2O only).
     pub fishable: Option<bool>,
+    /// A grey image as the brush's shape and strength (raise, lower, flatten, smooth, noise,
+    /// paint, erase_texture, shade): its path, relative to the operations file.
+    pub stamp: Option<String>,
+    /// stamp: degrees it is turned, clockwise seen from above (default 0).
+    pub rotation: Option<f32>,
+    /// The stamp's pixels, once read (the editor hands them over; `run` reads them for a
+    /// script).
+    #[serde(skip)]
+    pub stamp_mask: Option<std::sync::Arc<super::brush::StampMask>>,
 }
 
 /// How far past its radius a stroke reads the terrain: smoothing averages a vertex's
@@ -258,7 +290,9 @@ impl Op {
     /// Rejects fields that do not belong to the tool and missing required ones.
     pub fn validate(&self) -> Result<(), String> {
         const LIQUID_SURFACE: &[Tool] = &[Tool::Flatten, Tool::LiquidAdd, Tool::LiquidHeight];
-        let specific: [(&str, bool, &[Tool]); 14] = [
+        let specific: [(&str, bool, &[Tool]); 16] = [
+            ("stamp", self.stamp.is_some(), Tool::STAMPED),
+            ("rotation", self.rotation.is_some(), Tool::STAMPED),
             ("height", self.height.is_some(), LIQUID_SURFACE),
             ("kind", self.kind.is_some(), &[Tool::LiquidAdd]),
             (
@@ -305,6 +339,9 @@ impl Op {
             Tool::LiquidHeight => &[("height", self.height.is_some())],
             _ => &[],
         };
+        if self.rotation.is_some() && self.stamp.is_none() {
+            return Err("`rotation` turns a stamp: give `stamp` too".into());
+        }
         if self.kind.is_some() && self.liquid_type.is_some() {
             return Err("give `kind` or `liquid_type`, not both".into());
         }
@@ -338,6 +375,11 @@ impl Op {
             falloff: self.falloff.unwrap_or_default(),
             shape: self.shape.unwrap_or_default(),
             spacing: self.spacing.unwrap_or(0.25),
+            stamp: self.stamp.as_ref().map(|path| super::brush::Stamp {
+                path: path.clone(),
+                mask: self.stamp_mask.clone(),
+            }),
+            rotation: self.rotation.unwrap_or(0.0),
         }
     }
 

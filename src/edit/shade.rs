@@ -24,7 +24,8 @@ pub fn dab(
     let radius = brush.radius as f64;
     let mut updates: Vec<(Vertex, f32)> = Vec::new();
     for (v, d) in vertices_near(x, y, radius) {
-        let w = brush.weight_at(d[0], d[1], radius, brush.inner_radius as f64)
+        // Offsets east and south, as the lattice tools give them (a stamp has an up side).
+        let w = brush.weight_at(-d[1], -d[0], radius, brush.inner_radius as f64)
             * brush.strength.clamp(0.0, 1.0);
         if w > 0.0 {
             updates.push((v, w));

@@ -279,7 +279,11 @@ impl ToolSettings {
             // `Editing::begin` refuses it.
             Tool::Objects => ops::Tool::Raise,
         };
-        let b = self.brush;
+        let b = &self.brush;
+        let stamp = b
+            .stamp
+            .as_ref()
+            .filter(|_| ops::Tool::STAMPED.contains(&tool));
         Op {
             tool,
             points: vec![[0.0, 0.0]],
@@ -303,6 +307,9 @@ impl ToolSettings {
             end_height: None,
             deep: Some(self.liquid_deep),
             fishable: Some(self.liquid_fishable),
+            stamp: stamp.map(|s| s.path.clone()),
+            rotation: stamp.map(|_| b.rotation),
+            stamp_mask: stamp.and_then(|s| s.mask.clone()),
         }
     }
 

@@ -70,11 +70,24 @@ pub fn write_grey16(path: &Path, width: usize, values: &[u16]) -> Result<()> {
 
 /// Writes `values` as an 8-bit grey PNG at `path`.
 pub fn write_grey8(path: &Path, width: usize, values: &[u8]) -> Result<()> {
+    disk::write_atomic(
+        path,
+        &grey8_png(width, values)
+            .map_err(|e| LoamError::Usage(format!("{}: {e}", path.display())))?,
+    )
+}
+
+/// `values` (row by row, `width` a row) as the bytes of an 8-bit grey PNG.
+pub fn grey8_png(width: usize, values: &[u8]) -> std::result::Result<Vec<u8>, String> {
     let height = values.len() / width.max(1);
     let buffer: ImageBuffer<Luma<u8>, Vec<u8>> =
         ImageBuffer::from_raw(width as u32, height as u32, values.to_vec())
-            .ok_or_else(|| LoamError::Usage(format!("{}: no pixels", path.display())))?;
-    write_png(path, &DynamicImage::ImageLuma8(buffer))
+            .ok_or_else(|| "no pixels".to_string())?;
+    let mut bytes = Cursor::new(Vec::new());
+    DynamicImage::ImageLuma8(buffer)
+        .write_to(&mut bytes, ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes.into_inner())
 }
 
 /// Writes `rgb` (three bytes a pixel) as an 8-bit RGB PNG at `path`.

@@ -7,6 +7,7 @@
 
 pub mod export;
 pub mod io;
+pub mod stamps;
 
 use std::path::Path;
 

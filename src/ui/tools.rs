@@ -18,6 +18,8 @@ pub struct ToolsView {
     pub note: Option<String>,
     /// The client's LiquidType.dbc rows (id, name), when a 3.3.5 client is set.
     pub liquid_types: Vec<(u16, String)>,
+    /// The bundled stamp brushes: (name, file).
+    pub stamps: Vec<(String, std::path::PathBuf)>,
 }
 
 /// Shows the panel; returns an intent when a setting changed.
@@ -82,6 +84,10 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 ui.selectable_value(&mut s.brush.shape, f, format!("{f:?}"));
             }
         });
+    let mut out = Vec::new();
+    if crate::edit::ops::Tool::STAMPED.contains(&s.op().tool) {
+        stamp_row(ui, &mut s, view, &mut out);
+    }
     if matches!(
         s.tool,
         Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp
@@ -170,9 +176,50 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         ui.colored_label(egui::Color32::from_rgb(240, 180, 80), note);
     }
     if s != *settings {
-        vec![Intent::SetTools(Box::new(s))]
-    } else {
-        Vec::new()
+        out.push(Intent::SetTools(Box::new(s)));
+    }
+    out
+}
+
+/// The stamp row: none or a bundled stamp, or any image (`Image…`), and its turn.
+fn stamp_row(ui: &mut egui::Ui, s: &mut ToolSettings, view: &ToolsView, out: &mut Vec<Intent>) {
+    let chosen = s
+        .brush
+        .stamp
+        .as_ref()
+        .map(|st| short(&st.path).trim_end_matches(".png").to_string());
+    ui.horizontal(|ui| {
+        ComboBox::from_label("Stamp")
+            .selected_text(chosen.clone().unwrap_or_else(|| "None".into()))
+            .show_ui(ui, |ui| {
+                if ui.selectable_label(chosen.is_none(), "None").clicked() {
+                    s.brush.stamp = None;
+                }
+                for (name, path) in &view.stamps {
+                    let on = s
+                        .brush
+                        .stamp
+                        .as_ref()
+                        .is_some_and(|st| std::path::Path::new(&st.path) == path.as_path());
+                    if ui.selectable_label(on, name).clicked() && !on {
+                        s.brush.stamp = Some(crate::edit::brush::Stamp {
+                            path: path.to_string_lossy().into_owned(),
+                            mask: None,
+                        });
+                    }
+                }
+            });
+        if ui
+            .button("Image…")
+            .on_hover_text("Any grey image as the brush's shape and strength")
+            .clicked()
+        {
+            out.push(Intent::PickStamp);
+        }
+    });
+    if s.brush.stamp.is_some() {
+        ui.add(Slider::new(&mut s.brush.rotation, -180.0..=180.0).text("Turn (°)"));
+        ui.label("The image covers the brush's square; falloff and shape do not apply.");
     }
 }
 
