@@ -8,9 +8,12 @@ pub const STAMP_PIXELS: usize = 128;
 /// The folder under the sample's that holds them.
 pub const STAMP_FOLDER: &str = "stamps";
 
+/// A stamp's strength at (u east, v south), each -1..1 across the image.
+type Shape = fn(f64, f64) -> f64;
+
 /// Each bundled stamp: its file name and its PNG bytes.
 pub fn bundled_stamps() -> Vec<(String, Vec<u8>)> {
-    let shapes: [(&str, fn(f64, f64) -> f64); 5] = [
+    let shapes: [(&str, Shape); 5] = [
         ("crater.png", crater),
         ("ridge.png", ridge),
         ("mesa.png", mesa),
