@@ -44,6 +44,7 @@ fn all() -> ExportRequest {
         alpha: true,
         colours: true,
         range: None,
+        float: false,
     }
 }
 

@@ -287,6 +287,7 @@ impl TerrainImages {
                 alpha: true,
                 colours: true,
                 own_range: true,
+                float: false,
                 min,
                 max: if max > min { max } else { min + 100.0 },
             },
@@ -309,6 +310,7 @@ impl TerrainImages {
             alpha: f.alpha,
             colours: f.colours,
             range: (!f.own_range).then_some((f.min, f.max)),
+            float: f.float,
         };
         let writing = Writing {
             done: Arc::new(AtomicUsize::new(0)),

@@ -278,6 +278,10 @@ pub enum Command {
         /// The height of pixel value 65535 (with --min; default: the map's highest).
         #[arg(long, requires = "min", allow_hyphen_values = true)]
         max: Option<f32>,
+        /// Heights as 32-bit float TIFF (Name_X_Y_height.tif, 0..1 over the range) instead of
+        /// 16-bit PNG: no quantisation at all.
+        #[arg(long)]
+        float: bool,
         /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
         /// deciding from its bytes.
         #[arg(long, value_parser = parse_generation)]
@@ -540,6 +544,7 @@ pub fn run(cli: Cli) -> ExitCode {
             colours,
             min,
             max,
+            float,
             from,
         }) => {
             let all = !(heights || alpha || colours);
@@ -548,6 +553,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 alpha: alpha || all,
                 colours: colours || all,
                 range: min.zip(max),
+                float,
             };
             export_images::run(&map, &out, &request, from)
         }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::io::{write_grey8, write_grey16, write_rgb8};
+use super::io::{write_float_tiff, write_grey8, write_grey16, write_rgb8};
 use super::{HeightRange, alpha_file, colour_file, height_file, range_file};
 use crate::disk::{self, LoamError, Result};
 use crate::edit::heightmap::{TILE_PIXELS, height_range, tile_heights};
@@ -28,6 +28,9 @@ pub struct ExportRequest {
     pub colours: bool,
     /// The heights of pixel values 0 and 65535; the map's own range when `None`.
     pub range: Option<(f32, f32)>,
+    /// Heights as 32-bit float TIFF (`_height.tif`, 0..1 over the range) instead of 16-bit
+    /// PNG: no quantisation at all.
+    pub float: bool,
 }
 
 /// What [`export_images`] wrote.
@@ -151,7 +154,18 @@ fn write_tile(
 ) -> Result<Vec<PathBuf>> {
     let c = tile.coord;
     let mut files = Vec::new();
-    if let Some(r) = range {
+    if let Some(r) = range
+        && request.float
+    {
+        let span = f64::from(r.max - r.min);
+        let values: Vec<f32> = tile_heights(tile)
+            .into_iter()
+            .map(|h| (f64::from(h - r.min) / span) as f32)
+            .collect();
+        let path = out.join(height_file(name, c).replace(".png", ".tif"));
+        write_float_tiff(&path, TILE_PIXELS, &values)?;
+        files.push(path);
+    } else if let Some(r) = range {
         let scale = 65535.0 / f64::from(r.max - r.min);
         let values: Vec<u16> = tile_heights(tile)
             .into_iter()

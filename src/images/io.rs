@@ -90,6 +90,21 @@ pub fn grey8_png(width: usize, values: &[u8]) -> std::result::Result<Vec<u8>, St
     Ok(bytes.into_inner())
 }
 
+/// Writes `values` as a 32-bit float TIFF at `path`, each value in all three channels (the
+/// `image` crate writes float TIFF as RGB only; loam reads the first channel back).
+pub fn write_float_tiff(path: &Path, width: usize, values: &[f32]) -> Result<()> {
+    let height = values.len() / width.max(1);
+    let rgb: Vec<f32> = values.iter().flat_map(|&v| [v, v, v]).collect();
+    let buffer: ImageBuffer<Rgb<f32>, Vec<f32>> =
+        ImageBuffer::from_raw(width as u32, height as u32, rgb)
+            .ok_or_else(|| LoamError::Usage(format!("{}: no pixels", path.display())))?;
+    let mut bytes = Cursor::new(Vec::new());
+    DynamicImage::ImageRgb32F(buffer)
+        .write_to(&mut bytes, ImageFormat::Tiff)
+        .map_err(|e| LoamError::Usage(format!("{}: {e}", path.display())))?;
+    disk::write_atomic(path, bytes.get_ref())
+}
+
 /// Writes `rgb` (three bytes a pixel) as an 8-bit RGB PNG at `path`.
 pub fn write_rgb8(path: &Path, width: usize, rgb: &[u8]) -> Result<()> {
     let height = rgb.len() / 3 / width.max(1);

@@ -47,11 +47,13 @@ pub struct HeightRange {
     pub max: f32,
 }
 
-/// The range recorded beside `image` (a `Name_X_Y_height.png`): `Name_heights.json` in its
+/// The range recorded beside `image` (a `Name_X_Y_height.png` or `.tif`): `Name_heights.json` in its
 /// folder, when there is one.
 pub fn recorded_range(image: &Path) -> Option<HeightRange> {
     let file = image.file_name()?.to_string_lossy().into_owned();
-    let stem = file.strip_suffix("_height.png")?;
+    let stem = file
+        .strip_suffix("_height.png")
+        .or_else(|| file.strip_suffix("_height.tif"))?;
     // Name_X_Y: the map's name is what precedes the last two numbers.
     let mut parts = stem.rsplitn(3, '_');
     let (_, _, name) = (parts.next()?, parts.next()?, parts.next()?);

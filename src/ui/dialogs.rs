@@ -723,6 +723,8 @@ pub struct ImageExportFields {
     pub colours: bool,
     /// The map's own height range (else `min`, `max`).
     pub own_range: bool,
+    /// Heights as 32-bit float TIFF instead of 16-bit PNG.
+    pub float: bool,
     /// The height of pixel value 0.
     pub min: f32,
     /// The height of pixel value 65535.
@@ -773,6 +775,10 @@ pub fn export_images(
                 "Vertex colours (RGB, Name_X_Y_vcol.png)",
             );
             ui.add_enabled_ui(fields.heights, |ui| {
+                ui.checkbox(
+                    &mut fields.float,
+                    "Heights as 32-bit float TIFF (no quantisation)",
+                );
                 ui.checkbox(&mut fields.own_range, "The map's own height range");
                 ui.add_enabled_ui(!fields.own_range, |ui| {
                     ui.horizontal(|ui| {
