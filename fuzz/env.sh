@@ -23,4 +23,4 @@ else
 fi
 # Every target, terrain codecs first.
 FUZZ_TARGETS=(adt wdt adt_060 wdt_060 wdt_alpha adt_proto055 mcnk_v18 mcal alpha_rle mclq mh2o
-              wdl mpq_lookup blp m2 mdx wmo dbc)
+              wdl mpq_lookup blp image m2 mdx wmo dbc)

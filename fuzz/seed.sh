@@ -110,6 +110,15 @@ head -c 2048 /dev/zero > "$out/mcal/zeros"
 head -c 4096 "$corpus_src/blizzardry/Azeroth_38_46.adt" | tail -c 2048 > "$out/mcal/adt-bytes"
 printf '\xff\x00\x7f\x40' > "$out/alpha_rle/runs"
 
+# Images the terrain imports read: the bundled stamps (8-bit grey PNG), and a 16-bit grey, an
+# RGB and a float TIFF heightmap written by loam's exporter from the sample.
+images=$(mktemp -d)
+"$loam" export-images resources/sample/Sample.wdt "$images/png" >/dev/null 2>&1 || { echo "seed: export-images failed" >&2; exit 1; }
+"$loam" export-images --heights --float resources/sample/Sample.wdt "$images/tif" >/dev/null 2>&1 || { echo "seed: export-images failed" >&2; exit 1; }
+seed image resources/sample/stamps/*.png "$images"/png/Sample_31_31_height.png \
+    "$images"/png/Sample_31_31_vcol.png "$images"/tif/Sample_31_31_height.tif
+rm -rf "$images"
+
 # Assets.
 seed blp "$corpus_src"/*/*.blp "$corpus_src"/*/*/*.blp
 seed mdx "$corpus_src"/alpha-mdx/*.mdx

@@ -14,34 +14,43 @@ use crate::edit::heightmap::{Raster, Samples};
 /// own 256 pixels a tile, and a margin.
 pub const MAX_SIDE: u32 = 64 * 256 + 1024;
 
+/// The most memory one decoded image may take, in bytes.
+pub const MAX_ALLOC: u64 = 960 << 20;
+
 /// Reads the image at `path` as fractions of its format's full scale: grey images give one
 /// channel, colour images three (alpha dropped). Errors name the file.
 pub fn read_raster(path: &Path) -> Result<Raster> {
-    let bad = |why: String| LoamError::Usage(format!("{}: {why}", path.display()));
-    let mut reader = image::ImageReader::open(path)
-        .map_err(disk::io_err(path))?
+    let bytes = std::fs::read(path).map_err(disk::io_err(path))?;
+    decode_raster(&bytes).map_err(|why| LoamError::Usage(format!("{}: {why}", path.display())))
+}
+
+/// [`read_raster`] of bytes in memory: any format the `image` crate knows by its bytes, at most
+/// [`MAX_SIDE`] pixels a side.
+pub fn decode_raster(bytes: &[u8]) -> std::result::Result<Raster, String> {
+    let mut reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
-        .map_err(disk::io_err(path))?;
+        .map_err(|e| e.to_string())?;
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    // Two bytes a sample, four samples a pixel, at the largest side.
-    limits.max_alloc = Some(u64::from(MAX_SIDE) * u64::from(MAX_SIDE) * 8);
+    // A whole map's 16-bit grey heightmap (16,385² pixels, 512 MiB) fits; a header claiming
+    // more is refused before anything is allocated.
+    limits.max_alloc = Some(MAX_ALLOC);
     reader.limits(limits);
     let image = reader
         .decode()
-        .map_err(|e| bad(format!("not an image loam reads ({e})")))?;
-    Ok(raster_of(&image))
+        .map_err(|e| format!("not an image loam reads ({e})"))?;
+    Ok(raster_of(image))
 }
 
 /// The samples of a decoded image (see [`read_raster`]): grey images one channel (alpha
-/// dropped), colour images three, in their own width.
-pub fn raster_of(image: &DynamicImage) -> Raster {
+/// dropped), colour images three, in their own width. Grey buffers are taken, not copied.
+pub fn raster_of(image: DynamicImage) -> Raster {
     let (width, height) = (image.width() as usize, image.height() as usize);
     let (channels, samples) = match image {
-        DynamicImage::ImageLuma8(b) => (1, Samples::U8(b.as_raw().clone())),
+        DynamicImage::ImageLuma8(b) => (1, Samples::U8(b.into_raw())),
         DynamicImage::ImageLumaA8(_) => (1, Samples::U8(image.to_luma8().into_raw())),
-        DynamicImage::ImageLuma16(b) => (1, Samples::U16(b.as_raw().clone())),
+        DynamicImage::ImageLuma16(b) => (1, Samples::U16(b.into_raw())),
         DynamicImage::ImageLumaA16(_) => (1, Samples::U16(image.to_luma16().into_raw())),
         DynamicImage::ImageRgb16(_) | DynamicImage::ImageRgba16(_) => {
             (3, Samples::U16(image.to_rgb16().into_raw()))
