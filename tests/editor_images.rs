@@ -115,3 +115,26 @@ fn the_export_dialog_writes_the_maps_images_on_its_worker() {
         .count();
     assert_eq!(alpha, 16, "four textures in each of four tiles");
 }
+
+#[test]
+fn a_bundled_stamp_chosen_in_the_tool_panel_shapes_the_brush() {
+    let mut h = editor_support::harness(editor_support::Opening::default());
+    h.run();
+    h.get_by_label("Stamp").click();
+    h.run();
+    h.get_by_label("crater").click();
+    h.run();
+    let settings = &h.state().editing().settings;
+    let stamp = settings.brush.stamp.as_ref().expect("a stamp chosen");
+    assert!(stamp.path.ends_with("crater.png"), "{}", stamp.path);
+    let mask = stamp.mask.as_ref().expect("its pixels read when chosen");
+    assert_eq!((mask.width, mask.height), (128, 128));
+    // The ring is strong, its centre and corners nothing.
+    assert!(mask.at(0.5, 0.5) < 0.05);
+    assert!(mask.at(0.5 + 0.55 / 2.0, 0.5) > 0.9);
+    assert_eq!(mask.at(0.0, 0.0), 0.0);
+    assert!(
+        h.query_all_by_label("Turn (°)").next().is_some(),
+        "the turn slider shows"
+    );
+}

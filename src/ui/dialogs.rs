@@ -474,16 +474,7 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
                 }
             });
             ui.horizontal(|ui| {
-                ui.label("Tiles from");
-                for (i, what) in ["X0", "Y0"].iter().enumerate() {
-                    ui.add(egui::DragValue::new(&mut fields.tiles[i]).range(0..=63))
-                        .on_hover_text(*what);
-                }
-                ui.label("to");
-                for (i, what) in ["X1", "Y1"].iter().enumerate() {
-                    ui.add(egui::DragValue::new(&mut fields.tiles[2 + i]).range(0..=63))
-                        .on_hover_text(*what);
-                }
+                tile_fields(ui, &mut fields.tiles, true);
                 let [x0, y0, x1, y1] = fields.tiles.map(i32::from);
                 let n = ((x1 - x0).abs() + 1) * ((y1 - y0).abs() + 1);
                 ui.label(format!("({n} tile{})", if n == 1 { "" } else { "s" }));
@@ -502,15 +493,12 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
                 ui.add(egui::TextEdit::singleline(&mut fields.texture).desired_width(300.0))
                     .labelled_by(label.id);
             });
-            ui.horizontal(|ui| {
-                if ui.button("Folder…").clicked() {
-                    out.push(Intent::NewMap(N::PickFolder));
-                }
-                match &view.folder {
-                    Some(f) => ui.label(f.display().to_string()),
-                    None => ui.label("(none chosen)"),
-                };
-            });
+            out.extend(chosen_path(
+                ui,
+                "Folder…",
+                view.folder.as_deref(),
+                Intent::NewMap(N::PickFolder),
+            ));
             if let Some(into) = &view.into {
                 ui.label(format!("Into {}", into.display()));
             }
@@ -518,30 +506,15 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
                 "Every tile flat, one texture, laid out as Blizzard's own empty tiles; the WDT \
                  and the WDL with them. Files already there are never overwritten.",
             );
-            match view.writing {
-                Some((done, total)) => {
-                    ui.add(
-                        egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                            .text(format!("writing {done}/{total} tiles")),
-                    );
-                }
-                None => {
-                    if let Some(p) = &view.problem {
-                        ui.colored_label(ui.visuals().warn_fg_color, p);
-                    }
-                }
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                let ready =
-                    view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
-                if ui.add_enabled(ready, egui::Button::new("Create")).clicked() {
-                    out.push(Intent::NewMap(N::Create));
-                }
-                if ui.button("Cancel").clicked() {
-                    out.push(Intent::NewMap(N::Cancel));
-                }
-            });
+            progress_or_problem(ui, view.writing, view.problem.as_deref());
+            let ready = view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
+            out.extend(ok_cancel(
+                ui,
+                "Create",
+                ready,
+                Intent::NewMap(N::Create),
+                Intent::NewMap(N::Cancel),
+            ));
         });
     out
 }
@@ -624,38 +597,11 @@ pub fn import_image(
             if let Some((id, size)) = view.preview {
                 ui.image(egui::load::SizedTexture::new(id, size));
             }
-            ui.horizontal(|ui| {
-                let many = view.kind == K::Heights;
-                ui.label(if many { "Tiles from" } else { "Tile" });
-                for (i, what) in ["X0", "Y0"].iter().enumerate() {
-                    ui.add(egui::DragValue::new(&mut fields.tiles[i]).range(0..=63))
-                        .on_hover_text(*what);
-                }
-                if many {
-                    ui.label("to");
-                    for (i, what) in ["X1", "Y1"].iter().enumerate() {
-                        ui.add(egui::DragValue::new(&mut fields.tiles[2 + i]).range(0..=63))
-                            .on_hover_text(*what);
-                    }
-                }
-            });
+            ui.horizontal(|ui| tile_fields(ui, &mut fields.tiles, view.kind == K::Heights));
             match view.kind {
                 K::Heights => {
                     ui.horizontal(|ui| {
-                        let label = ui.label("Black is");
-                        ui.add(
-                            egui::DragValue::new(&mut fields.min)
-                                .speed(1.0)
-                                .suffix(" yd"),
-                        )
-                        .labelled_by(label.id);
-                        let label = ui.label("white is");
-                        ui.add(
-                            egui::DragValue::new(&mut fields.max)
-                                .speed(1.0)
-                                .suffix(" yd"),
-                        )
-                        .labelled_by(label.id);
+                        range_fields(ui, &mut fields.min, &mut fields.max);
                         if view.recorded_range {
                             ui.label("(as exported)");
                         }
@@ -695,19 +641,15 @@ pub fn import_image(
                     ui.label("RGB on the heightmap's 257×257 lattice; grey 127 is no tint.");
                 }
             }
-            if let Some(p) = &view.problem {
-                ui.colored_label(ui.visuals().warn_fg_color, p);
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                let ready = view.image.is_some() && view.problem.is_none();
-                if ui.add_enabled(ready, egui::Button::new("Import")).clicked() {
-                    out.push(Intent::Images(I::Import));
-                }
-                if ui.button("Cancel").clicked() {
-                    out.push(Intent::Images(I::Cancel));
-                }
-            });
+            progress_or_problem(ui, None, view.problem.as_deref());
+            let ready = view.image.is_some() && view.problem.is_none();
+            out.extend(ok_cancel(
+                ui,
+                "Import",
+                ready,
+                Intent::Images(I::Import),
+                Intent::Images(I::Cancel),
+            ));
         });
     out
 }
@@ -782,20 +724,7 @@ pub fn export_images(
                 ui.checkbox(&mut fields.own_range, "The map's own height range");
                 ui.add_enabled_ui(!fields.own_range, |ui| {
                     ui.horizontal(|ui| {
-                        let label = ui.label("Black is");
-                        ui.add(
-                            egui::DragValue::new(&mut fields.min)
-                                .speed(1.0)
-                                .suffix(" yd"),
-                        )
-                        .labelled_by(label.id);
-                        let label = ui.label("white is");
-                        ui.add(
-                            egui::DragValue::new(&mut fields.max)
-                                .speed(1.0)
-                                .suffix(" yd"),
-                        )
-                        .labelled_by(label.id);
+                        range_fields(ui, &mut fields.min, &mut fields.max);
                     });
                 });
             });
@@ -805,43 +734,104 @@ pub fn export_images(
                 }
                 ui.image(egui::load::SizedTexture::new(id, size));
             }
-            ui.horizontal(|ui| {
-                if ui.button("Folder…").clicked() {
-                    out.push(Intent::Images(I::PickFolder));
-                }
-                match &view.folder {
-                    Some(f) => ui.label(f.display().to_string()),
-                    None => ui.label("(none chosen)"),
-                };
-            });
+            out.extend(chosen_path(
+                ui,
+                "Folder…",
+                view.folder.as_deref(),
+                Intent::Images(I::PickFolder),
+            ));
             ui.label(
                 "Noggit Red's layouts and names; the height range goes into Name_heights.json, \
                  so that an import puts every height back.",
             );
-            match view.writing {
-                Some((done, total)) => {
-                    ui.add(
-                        egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                            .text(format!("writing {done}/{total} tiles")),
-                    );
-                }
-                None => {
-                    if let Some(p) = &view.problem {
-                        ui.colored_label(ui.visuals().warn_fg_color, p);
-                    }
-                }
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                let ready =
-                    view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
-                if ui.add_enabled(ready, egui::Button::new("Export")).clicked() {
-                    out.push(Intent::Images(I::Export));
-                }
-                if ui.button("Cancel").clicked() {
-                    out.push(Intent::Images(I::Cancel));
-                }
-            });
+            progress_or_problem(ui, view.writing, view.problem.as_deref());
+            let ready = view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
+            out.extend(ok_cancel(
+                ui,
+                "Export",
+                ready,
+                Intent::Images(I::Export),
+                Intent::Images(I::Cancel),
+            ));
         });
+    out
+}
+
+/// The first tile's X and Y fields (`tiles[0..2]`), and with `many` the opposite corner's.
+fn tile_fields(ui: &mut egui::Ui, tiles: &mut [u8; 4], many: bool) {
+    ui.label(if many { "Tiles from" } else { "Tile" });
+    let names = ["X0", "Y0", "X1", "Y1"];
+    for (i, tile) in tiles.iter_mut().enumerate().take(if many { 4 } else { 2 }) {
+        if i == 2 {
+            ui.label("to");
+        }
+        ui.add(egui::DragValue::new(tile).range(0..=63))
+            .on_hover_text(names[i]);
+    }
+}
+
+/// The heights a black and a white pixel stand for.
+fn range_fields(ui: &mut egui::Ui, min: &mut f32, max: &mut f32) {
+    for (what, value) in [("Black is", min), ("white is", max)] {
+        let label = ui.label(what);
+        ui.add(egui::DragValue::new(value).speed(1.0).suffix(" yd"))
+            .labelled_by(label.id);
+    }
+}
+
+/// A button that asks for a path, and the path chosen so far.
+fn chosen_path(
+    ui: &mut egui::Ui,
+    button: &str,
+    path: Option<&std::path::Path>,
+    ask: Intent,
+) -> Vec<Intent> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        if ui.button(button).clicked() {
+            out.push(ask);
+        }
+        match path {
+            Some(f) => ui.label(f.display().to_string()),
+            None => ui.label("(none chosen)"),
+        };
+    });
+    out
+}
+
+/// While a worker writes, its progress; else why the dialog cannot go ahead, if it cannot.
+fn progress_or_problem(ui: &mut egui::Ui, writing: Option<(usize, usize)>, problem: Option<&str>) {
+    match (writing, problem) {
+        (Some((done, total)), _) => {
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                    .text(format!("writing {done}/{total} tiles")),
+            );
+        }
+        (None, Some(p)) => {
+            ui.colored_label(ui.visuals().warn_fg_color, p);
+        }
+        (None, None) => {}
+    }
+}
+
+/// The dialog's last row: its action (enabled when `ready`) and Cancel.
+fn ok_cancel(
+    ui: &mut egui::Ui,
+    action: &str,
+    ready: bool,
+    ok: Intent,
+    cancel: Intent,
+) -> Vec<Intent> {
+    let mut out = Vec::new();
+    ui.separator();
+    ui.horizontal(|ui| {
+        if ui.add_enabled(ready, egui::Button::new(action)).clicked() {
+            out.push(ok);
+        }
+        if ui.button("Cancel").clicked() {
+            out.push(cancel);
+        }
+    });
     out
 }

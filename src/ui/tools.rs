@@ -210,7 +210,7 @@ fn stamp_row(ui: &mut egui::Ui, s: &mut ToolSettings, view: &ToolsView, out: &mu
                 }
             });
         if ui
-            .button("Image…")
+            .button("Stamp file…")
             .on_hover_text("Any grey image as the brush's shape and strength")
             .clicked()
         {
