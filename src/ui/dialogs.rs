@@ -214,84 +214,80 @@ pub fn export_for_client(
 ) -> Vec<Intent> {
     use crate::command::ExportIntent as E;
     let mut out = Vec::new();
-    egui::Window::new(EXPORT_TITLE)
-        .collapsible(false)
-        .resizable(false)
-        .default_width(440.0)
-        .show(ui.ctx(), |ui| {
-            ui.label("Client generation:");
-            ui.horizontal(|ui| {
-                for &g in &view.targets {
-                    if ui.selectable_label(view.target == g, g.label()).clicked() {
-                        out.push(Intent::Export(E::Target(g)));
-                    }
+    fixed_window(EXPORT_TITLE, 440.0).show(ui.ctx(), |ui| {
+        ui.label("Client generation:");
+        ui.horizontal(|ui| {
+            for &g in &view.targets {
+                if ui.selectable_label(view.target == g, g.label()).clicked() {
+                    out.push(Intent::Export(E::Target(g)));
                 }
-            });
-            ui.horizontal(|ui| {
-                if ui.button("Client folder…").clicked() {
-                    out.push(Intent::Export(E::PickFolder));
-                }
-                match &view.folder {
-                    Some(f) => ui.label(f.display().to_string()),
-                    None => ui.label("(none chosen: the game folder, or any folder)"),
-                };
-            });
-            if view.per_file {
-                ui.label(format!(
-                    "Writes World\\Maps\\{0}\\{0}.wdt.MPQ and {0}.wdl.MPQ, the per-file archives \
-                     the 0.5.x client reads.",
-                    view.map
-                ));
-            } else {
-                ui.horizontal(|ui| {
-                    let label = ui.label("Patch name");
-                    let hint = view.default_patch.as_deref().unwrap_or("patch-4.MPQ");
-                    ui.add(egui::TextEdit::singleline(patch_name).hint_text(hint))
-                        .labelled_by(label.id);
-                });
             }
-            let mut wdl = view.wdl;
-            if ui
-                .checkbox(&mut wdl, "Write the WDL (distant terrain)")
-                .changed()
-            {
-                out.push(Intent::Export(E::Wdl(wdl)));
-            }
-            let mut minimap = view.minimap;
-            if ui
-                .checkbox(
-                    &mut minimap,
-                    "Draw the minimap (256×256 a tile, changed tiles only)",
-                )
-                .on_hover_text(
-                    "Each tile drawn from above and named in textures\\Minimap\\md5translate, \
-                     which keeps the client's other maps.",
-                )
-                .changed()
-            {
-                out.push(Intent::Export(E::Minimap(minimap)));
-            }
-            if let Some(d) = &view.destination {
-                ui.label(format!("Into {}", d.display()));
-            }
-            ui.label("An archive loam did not write is never replaced.");
-            if view.unsaved {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    "Save first: the export reads the map's files on disk.",
-                );
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                let ready = view.folder.is_some() && !view.unsaved;
-                if ui.add_enabled(ready, egui::Button::new("Export")).clicked() {
-                    out.push(Intent::Export(E::Write));
-                }
-                if ui.button("Cancel").clicked() {
-                    out.push(Intent::Export(E::Cancel));
-                }
-            });
         });
+        ui.horizontal(|ui| {
+            if ui.button("Client folder…").clicked() {
+                out.push(Intent::Export(E::PickFolder));
+            }
+            match &view.folder {
+                Some(f) => ui.label(f.display().to_string()),
+                None => ui.label("(none chosen: the game folder, or any folder)"),
+            };
+        });
+        if view.per_file {
+            ui.label(format!(
+                "Writes World\\Maps\\{0}\\{0}.wdt.MPQ and {0}.wdl.MPQ, the per-file archives \
+                     the 0.5.x client reads.",
+                view.map
+            ));
+        } else {
+            ui.horizontal(|ui| {
+                let label = ui.label("Patch name");
+                let hint = view.default_patch.as_deref().unwrap_or("patch-4.MPQ");
+                ui.add(egui::TextEdit::singleline(patch_name).hint_text(hint))
+                    .labelled_by(label.id);
+            });
+        }
+        let mut wdl = view.wdl;
+        if ui
+            .checkbox(&mut wdl, "Write the WDL (distant terrain)")
+            .changed()
+        {
+            out.push(Intent::Export(E::Wdl(wdl)));
+        }
+        let mut minimap = view.minimap;
+        if ui
+            .checkbox(
+                &mut minimap,
+                "Draw the minimap (256×256 a tile, changed tiles only)",
+            )
+            .on_hover_text(
+                "Each tile drawn from above and named in textures\\Minimap\\md5translate, \
+                     which keeps the client's other maps.",
+            )
+            .changed()
+        {
+            out.push(Intent::Export(E::Minimap(minimap)));
+        }
+        if let Some(d) = &view.destination {
+            ui.label(format!("Into {}", d.display()));
+        }
+        ui.label("An archive loam did not write is never replaced.");
+        if view.unsaved {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "Save first: the export reads the map's files on disk.",
+            );
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            let ready = view.folder.is_some() && !view.unsaved;
+            if ui.add_enabled(ready, egui::Button::new("Export")).clicked() {
+                out.push(Intent::Export(E::Write));
+            }
+            if ui.button("Cancel").clicked() {
+                out.push(Intent::Export(E::Cancel));
+            }
+        });
+    });
     out
 }
 
@@ -452,70 +448,66 @@ pub const NEW_MAP_TITLE: &str = "New map";
 pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) -> Vec<Intent> {
     use crate::command::NewMapIntent as N;
     let mut out = Vec::new();
-    egui::Window::new(NEW_MAP_TITLE)
-        .collapsible(false)
-        .resizable(false)
-        .default_width(440.0)
-        .show(ui.ctx(), |ui| {
-            ui.horizontal(|ui| {
-                let label = ui.label("Name");
-                ui.text_edit_singleline(&mut fields.name)
-                    .labelled_by(label.id);
-            });
-            ui.label("Client generation:");
-            ui.horizontal(|ui| {
-                for &g in &view.targets {
-                    if ui
-                        .selectable_label(view.generation == g, g.label())
-                        .clicked()
-                    {
-                        out.push(Intent::NewMap(N::Generation(g)));
-                    }
-                }
-            });
-            ui.horizontal(|ui| {
-                tile_fields(ui, &mut fields.tiles, true);
-                let [x0, y0, x1, y1] = fields.tiles.map(i32::from);
-                let n = ((x1 - x0).abs() + 1) * ((y1 - y0).abs() + 1);
-                ui.label(format!("({n} tile{})", if n == 1 { "" } else { "s" }));
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("Height");
-                ui.add(
-                    egui::DragValue::new(&mut fields.height)
-                        .speed(1.0)
-                        .suffix(" yd"),
-                )
+    fixed_window(NEW_MAP_TITLE, 440.0).show(ui.ctx(), |ui| {
+        ui.horizontal(|ui| {
+            let label = ui.label("Name");
+            ui.text_edit_singleline(&mut fields.name)
                 .labelled_by(label.id);
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("Texture");
-                ui.add(egui::TextEdit::singleline(&mut fields.texture).desired_width(300.0))
-                    .labelled_by(label.id);
-            });
-            out.extend(chosen_path(
-                ui,
-                "Folder…",
-                view.folder.as_deref(),
-                Intent::NewMap(N::PickFolder),
-            ));
-            if let Some(into) = &view.into {
-                ui.label(format!("Into {}", into.display()));
-            }
-            ui.label(
-                "Every tile flat, one texture, laid out as Blizzard's own empty tiles; the WDT \
-                 and the WDL with them. Files already there are never overwritten.",
-            );
-            progress_or_problem(ui, view.writing, view.problem.as_deref());
-            let ready = view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
-            out.extend(ok_cancel(
-                ui,
-                "Create",
-                ready,
-                Intent::NewMap(N::Create),
-                Intent::NewMap(N::Cancel),
-            ));
         });
+        ui.label("Client generation:");
+        ui.horizontal(|ui| {
+            for &g in &view.targets {
+                if ui
+                    .selectable_label(view.generation == g, g.label())
+                    .clicked()
+                {
+                    out.push(Intent::NewMap(N::Generation(g)));
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            tile_fields(ui, &mut fields.tiles, true);
+            let [x0, y0, x1, y1] = fields.tiles.map(i32::from);
+            let n = ((x1 - x0).abs() + 1) * ((y1 - y0).abs() + 1);
+            ui.label(format!("({n} tile{})", if n == 1 { "" } else { "s" }));
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Height");
+            ui.add(
+                egui::DragValue::new(&mut fields.height)
+                    .speed(1.0)
+                    .suffix(" yd"),
+            )
+            .labelled_by(label.id);
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Texture");
+            ui.add(egui::TextEdit::singleline(&mut fields.texture).desired_width(300.0))
+                .labelled_by(label.id);
+        });
+        out.extend(chosen_path(
+            ui,
+            "Folder…",
+            view.folder.as_deref(),
+            Intent::NewMap(N::PickFolder),
+        ));
+        if let Some(into) = &view.into {
+            ui.label(format!("Into {}", into.display()));
+        }
+        ui.label(
+            "Every tile flat, one texture, laid out as Blizzard's own empty tiles; the WDT \
+                 and the WDL with them. Files already there are never overwritten.",
+        );
+        progress_or_problem(ui, view.writing, view.problem.as_deref());
+        let ready = view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
+        out.extend(ok_cancel(
+            ui,
+            "Create",
+            ready,
+            Intent::NewMap(N::Create),
+            Intent::NewMap(N::Cancel),
+        ));
+    });
     out
 }
 
@@ -568,89 +560,83 @@ pub fn import_image(
     use crate::command::{ImageKind as K, ImagesIntent as I};
     use crate::edit::heightmap::ImportMode as M;
     let mut out = Vec::new();
-    egui::Window::new(IMPORT_IMAGE_TITLE)
-        .collapsible(false)
-        .resizable(false)
-        .default_width(460.0)
-        .show(ui.ctx(), |ui| {
-            ui.horizontal(|ui| {
-                for (k, label) in [
-                    (K::Heights, "Heights"),
-                    (K::Alpha, "Texture alpha"),
-                    (K::Colours, "Vertex colours"),
-                ] {
-                    if ui.selectable_label(view.kind == k, label).clicked() {
-                        out.push(Intent::Images(I::Kind(k)));
-                    }
-                }
-            });
-            ui.horizontal(|ui| {
-                if ui.button("Image…").clicked() {
-                    out.push(Intent::Images(I::PickImage));
-                }
-                match (&view.image, view.size) {
-                    (Some(p), Some([w, h])) => ui.label(format!("{} ({w}×{h})", p.display())),
-                    (Some(p), None) => ui.label(p.display().to_string()),
-                    (None, _) => ui.label("(none chosen)"),
-                };
-            });
-            if let Some((id, size)) = view.preview {
-                ui.image(egui::load::SizedTexture::new(id, size));
-            }
-            ui.horizontal(|ui| tile_fields(ui, &mut fields.tiles, view.kind == K::Heights));
-            match view.kind {
-                K::Heights => {
-                    ui.horizontal(|ui| {
-                        range_fields(ui, &mut fields.min, &mut fields.max);
-                        if view.recorded_range {
-                            ui.label("(as exported)");
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        for (m, label) in [
-                            (M::Replace, "Replace"),
-                            (M::Add, "Add"),
-                            (M::Blend, "Blend"),
-                        ] {
-                            if ui.selectable_label(view.mode == m, label).clicked() {
-                                out.push(Intent::Images(I::Mode(m)));
-                            }
-                        }
-                        if view.mode == M::Blend {
-                            ui.add(
-                                egui::Slider::new(&mut fields.strength, 0.0..=1.0).text("strength"),
-                            );
-                        }
-                    });
-                }
-                K::Alpha => {
-                    ui.label("Texture:");
-                    for t in &view.textures {
-                        if ui
-                            .selectable_label(fields.texture.eq_ignore_ascii_case(t), t)
-                            .clicked()
-                        {
-                            fields.texture = t.clone();
-                        }
-                    }
-                    if view.textures.is_empty() {
-                        ui.label("(the tile paints no texture as a layer: nothing to import into)");
-                    }
-                }
-                K::Colours => {
-                    ui.label("RGB on the heightmap's 257×257 lattice; grey 127 is no tint.");
+    fixed_window(IMPORT_IMAGE_TITLE, 460.0).show(ui.ctx(), |ui| {
+        ui.horizontal(|ui| {
+            for (k, label) in [
+                (K::Heights, "Heights"),
+                (K::Alpha, "Texture alpha"),
+                (K::Colours, "Vertex colours"),
+            ] {
+                if ui.selectable_label(view.kind == k, label).clicked() {
+                    out.push(Intent::Images(I::Kind(k)));
                 }
             }
-            progress_or_problem(ui, None, view.problem.as_deref());
-            let ready = view.image.is_some() && view.problem.is_none();
-            out.extend(ok_cancel(
-                ui,
-                "Import",
-                ready,
-                Intent::Images(I::Import),
-                Intent::Images(I::Cancel),
-            ));
         });
+        ui.horizontal(|ui| {
+            if ui.button("Image…").clicked() {
+                out.push(Intent::Images(I::PickImage));
+            }
+            match (&view.image, view.size) {
+                (Some(p), Some([w, h])) => ui.label(format!("{} ({w}×{h})", p.display())),
+                (Some(p), None) => ui.label(p.display().to_string()),
+                (None, _) => ui.label("(none chosen)"),
+            };
+        });
+        if let Some((id, size)) = view.preview {
+            ui.image(egui::load::SizedTexture::new(id, size));
+        }
+        ui.horizontal(|ui| tile_fields(ui, &mut fields.tiles, view.kind == K::Heights));
+        match view.kind {
+            K::Heights => {
+                ui.horizontal(|ui| {
+                    range_fields(ui, &mut fields.min, &mut fields.max);
+                    if view.recorded_range {
+                        ui.label("(as exported)");
+                    }
+                });
+                ui.horizontal(|ui| {
+                    for (m, label) in [
+                        (M::Replace, "Replace"),
+                        (M::Add, "Add"),
+                        (M::Blend, "Blend"),
+                    ] {
+                        if ui.selectable_label(view.mode == m, label).clicked() {
+                            out.push(Intent::Images(I::Mode(m)));
+                        }
+                    }
+                    if view.mode == M::Blend {
+                        ui.add(egui::Slider::new(&mut fields.strength, 0.0..=1.0).text("strength"));
+                    }
+                });
+            }
+            K::Alpha => {
+                ui.label("Texture:");
+                for t in &view.textures {
+                    if ui
+                        .selectable_label(fields.texture.eq_ignore_ascii_case(t), t)
+                        .clicked()
+                    {
+                        fields.texture = t.clone();
+                    }
+                }
+                if view.textures.is_empty() {
+                    ui.label("(the tile paints no texture as a layer: nothing to import into)");
+                }
+            }
+            K::Colours => {
+                ui.label("RGB on the heightmap's 257×257 lattice; grey 127 is no tint.");
+            }
+        }
+        progress_or_problem(ui, None, view.problem.as_deref());
+        let ready = view.image.is_some() && view.problem.is_none();
+        out.extend(ok_cancel(
+            ui,
+            "Import",
+            ready,
+            Intent::Images(I::Import),
+            Intent::Images(I::Cancel),
+        ));
+    });
     out
 }
 
@@ -699,61 +685,57 @@ pub fn export_images(
 ) -> Vec<Intent> {
     use crate::command::ImagesIntent as I;
     let mut out = Vec::new();
-    egui::Window::new(EXPORT_IMAGES_TITLE)
-        .collapsible(false)
-        .resizable(false)
-        .default_width(440.0)
-        .show(ui.ctx(), |ui| {
+    fixed_window(EXPORT_IMAGES_TITLE, 440.0).show(ui.ctx(), |ui| {
+        ui.checkbox(
+            &mut fields.heights,
+            "Heights (16-bit grey, Name_X_Y_height.png)",
+        );
+        ui.checkbox(
+            &mut fields.alpha,
+            "Alpha maps (8-bit grey, Name_X_Y_<texture>.png)",
+        );
+        ui.checkbox(
+            &mut fields.colours,
+            "Vertex colours (RGB, Name_X_Y_vcol.png)",
+        );
+        ui.add_enabled_ui(fields.heights, |ui| {
             ui.checkbox(
-                &mut fields.heights,
-                "Heights (16-bit grey, Name_X_Y_height.png)",
+                &mut fields.float,
+                "Heights as 32-bit float TIFF (no quantisation)",
             );
-            ui.checkbox(
-                &mut fields.alpha,
-                "Alpha maps (8-bit grey, Name_X_Y_<texture>.png)",
-            );
-            ui.checkbox(
-                &mut fields.colours,
-                "Vertex colours (RGB, Name_X_Y_vcol.png)",
-            );
-            ui.add_enabled_ui(fields.heights, |ui| {
-                ui.checkbox(
-                    &mut fields.float,
-                    "Heights as 32-bit float TIFF (no quantisation)",
-                );
-                ui.checkbox(&mut fields.own_range, "The map's own height range");
-                ui.add_enabled_ui(!fields.own_range, |ui| {
-                    ui.horizontal(|ui| {
-                        range_fields(ui, &mut fields.min, &mut fields.max);
-                    });
+            ui.checkbox(&mut fields.own_range, "The map's own height range");
+            ui.add_enabled_ui(!fields.own_range, |ui| {
+                ui.horizontal(|ui| {
+                    range_fields(ui, &mut fields.min, &mut fields.max);
                 });
             });
-            if let Some((id, size)) = view.preview {
-                if let Some(t) = &view.preview_tile {
-                    ui.label(format!("Tile {t}'s heights:"));
-                }
-                ui.image(egui::load::SizedTexture::new(id, size));
-            }
-            out.extend(chosen_path(
-                ui,
-                "Folder…",
-                view.folder.as_deref(),
-                Intent::Images(I::PickFolder),
-            ));
-            ui.label(
-                "Noggit Red's layouts and names; the height range goes into Name_heights.json, \
-                 so that an import puts every height back.",
-            );
-            progress_or_problem(ui, view.writing, view.problem.as_deref());
-            let ready = view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
-            out.extend(ok_cancel(
-                ui,
-                "Export",
-                ready,
-                Intent::Images(I::Export),
-                Intent::Images(I::Cancel),
-            ));
         });
+        if let Some((id, size)) = view.preview {
+            if let Some(t) = &view.preview_tile {
+                ui.label(format!("Tile {t}'s heights:"));
+            }
+            ui.image(egui::load::SizedTexture::new(id, size));
+        }
+        out.extend(chosen_path(
+            ui,
+            "Folder…",
+            view.folder.as_deref(),
+            Intent::Images(I::PickFolder),
+        ));
+        ui.label(
+            "Noggit Red's layouts and names; the height range goes into Name_heights.json, \
+                 so that an import puts every height back.",
+        );
+        progress_or_problem(ui, view.writing, view.problem.as_deref());
+        let ready = view.folder.is_some() && view.problem.is_none() && view.writing.is_none();
+        out.extend(ok_cancel(
+            ui,
+            "Export",
+            ready,
+            Intent::Images(I::Export),
+            Intent::Images(I::Cancel),
+        ));
+    });
     out
 }
 
@@ -834,4 +816,12 @@ fn ok_cancel(
         }
     });
     out
+}
+
+/// A dialog window that neither collapses nor resizes, `width` points wide at first.
+fn fixed_window(title: &str, width: f32) -> egui::Window<'_> {
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(width)
 }
