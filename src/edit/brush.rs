@@ -43,7 +43,7 @@ pub struct StampMask {
 impl StampMask {
     /// Channel 0 of `raster` as a mask (a colour image's red channel, as Noggit Red reads its
     /// stamps' mean of the three; a grey stamp is the same either way).
-    pub fn from_raster(raster: &super::heightmap::Raster) -> StampMask {
+    pub fn from_raster(raster: &super::raster::Raster) -> StampMask {
         let mut values = Vec::with_capacity(raster.width * raster.height);
         for y in 0..raster.height {
             for x in 0..raster.width {

@@ -19,6 +19,7 @@ pub mod ops;
 pub mod outcome;
 pub mod paint;
 pub mod patch;
+pub mod raster;
 pub mod sculpt;
 pub mod seams;
 pub mod shade;
