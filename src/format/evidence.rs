@@ -439,7 +439,10 @@ pub fn decide(evidence: &MapEvidence, from: Option<Generation>) -> Decision {
     }
     if !later.is_empty() {
         let mut reason = later.join(", ");
-        if evidence.skipped > 0 {
+        if evidence.skipped > 0 && evidence.tiles == 0 {
+            // The WDT's flag decided before any tile was read.
+            reason.push_str(" (no tile needed reading; that settles it)");
+        } else if evidence.skipped > 0 {
             reason.push_str(&format!(
                 " (of the first {} looked at; that settles it)",
                 tiles(evidence.tiles)
@@ -542,6 +545,30 @@ mod tests {
         let d = decide(&evidence(|e| e.wdt_flags = Some(MAP_FLAG_BIG_ALPHA)), None);
         assert_eq!(d.generation, Generation::V335);
         assert!(d.reason.contains("WDT flag 8-bit alpha"), "{d}");
+
+        // The flag decided before any tile was read: the reason says so, not "the first 0".
+        let d = decide(
+            &evidence(|e| {
+                e.wdt_flags = Some(MAP_FLAG_BIG_ALPHA);
+                e.tiles = 0;
+                e.skipped = 4;
+            }),
+            None,
+        );
+        assert!(
+            d.reason
+                .ends_with("(no tile needed reading; that settles it)"),
+            "{d}"
+        );
+        let d = decide(
+            &evidence(|e| {
+                e.mh2o = 1;
+                e.tiles = 1;
+                e.skipped = 3;
+            }),
+            None,
+        );
+        assert!(d.reason.contains("(of the first 1 tile looked at"), "{d}");
     }
 
     #[test]
