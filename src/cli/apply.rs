@@ -17,7 +17,7 @@ use crate::doc::runner::{self, OpTarget, Script, Streamed};
 use crate::edit::History;
 use crate::edit::liquid::LiquidStyle;
 use crate::edit::objects::{ModelBox, NewUids};
-use crate::edit::ops::{self, OpsFile};
+use crate::edit::ops::{self, Operation, OpsFile};
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::pipeline::source::{OpenedSource, open_source};
@@ -103,9 +103,13 @@ impl Ops<'_> {
         runner::run(target, &script, &mut history, |i, result| match result {
             Ok(result) => {
                 println!("op {i}: {}", result.label);
+                let why = match self.file.ops.get(i) {
+                    Some(Operation::Texture(_)) => "the chunk already paints the new texture",
+                    _ => "four texture layers, none free",
+                };
                 for (t, c) in &result.refused {
                     println!(
-                        "  refused at tile {}_{} chunk {},{}: four texture layers, none free",
+                        "  refused at tile {}_{} chunk {},{}: {why}",
                         t.x,
                         t.y,
                         c % 16,

@@ -25,6 +25,7 @@ pub mod seams;
 pub mod shade;
 pub mod slope;
 pub mod stroke;
+pub mod texture_ops;
 pub mod tile_images;
 pub mod tile_stitch;
 pub mod tools;

@@ -40,6 +40,8 @@ pub enum Operation {
     Object(ObjectOp),
     /// Importing heights, an alpha map or vertex colours from an image.
     Image(ImageOp),
+    /// Swapping one texture for another, alpha kept.
+    Texture(super::texture_ops::TextureOp),
 }
 
 impl Operation {
@@ -47,7 +49,7 @@ impl Operation {
     pub fn brush(&self) -> Option<&Op> {
         match self {
             Operation::Brush(op) => Some(op),
-            Operation::Object(_) | Operation::Image(_) => None,
+            Operation::Object(_) | Operation::Image(_) | Operation::Texture(_) => None,
         }
     }
 
@@ -65,6 +67,7 @@ impl Operation {
         match self {
             Operation::Brush(op) => op.reach(),
             Operation::Image(op) => op.reach(),
+            Operation::Texture(op) => op.reach(),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -80,6 +83,7 @@ impl Operation {
             Operation::Brush(op) => op.validate(),
             Operation::Object(op) => op.validate(),
             Operation::Image(op) => op.validate(),
+            Operation::Texture(op) => op.validate(),
         }
     }
 }
@@ -89,6 +93,11 @@ impl<'de> Deserialize<'de> for Operation {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
         let tool = value.get("tool").and_then(|t| t.as_str());
+        if tool.is_some_and(|t| super::texture_ops::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Texture)
+                .map_err(D::Error::custom);
+        }
         if tool.is_some_and(|t| ImageTool::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Image)
@@ -141,6 +150,7 @@ pub fn run(
         Operation::Brush(op) => apply(map, op, history, cx.style),
         Operation::Object(op) => object_ops::apply_in(map, op, history, cx.model_box, cx.uids),
         Operation::Image(op) => image_ops::apply(map, op, history, cx.read_image),
+        Operation::Texture(op) => super::texture_ops::apply(map, op, history),
     }
 }
 

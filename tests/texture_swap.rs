@@ -1,0 +1,81 @@
+//! `texture_swap` (issue 31, its library and `loam apply` part): a swap over a whole tile, read
+//! back with the `wow-adt` crate, shows the new texture in every layer that had the old one,
+//! with every alpha map unchanged byte for byte.
+
+mod common;
+
+use std::fs;
+
+use common::{loam, text};
+
+#[test]
+fn a_whole_tile_swap_keeps_every_alpha_map_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = common::sample_in(dir.path().join("sample"));
+    let ops = dir.path().join("ops.json");
+    fs::write(
+        &ops,
+        r#"{"ops": [{"tool": "texture_swap", "from": "tileset\\loam\\sample\\rock10.blp", "to": "Tileset\\Barrens\\BarrensRock01.blp", "tiles": [[31, 31]]}]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = loam(&[
+        "apply",
+        sample.join("Sample.wdt").to_str().unwrap(),
+        ops.to_str().unwrap(),
+        "--to",
+        "3.3.5",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("op 0: Swap texture"), "{}", text(&o));
+    let read = |path: &std::path::Path| {
+        let bytes = fs::read(path).unwrap();
+        let wow_adt::ParsedAdt::Root(root) =
+            wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
+        else {
+            panic!("a root ADT")
+        };
+        root
+    };
+    let (a, b) = (
+        read(&sample.join("Sample_31_31.adt")),
+        read(&out.join("Sample_31_31.adt")),
+    );
+    let names = |r: &wow_adt::RootAdt| -> Vec<String> {
+        r.textures.iter().map(|t| t.to_ascii_lowercase()).collect()
+    };
+    let (old_names, new_names) = (names(&a), names(&b));
+    let old = old_names
+        .iter()
+        .position(|n| n == "tileset\\loam\\sample\\rock10.blp")
+        .expect("the sample paints rock") as u32;
+    let new = new_names
+        .iter()
+        .position(|n| n == "tileset\\barrens\\barrensrock01.blp")
+        .expect("the new texture is listed") as u32;
+    let mut swapped = 0;
+    for (ca, cb) in a.mcnk_chunks.iter().zip(&b.mcnk_chunks) {
+        let la = &ca.layers.as_ref().unwrap().layers;
+        let lb = &cb.layers.as_ref().unwrap().layers;
+        assert_eq!(la.len(), lb.len());
+        for (x, y) in la.iter().zip(lb) {
+            if x.texture_id == old {
+                assert_eq!(y.texture_id, new);
+                swapped += 1;
+            } else {
+                assert_eq!(
+                    new_names[y.texture_id as usize],
+                    old_names[x.texture_id as usize]
+                );
+            }
+            assert_eq!(x.offset_in_mcal, y.offset_in_mcal);
+        }
+        assert_eq!(
+            ca.alpha.as_ref().map(|m| &m.data),
+            cb.alpha.as_ref().map(|m| &m.data),
+            "alpha maps unchanged"
+        );
+    }
+    assert!(swapped > 0, "some layer painted rock");
+}
