@@ -12,9 +12,9 @@ use crate::edit::tools::ToolSettings;
 
 /// The bundled stamps, (name, file), by name; none when the sample's folder has none. Looked
 /// up once (the panel asks every frame).
-pub fn bundled() -> Vec<(String, PathBuf)> {
+pub fn bundled() -> &'static [(String, PathBuf)] {
     static FOUND: std::sync::OnceLock<Vec<(String, PathBuf)>> = std::sync::OnceLock::new();
-    FOUND.get_or_init(find_bundled).clone()
+    FOUND.get_or_init(find_bundled)
 }
 
 fn find_bundled() -> Vec<(String, PathBuf)> {

@@ -157,17 +157,25 @@ pub fn import_heights(
     commit_heights(map, &patch, stroke)
 }
 
-/// Tile `tile`'s heights in the Noggit Red layout: 257×257, row by row (see the module).
-pub fn tile_heights(tile: &Tile) -> Vec<f32> {
+/// A tile's 257×257 lattice, row by row (see the module): `at(chunk index, MCVT index)` for
+/// the pixels of outer and inner vertices, `mean(a, b)` of the two outer vertices beside a
+/// mixed pixel. Heights and vertex colours share it.
+pub fn tile_lattice<T: Copy>(at: impl Fn(usize, usize) -> T, mean: impl Fn(T, T) -> T) -> Vec<T> {
     let n = TILE_PIXELS;
     let last = CHUNKS_PER_SIDE - 1;
     // Outer vertex (c, r) of the tile's 129×129 lattice, from the chunk holding it.
     let outer = |c: usize, r: usize| {
         let (cc, cr) = ((c / 8).min(last), (r / 8).min(last));
-        tile.chunks[cr * CHUNKS_PER_SIDE + cc].heights[coords::outer_vertex(r - cr * 8, c - cc * 8)]
+        at(
+            cr * CHUNKS_PER_SIDE + cc,
+            coords::outer_vertex(r - cr * 8, c - cc * 8),
+        )
     };
     let inner = |c: usize, r: usize| {
-        tile.chunks[(r / 8) * CHUNKS_PER_SIDE + c / 8].heights[coords::inner_vertex(r % 8, c % 8)]
+        at(
+            (r / 8) * CHUNKS_PER_SIDE + c / 8,
+            coords::inner_vertex(r % 8, c % 8),
+        )
     };
     let mut out = Vec::with_capacity(n * n);
     for j in 0..n {
@@ -175,12 +183,20 @@ pub fn tile_heights(tile: &Tile) -> Vec<f32> {
             out.push(match (i % 2, j % 2) {
                 (0, 0) => outer(i / 2, j / 2),
                 (1, 1) => inner(i / 2, j / 2),
-                (1, 0) => (outer(i / 2, j / 2) + outer(i / 2 + 1, j / 2)) / 2.0,
-                _ => (outer(i / 2, j / 2) + outer(i / 2, j / 2 + 1)) / 2.0,
+                (1, 0) => mean(outer(i / 2, j / 2), outer(i / 2 + 1, j / 2)),
+                _ => mean(outer(i / 2, j / 2), outer(i / 2, j / 2 + 1)),
             });
         }
     }
     out
+}
+
+/// Tile `tile`'s heights in the Noggit Red layout: 257×257, row by row (see the module).
+pub fn tile_heights(tile: &Tile) -> Vec<f32> {
+    tile_lattice(
+        |chunk, i| tile.chunks[chunk].heights[i],
+        |a, b| (a + b) / 2.0,
+    )
 }
 
 /// The lowest and highest height of `tiles`, or `None` when there are none.

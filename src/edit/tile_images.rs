@@ -12,7 +12,7 @@ use super::heightmap::{Raster, TILE_PIXELS};
 use super::stroke::Stroke;
 use crate::model::alpha::ALPHA_SIDE;
 use crate::model::chunk::{FLAG_HAS_VERTEX_COLORS, NEUTRAL_COLOR};
-use crate::model::coords::{self, CHUNKS_PER_SIDE, TileCoord, VERTICES_PER_CHUNK};
+use crate::model::coords::{CHUNKS_PER_SIDE, TileCoord, VERTICES_PER_CHUNK};
 use crate::model::{Map, Tile};
 
 /// Pixels along a tile's side in an alpha image.
@@ -129,49 +129,17 @@ pub fn import_alpha(
 
 /// `tile`'s vertex colours, 257×257 RGB row by row (neutral grey where a chunk has none).
 pub fn tile_colours(tile: &Tile) -> Vec<u8> {
-    let n = TILE_PIXELS;
-    let last = CHUNKS_PER_SIDE - 1;
-    let colour = |chunk: usize, index: usize| -> [u8; 4] {
-        tile.chunks[chunk]
+    let colour = |chunk: usize, index: usize| {
+        let c = tile.chunks[chunk]
             .vertex_colors
             .as_ref()
-            .map_or(NEUTRAL_COLOR, |v| v[index])
+            .map_or(NEUTRAL_COLOR, |v| v[index]);
+        [c[0], c[1], c[2]]
     };
-    let outer = |c: usize, r: usize| {
-        let (cc, cr) = ((c / 8).min(last), (r / 8).min(last));
-        colour(
-            cr * CHUNKS_PER_SIDE + cc,
-            coords::outer_vertex(r - cr * 8, c - cc * 8),
-        )
-    };
-    let inner = |c: usize, r: usize| {
-        colour(
-            (r / 8) * CHUNKS_PER_SIDE + c / 8,
-            coords::inner_vertex(r % 8, c % 8),
-        )
-    };
-    let mean = |a: [u8; 4], b: [u8; 4]| {
+    let mean = |a: [u8; 3], b: [u8; 3]| {
         [0, 1, 2].map(|k| (u16::from(a[k]) + u16::from(b[k])).div_ceil(2) as u8)
     };
-    let mut out = Vec::with_capacity(n * n * 3);
-    for j in 0..n {
-        for i in 0..n {
-            let rgb = match (i % 2, j % 2) {
-                (0, 0) => {
-                    let c = outer(i / 2, j / 2);
-                    [c[0], c[1], c[2]]
-                }
-                (1, 1) => {
-                    let c = inner(i / 2, j / 2);
-                    [c[0], c[1], c[2]]
-                }
-                (1, 0) => mean(outer(i / 2, j / 2), outer(i / 2 + 1, j / 2)),
-                _ => mean(outer(i / 2, j / 2), outer(i / 2, j / 2 + 1)),
-            };
-            out.extend_from_slice(&rgb);
-        }
-    }
-    out
+    super::heightmap::tile_lattice(colour, mean).concat()
 }
 
 /// Writes `image` (three channels, or grey as three equal ones; resampled when it is not

@@ -18,8 +18,8 @@ pub struct ToolsView {
     pub note: Option<String>,
     /// The client's LiquidType.dbc rows (id, name), when a 3.3.5 client is set.
     pub liquid_types: Vec<(u16, String)>,
-    /// The bundled stamp brushes: (name, file).
-    pub stamps: Vec<(String, std::path::PathBuf)>,
+    /// The bundled stamp brushes: (name, file), found once.
+    pub stamps: &'static [(String, std::path::PathBuf)],
 }
 
 /// Shows the panel; returns an intent when a setting changed.
@@ -195,7 +195,7 @@ fn stamp_row(ui: &mut egui::Ui, s: &mut ToolSettings, view: &ToolsView, out: &mu
                 if ui.selectable_label(chosen.is_none(), "None").clicked() {
                     s.brush.stamp = None;
                 }
-                for (name, path) in &view.stamps {
+                for (name, path) in view.stamps {
                     let on = s
                         .brush
                         .stamp
