@@ -86,7 +86,13 @@ impl Md5Translate {
                 continue;
             };
             let key = key.trim();
-            let map = key.split('\\').next().unwrap_or_default().to_string();
+            // Trimmed as a `dir:` line's name is, so that a written table reads back the same.
+            let map = key
+                .split('\\')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string();
             let entry = (key.to_string(), file.trim().to_string());
             match t
                 .maps
@@ -197,6 +203,10 @@ mod tests {
         );
         assert_eq!(Md5Translate::parse(&written), t);
         assert_eq!(t.files().count(), 4);
+        // Found by the property below: a map name ending in a control character trims the same
+        // on its `dir:` line and in its keys.
+        let odd = Md5Translate::parse("\0\u{b}\\\t");
+        assert_eq!(Md5Translate::parse(&odd.write()), odd);
     }
 
     proptest::proptest! {
