@@ -236,6 +236,20 @@ impl LoamApp {
             app.settings.objects.doodads = false;
             app.settings.objects.wmos = false;
         }
+        let overlays = app
+            .shell
+            .screenshot
+            .as_ref()
+            .map(|s| s.overlays().to_vec())
+            .unwrap_or_default();
+        for o in overlays {
+            match o.as_str() {
+                "chunk-grid" => app.settings.chunk_grid = true,
+                "layer-count" => app.settings.layer_count = true,
+                "areas" => app.settings.area_overlay = true,
+                _ => {}
+            }
+        }
         match app
             .shell
             .screenshot
@@ -573,6 +587,7 @@ impl LoamApp {
             Intent::ShowChunkGrid(v) => self.settings.chunk_grid = v,
             Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
+            Intent::ShowAreas(v) => self.settings.area_overlay = v,
             Intent::ShowLiquids(v) => self.settings.liquids = v,
             Intent::SetObjectFilter(f) => self.settings.objects = f,
             Intent::AutosaveSecs(v) => self.settings.autosave_secs = v,
@@ -1058,6 +1073,7 @@ impl LoamApp {
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
+            areas: self.settings.area_overlay,
             liquids: self.settings.liquids,
             brush: self
                 .view
@@ -1104,6 +1120,10 @@ impl LoamApp {
         let uploaded = self.gl.lock().uploaded.len();
         let status = ui::status::StatusInfo {
             hover: self.view.hover,
+            area_name: self.view.hover.and_then(|p| {
+                let names = &self.doc.client.as_ref()?.areas;
+                names.describe(p.area_id)
+            }),
             frame_ms: self.shell.frame_ms,
             unsaved: if self.has_unsaved() {
                 self.doc.session.as_ref().map_or(0, |s| s.edited.len())
@@ -1287,6 +1307,9 @@ impl eframe::App for LoamApp {
         }
         if let Some(view) = list {
             intents.extend(ui::dialogs::missing_models(ui, &view));
+        }
+        if self.settings.area_overlay && self.doc.session.is_some() {
+            ui::area_legend::show(ui, input.rect, &panels::area_legend(&self.doc));
         }
         let map = self.doc.session.as_ref().map(|s| &s.map);
         camera_control::apply(

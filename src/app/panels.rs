@@ -28,6 +28,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
         chunk_grid: settings.chunk_grid,
         tile_grid: settings.tile_grid,
         layer_count: settings.layer_count,
+        area_overlay: settings.area_overlay,
         liquids: settings.liquids,
         objects: settings.objects,
         uid_range: doc
@@ -90,6 +91,30 @@ pub(super) fn left(ui: &mut egui::Ui, left: Left) -> Vec<Intent> {
     intents
 }
 
+/// The area overlay's legend: the area ids of the loaded tiles by chunk count, named from
+/// the client's AreaTable when one is set.
+pub(super) fn area_legend(doc: &Document) -> Vec<ui::area_legend::LegendEntry> {
+    let Some(s) = &doc.session else {
+        return Vec::new();
+    };
+    let mut counts = std::collections::BTreeMap::<u32, usize>::new();
+    for c in s.map.tiles.values().flat_map(|t| &t.chunks) {
+        *counts.entry(c.area_id).or_default() += 1;
+    }
+    let names = doc.client.as_ref().map(|c| &c.areas);
+    let mut entries: Vec<ui::area_legend::LegendEntry> = counts
+        .into_iter()
+        .map(|(id, chunks)| ui::area_legend::LegendEntry {
+            id,
+            colour: crate::render::terrain::area_colour(id),
+            name: names.and_then(|n| n.describe(id)),
+            chunks,
+        })
+        .collect();
+    entries.sort_by(|a, b| b.chunks.cmp(&a.chunks).then(a.id.cmp(&b.id)));
+    entries
+}
+
 /// What the right panel shows: the tools, the object panel with the object tool, the history.
 pub(super) struct RightView {
     settings: ToolSettings,
@@ -117,6 +142,16 @@ pub(super) fn right_view(
     let tools = ui::tools::ToolsView {
         textures: tile_textures.unwrap_or_default(),
         stamps: super::stamps::bundled(),
+        areas: doc
+            .client
+            .as_ref()
+            .filter(|c| !c.areas.is_empty())
+            .map(|c| c.areas.clone()),
+        map_id: doc
+            .client
+            .as_ref()
+            .zip(doc.session.as_ref())
+            .and_then(|(c, s)| c.map_id(&s.map.name)),
         liquid_types: doc.client.as_ref().map_or_else(Vec::new, |c| {
             c.liquid_types
                 .iter()

@@ -38,6 +38,8 @@ pub struct ScreenshotRequest {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
+    /// View overlays to turn on: `chunk-grid`, `layer-count`, `areas`.
+    pub overlays: Vec<String>,
     /// Show this dialog: `export` (File ▸ Export for client…) or `save-as` (File ▸ Save as…).
     pub dialog: Option<String>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
@@ -82,6 +84,11 @@ impl ScreenshotJob {
     /// The uniqueIds to select.
     pub fn select(&self) -> &[u32] {
         &self.request.select
+    }
+
+    /// The view overlays to turn on (`chunk-grid`, `layer-count`, `areas`).
+    pub fn overlays(&self) -> &[String] {
+        &self.request.overlays
     }
 
     /// True when the shot is to be taken with doodads and WMOs hidden.

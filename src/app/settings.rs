@@ -39,6 +39,8 @@ pub struct Settings {
     pub tile_grid: bool,
     /// Tint chunks by layer count.
     pub layer_count: bool,
+    /// Tint chunks by area id, with a legend of the areas' names.
+    pub area_overlay: bool,
     /// Draw liquid surfaces.
     pub liquids: bool,
     /// The camera last used on each map, keyed by the file it was opened from.
@@ -65,6 +67,7 @@ impl Default for Settings {
             chunk_grid: false,
             tile_grid: true,
             layer_count: false,
+            area_overlay: false,
             liquids: true,
             cameras: BTreeMap::new(),
             read_as: BTreeMap::new(),

@@ -5,8 +5,24 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::assets::client::{ClientData, glob_match};
+use crate::assets::client::{AREA_TABLE_DBC, AreaNames, ClientData, glob_match};
 use crate::disk::LoamError;
+
+/// The area names of the client in `dir`, for the commands that show area ids (`info`,
+/// `convert`); says on stderr when the client has none loam can read, since the ids then
+/// show as bare numbers.
+pub fn area_names(dir: &Path) -> Result<AreaNames, LoamError> {
+    let client = ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?;
+    let names = client.area_names();
+    if names.is_empty() {
+        eprintln!(
+            "note: {}: no {AREA_TABLE_DBC} loam can read in this {} client; area ids show as numbers",
+            dir.display(),
+            client.generation()
+        );
+    }
+    Ok(names)
+}
 
 /// Prints the client's generation, archives and map count, or with `find` the matching paths
 /// and where each is served from, or with `maps` the maps. Exits 1 when `find` matches

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::assets::client::{AREA_TABLE_DBC, AreaNames};
 use crate::convert;
 use crate::disk::{self, LoamError};
 use crate::format::Generation;
@@ -139,10 +140,12 @@ pub fn run(
                 eprintln!("warning: {w}");
             }
         }
-        if extras.client.is_some() {
+        if let Some(client) = &extras.client {
             let mut table = extras.table.clone();
+            let ids = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
+            print!("{}", named_areas(&ids, &super::client::area_names(client)?));
             if table.area_name.is_some() {
-                table.map_areas = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
+                table.map_areas = ids;
             }
             let r = pipeline::tables::register_map(&dest, &converted.name, &table)?;
             if !r.areas.is_empty() {
@@ -170,6 +173,23 @@ pub fn run(
         }
     }
     Ok(report_unreadable(&converted.name, &converted.failed))
+}
+
+/// The converted map's area ids as the client will name them (`--area-map`'s results
+/// included), one line each: the ids a map maker must recognise before trusting the pack.
+fn named_areas(ids: &[u32], names: &AreaNames) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("areas in the converted map, named from the client's {AREA_TABLE_DBC}:\n");
+    // 0 is no area at all.
+    for id in ids.iter().filter(|id| **id != 0) {
+        let name = names
+            .describe(*id)
+            .unwrap_or_else(|| "(not in the client's table)".to_string());
+        s.push_str(&format!("  {id:>8}  {name}\n"));
+    }
+    s
 }
 
 /// The area ids the chunks of the map at `wdt` (read as `g`) use, read a few tiles at a time.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
+use crate::assets::client::AreaNames;
 use crate::disk::LoamError;
 use crate::format::Generation;
 use crate::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_SHADOW, FLAG_IMPASSABLE};
@@ -97,6 +98,10 @@ pub struct TileInfo {
     pub impassable_chunks: usize,
     /// Distinct area ids.
     pub area_ids: Vec<u32>,
+    /// The zone (and subzone) each area id names in the client's AreaTable.dbc, with
+    /// `--client`; ids the table lacks are left out. Empty without a client.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub area_names: BTreeMap<u32, String>,
     /// Sound emitters.
     pub sound_emitters: usize,
     /// True when the tile has flight bounds (MFBO).
@@ -214,6 +219,7 @@ pub fn tile_info(tile: &Tile) -> TileInfo {
             .filter(|c| c.flags & FLAG_IMPASSABLE != 0)
             .count(),
         area_ids: areas.into_iter().collect(),
+        area_names: BTreeMap::new(),
         sound_emitters: tile.chunks.iter().map(|c| c.sound_emitters.len()).sum(),
         flight_bounds: tile.flight_bounds.is_some(),
         unknown_chunks: tile
@@ -289,10 +295,31 @@ pub fn describe(path: &Path, from: Option<Generation>) -> Result<MapInfo, LoamEr
     Ok(info)
 }
 
-/// Runs `loam info PATH [--json] [--from GEN]`.
-pub fn run(path: &Path, json: bool, from: Option<Generation>) -> Result<ExitCode, LoamError> {
-    let info = describe(path, from)?;
+/// Runs `loam info PATH [--json] [--from GEN] [--client DIR]`: with a client, each area id
+/// is named from its AreaTable.dbc.
+pub fn run(
+    path: &Path,
+    json: bool,
+    from: Option<Generation>,
+    client: Option<&Path>,
+) -> Result<ExitCode, LoamError> {
+    let mut info = describe(path, from)?;
+    if let Some(dir) = client {
+        let names = super::client::area_names(dir)?;
+        name_areas(&mut info, &names);
+    }
     super::print_info(&info, json, render_text)
+}
+
+/// Fills each tile's `area_names` from `names`.
+pub fn name_areas(info: &mut MapInfo, names: &AreaNames) {
+    for t in &mut info.tiles {
+        t.area_names = t
+            .area_ids
+            .iter()
+            .filter_map(|id| Some((*id, names.describe(*id)?)))
+            .collect();
+    }
 }
 
 /// The human-readable form of [`MapInfo`].
@@ -409,8 +436,19 @@ pub fn render_text(info: &MapInfo) -> String {
             "  vertex colours: {} chunks; shadows: {}; holes: {}; impassable: {}",
             t.vertex_color_chunks, t.shadow_chunks, t.holed_chunks, t.impassable_chunks
         );
-        let areas: Vec<String> = t.area_ids.iter().map(u32::to_string).collect();
-        let _ = writeln!(s, "  area ids: {}", areas.join(" "));
+        if info.tiles.iter().all(|t| t.area_names.is_empty()) {
+            let areas: Vec<String> = t.area_ids.iter().map(u32::to_string).collect();
+            let _ = writeln!(s, "  area ids: {}", areas.join(" "));
+        } else {
+            let _ = writeln!(s, "  areas:");
+            for id in &t.area_ids {
+                let name = t
+                    .area_names
+                    .get(id)
+                    .map_or("(not in the client's AreaTable.dbc)", String::as_str);
+                let _ = writeln!(s, "    {id:>6}  {name}");
+            }
+        }
         let _ = writeln!(
             s,
             "  sound emitters: {}; flight bounds: {}",

@@ -65,7 +65,8 @@ pub enum Command {
         #[arg(long, value_parser = parse_generation)]
         from: Option<Generation>,
         /// For a model: read it and its companions (.skin, WMO groups) from this game client
-        /// (PATH is then a game path, e.g. World\...\X.wmo).
+        /// (PATH is then a game path, e.g. World\...\X.wmo). For a map: name each area id
+        /// from the client's AreaTable.dbc.
         #[arg(long, value_name = "DIR")]
         client: Option<PathBuf>,
     },
@@ -346,6 +347,10 @@ pub enum Command {
         /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
         #[arg(long)]
         no_objects: bool,
+        /// Turn on view overlays (as in the View menu): `chunk-grid`, `layer-count`, `areas`
+        /// (chunks tinted by area id, with the legend).
+        #[arg(long, value_name = "NAME", num_args = 1.., value_parser = ["chunk-grid", "layer-count", "areas"])]
+        overlay: Vec<String>,
         /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
         /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
         /// with --client), `missing-models` (the list of models drawn as placeholders),
@@ -441,12 +446,8 @@ pub fn run(cli: Cli) -> ExitCode {
         }) => {
             if model::is_model_path(&path) {
                 model::run(&path, client.as_deref(), json)
-            } else if client.is_some() {
-                Err(crate::disk::LoamError::Usage(
-                    "--client applies to model files (.m2, .mdx, .wmo)".into(),
-                ))
             } else {
-                info::run(&path, json, from)
+                info::run(&path, json, from, client.as_deref())
             }
         }
         Some(Command::Check {
@@ -572,6 +573,7 @@ pub fn run(cli: Cli) -> ExitCode {
             select,
             measure,
             no_objects,
+            overlay,
             dialog,
         }) => {
             let mut paths = paths;
@@ -589,6 +591,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 select,
                 measure,
                 no_objects,
+                overlays: overlay,
                 dialog,
             })
         }

@@ -53,6 +53,8 @@ pub struct ShotArgs {
     pub measure: u32,
     /// Hide doodads and WMOs.
     pub no_objects: bool,
+    /// View overlays to turn on.
+    pub overlays: Vec<String>,
     /// Show this dialog (`export`, `save-as`).
     pub dialog: Option<String>,
 }
@@ -100,6 +102,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         measure: args.measure,
         frame_times: frame_times.clone(),
         hide_objects: args.no_objects,
+        overlays: args.overlays,
         dialog: args.dialog,
         outcome: Default::default(),
     };

@@ -61,6 +61,8 @@ pub enum Intent {
     ShowTileGrid(bool),
     /// Show or hide the layer-count map.
     ShowLayerCount(bool),
+    /// Show or hide the area overlay and its legend.
+    ShowAreas(bool),
     /// Show or hide liquid surfaces.
     ShowLiquids(bool),
     /// Write this record over the object with its kind and uniqueId (typed in the object panel).

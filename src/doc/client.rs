@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::assets::client::{AssetSource, ClientData};
+use crate::assets::client::{AreaNames, AssetSource, ClientData, MAP_DBC, MapRow, read_map_table};
 use crate::assets::textures::{self, ByteSource};
 
 /// The client folder and what opening it gave.
@@ -24,6 +24,11 @@ pub struct Client {
     pub opened: Result<Arc<ClientData>, String>,
     /// The client's LiquidType.dbc rows (3.3.5), for the liquid tools' list; empty otherwise.
     pub liquid_types: Vec<crate::assets::client::ClientLiquid>,
+    /// The client's zone and subzone names (AreaTable.dbc), for the status bar, the Area
+    /// tool's picker and the area overlay's legend; empty when it has none loam reads.
+    pub areas: Arc<AreaNames>,
+    /// The client's Map.dbc rows (id, folder, name), to find the open map's zones.
+    pub maps: Vec<MapRow>,
 }
 
 impl Client {
@@ -37,11 +42,31 @@ impl Client {
             .as_ref()
             .map(|c| c.liquid_types())
             .unwrap_or_default();
+        let areas = Arc::new(opened.as_ref().map(|c| c.area_names()).unwrap_or_default());
+        let maps = opened
+            .as_ref()
+            .ok()
+            .and_then(|c| {
+                let bytes = c.read(MAP_DBC).ok().flatten()?;
+                read_map_table(&bytes, c.generation())
+            })
+            .unwrap_or_default();
         Client {
             dir: dir.to_path_buf(),
             opened,
             liquid_types,
+            areas,
+            maps,
         }
+    }
+
+    /// The Map.dbc id of the map in folder `directory` (`World\Maps\<directory>`), when
+    /// the client's table names it.
+    pub fn map_id(&self, directory: &str) -> Option<u32> {
+        self.maps
+            .iter()
+            .find(|(_, d, _)| d.eq_ignore_ascii_case(directory))
+            .and_then(|(id, _, _)| u32::try_from(*id).ok())
     }
 
     /// One line for the menu and the status bar: the generation and the archive count, or

@@ -58,6 +58,8 @@ pub struct TileMesh {
     pub alpha: Vec<u32>,
     /// Lowest and highest terrain height, for framing and culling.
     pub height_range: (f32, f32),
+    /// Each chunk's area id, row by row, for the area overlay.
+    pub area_ids: Vec<u32>,
     /// The tile's liquid surfaces.
     pub liquid: LiquidMesh,
 }
@@ -205,6 +207,12 @@ pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
         indices,
         alpha,
         height_range: if lo > hi { (0.0, 0.0) } else { (lo, hi) },
+        area_ids: tile
+            .chunks
+            .iter()
+            .take(CHUNKS_PER_TILE)
+            .map(|c| c.area_id)
+            .collect(),
         liquid: build_liquid_mesh(tile),
     }
 }

@@ -26,6 +26,8 @@ pub struct Overlays {
     pub tile_grid: bool,
     /// Tint chunks by their number of texture layers (four stands out red).
     pub layer_count: bool,
+    /// Tint chunks by their area id ([`area_colour`]).
+    pub areas: bool,
     /// Liquid surfaces (drawn by `render::liquid`).
     pub liquids: bool,
     /// The brush cursor: world (x, y) and radius in yards.
@@ -38,6 +40,7 @@ impl Default for Overlays {
             chunk_grid: false,
             tile_grid: true,
             layer_count: false,
+            areas: false,
             liquids: true,
             brush: None,
         }
@@ -65,7 +68,38 @@ struct GpuTile {
     alpha: glow::Texture,
     /// The tile's texture list as store keys; layer `i` of a chunk samples `textures[i]`.
     textures: Vec<String>,
+    /// Each chunk's area overlay colour, packed `0xRRGGBB`.
+    area_colours: [u32; CHUNKS_PER_TILE],
     index_count: i32,
+}
+
+/// The area overlay's colour of an area id: a hue drawn from the id's bits, so that
+/// neighbouring ids (a zone's subzones are often numbered in a row) differ at a glance and an
+/// id has the same colour in every session; grey for 0 (no area).
+pub fn area_colour(id: u32) -> [u8; 3] {
+    if id == 0 {
+        return [128, 128, 128];
+    }
+    // A multiplicative hash spreads consecutive ids around the hue circle.
+    let h = id.wrapping_mul(0x9E37_79B9);
+    let hue = (h >> 8) as f32 / (1u32 << 24) as f32 * 6.0;
+    let value = if h & 0x80 == 0 { 0.95 } else { 0.75 };
+    let (saturation, sector) = (0.7, hue.floor());
+    let f = hue - sector;
+    let (p, q, t) = (
+        value * (1.0 - saturation),
+        value * (1.0 - saturation * f),
+        value * (1.0 - saturation * (1.0 - f)),
+    );
+    let (r, g, b) = match sector as u32 {
+        0 => (value, t, p),
+        1 => (q, value, p),
+        2 => (p, value, t),
+        3 => (p, q, value),
+        4 => (t, p, value),
+        _ => (value, p, q),
+    };
+    [r, g, b].map(|c| (c * 255.0).round() as u8)
 }
 
 /// Entries of a tile's texture list the shader can address (`mesh::NO_LAYER` is 255).
@@ -89,6 +123,7 @@ uniforms! {
         light: "u_light",
         sizes: "u_sizes",
         overlays: "u_overlays",
+        areas: "u_areas[0]",
         brush: "u_brush",
         sky: "u_sky",
     }
@@ -141,7 +176,9 @@ uniform sampler2DArray u_diffuse3;
 uniform uvec4 u_slots[64];
 uniform vec3 u_light;     // direction the light travels
 uniform vec2 u_sizes;     // chunk size, tile size (yards)
-uniform ivec3 u_overlays; // chunk grid, tile grid, layer count
+// The tile's area overlay colours, one packed 0xRRGGBB a chunk, four to a vector.
+uniform uvec4 u_areas[64];
+uniform ivec4 u_overlays; // chunk grid, tile grid, layer count, areas
 uniform vec4 u_brush;     // x, y, radius, enabled
 uniform vec3 u_eye;
 uniform vec3 u_sky;
@@ -192,6 +229,11 @@ void main() {
                   : n == 3 ? vec3(1.0, 0.85, 0.2)
                   : vec3(1.0, 0.1, 0.1);
         color = mix(color, tint, n >= 4 ? 0.7 : 0.45);
+    }
+    if (u_overlays.w != 0) {
+        uint packed = u_areas[v_chunk / 4u][v_chunk % 4u];
+        vec3 tint = vec3(uvec3(packed >> 16, packed >> 8, packed) & 255u) / 255.0;
+        color = mix(color, tint, 0.55);
     }
     if (u_overlays.x != 0) color = mix(color, vec3(0.1), 0.6 * grid(u_sizes.x, 0.0));
     if (u_overlays.y != 0) color = mix(color, vec3(1.0, 0.9, 0.2), 0.9 * grid(u_sizes.y, 0.5));
@@ -317,11 +359,12 @@ impl TerrainRenderer {
             gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
             gl.uniform_2_f32(u.sizes.as_ref(), CHUNK_SIZE as f32, TILE_SIZE as f32);
             let o = params.overlays;
-            gl.uniform_3_i32(
+            gl.uniform_4_i32(
                 u.overlays.as_ref(),
                 o.chunk_grid as i32,
                 o.tile_grid as i32,
                 o.layer_count as i32,
+                o.areas as i32,
             );
             let (bxy, br, on) = o.brush.map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
             gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
@@ -337,6 +380,9 @@ impl TerrainRenderer {
                     *slot = self.store.slot(key).map_or(0, |s| s.packed());
                 }
                 gl.uniform_4_u32_slice(u.slots.as_ref(), &slots);
+                if o.areas {
+                    gl.uniform_4_u32_slice(u.areas.as_ref(), &tile.area_colours);
+                }
                 gl.active_texture(glow::TEXTURE0);
                 gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.alpha));
                 gl.bind_vertex_array(Some(tile.vao));
@@ -423,6 +469,10 @@ unsafe fn upload_tile(
             ebo,
             alpha,
             textures,
+            area_colours: std::array::from_fn(|i| {
+                let [r, g, b] = area_colour(mesh.area_ids.get(i).copied().unwrap_or(0));
+                u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
+            }),
             index_count: mesh.indices.len() as i32,
         })
     }

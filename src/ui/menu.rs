@@ -22,6 +22,8 @@ pub struct MenuState {
     pub tile_grid: bool,
     /// Layer-count map shown.
     pub layer_count: bool,
+    /// Area overlay shown.
+    pub area_overlay: bool,
     /// Liquid surfaces shown.
     pub liquids: bool,
     /// Which objects are drawn.
@@ -198,6 +200,14 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             let mut v = state.layer_count;
             if ui.checkbox(&mut v, "Layer count").changed() {
                 out.push(Intent::ShowLayerCount(v));
+            }
+            let mut v = state.area_overlay;
+            if ui
+                .checkbox(&mut v, "Areas")
+                .on_hover_text("Tint chunks by area id, with a legend of their zones")
+                .changed()
+            {
+                out.push(Intent::ShowAreas(v));
             }
             let mut v = state.liquids;
             if ui.checkbox(&mut v, "Liquids").changed() {

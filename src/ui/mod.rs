@@ -4,6 +4,8 @@
 //!
 //! Not for: changing the model or the session (the app does that from the intents) or any GL.
 
+pub mod area_legend;
+pub mod area_picker;
 pub mod asset_browser;
 pub mod dialogs;
 pub mod history;

@@ -8,6 +8,8 @@ use crate::render::pick::TerrainPoint;
 pub struct StatusInfo {
     /// The terrain under the mouse.
     pub hover: Option<TerrainPoint>,
+    /// The zone and subzone of its area id, when the client's AreaTable names it.
+    pub area_name: Option<String>,
     /// The last frame's time in milliseconds.
     pub frame_ms: f32,
     /// Tiles changed since the last save.
@@ -38,7 +40,10 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
                     p.tile.x, p.tile.y, p.chunk_x, p.chunk_y
                 ));
                 ui.separator();
-                ui.label(format!("area {}", p.area_id));
+                match &info.area_name {
+                    Some(name) => ui.label(format!("area {} {name}", p.area_id)),
+                    None => ui.label(format!("area {}", p.area_id)),
+                };
             }
             None => {
                 ui.label("no terrain under the cursor");

@@ -18,6 +18,11 @@ pub struct ToolsView {
     pub note: Option<String>,
     /// The client's LiquidType.dbc rows (id, name), when a 3.3.5 client is set.
     pub liquid_types: Vec<(u16, String)>,
+    /// The client's zone names, for the Area tool's picker (`None` without a client or when
+    /// its AreaTable cannot be read).
+    pub areas: Option<std::sync::Arc<crate::assets::client::AreaNames>>,
+    /// The open map's Map.dbc id, when the client's table names it: its zones come first.
+    pub map_id: Option<u32>,
     /// The bundled stamp brushes: (name, file), found once.
     pub stamps: &'static [(String, std::path::PathBuf)],
 }
@@ -167,7 +172,16 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 let label = ui.label("Area id");
                 ui.add(DragValue::new(&mut s.area_id)).labelled_by(label.id);
             });
+            if let Some(names) = &view.areas {
+                match names.describe(s.area_id) {
+                    Some(name) => ui.label(name),
+                    None => ui.weak("not in the client's AreaTable"),
+                };
+            }
             ui.label("Ctrl+click picks the area id under the cursor.");
+            if let Some(names) = &view.areas {
+                super::area_picker::show(ui, names, view.map_id, &mut s.area_id);
+            }
         }
         _ => {}
     }

@@ -131,6 +131,71 @@ pub fn map_dbc(fields: usize, name_field: usize, id: u32, directory: &str, name:
     out
 }
 
+/// An AreaTable.dbc in WoWDBDefs' published layout (`definitions/AreaTable.dbd`): ID,
+/// ContinentID, ParentAreaID first, AreaName_lang's first locale at field 11 in both 1.12
+/// (`BUILD 1.11.0.5344-1.12.2.6005`: 25 fields) and 3.3.5 (`BUILD 3.0.1.8622-3.3.5.12340`: 36
+/// fields); every other field 0. `rows`: (id, map, parent zone, name).
+pub fn area_table(fields: usize, rows: &[(u32, u32, u32, &str)]) -> Vec<u8> {
+    let mut strings = vec![0u8];
+    let mut out = b"WDBC".to_vec();
+    let mut records = Vec::new();
+    for (id, map, parent, name) in rows {
+        let mut record = vec![0u32; fields];
+        record[0] = *id;
+        record[1] = *map;
+        record[2] = *parent;
+        record[3] = *id; // AreaBit: any distinct number
+        record[11] = strings.len() as u32;
+        strings.extend_from_slice(name.as_bytes());
+        strings.push(0);
+        records.extend(record);
+    }
+    for v in [rows.len(), fields, fields * 4, strings.len()] {
+        out.extend_from_slice(&(v as u32).to_le_bytes());
+    }
+    for v in records {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&strings);
+    out
+}
+
+/// A 3.3.5 client folder at `root` (its base and patch archives, an enUS locale archive),
+/// whose `locale-enUS.MPQ` holds `files`; or, with `v112`, a 1.12 one whose `patch.MPQ` does.
+pub fn client_with(root: &std::path::Path, v112: bool, files: &[(&str, &[u8])]) -> PathBuf {
+    let archive = |path: PathBuf, files: &[(&str, &[u8])]| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut b = wow_mpq::ArchiveBuilder::new();
+        for (name, bytes) in files {
+            b = b.add_file_data(bytes.to_vec(), name);
+        }
+        b.build(&path).unwrap();
+    };
+    let data = root.join("Data");
+    let (base, top): (&[&str], &str) = if v112 {
+        (
+            &["dbc.MPQ", "terrain.MPQ", "texture.MPQ", "model.MPQ"],
+            "patch.MPQ",
+        )
+    } else {
+        (
+            &[
+                "common.MPQ",
+                "common-2.MPQ",
+                "expansion.MPQ",
+                "lichking.MPQ",
+                "patch.MPQ",
+            ],
+            "enUS/locale-enUS.MPQ",
+        )
+    };
+    for n in base {
+        archive(data.join(n), &[("Textures\\x.blp", b"x")]);
+    }
+    archive(data.join(top), files);
+    root.to_path_buf()
+}
+
 /// Every file directly in a folder, by name.
 pub fn folder_files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)

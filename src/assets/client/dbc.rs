@@ -40,6 +40,88 @@ fn header_fits(bytes: &[u8]) -> bool {
         .is_some_and(|n| n <= bytes.len() as u64)
 }
 
+/// The first filled locale of a `wow_dbc` localized string (a client fills the slot of its
+/// locale; enGB comes first, as the clients' own column order has it).
+macro_rules! first_locale {
+    ($s:expr) => {{
+        let s = &$s;
+        [
+            &s.en_gb, &s.ko_kr, &s.fr_fr, &s.de_de, &s.en_cn, &s.en_tw, &s.es_es, &s.es_mx,
+        ]
+        .into_iter()
+        .find(|t| !t.is_empty())
+        .cloned()
+        .unwrap_or_default()
+    }};
+}
+pub(super) use first_locale;
+
+/// A table the `wow_dbc` crate has no layout for (the 0.5.x and 0.6.0 ones), read field by
+/// field from a layout the caller knows (WoWDBDefs'): every field four bytes, strings as
+/// offsets into the block after the records.
+pub struct RawTable<'a> {
+    bytes: &'a [u8],
+    fields: usize,
+    records: usize,
+    block: &'a [u8],
+}
+
+impl<'a> RawTable<'a> {
+    /// The table in `bytes` when its header says `fields` four-byte fields and its records
+    /// and string block fit in the bytes; `None` otherwise (another layout, or cut short).
+    pub fn read(bytes: &'a [u8], fields: usize) -> Option<RawTable<'a>> {
+        if !header_fits(bytes) {
+            return None;
+        }
+        let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+        if word(2) as usize != fields || word(3) as usize != fields * 4 {
+            return None;
+        }
+        let (records, strings) = (word(1) as usize, word(4) as usize);
+        let block_at = HEADER_BYTES + records * fields * 4;
+        Some(RawTable {
+            bytes,
+            fields,
+            records,
+            block: &bytes[block_at..block_at + strings],
+        })
+    }
+
+    /// How many records the table holds.
+    pub fn records(&self) -> usize {
+        self.records
+    }
+
+    /// Field `field` of record `record` as a number.
+    pub fn word(&self, record: usize, field: usize) -> u32 {
+        let at = HEADER_BYTES + (record * self.fields + field) * 4;
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap())
+    }
+
+    /// Field `field` of record `record` as a string; `None` when its offset leaves the block
+    /// or the string has no end there.
+    pub fn string(&self, record: usize, field: usize) -> Option<String> {
+        let s = self.block.get(self.word(record, field) as usize..)?;
+        let end = s.iter().position(|&b| b == 0)?;
+        Some(String::from_utf8_lossy(&s[..end]).into_owned())
+    }
+
+    /// The first filled one of the eight locale strings starting at field `first` (a
+    /// `_lang` column of these clients: eight strings and a flags word); `None` when one of
+    /// them cannot be read.
+    pub fn first_locale(&self, record: usize, first: usize) -> Option<String> {
+        let names = (first..first + 8)
+            .map(|f| self.string(record, f))
+            .collect::<Option<Vec<String>>>()?;
+        Some(
+            names
+                .into_iter()
+                .find(|n| !n.is_empty())
+                .unwrap_or_default(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use std::fmt;
 
 use wow_dbc::DbcTable;
 
+use super::dbc::first_locale;
 use super::path::normalise;
 use super::{ClientData, ClientGeneration};
 
@@ -85,20 +86,6 @@ pub fn wdt_path(directory: &str) -> String {
     format!("World\\Maps\\{directory}\\{directory}.wdt")
 }
 
-/// The first filled locale of a localized string (a client fills the slot of its locale).
-macro_rules! first_locale {
-    ($s:expr) => {{
-        let s = &$s;
-        [
-            &s.en_gb, &s.ko_kr, &s.fr_fr, &s.de_de, &s.en_cn, &s.en_tw, &s.es_es, &s.es_mx,
-        ]
-        .into_iter()
-        .find(|t| !t.is_empty())
-        .cloned()
-        .unwrap_or_default()
-    }};
-}
-
 /// The rows of a Map.dbc as (id, directory, display name), read with the layout of
 /// `generation` (every known layout when the generation is unknown). `None` when no layout
 /// fits the bytes.
@@ -167,35 +154,13 @@ fn read_with_layout(
 /// The rows of a 0.5.3 – 0.6.0 Map.dbc (WoWDBDefs' layout, see the module's doc): `None`
 /// unless the header says 13 four-byte fields and every string offset is inside the block.
 fn alpha_rows(bytes: &[u8]) -> Option<Vec<MapRow>> {
-    const FIELDS: usize = 13;
-    let word = |at: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
-    };
-    if bytes.get(..4)? != b"WDBC" || word(8)? as usize != FIELDS || word(12)? as usize != FIELDS * 4
-    {
-        return None;
-    }
-    let (records, strings) = (word(4)? as usize, word(16)? as usize);
-    let block_at = 20usize.checked_add(records.checked_mul(FIELDS * 4)?)?;
-    let block = bytes.get(block_at..block_at.checked_add(strings)?)?;
-    let string = |offset: u32| -> Option<String> {
-        let s = block.get(offset as usize..)?;
-        let end = s.iter().position(|&b| b == 0)?;
-        Some(String::from_utf8_lossy(&s[..end]).into_owned())
-    };
-    (0..records)
+    let table = super::dbc::RawTable::read(bytes, 13)?;
+    (0..table.records())
         .map(|r| {
-            let at = 20 + r * FIELDS * 4;
-            let id = i64::from(word(at)?);
-            let directory = string(word(at + 4)?)?;
+            let id = i64::from(table.word(r, 0));
+            let directory = table.string(r, 1)?;
             // MapName_lang: fields 4 to 11, the first filled locale.
-            let name = (4..12)
-                .map(|f| string(word(at + f * 4)?))
-                .collect::<Option<Vec<String>>>()?
-                .into_iter()
-                .find(|n| !n.is_empty())
-                .unwrap_or_default();
-            Some((id, directory, name))
+            Some((id, directory, table.first_locale(r, 4)?))
         })
         .collect()
 }

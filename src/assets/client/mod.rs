@@ -5,6 +5,7 @@
 //! Not for: decoding what is read (BLP, models) or caching decoded assets; the map's own
 //! folder on top of the client is [`AssetSource`].
 
+mod area_names;
 mod area_table;
 mod dbc;
 mod error;
@@ -24,6 +25,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{OnceLock, RwLock};
 
+pub use area_names::{Area, AreaNames, Zone};
 pub use area_table::{AREA_TABLE_DBC, add_areas, read_area_ids};
 pub use error::AssetError;
 pub use generation::ClientGeneration;
