@@ -18,7 +18,7 @@ use loam::model::coords::{CHUNK_SIZE, inner_vertex, vertex_world_xy};
 use loam::model::{Chunk, Layer, Tile, TileCoord};
 use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
-use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer};
+use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer, area_colour};
 
 #[path = "render_egl/liquid.rs"]
 mod liquid;
@@ -274,6 +274,41 @@ fn a_corpus_tile_covers_the_view() {
         })
         .count();
     assert!(red > (W * H / 20) as usize, "{red} red pixels");
+
+    // The area overlay: two halves of the tile in two areas, tinted in their two colours.
+    let mut zoned = tile.clone();
+    for (i, c) in zoned.chunks.iter_mut().enumerate() {
+        c.area_id = if i % 16 < 8 { 1 } else { 2 };
+    }
+    let (a, b) = (area_colour(1), area_colour(2));
+    let far = |p: [u8; 3], q: [u8; 3]| -> i32 {
+        (0..3).map(|k| (p[k] as i32 - q[k] as i32).pow(2)).sum()
+    };
+    assert!(
+        far(a, b) > 100 * 100,
+        "areas 1 and 2 differ at a glance: {a:?} {b:?}"
+    );
+    let areas = Overlays {
+        areas: true,
+        ..Overlays::default()
+    };
+    let img = render(&camera, &[&zoned], areas, "corpus-areas.png");
+    let (mut near_a, mut near_b) = (0usize, 0usize);
+    for y in 0..H {
+        for x in 0..W {
+            let p = pixel(&img, x, y);
+            if far(p, a) < far(p, b) {
+                near_a += 1;
+            } else {
+                near_b += 1;
+            }
+        }
+    }
+    let quarter = (W * H / 4) as usize;
+    assert!(
+        near_a > quarter && near_b > quarter,
+        "{near_a} pixels nearer area 1's colour, {near_b} nearer area 2's"
+    );
 
     // A slanted view for people to look at.
     let mut oblique = Camera {

@@ -231,8 +231,8 @@ void main() {
         color = mix(color, tint, n >= 4 ? 0.7 : 0.45);
     }
     if (u_overlays.w != 0) {
-        uint packed = u_areas[v_chunk / 4u][v_chunk % 4u];
-        vec3 tint = vec3(uvec3(packed >> 16, packed >> 8, packed) & 255u) / 255.0;
+        uint rgb = u_areas[v_chunk / 4u][v_chunk % 4u];
+        vec3 tint = vec3(uvec3(rgb >> 16, rgb >> 8, rgb) & 255u) / 255.0;
         color = mix(color, tint, 0.55);
     }
     if (u_overlays.x != 0) color = mix(color, vec3(0.1), 0.6 * grid(u_sizes.x, 0.0));
