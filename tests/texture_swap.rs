@@ -79,3 +79,79 @@ fn a_whole_tile_swap_keeps_every_alpha_map_byte_for_byte() {
     }
     assert!(swapped > 0, "some layer painted rock");
 }
+
+/// Reads a root ADT with `wow-adt`.
+fn root_adt(path: &std::path::Path) -> wow_adt::RootAdt {
+    let bytes = fs::read(path).unwrap();
+    let wow_adt::ParsedAdt::Root(root) =
+        wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
+    else {
+        panic!("a root ADT")
+    };
+    *root
+}
+
+#[test]
+fn removing_a_texture_then_the_unused_ones_leaves_a_list_without_it_and_layers_that_still_name_theirs()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = common::sample_in(dir.path().join("sample"));
+    let ops = dir.path().join("ops.json");
+    fs::write(
+        &ops,
+        r#"{"ops": [
+            {"tool": "texture_remove", "texture": "Tileset\\Loam\\Sample\\Dirt77.blp", "tiles": [[31, 31]]},
+            {"tool": "texture_remove_unused", "tiles": [[31, 31]]}
+        ]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = loam(&[
+        "apply",
+        sample.join("Sample.wdt").to_str().unwrap(),
+        ops.to_str().unwrap(),
+        "--to",
+        "3.3.5",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let (a, b) = (
+        root_adt(&sample.join("Sample_31_31.adt")),
+        root_adt(&out.join("Sample_31_31.adt")),
+    );
+    let lower = |r: &wow_adt::RootAdt| -> Vec<String> {
+        r.textures.iter().map(|t| t.to_ascii_lowercase()).collect()
+    };
+    let (old_names, new_names) = (lower(&a), lower(&b));
+    let dirt = "tileset\\loam\\sample\\dirt77.blp";
+    assert!(old_names.iter().any(|n| n == dirt));
+    assert!(!new_names.iter().any(|n| n == dirt), "{new_names:?}");
+    assert_eq!(new_names.len(), old_names.len() - 1);
+    for (ca, cb) in a.mcnk_chunks.iter().zip(&b.mcnk_chunks) {
+        let before: Vec<&str> = ca
+            .layers
+            .as_ref()
+            .unwrap()
+            .layers
+            .iter()
+            .map(|l| old_names[l.texture_id as usize].as_str())
+            .filter(|n| *n != dirt)
+            .collect();
+        let after: Vec<&str> = cb
+            .layers
+            .as_ref()
+            .unwrap()
+            .layers
+            .iter()
+            .map(|l| new_names[l.texture_id as usize].as_str())
+            .collect();
+        if before.is_empty() {
+            assert_eq!(after, [dirt], "a chunk's only layer stays");
+        } else {
+            assert_eq!(
+                after, before,
+                "every other layer keeps its texture, in order"
+            );
+        }
+    }
+}

@@ -31,6 +31,8 @@ pub struct DialogCtx<'a> {
     pub message: &'a mut Option<String>,
     /// Asks for a frame (workers call it when they have something).
     pub repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
+    /// The tile under the cursor, which a dialog about one tile opens on.
+    pub hover_tile: Option<crate::model::TileCoord>,
 }
 
 /// The native dialogs (rfd: the XDG portal on Linux).

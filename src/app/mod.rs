@@ -31,6 +31,7 @@ mod stamps;
 pub mod startup;
 pub mod streaming;
 pub mod streams;
+mod texture_tools;
 pub mod textures;
 pub mod view;
 pub mod viewport;
@@ -125,6 +126,8 @@ struct MapDialogs {
     new_map: new_map::NewMap,
     /// File ▸ Import image… and Export images….
     images: images::TerrainImages,
+    /// Edit ▸ Textures….
+    textures: texture_tools::TextureTools,
 }
 
 impl MapDialogs {
@@ -133,6 +136,9 @@ impl MapDialogs {
     fn handle(&mut self, intent: Intent, c: &mut dialogs::DialogCtx) -> Option<Intent> {
         let intent = self.export.handle(intent, c)?;
         let intent = self.images.handle(intent, c)?;
+        let intent = self
+            .textures
+            .handle(intent, c.doc, c.hover_tile, c.message)?;
         self.new_map.handle(intent, c)
     }
 }
@@ -267,6 +273,10 @@ impl LoamApp {
             Some("export-images") => app.handle(
                 &cc.egui_ctx,
                 Intent::Images(crate::command::ImagesIntent::OpenExport),
+            ),
+            Some("textures") => app.handle(
+                &cc.egui_ctx,
+                Intent::Textures(crate::command::TexturesIntent::Open),
             ),
             Some("new-map") => app.handle(
                 &cc.egui_ctx,
@@ -527,10 +537,15 @@ impl LoamApp {
             dialogs: self.shell.dialogs.as_mut(),
             message: &mut self.shell.message,
             repaint: self.streams.repaint.clone(),
+            hover_tile: self.view.hover.map(|p| p.tile),
         };
         let handed_back = self.map_dialogs.handle(intent, &mut c);
         // An image import runs through the one op runner, as one undo step.
         if let Some(ops) = self.map_dialogs.images.take_ops() {
+            self.apply_ops(&ops);
+        }
+        // So does Edit ▸ Textures….
+        if let Some(ops) = self.map_dialogs.textures.take_ops() {
             self.apply_ops(&ops);
         }
         let Some(intent) = handed_back else {
@@ -683,7 +698,7 @@ impl LoamApp {
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
             // Carried out by the export and new map components.
-            Intent::Export(_) | Intent::NewMap(_) | Intent::Images(_) => {}
+            Intent::Export(_) | Intent::NewMap(_) | Intent::Images(_) | Intent::Textures(_) => {}
             Intent::AddTile(c) => self.change_tiles(new_map::add_tile(&self.doc, c)),
             Intent::RemoveTile(c) => self.change_tiles(new_map::remove_tile(&self.doc, c)),
         }
@@ -1212,6 +1227,7 @@ impl eframe::App for LoamApp {
         intents.extend(self.map_dialogs.export.ui(ui, self.doc.session.as_ref()));
         intents.extend(self.map_dialogs.new_map.ui(ui));
         intents.extend(self.map_dialogs.images.ui(ui, &self.doc));
+        intents.extend(self.map_dialogs.textures.ui(ui, &self.doc));
         self.map_dialogs.images.poll(&mut self.shell.message);
         intents.extend(self.map_dialogs.new_map.poll(&mut self.shell.message));
         match self.open_from_client.poll() {

@@ -354,8 +354,9 @@ pub enum Command {
         /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
         /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
         /// with --client), `missing-models` (the list of models drawn as placeholders),
-        /// `import-image` (File ▸ Import image…) or `export-images` (File ▸ Export images…).
-        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models", "import-image", "export-images"])]
+        /// `import-image` (File ▸ Import image…), `export-images` (File ▸ Export images…) or
+        /// `textures` (Edit ▸ Textures…).
+        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models", "import-image", "export-images", "textures"])]
         dialog: Option<String>,
     },
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.

@@ -150,6 +150,19 @@ pub enum Intent {
     Images(ImagesIntent),
     /// Ask for an image to be the brush's stamp.
     PickStamp,
+    /// The Edit ▸ Textures… dialog.
+    Textures(TexturesIntent),
+}
+
+/// What the Textures dialog asks the app to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TexturesIntent {
+    /// Show the dialog (its tile: the one under the cursor, or the first loaded).
+    Open,
+    /// Run the operation the form describes, as one undo step.
+    Apply,
+    /// Close the dialog.
+    Cancel,
 }
 
 /// Which of a map's images an import reads.

@@ -16,15 +16,36 @@ pub struct ChunkChange {
     pub after: Chunk,
 }
 
-/// A tile's texture list before and after an edit (painting can add a texture).
+/// A tile's texture list (MTEX) with its per-texture flags (MTXF), which must move with it
+/// when an entry is removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextureList {
+    /// Texture paths.
+    pub names: Vec<String>,
+    /// Their MTXF flags, when the tile has them.
+    pub flags: Option<Vec<u32>>,
+}
+
+impl TextureList {
+    /// The list of `tile` as it is now.
+    pub fn of(tile: &Tile) -> TextureList {
+        TextureList {
+            names: tile.textures.clone(),
+            flags: tile.texture_flags.clone(),
+        }
+    }
+}
+
+/// A tile's texture list before and after an edit (painting can add a texture, removing
+/// unused ones takes some away).
 #[derive(Debug, Clone)]
 pub struct TextureListChange {
     /// The tile.
     pub tile: TileCoord,
-    /// Texture paths before.
-    pub before: Vec<String>,
-    /// Texture paths after.
-    pub after: Vec<String>,
+    /// The list before.
+    pub before: TextureList,
+    /// The list after.
+    pub after: TextureList,
 }
 
 /// The objects of one tile: its model names, placement records and each chunk's MCRF lists.
@@ -161,8 +182,9 @@ impl TerrainEdit {
                 .iter()
                 .map(|t| {
                     t.before
+                        .names
                         .iter()
-                        .chain(&t.after)
+                        .chain(&t.after.names)
                         .map(String::len)
                         .sum::<usize>()
                 })
@@ -195,11 +217,9 @@ impl TerrainEdit {
         }
         for t in &self.textures {
             if let Some(tile) = map.tiles.get_mut(&t.tile) {
-                tile.textures = if forward {
-                    t.after.clone()
-                } else {
-                    t.before.clone()
-                };
+                let list = if forward { &t.after } else { &t.before };
+                tile.textures = list.names.clone();
+                tile.texture_flags = list.flags.clone();
             }
         }
         if let Some((before, after)) = self.map_flags {
@@ -243,7 +263,7 @@ pub struct Stroke {
     before: Vec<((TileCoord, usize), Chunk)>,
     /// The keys of `before`, for a quick "already remembered?" (an import touches thousands).
     remembered: std::collections::HashSet<(TileCoord, usize)>,
-    textures_before: Vec<(TileCoord, Vec<String>)>,
+    textures_before: Vec<(TileCoord, TextureList)>,
     flags_before: Option<u32>,
     /// Chunks where a paint dab was refused (four layers, none free), for the UI to show.
     pub refused: Vec<(TileCoord, usize)>,
@@ -275,7 +295,7 @@ impl Stroke {
             return;
         }
         if let Some(t) = map.tiles.get(&tile) {
-            self.textures_before.push((tile, t.textures.clone()));
+            self.textures_before.push((tile, TextureList::of(t)));
         }
     }
 
@@ -309,7 +329,7 @@ impl Stroke {
             .textures_before
             .into_iter()
             .filter_map(|(tile, before)| {
-                let after = map.tiles.get(&tile)?.textures.clone();
+                let after = TextureList::of(map.tiles.get(&tile)?);
                 (after != before).then_some(TextureListChange {
                     tile,
                     before,

@@ -1,11 +1,18 @@
-//! Texture swap as an operation of an `OPS.json` (`loam apply`): one texture replaced by
-//! another in every layer that paints it, its alpha map kept byte for byte, over whole tiles
-//! (`tiles`) or the chunks a brush reaches (`points` and `radius`), one undo step.
+//! Texture operations of an `OPS.json` (`loam apply`) and the editor's texture tools, each one
+//! undo step:
 //!
-//! The rule where the new texture is already a layer of the chunk: that chunk is left as it is
-//! and reported (two layers of one texture would paint it twice, and which alpha to keep is the
-//! map maker's call). The old texture stays in the tile's texture list (MTEX) even when no
-//! chunk paints it any more, so that no other layer's index moves.
+//! - `texture_swap`: one texture replaced by another in every layer that paints it, its alpha
+//!   map kept byte for byte, over whole tiles (`tiles`) or the chunks a brush reaches (`points`
+//!   and `radius`). Where the new texture is already a layer of the chunk, that chunk is left
+//!   as it is and reported (two layers of one texture would paint it twice, and which alpha to
+//!   keep is the map maker's call). The old texture stays in the tile's texture list (MTEX),
+//!   so that no other layer's index moves; `texture_remove_unused` tidies it.
+//! - `texture_remove`: the layer painting `texture` taken out of each chunk, over tiles or a
+//!   stroke. A layer above the base goes with its alpha map; when the base goes, the next layer
+//!   becomes the base and covers the chunk (a base layer has no alpha map); a chunk whose only
+//!   layer it is keeps it and is reported (every chunk needs a base).
+//! - `texture_remove_unused`: the textures no chunk of the tile paints taken out of its list
+//!   (with their MTXF flags), the layers' indices renumbered; per tile (`tiles`).
 
 use serde::Deserialize;
 
@@ -13,22 +20,28 @@ use super::history::History;
 use super::lattice::{STEPS_PER_CHUNK, chunks_near};
 use super::outcome::OpResult;
 use super::stroke::Stroke;
+use crate::model::chunk::{LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA};
 use crate::model::coords::{self, CHUNKS_PER_SIDE};
 use crate::model::{Map, TileCoord};
 
 /// The `tool` names that select a texture operation.
-pub const NAMES: [&str; 1] = ["texture_swap"];
+pub const NAMES: [&str; 3] = ["texture_swap", "texture_remove", "texture_remove_unused"];
 
-/// One texture swap.
+/// One texture operation (see the module's doc).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TextureOp {
-    /// Always `texture_swap`.
+    /// `texture_swap`, `texture_remove` or `texture_remove_unused`.
     pub tool: String,
-    /// The texture replaced (any case).
+    /// Swap: the texture replaced (any case).
+    #[serde(default)]
     pub from: String,
-    /// The texture put in its place.
+    /// Swap: the texture put in its place.
+    #[serde(default)]
     pub to: String,
+    /// Remove: the texture whose layers go.
+    #[serde(default)]
+    pub texture: String,
     /// Whole tiles, [[X, Y], …].
     pub tiles: Option<Vec<[u8; 2]>>,
     /// World (x, y) points of a brush stroke (with `radius`).
@@ -50,21 +63,33 @@ impl TextureOp {
             .collect()
     }
 
-    /// Rejects a swap that names neither tiles nor a stroke, or both.
+    /// Rejects an operation without the names it needs, or that names neither tiles nor a
+    /// stroke, or both.
     pub fn validate(&self) -> Result<(), String> {
-        if self.tool != "texture_swap" {
-            return Err(format!("unknown tool {}", self.tool));
-        }
-        if self.from.trim().is_empty() || self.to.trim().is_empty() {
-            return Err("texture_swap needs `from` and `to`".into());
+        let tool = self.tool.as_str();
+        let named = |s: &str| !s.trim().is_empty();
+        match tool {
+            "texture_swap" if !named(&self.from) || !named(&self.to) => {
+                return Err("texture_swap needs `from` and `to`".into());
+            }
+            "texture_remove" if !named(&self.texture) => {
+                return Err("texture_remove needs `texture`".into());
+            }
+            "texture_remove_unused" => {
+                return match (&self.tiles, &self.points) {
+                    (Some(_), None) => self.tile_list().map(drop),
+                    _ => Err("texture_remove_unused takes `tiles` [[X, Y], …]".into()),
+                };
+            }
+            "texture_swap" | "texture_remove" => {}
+            _ => return Err(format!("unknown tool {tool}")),
         }
         match (&self.tiles, &self.points, self.radius) {
             (Some(_), None, None) => self.tile_list().map(drop),
             (None, Some(p), Some(r)) if !p.is_empty() && r > 0.0 && r.is_finite() => Ok(()),
-            _ => Err(
-                "texture_swap takes `tiles` [[X, Y], …], or `points` with a positive `radius`"
-                    .into(),
-            ),
+            _ => Err(format!(
+                "{tool} takes `tiles` [[X, Y], …], or `points` with a positive `radius`"
+            )),
         }
     }
 
@@ -118,10 +143,115 @@ impl TextureOp {
     }
 }
 
-/// Runs one texture swap as one undo step in `history`; the chunks that already paint `to`
-/// come back as refused.
+/// Runs one texture operation as one undo step in `history`; the chunks it leaves as they
+/// were by its rule come back as refused.
 pub fn apply(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult, String> {
     op.validate()?;
+    match op.tool.as_str() {
+        "texture_remove" => remove(map, op, history),
+        "texture_remove_unused" => remove_unused(map, op, history),
+        _ => swap(map, op, history),
+    }
+}
+
+/// The index of `name` (any case) in the texture list of `coord`.
+fn index_in(map: &Map, coord: TileCoord, name: &str) -> Option<u32> {
+    map.tiles[&coord]
+        .textures
+        .iter()
+        .position(|t| t.eq_ignore_ascii_case(name))
+        .map(|i| i as u32)
+}
+
+/// `texture_remove` (see the module's doc).
+fn remove(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult, String> {
+    let mut stroke = Stroke::new("Remove texture");
+    let mut refused = Vec::new();
+    for (coord, chunk) in op.chunks(map) {
+        let Some(gone) = index_in(map, coord, &op.texture) else {
+            continue;
+        };
+        let layers = &map.tiles[&coord].chunks[chunk].layers;
+        if !layers.iter().any(|l| l.texture == gone) {
+            continue;
+        }
+        if layers.iter().all(|l| l.texture == gone) {
+            refused.push((coord, chunk));
+            continue;
+        }
+        stroke.snapshot(map, coord, chunk);
+        let tile = map.tiles.get_mut(&coord).expect("a chunk of a loaded tile");
+        let layers = &mut tile.chunks[chunk].layers;
+        layers.retain(|l| l.texture != gone);
+        // The new base covers the chunk: a base layer has no alpha map.
+        let base = &mut layers[0];
+        base.alpha = None;
+        base.flags &= !(LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED);
+    }
+    Ok(OpResult::record(
+        map,
+        stroke,
+        history,
+        "Remove texture",
+        refused,
+    ))
+}
+
+/// `texture_remove_unused` (see the module's doc).
+fn remove_unused(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult, String> {
+    let mut stroke = Stroke::new("Remove unused textures");
+    for coord in op.tile_list()? {
+        let Some(tile) = map.tiles.get(&coord) else {
+            continue;
+        };
+        let used: Vec<bool> = (0..tile.textures.len() as u32)
+            .map(|i| {
+                tile.chunks
+                    .iter()
+                    .any(|c| c.layers.iter().any(|l| l.texture == i))
+            })
+            .collect();
+        if used.iter().all(|u| *u) {
+            continue;
+        }
+        // Old index → new index, for the textures that stay.
+        let mut renumber = Vec::with_capacity(used.len());
+        let mut next = 0u32;
+        for u in &used {
+            renumber.push(next);
+            next += u32::from(*u);
+        }
+        stroke.snapshot_textures(map, coord);
+        for chunk in 0..tile.chunks.len() {
+            stroke.snapshot(map, coord, chunk);
+        }
+        let tile = map.tiles.get_mut(&coord).expect("a loaded tile");
+        let mut keep = used.iter();
+        tile.textures.retain(|_| *keep.next().unwrap_or(&true));
+        if let Some(flags) = &mut tile.texture_flags {
+            let mut k = 0;
+            flags.retain(|_| {
+                k += 1;
+                used.get(k - 1).copied().unwrap_or(true)
+            });
+        }
+        for layer in tile.chunks.iter_mut().flat_map(|c| &mut c.layers) {
+            if let Some(&n) = renumber.get(layer.texture as usize) {
+                layer.texture = n;
+            }
+        }
+    }
+    Ok(OpResult::record(
+        map,
+        stroke,
+        history,
+        "Remove unused textures",
+        Vec::new(),
+    ))
+}
+
+/// `texture_swap` (see the module's doc).
+fn swap(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult, String> {
     let mut stroke = Stroke::new("Swap texture");
     let mut refused = Vec::new();
     for (coord, chunk) in op.chunks(map) {
@@ -233,5 +363,73 @@ mod tests {
         assert_eq!(map.tiles[&c].chunks[1].layers[0].texture, 0);
         let bad = swap(r#"{"tool": "texture_swap", "from": "a", "to": "b", "points": [[0, 0]]}"#);
         assert!(bad.validate().is_err(), "a stroke needs a radius");
+    }
+
+    fn layer(texture: u32, alpha: u8) -> crate::model::chunk::Layer {
+        crate::model::chunk::Layer {
+            texture,
+            flags: LAYER_USE_ALPHA,
+            effect_id: 0,
+            alpha: Some(crate::model::alpha::AlphaMap::filled(alpha)),
+        }
+    }
+
+    #[test]
+    fn removing_a_base_promotes_the_next_layer_and_an_only_layer_is_kept_and_said() {
+        let c = TileCoord::new(5, 6).unwrap();
+        let mut map = Map::new("Remove");
+        let mut tile = Tile::flat(c, "a.blp", 0.0);
+        tile.textures.extend(["b.blp".into(), "c.blp".into()]);
+        // Chunk 0: a, b, c. Chunk 1: a only.
+        tile.chunks[0].layers.extend([layer(1, 9), layer(2, 40)]);
+        map.tiles.insert(c, tile);
+        let before = map.tiles[&c].clone();
+        let mut history = History::default();
+        let op = swap(r#"{"tool": "texture_remove", "texture": "A.blp", "tiles": [[5, 6]]}"#);
+        let r = apply(&mut map, &op, &mut history).unwrap();
+        assert!(r.refused.contains(&(c, 1)), "chunk 1's only layer stays");
+        let layers = &map.tiles[&c].chunks[0].layers;
+        assert_eq!(layers.len(), 2);
+        assert_eq!((layers[0].texture, layers[0].alpha.is_none()), (1, true));
+        assert_eq!(layers[0].flags & LAYER_USE_ALPHA, 0);
+        assert_eq!(
+            layers[1], before.chunks[0].layers[2],
+            "the layer above keeps its alpha"
+        );
+        assert_eq!(map.tiles[&c].chunks[1], before.chunks[1]);
+        history.undo(&mut map);
+        assert_eq!(map.tiles[&c], before);
+
+        // Taking out the top layer leaves the others as they were.
+        let op = swap(r#"{"tool": "texture_remove", "texture": "c.blp", "tiles": [[5, 6]]}"#);
+        apply(&mut map, &op, &mut history).unwrap();
+        assert_eq!(
+            map.tiles[&c].chunks[0].layers[..],
+            before.chunks[0].layers[..2]
+        );
+    }
+
+    #[test]
+    fn unused_textures_leave_the_list_with_their_flags_and_the_layers_follow() {
+        let c = TileCoord::new(5, 6).unwrap();
+        let mut map = Map::new("Tidy");
+        let mut tile = Tile::flat(c, "a.blp", 0.0);
+        tile.textures.extend(["unused.blp".into(), "c.blp".into()]);
+        tile.texture_flags = Some(vec![10, 11, 12]);
+        tile.chunks[7].layers.push(layer(2, 30));
+        map.tiles.insert(c, tile);
+        let before = map.tiles[&c].clone();
+        let mut history = History::default();
+        let op = swap(r#"{"tool": "texture_remove_unused", "tiles": [[5, 6]]}"#);
+        apply(&mut map, &op, &mut history).unwrap();
+        let t = &map.tiles[&c];
+        assert_eq!(t.textures, ["a.blp", "c.blp"]);
+        assert_eq!(t.texture_flags.as_deref(), Some(&[10, 12][..]));
+        assert_eq!(t.chunks[7].layers[1].texture, 1);
+        assert_eq!(t.texture_name(t.chunks[7].layers[1].texture), Some("c.blp"));
+        history.undo(&mut map);
+        assert_eq!(map.tiles[&c], before);
+        let bad = swap(r#"{"tool": "texture_remove_unused", "points": [[0, 0]], "radius": 3}"#);
+        assert!(bad.validate().is_err(), "per tile only");
     }
 }

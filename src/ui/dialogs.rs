@@ -798,7 +798,7 @@ fn progress_or_problem(ui: &mut egui::Ui, writing: Option<(usize, usize)>, probl
 }
 
 /// The dialog's last row: its action (enabled when `ready`) and Cancel.
-fn ok_cancel(
+pub(super) fn ok_cancel(
     ui: &mut egui::Ui,
     action: &str,
     ready: bool,
@@ -819,7 +819,7 @@ fn ok_cancel(
 }
 
 /// A dialog window that neither collapses nor resizes, `width` points wide at first.
-fn fixed_window(title: &str, width: f32) -> egui::Window<'_> {
+pub(super) fn fixed_window(title: &str, width: f32) -> egui::Window<'_> {
     egui::Window::new(title)
         .collapsible(false)
         .resizable(false)

@@ -187,6 +187,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             {
                 out.push(Intent::StitchSeams);
             }
+            if ui
+                .add_enabled(state.has_map, egui::Button::new("Textures…"))
+                .on_hover_text("Swap a texture for another, remove one, or remove unused ones")
+                .clicked()
+            {
+                out.push(Intent::Textures(crate::command::TexturesIntent::Open));
+            }
         });
         ui.menu_button("View", |ui| {
             let mut v = state.chunk_grid;

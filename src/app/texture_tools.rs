@@ -1,0 +1,109 @@
+//! The Edit ▸ Textures… dialog as a component: its form while open, and the texture
+//! operation it asks the app to run through the one op runner (`LoamApp::apply_ops`), as
+//! one undo step, exactly as `loam apply` runs `texture_swap`, `texture_remove` and
+//! `texture_remove_unused`.
+
+use crate::command::{Intent, TexturesIntent};
+use crate::doc::Document;
+use crate::edit::ops::{Operation, OpsFile};
+use crate::edit::texture_ops::TextureOp;
+use crate::model::TileCoord;
+use crate::ui::texture_dialog::{TextureAction, TextureForm, TextureScope};
+
+/// The dialog's state.
+#[derive(Debug, Default)]
+pub struct TextureTools {
+    form: Option<TextureForm>,
+    /// The last form applied: the dialog reopens with its choices.
+    last: TextureForm,
+    pending: Option<OpsFile>,
+}
+
+impl TextureTools {
+    /// Carries out the Textures intents (a problem goes to `message`); hands every other
+    /// intent back. `hover` is the tile under the cursor, which the dialog opens on.
+    pub fn handle(
+        &mut self,
+        intent: Intent,
+        doc: &Document,
+        hover: Option<TileCoord>,
+        message: &mut Option<String>,
+    ) -> Option<Intent> {
+        let Intent::Textures(t) = intent else {
+            return Some(intent);
+        };
+        match t {
+            TexturesIntent::Open => {
+                let Some(s) = &doc.session else { return None };
+                let tile = hover.or_else(|| s.map.tiles.keys().next().copied());
+                let mut form = self.form.take().unwrap_or_else(|| self.last.clone());
+                if let Some(t) = tile {
+                    form.tile = [t.x, t.y];
+                }
+                self.form = Some(form);
+            }
+            TexturesIntent::Cancel => self.form = None,
+            TexturesIntent::Apply => {
+                let Some(form) = &self.form else { return None };
+                match operation(form, doc) {
+                    Ok(op) => {
+                        self.pending = Some(OpsFile {
+                            ops: vec![Operation::Texture(op)],
+                            folder: None,
+                        });
+                        self.last = self.form.take().unwrap_or_default();
+                    }
+                    Err(e) => *message = Some(format!("cannot apply: {e}")),
+                }
+            }
+        }
+        None
+    }
+
+    /// The operation the user asked for, once: the app runs it.
+    pub fn take_ops(&mut self) -> Option<OpsFile> {
+        self.pending.take()
+    }
+
+    /// Draws the dialog while it is open.
+    pub fn ui(&mut self, ui: &mut egui::Ui, doc: &Document) -> Vec<Intent> {
+        let Some(form) = &mut self.form else {
+            return Vec::new();
+        };
+        let mut textures: Vec<String> = doc
+            .session
+            .iter()
+            .flat_map(|s| s.map.tiles.values())
+            .flat_map(|t| t.textures.iter().cloned())
+            .collect();
+        textures.sort_by_key(|t| t.to_ascii_lowercase());
+        textures.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        crate::ui::texture_dialog::show(ui, form, &textures)
+    }
+}
+
+/// The texture operation `form` describes over the tiles it names.
+fn operation(form: &TextureForm, doc: &Document) -> Result<TextureOp, String> {
+    let s = doc.session.as_ref().ok_or("no map is open")?;
+    let tiles: Vec<[u8; 2]> = match form.scope {
+        TextureScope::Tile => vec![form.tile],
+        TextureScope::Loaded => s.map.tiles.keys().map(|t| [t.x, t.y]).collect(),
+        TextureScope::Map => s.map.present_tiles().iter().map(|t| [t.x, t.y]).collect(),
+    };
+    let op = TextureOp {
+        tool: match form.action {
+            TextureAction::Swap => "texture_swap",
+            TextureAction::Remove => "texture_remove",
+            TextureAction::RemoveUnused => "texture_remove_unused",
+        }
+        .to_string(),
+        from: form.from.trim().to_string(),
+        to: form.to.trim().to_string(),
+        texture: form.from.trim().to_string(),
+        tiles: Some(tiles),
+        points: None,
+        radius: None,
+    };
+    op.validate()?;
+    Ok(op)
+}
