@@ -83,3 +83,64 @@ fn a_swap_then_remove_unused_from_the_dialog_are_two_undo_steps() {
     editor_support::click_each(&mut h, &["Undo", "Undo"]);
     assert_eq!(map(&h).tiles, sample.tiles);
 }
+
+#[test]
+fn the_swap_brush_swaps_only_under_its_circle_as_one_undo_step() {
+    use loam::doc::editing::Tool;
+    let mut h = editor_support::harness(editor_support::Opening {
+        window_frames: true,
+        ..Default::default()
+    });
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    h.get_by_label(Tool::SwapTexture.name()).click();
+    h.run();
+    for (field, text) in [
+        ("Replace", "Tileset\\Loam\\Sample\\Grass06.blp"),
+        ("With", NEW),
+    ] {
+        h.get_by_label(field).click();
+        h.run();
+        h.get_by_label(field).type_text(text);
+        h.run();
+    }
+    let at = view.center() + egui::vec2(-30.0, 40.0);
+    let start = std::time::Instant::now();
+    while h.state().hover_point().is_none() {
+        h.hover_at(at);
+        h.run_steps(2);
+        assert!(start.elapsed().as_secs() < 30, "no terrain under the view");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let sample = map(&h);
+    let steps = h.state().editing().history.len();
+    editor_support::drag(
+        &mut h,
+        at,
+        at + egui::vec2(30.0, 0.0),
+        egui::Modifiers::NONE,
+    );
+    assert_eq!(h.state().editing().history.len(), steps + 1);
+    let after = map(&h);
+    let (mut swapped, mut kept) = (0, 0);
+    for (c, before) in &sample.tiles {
+        let now = &after.tiles[c];
+        for (b, a) in before.chunks.iter().zip(&now.chunks) {
+            for (lb, la) in b.layers.iter().zip(&a.layers) {
+                assert_eq!(la.alpha, lb.alpha);
+                if before.texture_name(lb.texture) == Some("Tileset\\Loam\\Sample\\Grass06.blp") {
+                    if now.texture_name(la.texture) == Some(NEW) {
+                        swapped += 1;
+                    } else {
+                        kept += 1;
+                    }
+                }
+            }
+        }
+    }
+    // The sample's base is grass everywhere (1024 chunks); a 20-yard brush reaches a few.
+    assert!(swapped > 0 && swapped < 40, "{swapped} swapped");
+    assert!(kept > 900, "{kept} kept");
+    editor_support::click_each(&mut h, &["Undo"]);
+    assert_eq!(map(&h).tiles, sample.tiles);
+}

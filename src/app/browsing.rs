@@ -50,7 +50,10 @@ pub(super) fn pick_asset(
     place: &mut PlaceOptions,
 ) {
     if kind == AssetKind::Texture {
-        if !matches!(tools.tool, Tool::Paint | Tool::EraseTexture) {
+        if !matches!(
+            tools.tool,
+            Tool::Paint | Tool::EraseTexture | Tool::SwapTexture
+        ) {
             tools.tool = Tool::Paint;
         }
         tools.texture = path;

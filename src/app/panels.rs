@@ -159,10 +159,12 @@ pub(super) fn right_view(
                 .collect()
         }),
         note: (!doc.editing.refused.is_empty()).then(|| {
-            format!(
-                "{} chunk(s) refused: four textures already",
-                doc.editing.refused.len()
-            )
+            let why = if doc.editing.settings.tool == Tool::SwapTexture {
+                "they paint the new texture already"
+            } else {
+                "four textures already"
+            };
+            format!("{} chunk(s) refused: {why}", doc.editing.refused.len())
         }),
     };
     let settings = doc.editing.settings.clone();

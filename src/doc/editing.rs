@@ -117,11 +117,20 @@ impl Editing {
         let Some(a) = &mut self.active else {
             return Vec::new();
         };
+        let s = &self.settings;
         match a.liquid {
             Some(edit) => {
                 let liquid = (edit, self.liquid_style);
                 ops::liquid_dab(map, &a.op, liquid, p, &mut a.stroke)
             }
+            None if s.tool == Tool::SwapTexture => crate::edit::texture_ops::swap_dab(
+                map,
+                &s.swap_from,
+                &s.texture,
+                p,
+                s.brush.radius,
+                &mut a.stroke,
+            ),
             None => ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke),
         }
         let reach = a.op.radius as f64 + coords::CHUNK_SIZE;

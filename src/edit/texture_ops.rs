@@ -123,24 +123,110 @@ impl TextureOp {
             }
             return out;
         }
-        let r = coords::yards_to_steps(f64::from(self.radius.unwrap_or(0.0)));
         for p in self.points.iter().flatten() {
-            let [cx, cy] = coords::world_to_lattice(p[0], p[1]);
-            for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, r) {
-                // The nearest point of the chunk's square to the centre.
-                let (x0, y0) = (
-                    f64::from(ccol * STEPS_PER_CHUNK),
-                    f64::from(crow * STEPS_PER_CHUNK),
-                );
-                let s = f64::from(STEPS_PER_CHUNK);
-                let (nx, ny) = (cx.clamp(x0, x0 + s), cy.clamp(y0, y0 + s));
-                if (nx - cx).hypot(ny - cy) <= r && !out.contains(&(tile, chunk)) {
-                    out.push((tile, chunk));
+            for c in chunks_in_circle(map, *p, self.radius.unwrap_or(0.0)) {
+                if !out.contains(&c) {
+                    out.push(c);
                 }
             }
         }
         out
     }
+}
+
+/// The loaded chunks whose square the circle of `radius` yards around world `p` overlaps.
+fn chunks_in_circle(map: &Map, p: [f64; 2], radius: f32) -> Vec<(TileCoord, usize)> {
+    let r = coords::yards_to_steps(f64::from(radius));
+    let [cx, cy] = coords::world_to_lattice(p[0], p[1]);
+    let mut out = Vec::new();
+    for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, r) {
+        // The nearest point of the chunk's square to the centre.
+        let (x0, y0) = (
+            f64::from(ccol * STEPS_PER_CHUNK),
+            f64::from(crow * STEPS_PER_CHUNK),
+        );
+        let s = f64::from(STEPS_PER_CHUNK);
+        let (nx, ny) = (cx.clamp(x0, x0 + s), cy.clamp(y0, y0 + s));
+        if (nx - cx).hypot(ny - cy) <= r {
+            out.push((tile, chunk));
+        }
+    }
+    out
+}
+
+/// One dab of the editor's swap brush: `from` becomes `to` in the chunks the circle around
+/// `p` overlaps, by the same rule as `texture_swap`. Chunks it refuses go to
+/// `stroke.refused` (once each).
+pub fn swap_dab(
+    map: &mut Map,
+    from: &str,
+    to: &str,
+    p: [f64; 2],
+    radius: f32,
+    stroke: &mut Stroke,
+) {
+    if from.trim().is_empty() || to.trim().is_empty() {
+        return;
+    }
+    for (coord, chunk) in chunks_in_circle(map, p, radius) {
+        if swap_chunk(map, coord, chunk, from, to, stroke) == Swapped::Refused
+            && !stroke.refused.contains(&(coord, chunk))
+        {
+            stroke.refused.push((coord, chunk));
+        }
+    }
+}
+
+/// What [`swap_chunk`] did.
+#[derive(Debug, PartialEq, Eq)]
+enum Swapped {
+    /// The chunk does not paint `from`.
+    Nothing,
+    /// It paints `to` already: left as it is.
+    Refused,
+    /// Its `from` layers paint `to` now.
+    Done,
+}
+
+/// Swaps `from` for `to` in one chunk (see the module's doc for the rule), remembering it in
+/// `stroke` first.
+fn swap_chunk(
+    map: &mut Map,
+    coord: TileCoord,
+    chunk: usize,
+    from: &str,
+    to: &str,
+    stroke: &mut Stroke,
+) -> Swapped {
+    let Some(old) = index_in(map, coord, from) else {
+        return Swapped::Nothing;
+    };
+    let layers = &map.tiles[&coord].chunks[chunk].layers;
+    if !layers.iter().any(|l| l.texture == old) {
+        return Swapped::Nothing;
+    }
+    if let Some(new) = index_in(map, coord, to)
+        && layers.iter().any(|l| l.texture == new)
+    {
+        return Swapped::Refused;
+    }
+    stroke.snapshot_textures(map, coord);
+    stroke.snapshot(map, coord, chunk);
+    let new = match index_in(map, coord, to) {
+        Some(i) => i,
+        None => {
+            let tile = map.tiles.get_mut(&coord).expect("a chunk of a loaded tile");
+            tile.textures.push(to.to_string());
+            (tile.textures.len() - 1) as u32
+        }
+    };
+    let tile = map.tiles.get_mut(&coord).expect("a chunk of a loaded tile");
+    for layer in &mut tile.chunks[chunk].layers {
+        if layer.texture == old {
+            layer.texture = new;
+        }
+    }
+    Swapped::Done
 }
 
 /// Runs one texture operation as one undo step in `history`; the chunks it leaves as they
@@ -255,44 +341,8 @@ fn swap(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult
     let mut stroke = Stroke::new("Swap texture");
     let mut refused = Vec::new();
     for (coord, chunk) in op.chunks(map) {
-        let tile = &map.tiles[&coord];
-        let index_of = |name: &str| {
-            tile.textures
-                .iter()
-                .position(|t| t.eq_ignore_ascii_case(name))
-                .map(|i| i as u32)
-        };
-        let Some(from) = index_of(&op.from) else {
-            continue;
-        };
-        let layers = &tile.chunks[chunk].layers;
-        if !layers.iter().any(|l| l.texture == from) {
-            continue;
-        }
-        if let Some(to) = index_of(&op.to)
-            && layers.iter().any(|l| l.texture == to)
-        {
+        if swap_chunk(map, coord, chunk, &op.from, &op.to, &mut stroke) == Swapped::Refused {
             refused.push((coord, chunk));
-            continue;
-        }
-        stroke.snapshot_textures(map, coord);
-        stroke.snapshot(map, coord, chunk);
-        let tile = map.tiles.get_mut(&coord).expect("a chunk of a loaded tile");
-        let to = match tile
-            .textures
-            .iter()
-            .position(|t| t.eq_ignore_ascii_case(&op.to))
-        {
-            Some(i) => i as u32,
-            None => {
-                tile.textures.push(op.to.clone());
-                (tile.textures.len() - 1) as u32
-            }
-        };
-        for layer in &mut tile.chunks[chunk].layers {
-            if layer.texture == from {
-                layer.texture = to;
-            }
         }
     }
     Ok(OpResult::record(

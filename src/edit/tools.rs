@@ -31,6 +31,8 @@ pub enum Tool {
     Paint,
     /// Erase the chosen texture.
     EraseTexture,
+    /// Swap one texture for the chosen one in the chunks under the brush, alpha kept.
+    SwapTexture,
     /// Cut holes.
     HoleAdd,
     /// Fill holes.
@@ -61,7 +63,7 @@ pub enum Tool {
 
 impl Tool {
     /// Every brush tool, in the order the tool panel lists them (the object tool follows).
-    pub const ALL: [Tool; 20] = [
+    pub const ALL: [Tool; 21] = [
         Tool::Raise,
         Tool::Lower,
         Tool::Flatten,
@@ -70,6 +72,7 @@ impl Tool {
         Tool::Ramp,
         Tool::Paint,
         Tool::EraseTexture,
+        Tool::SwapTexture,
         Tool::HoleAdd,
         Tool::HoleRemove,
         Tool::Shade,
@@ -95,6 +98,7 @@ impl Tool {
             Tool::Ramp => "Ramp",
             Tool::Paint => "Paint",
             Tool::EraseTexture => "Erase texture",
+            Tool::SwapTexture => "Swap texture",
             Tool::HoleAdd => "Add holes",
             Tool::HoleRemove => "Remove holes",
             Tool::Shade => "Shade",
@@ -131,8 +135,11 @@ pub struct ToolSettings {
     pub tool: Tool,
     /// The brush.
     pub brush: Brush,
-    /// Texture path for paint and erase.
+    /// Texture path for paint and erase, and what the swap tool puts in.
     pub texture: String,
+    /// The texture the swap tool replaces.
+    #[serde(default)]
+    pub swap_from: String,
     /// Most a paint dab changes at the centre, 0..1.
     pub opacity: f32,
     /// Shade colour (RGB).
@@ -185,6 +192,7 @@ impl Default for ToolSettings {
                 ..Brush::default()
             },
             texture: String::new(),
+            swap_from: String::new(),
             opacity: 0.5,
             color: [230, 150, 80],
             area_id: 0,
@@ -232,6 +240,7 @@ impl ToolSettings {
             tool,
             brush: op.brush(),
             texture: op.texture.clone().unwrap_or(base.texture.clone()),
+            swap_from: base.swap_from.clone(),
             opacity: op.opacity.unwrap_or(base.opacity),
             color: op.color.unwrap_or(base.color),
             area_id: op.area_id.unwrap_or(base.area_id),
@@ -266,6 +275,9 @@ impl ToolSettings {
             Tool::Noise => ops::Tool::Noise,
             Tool::Paint => ops::Tool::Paint,
             Tool::EraseTexture => ops::Tool::EraseTexture,
+            // Its dabs are `texture_ops::swap_dab` (`doc::editing`), not an `ops::dab`; the op
+            // carries only the brush.
+            Tool::SwapTexture => ops::Tool::EraseTexture,
             Tool::HoleAdd => ops::Tool::HoleAdd,
             Tool::HoleRemove => ops::Tool::HoleRemove,
             Tool::Shade | Tool::EraseShade => ops::Tool::Shade,

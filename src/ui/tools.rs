@@ -144,6 +144,26 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         Tool::Ramp => {
             ui.label("Drag from the start of the slope to its end.");
         }
+        Tool::SwapTexture => {
+            let fields = [
+                ("Replace", "Tile texture to replace", &mut s.swap_from),
+                ("With", "Tile texture to put in", &mut s.texture),
+            ];
+            for (label, pick, path) in fields {
+                ui.horizontal(|ui| {
+                    let l = ui.label(label);
+                    ui.text_edit_singleline(path).labelled_by(l.id);
+                });
+                ComboBox::from_label(pick)
+                    .selected_text(short(path))
+                    .show_ui(ui, |ui| {
+                        for t in &view.textures {
+                            ui.selectable_value(path, t.clone(), short(t));
+                        }
+                    });
+            }
+            ui.label("Chunks under the brush paint the second texture where they painted the first; alpha maps are kept.");
+        }
         Tool::Paint | Tool::EraseTexture => {
             ComboBox::from_label("Tile textures")
                 .selected_text(short(&s.texture))
