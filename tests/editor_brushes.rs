@@ -70,6 +70,29 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
             h.run();
             assert_eq!(h.state().editing().settings.texture, first);
         }
+        if tool == Tool::SwapTexture {
+            // The tile's base texture becomes one no chunk paints yet (the texture Paint chose
+            // is a layer of the stroke's chunks now, where the swap would leave them).
+            let base = map(&h).tiles.values().next().unwrap().textures[0].clone();
+            h.get_by_label("Replace").click();
+            h.run();
+            h.get_by_label("Replace").type_text(&base);
+            h.run();
+            h.get_by_label("With").click();
+            h.run();
+            h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+            h.get_by_label("With")
+                .type_text("Tileset\\Test\\Swapped.blp");
+            h.run();
+            // Leave the text field, so that Ctrl+Z below is the editor's undo.
+            h.key_press(Key::Escape);
+            h.run();
+            assert_eq!(h.state().editing().settings.swap_from, base);
+            assert_eq!(
+                h.state().editing().settings.texture,
+                "Tileset\\Test\\Swapped.blp"
+            );
+        }
         let before = map(&h);
         let steps = h.state().editing().history.len();
 
