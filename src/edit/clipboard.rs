@@ -201,9 +201,22 @@ impl Clipboard {
     }
 }
 
-/// Copies `rect` of `map` into a clipboard: what its loaded tiles hold there.
-pub fn copy(map: &Map, rect: LatticeRect) -> Clipboard {
+/// The most quads a clipboard holds: four tiles' worth (its alpha texels alone take about
+/// 8 bytes each, 64 a quad: some 34 MB), so that a mistyped rectangle is an error, not the
+/// machine's memory.
+pub const MAX_QUADS: usize = 4 * 128 * 128;
+
+/// Copies `rect` of `map` into a clipboard: what its loaded tiles hold there. Refused past
+/// [`MAX_QUADS`].
+pub fn copy(map: &Map, rect: LatticeRect) -> Result<Clipboard, String> {
     let (w, h) = (rect.width(), rect.height());
+    if w.saturating_mul(h) > MAX_QUADS {
+        return Err(format!(
+            "the rectangle is {w}×{h} quads, {:.1} tiles' area; a copy holds at most four \
+             tiles' area ({MAX_QUADS} quads)",
+            (w * h) as f64 / (128.0 * 128.0)
+        ));
+    }
     let mut clip = Clipboard {
         source: rect,
         outer: Grid::filled(w + 1, h + 1, None),
@@ -312,7 +325,7 @@ pub fn copy(map: &Map, rect: LatticeRect) -> Clipboard {
         }
     }
     clip.objects = objects_inside(map, rect);
-    clip
+    Ok(clip)
 }
 
 /// The objects whose position lies inside `rect` (west and north edges in, east and south

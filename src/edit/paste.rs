@@ -877,7 +877,15 @@ impl PasteOp {
         if self.tool != "paste" {
             return Err(format!("unknown tool {}", self.tool));
         }
-        LatticeRect::from_world(self.from[0], self.from[1])?;
+        let rect = LatticeRect::from_world(self.from[0], self.from[1])?;
+        if rect.width().saturating_mul(rect.height()) > clipboard::MAX_QUADS {
+            return Err(format!(
+                "`from` spans {}×{} quads: a copy holds at most four tiles' area ({} quads)",
+                rect.width(),
+                rect.height(),
+                clipboard::MAX_QUADS
+            ));
+        }
         if self.points.is_empty() {
             return Err("paste needs at least one point".into());
         }
@@ -965,7 +973,7 @@ pub fn apply(
 ) -> Result<OpResult, String> {
     op.validate()?;
     let rect = LatticeRect::from_world(op.from[0], op.from[1])?;
-    let clip = clipboard::copy(map, rect);
+    let clip = clipboard::copy(map, rect)?;
     paste_step(map, &clip, &op.points, &op.options(), cx, history)
 }
 
@@ -1065,7 +1073,7 @@ mod tests {
             uids: &uids,
             style: LiquidStyle::Mh2o,
         };
-        let clip = clipboard::copy(map, rect);
+        let clip = clipboard::copy(map, rect).unwrap();
         paste_step(
             map,
             &clip,
@@ -1312,7 +1320,7 @@ mod tests {
             gx1: x0 + 4,
             gy1: y0 + 4,
         };
-        let clip = clipboard::copy(&map, rect);
+        let clip = clipboard::copy(&map, rect).unwrap();
         let (boxes, uids) = cx_none();
         let cx = PasteContext {
             model_box: &boxes,
