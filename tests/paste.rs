@@ -375,3 +375,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_example_file_parses_as_two_pastes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/examples/paste.json");
+    let file = ops::parse(&fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(file.ops.len(), 2);
+    assert!(
+        file.ops
+            .iter()
+            .all(|o| matches!(o, ops::Operation::Paste(_)))
+    );
+    let bad = r#"{"ops": [{"tool": "paste", "from": [[0, 0], [1, 1]], "points": [[0, 0]]}]}"#;
+    let err = ops::parse(bad).unwrap_err();
+    assert!(err.contains("less than one quad"), "{err}");
+    let turned = r#"{"ops": [{"tool": "paste", "from": [[0, 0], [9, 9]], "points": [[0, 0]], "rotate": 45}]}"#;
+    assert!(ops::parse(turned).unwrap_err().contains("rotate must be"));
+}

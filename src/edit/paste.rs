@@ -227,6 +227,18 @@ impl PasteStroke {
         }
     }
 
+    /// Puts back everything the paste changed, recording nothing (a cancelled preview, or a
+    /// point that failed). The terrain goes first: its chunk snapshots may hold reference
+    /// lists that the objects' own snapshot then puts right.
+    pub fn revert(self, map: &mut Map) {
+        if let Some(edit) = self.terrain.finish(map) {
+            let mut scratch = History::default();
+            scratch.push(map, edit);
+            scratch.undo(map);
+        }
+        self.objects.revert(map);
+    }
+
     /// Ends the step: records it in `history` (when it changed anything) and says what it did.
     pub fn finish(self, map: &mut Map, history: &mut History) -> OpResult {
         let mut terrain = self.terrain;
@@ -348,15 +360,8 @@ pub fn paste_step(
     let mut stroke = PasteStroke::new();
     for &p in points {
         if let Err(e) = paste(map, clip, p, options, cx, &mut stroke) {
-            // Nothing half-done stays behind: put back what earlier points changed, the
-            // terrain first, since its chunk snapshots may hold reference lists the objects'
-            // own snapshot then puts right.
-            if let Some(edit) = stroke.terrain.finish(map) {
-                let mut scratch = History::default();
-                scratch.push(map, edit);
-                scratch.undo(map);
-            }
-            stroke.objects.revert(map);
+            // Nothing half-done stays behind: put back what earlier points changed.
+            stroke.revert(map);
             return Err(e);
         }
     }
@@ -736,10 +741,16 @@ fn mixed_chunk(
             )
         })
         .collect();
+    // Only the source chunks this chunk's texels come from.
+    let used: BTreeSet<u32> = covered.iter().flatten().map(|t| t.palette).collect();
     let palettes: Vec<Vec<usize>> = clip
         .palettes
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
+            if !used.contains(&(i as u32)) {
+                return Vec::new();
+            }
             p.iter()
                 .map(|l| slot(&l.texture, l.flags, l.effect_id, false))
                 .collect()
