@@ -105,6 +105,9 @@ impl Ops<'_> {
                 println!("op {i}: {}", result.label);
                 let why = match self.file.ops.get(i) {
                     Some(Operation::Texture(_)) => "the chunk already paints the new texture",
+                    Some(Operation::Paste(_)) => {
+                        "the paste needs more than four texture layers there; the chunk kept its own"
+                    }
                     _ => "four texture layers, none free",
                 };
                 for (t, c) in &result.refused {

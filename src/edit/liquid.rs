@@ -264,10 +264,22 @@ fn apply_to_quads(
             changed.push((tile, chunk));
         }
     }
+    write_surface_heights(map, &heights, stroke, &mut changed);
+    changed
+}
+
+/// Writes surface `heights` (by lattice vertex) into every loaded copy of each vertex, in every
+/// chunk with liquid there, adding each chunk it changes to `changed` (once).
+fn write_surface_heights(
+    map: &mut Map,
+    heights: &HashMap<(i32, i32), f32>,
+    stroke: &mut Stroke,
+    changed: &mut Vec<(TileCoord, usize)>,
+) {
     // Heights go to every copy of each vertex, in every loaded chunk with liquid there, so
     // neighbouring chunks and tiles share their border heights.
     let mut per_chunk: HashMap<(TileCoord, usize), Vec<(usize, f32)>> = HashMap::new();
-    for (&(gx, gy), &h) in &heights {
+    for (&(gx, gy), &h) in heights {
         let v = Vertex {
             gx,
             gy,
@@ -299,6 +311,101 @@ fn apply_to_quads(
             }
         }
     }
+}
+
+/// The liquid of one quad as copy and paste carry it: its LiquidType and flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuadLiquid {
+    /// LiquidType.dbc id of the layer holding the quad.
+    pub liquid_type: u16,
+    /// Deep (fatigue) water.
+    pub deep: bool,
+    /// Fishing works (MH2O only; always false in MCLQ chunks).
+    pub fishable: bool,
+}
+
+/// The liquid on quad `bit` (row × 8 + column) of `chunk`, or `None` when it is dry.
+pub fn quad_liquid(chunk: &Chunk, bit: usize) -> Option<QuadLiquid> {
+    let liquid = chunk.liquid.as_ref()?;
+    let layer = liquid
+        .layers
+        .iter()
+        .find(|l| l.wet_quads() >> bit & 1 == 1)?;
+    let attributes = liquid.attributes.unwrap_or_default();
+    let deep = match &layer.origin {
+        LiquidOrigin::Mclq(extras) => extras.tiles[bit] & TILE_FATIGUE != 0,
+        LiquidOrigin::Mh2o => attributes.deep >> bit & 1 == 1,
+    };
+    Some(QuadLiquid {
+        liquid_type: layer.liquid_type,
+        deep,
+        fishable: attributes.fishable >> bit & 1 == 1,
+    })
+}
+
+/// The liquid surface height at vertex (`row`, `col`) of `chunk`'s 9×9 grid, from the first
+/// layer with a wet quad around it; `None` where no quad around it is wet.
+pub fn vertex_surface(chunk: &Chunk, row: usize, col: usize) -> Option<f32> {
+    let layer = chunk
+        .liquid
+        .as_ref()?
+        .layers
+        .iter()
+        .find(|l| corner_of_any(l.wet_quads(), row, col))?;
+    Some(layer.surface_height_at(&layer.surface_heights(), row, col))
+}
+
+/// Sets the liquid of single quads, as a paste does: each `(tile, chunk, bit, liquid)` makes
+/// quad `bit` dry (`None`) or wet with that liquid (taking it from another layer), in `style`
+/// where the chunk has no liquid yet; then the surface `heights` (by lattice vertex) go to
+/// every copy as the brush writes them. Returns the chunks changed.
+pub fn set_quads(
+    map: &mut Map,
+    quads: &[(TileCoord, usize, usize, Option<QuadLiquid>)],
+    heights: &HashMap<(i32, i32), f32>,
+    style: LiquidStyle,
+    stroke: &mut Stroke,
+) -> Vec<(TileCoord, usize)> {
+    let mut per_chunk = std::collections::BTreeMap::<(TileCoord, usize), Vec<_>>::new();
+    for &(tile, chunk, bit, q) in quads {
+        per_chunk.entry((tile, chunk)).or_default().push((bit, q));
+    }
+    let mut changed = Vec::new();
+    for ((tile, chunk), list) in per_chunk {
+        let Some(before) = map.tiles.get(&tile).map(|t| &t.chunks[chunk]) else {
+            continue;
+        };
+        let mut after = before.clone();
+        let mut by_type: std::collections::BTreeMap<u16, u64> = std::collections::BTreeMap::new();
+        let mut dry = 0u64;
+        for &(bit, q) in &list {
+            match q {
+                Some(q) => *by_type.entry(q.liquid_type).or_default() |= 1 << bit,
+                None => dry |= 1 << bit,
+            }
+        }
+        for (&t, &mask) in &by_type {
+            add(&mut after, mask, t, style);
+        }
+        remove(&mut after, dry);
+        let mask_of = |f: &dyn Fn(&QuadLiquid) -> bool| {
+            list.iter()
+                .filter(|(_, q)| q.as_ref().is_some_and(f))
+                .fold(0u64, |m, (bit, _)| m | 1 << bit)
+        };
+        let wet = by_type.values().fold(0, |m, v| m | v);
+        let (deep, fishable) = (mask_of(&|q| q.deep), mask_of(&|q| q.fishable));
+        set_flags(&mut after, deep, Some(true), None);
+        set_flags(&mut after, wet & !deep, Some(false), None);
+        set_flags(&mut after, fishable, None, Some(true));
+        set_flags(&mut after, wet & !fishable, None, Some(false));
+        if after != *before {
+            stroke.snapshot(map, tile, chunk);
+            map.tiles.get_mut(&tile).expect("loaded").chunks[chunk] = after;
+            changed.push((tile, chunk));
+        }
+    }
+    write_surface_heights(map, heights, stroke, &mut changed);
     changed
 }
 

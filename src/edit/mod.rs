@@ -6,6 +6,7 @@
 
 pub mod brush;
 pub mod cells;
+pub mod clipboard;
 pub mod heightmap;
 pub mod history;
 pub mod image_ops;
@@ -18,6 +19,7 @@ pub mod objects;
 pub mod ops;
 pub mod outcome;
 pub mod paint;
+pub mod paste;
 pub mod patch;
 pub mod raster;
 pub mod sculpt;

@@ -42,6 +42,8 @@ pub enum Operation {
     Image(ImageOp),
     /// Swapping one texture for another, alpha kept.
     Texture(super::texture_ops::TextureOp),
+    /// Copying a rectangle of terrain and pasting it at points.
+    Paste(super::paste::PasteOp),
 }
 
 impl Operation {
@@ -49,7 +51,10 @@ impl Operation {
     pub fn brush(&self) -> Option<&Op> {
         match self {
             Operation::Brush(op) => Some(op),
-            Operation::Object(_) | Operation::Image(_) | Operation::Texture(_) => None,
+            Operation::Object(_)
+            | Operation::Image(_)
+            | Operation::Texture(_)
+            | Operation::Paste(_) => None,
         }
     }
 
@@ -68,6 +73,7 @@ impl Operation {
             Operation::Brush(op) => op.reach(),
             Operation::Image(op) => op.reach(),
             Operation::Texture(op) => op.reach(),
+            Operation::Paste(op) => op.reach(map, model_box),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -84,6 +90,7 @@ impl Operation {
             Operation::Object(op) => op.validate(),
             Operation::Image(op) => op.validate(),
             Operation::Texture(op) => op.validate(),
+            Operation::Paste(op) => op.validate(),
         }
     }
 }
@@ -93,6 +100,11 @@ impl<'de> Deserialize<'de> for Operation {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
         let tool = value.get("tool").and_then(|t| t.as_str());
+        if tool.is_some_and(|t| super::paste::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Paste)
+                .map_err(D::Error::custom);
+        }
         if tool.is_some_and(|t| super::texture_ops::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Texture)
@@ -151,6 +163,16 @@ pub fn run(
         Operation::Object(op) => object_ops::apply_in(map, op, history, cx.model_box, cx.uids),
         Operation::Image(op) => image_ops::apply(map, op, history, cx.read_image),
         Operation::Texture(op) => super::texture_ops::apply(map, op, history),
+        Operation::Paste(op) => super::paste::apply(
+            map,
+            op,
+            history,
+            &super::paste::PasteContext {
+                model_box: cx.model_box,
+                uids: cx.uids,
+                style: cx.style,
+            },
+        ),
     }
 }
 
