@@ -31,6 +31,7 @@ mod stamps;
 pub mod startup;
 pub mod streaming;
 pub mod streams;
+mod terrain_clipboard;
 mod texture_tools;
 pub mod textures;
 pub mod view;
@@ -111,6 +112,8 @@ pub struct LoamApp {
     missing_models: missing_models::MissingModels,
     /// The object tool (the selection itself is the document's).
     object_tool: object_tool::ObjectTool,
+    /// The Copy & paste tool and its clipboard (kept across maps).
+    terrain_clipboard: terrain_clipboard::TerrainClipboard,
     /// Autosave and the recovered maps to offer (off unless [`LoamApp::with_recovery`]).
     recovery: Option<recovery::Recovery>,
 }
@@ -200,6 +203,7 @@ impl LoamApp {
             open_from_client: Default::default(),
             missing_models: Default::default(),
             object_tool: Default::default(),
+            terrain_clipboard: Default::default(),
             recovery: None,
         };
         match (options.open, options.read_as) {
@@ -532,6 +536,12 @@ impl LoamApp {
         let Some(intent) = self.with_object_tool(|tool, c| tool.handle(c, intent)) else {
             return;
         };
+        let Some(intent) =
+            self.terrain_clipboard
+                .handle(intent, &self.doc, &mut self.shell.message)
+        else {
+            return;
+        };
         let mut c = dialogs::DialogCtx {
             doc: &self.doc,
             dialogs: self.shell.dialogs.as_mut(),
@@ -698,7 +708,11 @@ impl LoamApp {
             | Intent::SetUidRange(_)
             | Intent::SetPlaceOptions(_) => {}
             // Carried out by the export and new map components.
-            Intent::Export(_) | Intent::NewMap(_) | Intent::Images(_) | Intent::Textures(_) => {}
+            Intent::Export(_)
+            | Intent::NewMap(_)
+            | Intent::Images(_)
+            | Intent::Textures(_)
+            | Intent::Clipboard(_) => {}
             Intent::AddTile(c) => self.change_tiles(new_map::add_tile(&self.doc, c)),
             Intent::RemoveTile(c) => self.change_tiles(new_map::remove_tile(&self.doc, c)),
         }
@@ -757,6 +771,21 @@ impl LoamApp {
         let Some(s) = &mut self.doc.session else {
             return;
         };
+        if let Some(crate::edit::ops::Operation::Paste(op)) = file.ops.last()
+            && op.clipboard.is_none()
+        {
+            if let Err(e) = self.terrain_clipboard.follow_script(&self.doc, op) {
+                self.shell.message = Some(e);
+            }
+            self.doc.editing.settings.tool = Tool::CopyPaste;
+            let last = op.points[op.points.len() - 1];
+            let map = self.doc.session.as_ref().map(|s| &s.map);
+            let z = map
+                .and_then(|m| crate::edit::lattice::height_at(m, last[0], last[1]))
+                .unwrap_or(0.0) as f64;
+            self.view.shown_cursor = Some([last[0], last[1], z]);
+            return;
+        }
         if let Some(op) = file.ops.iter().rev().find_map(|o| o.brush()) {
             self.doc.editing.settings =
                 crate::edit::tools::ToolSettings::for_op(op, self.doc.editing.settings.clone());
@@ -928,6 +957,14 @@ impl LoamApp {
             self.with_object_tool(|tool, c| tool.click(c, input));
             return;
         }
+        if self.doc.editing.settings.tool == Tool::CopyPaste {
+            self.terrain_clipboard
+                .drive(input, self.view.hover.map(|p| p.world));
+            if let Some(ops) = self.terrain_clipboard.take_ops() {
+                self.apply_ops(&ops);
+            }
+            return;
+        }
         let Some(s) = &mut self.doc.session else {
             return;
         };
@@ -1084,7 +1121,14 @@ impl LoamApp {
     }
 
     fn overlays(&self) -> Overlays {
+        let copy_paste = self.doc.editing.settings.tool == Tool::CopyPaste;
         Overlays {
+            rect: copy_paste
+                .then(|| {
+                    let hover = self.view.hover.map(|p| p.world).or(self.view.shown_cursor);
+                    self.terrain_clipboard.outline(hover)
+                })
+                .flatten(),
             chunk_grid: self.settings.chunk_grid,
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
@@ -1096,6 +1140,7 @@ impl LoamApp {
                 .filter(|_| self.shell.screenshot.is_none())
                 .map(|p| p.world)
                 .or(self.view.shown_cursor)
+                .filter(|_| !copy_paste)
                 .map(|p| {
                     (
                         [p[0] as f32, p[1] as f32],
@@ -1174,7 +1219,12 @@ impl LoamApp {
                 };
                 intents.extend(panels::left(ui, left));
             });
-        let right = panels::right_view(&self.doc, &self.object_tool, self.view.hover);
+        let right = panels::right_view(
+            &self.doc,
+            &self.object_tool,
+            self.terrain_clipboard.view(),
+            self.view.hover,
+        );
         egui::Panel::right("loam-tools")
             .resizable(true)
             .default_size(270.0)
@@ -1345,9 +1395,11 @@ impl eframe::App for LoamApp {
         // Shortcuts (one table, `command::shortcuts`), unless a text field has the keyboard.
         if !ctx.egui_wants_keyboard_input() {
             use crate::command::shortcuts::{clipboard_intents, shortcuts};
-            let state = self
+            let tool = self.doc.editing.settings.tool;
+            let mut state = self
                 .object_tool
-                .shortcut_state(&self.doc, self.doc.editing.settings.tool == Tool::Objects);
+                .shortcut_state(&self.doc, tool == Tool::Objects);
+            state.terrain_clipboard = tool == Tool::CopyPaste;
             for s in shortcuts() {
                 if s.when.applies(&state) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
                     intents.push(s.intent);

@@ -91,6 +91,7 @@ impl ObjectTool {
             selected: !doc.selection.is_empty(),
             dragging: self.drag.is_some(),
             transforming: self.transform.is_some(),
+            terrain_clipboard: false,
         }
     }
 

@@ -131,6 +131,7 @@ pub(super) struct RightView {
 pub(super) fn right_view(
     doc: &Document,
     tool: &ObjectTool,
+    clipboard: ui::clipboard_panel::ClipboardView,
     hover: Option<TerrainPoint>,
 ) -> RightView {
     let tile_textures = doc.session.as_ref().and_then(|s| {
@@ -142,6 +143,7 @@ pub(super) fn right_view(
     let tools = ui::tools::ToolsView {
         textures: tile_textures.unwrap_or_default(),
         stamps: super::stamps::bundled(),
+        clipboard,
         areas: doc
             .client
             .as_ref()

@@ -152,6 +152,19 @@ pub enum Intent {
     PickStamp,
     /// The Edit ▸ Textures… dialog.
     Textures(TexturesIntent),
+    /// The Copy & paste tool.
+    Clipboard(ClipboardIntent),
+}
+
+/// What the Copy & paste tool's panel and keys ask the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClipboardIntent {
+    /// Copy the selected rectangle into the clipboard (Ctrl+C) and start pasting.
+    Copy,
+    /// Paste with clicks (true, Ctrl+V) or select a rectangle with drags (false).
+    Pasting(bool),
+    /// How the next pastes turn, mirror and what they carry.
+    Options(crate::edit::paste::PasteOptions),
 }
 
 /// What the Textures dialog asks the app to do.

@@ -10,6 +10,6 @@ pub mod shortcuts;
 
 pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use intent::{
-    AUTOSAVE_RANGE, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel, NewMapIntent,
-    TexturesIntent,
+    AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel,
+    NewMapIntent, TexturesIntent,
 };

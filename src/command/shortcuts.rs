@@ -39,6 +39,8 @@ pub struct State {
     pub dragging: bool,
     /// A transform is under way.
     pub transforming: bool,
+    /// The Copy & paste tool is the tool.
+    pub terrain_clipboard: bool,
 }
 
 impl When {
@@ -145,6 +147,19 @@ pub fn shortcuts() -> Vec<Shortcut> {
 /// not key presses): copy and paste the object tool's objects, when it is the tool and no
 /// transform is under way.
 pub fn clipboard_intents(events: &[egui::Event], state: &State) -> Vec<Intent> {
+    let copy = events.iter().any(|e| matches!(e, egui::Event::Copy));
+    let paste = events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
+    if state.terrain_clipboard {
+        use super::ClipboardIntent;
+        let mut out = Vec::new();
+        if copy {
+            out.push(Intent::Clipboard(ClipboardIntent::Copy));
+        }
+        if paste {
+            out.push(Intent::Clipboard(ClipboardIntent::Pasting(true)));
+        }
+        return out;
+    }
     if !When::ObjectTool.applies(state) {
         return Vec::new();
     }

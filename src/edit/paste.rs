@@ -880,15 +880,27 @@ pub struct PasteOp {
     pub blend: Option<f32>,
     /// The layers carried (default all).
     pub layers: Option<Vec<PasteLayer>>,
+    /// The editor's clipboard, copied earlier (perhaps from another map): pasted instead of
+    /// copying `from` now. Never in a script.
+    #[serde(skip)]
+    pub clipboard: Option<std::sync::Arc<Clipboard>>,
 }
 
 impl PasteOp {
+    /// The rectangle pasted: the clipboard's source, else `from`.
+    fn source_rect(&self) -> Result<LatticeRect, String> {
+        match &self.clipboard {
+            Some(clip) => Ok(clip.source),
+            None => LatticeRect::from_world(self.from[0], self.from[1]),
+        }
+    }
+
     /// Rejects a malformed paste.
     pub fn validate(&self) -> Result<(), String> {
         if self.tool != "paste" {
             return Err(format!("unknown tool {}", self.tool));
         }
-        let rect = LatticeRect::from_world(self.from[0], self.from[1])?;
+        let rect = self.source_rect()?;
         if rect.width().saturating_mul(rect.height()) > clipboard::MAX_QUADS {
             return Err(format!(
                 "`from` spans {}×{} quads: a copy holds at most four tiles' area ({} quads)",
@@ -937,12 +949,18 @@ impl PasteOp {
     /// chunk's margin (normals are recomputed a vertex beyond the paste) and the boxes of the
     /// objects it brings, as far as `map` holds them yet (ask again once loaded).
     pub fn reach(&self, map: &Map, model_box: &dyn Fn(&str) -> Option<ModelBox>) -> Vec<TileCoord> {
-        let Ok(rect) = LatticeRect::from_world(self.from[0], self.from[1]) else {
+        let Ok(rect) = self.source_rect() else {
             return Vec::new();
         };
-        let mut out: BTreeSet<TileCoord> = clipboard::reach(rect).into_iter().collect();
+        // A clipboard holds its own copy: only where it lands is read.
+        let (mut out, objects): (BTreeSet<TileCoord>, Vec<_>) = match &self.clipboard {
+            Some(clip) => (BTreeSet::new(), clip.objects.clone()),
+            None => (
+                clipboard::reach(rect).into_iter().collect(),
+                clipboard::objects_inside(map, rect),
+            ),
+        };
         let options = self.options();
-        let objects = clipboard::objects_inside(map, rect);
         for &p in &self.points {
             let Ok(at) = clipboard::snap(p) else { continue };
             let place = Placement {
@@ -983,6 +1001,9 @@ pub fn apply(
     cx: &PasteContext,
 ) -> Result<OpResult, String> {
     op.validate()?;
+    if let Some(clip) = &op.clipboard {
+        return paste_step(map, clip, &op.points, &op.options(), cx, history);
+    }
     let rect = LatticeRect::from_world(op.from[0], op.from[1])?;
     let clip = clipboard::copy(map, rect)?;
     paste_step(map, &clip, &op.points, &op.options(), cx, history)

@@ -57,6 +57,8 @@ pub enum Tool {
     River,
     /// Paint the deep and fishable flags of the liquid under the brush.
     LiquidFlags,
+    /// Select a rectangle of ground, copy it and paste it elsewhere (not a brush).
+    CopyPaste,
     /// Select, edit and delete doodads and WMOs (not a brush).
     Objects,
 }
@@ -111,6 +113,7 @@ impl Tool {
             Tool::LiquidHeight => "Liquid height",
             Tool::River => "River",
             Tool::LiquidFlags => "Liquid flags",
+            Tool::CopyPaste => "Copy & paste",
             Tool::Objects => "Objects",
         }
     }
@@ -289,7 +292,7 @@ impl ToolSettings {
             Tool::LiquidFlags => ops::Tool::LiquidFlags,
             // Never stroked: the app sends the object tool's clicks to `object_tool`, and
             // `Editing::begin` refuses it.
-            Tool::Objects => ops::Tool::Raise,
+            Tool::Objects | Tool::CopyPaste => ops::Tool::Raise,
         };
         let b = &self.brush;
         let stamp = b

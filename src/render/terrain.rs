@@ -32,6 +32,9 @@ pub struct Overlays {
     pub liquids: bool,
     /// The brush cursor: world (x, y) and radius in yards.
     pub brush: Option<([f32; 2], f32)>,
+    /// A rectangle outlined and lightly filled on the ground (the Copy & paste tool's
+    /// selection or where a paste lands): world x0, y0, x1, y1, smallest first.
+    pub rect: Option<[f32; 4]>,
 }
 
 impl Default for Overlays {
@@ -43,6 +46,7 @@ impl Default for Overlays {
             areas: false,
             liquids: true,
             brush: None,
+            rect: None,
         }
     }
 }
@@ -125,6 +129,8 @@ uniforms! {
         overlays: "u_overlays",
         areas: "u_areas[0]",
         brush: "u_brush",
+        rect: "u_rect",
+        rect_on: "u_rect_on",
         sky: "u_sky",
     }
     arrays {
@@ -180,6 +186,8 @@ uniform vec2 u_sizes;     // chunk size, tile size (yards)
 uniform uvec4 u_areas[64];
 uniform ivec4 u_overlays; // chunk grid, tile grid, layer count, areas
 uniform vec4 u_brush;     // x, y, radius, enabled
+uniform vec4 u_rect;      // x0, y0, x1, y1 of the outlined rectangle
+uniform int u_rect_on;
 uniform vec3 u_eye;
 uniform vec3 u_sky;
 out vec4 o_color;
@@ -237,6 +245,17 @@ void main() {
     }
     if (u_overlays.x != 0) color = mix(color, vec3(0.1), 0.6 * grid(u_sizes.x, 0.0));
     if (u_overlays.y != 0) color = mix(color, vec3(1.0, 0.9, 0.2), 0.9 * grid(u_sizes.y, 0.5));
+    if (u_rect_on != 0) {
+        vec2 lo = u_rect.xy, hi = u_rect.zw;
+        vec2 p = v_world.xy;
+        // Distance outside (positive) or inside (negative) the rectangle's border.
+        vec2 d2 = max(lo - p, p - hi);
+        float d = max(d2.x, d2.y);
+        float w = max(fwidth(d), 1e-4);
+        float line = 1.0 - clamp(abs(d) / w - 1.0, 0.0, 1.0);
+        if (d < 0.0) color = mix(color, vec3(0.6, 0.85, 1.0), 0.18);
+        color = mix(color, vec3(1.0), 0.9 * line);
+    }
     if (u_brush.w > 0.5) {
         float d = length(v_world.xy - u_brush.xy);
         float w = max(fwidth(d), 1e-4);
@@ -368,6 +387,9 @@ impl TerrainRenderer {
             );
             let (bxy, br, on) = o.brush.map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
             gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
+            let r = o.rect.unwrap_or_default();
+            gl.uniform_4_f32(u.rect.as_ref(), r[0], r[1], r[2], r[3]);
+            gl.uniform_1_i32(u.rect_on.as_ref(), o.rect.is_some() as i32);
             gl.uniform_1_i32(u.alpha.as_ref(), 0);
             for (i, loc) in u.diffuse.iter().enumerate() {
                 gl.uniform_1_i32(loc.as_ref(), 1 + i as i32);

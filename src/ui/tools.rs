@@ -23,6 +23,8 @@ pub struct ToolsView {
     pub areas: Option<std::sync::Arc<crate::assets::client::AreaNames>>,
     /// The open map's Map.dbc id, when the client's table names it: its zones come first.
     pub map_id: Option<u32>,
+    /// The Copy & paste tool's panel.
+    pub clipboard: super::clipboard_panel::ClipboardView,
     /// The bundled stamp brushes: (name, file), found once.
     pub stamps: &'static [(String, std::path::PathBuf)],
 }
@@ -45,13 +47,26 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
     {
         s.tool = Tool::Objects;
     }
-    if s.tool == Tool::Objects {
-        // The object panel follows (the app draws it): no brush for this tool.
-        return if s != *settings {
-            vec![Intent::SetTools(Box::new(s))]
-        } else {
-            Vec::new()
-        };
+    if ui
+        .selectable_label(s.tool == Tool::CopyPaste, Tool::CopyPaste.name())
+        .on_hover_text(
+            "Select a rectangle of ground, copy it, paste it elsewhere or in another map",
+        )
+        .clicked()
+    {
+        s.tool = Tool::CopyPaste;
+    }
+    if matches!(s.tool, Tool::Objects | Tool::CopyPaste) {
+        // Neither is a brush: the object panel follows (the app draws it), or the clipboard's.
+        let mut out = Vec::new();
+        if s.tool == Tool::CopyPaste {
+            ui.separator();
+            out.extend(super::clipboard_panel::show(ui, &view.clipboard));
+        }
+        if s != *settings {
+            out.push(Intent::SetTools(Box::new(s)));
+        }
+        return out;
     }
     ui.separator();
     ui.label("Brush");
