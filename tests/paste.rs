@@ -357,6 +357,7 @@ proptest! {
             heights: Some(if relative { HeightMode::Relative } else { HeightMode::Absolute }),
             blend: Some(blend),
             layers: Some(layers),
+            clipboard: None,
         };
         let no_box = |_: &str| None;
         let mut history = History::default();
