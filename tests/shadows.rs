@@ -322,3 +322,56 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn check_judges_only_shadows_baked_over_terrain_and_finds_the_moved_terrain() {
+    use loam::cli::check::check_tile;
+    use loam::edit::shadows::{self, Staleness};
+    let stale = |t: &Tile| {
+        check_tile(t)
+            .into_iter()
+            .filter(|m| m.contains("stale shadows"))
+            .collect::<Vec<_>>()
+    };
+    // Blizzard's shadows are the models' and are never judged (docs/shadows.md).
+    for name in [
+        "warcraft-net/ADT/Northrend_37_25.adt",
+        "wowserhq-format/map/continent4229.adt",
+        "wowserhq-format/map/pvpzone3430.adt",
+        "blizzardry/Azeroth_38_46.adt",
+    ] {
+        let map = loam::pipeline::open_map(&corpus_file(name)).unwrap().map;
+        let tile = map.tiles.values().next().unwrap();
+        assert!(!Staleness::of(tile, Sun::DEFAULT).judged(), "{name}");
+        assert_eq!(stale(tile), Vec::<String>::new(), "{name}");
+    }
+    // Baked by loam: judged, and up to date.
+    let mut map = loam::pipeline::open_map(&corpus_file("wowserhq-format/map/continent4229.adt"))
+        .unwrap()
+        .map;
+    let coord = *map.tiles.keys().next().unwrap();
+    shadows::bake_map(&mut map, Sun::DEFAULT, |_, _, _| {});
+    let fresh = Staleness::of(&map.tiles[&coord], Sun::DEFAULT);
+    assert!(fresh.judged());
+    assert_eq!(stale(&map.tiles[&coord]), Vec::<String>::new());
+    // A tower raised in chunk 6,6 after the bake shadows its south-east neighbours.
+    let tile = map.tiles.get_mut(&coord).unwrap();
+    for h in tile.chunks[6 * 16 + 6].heights.iter_mut() {
+        *h += 150.0;
+    }
+    let found = stale(&map.tiles[&coord]);
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("chunk 7,7: stale shadows")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .all(|m| ["chunk 6,", "chunk 7,", "chunk 8,", "chunk 9,"]
+                .iter()
+                .any(|p| m.starts_with(p))),
+        "only chunks down-sun of the tower: {found:?}"
+    );
+}

@@ -543,6 +543,96 @@ pub fn bake_around(
     baked
 }
 
+/// A tile's shadows count as baked over terrain (and so can be stale) when its maps hold at least
+/// this share of the cells a fresh bake over the tile shadows. Blizzard's corpus tiles hold 0 to
+/// 0.6 of them: their shadows are the models' (docs/shadows.md), and are never judged.
+pub const STALE_GATE: f64 = 0.9;
+/// A chunk of such a tile is stale when the terrain now shadows more than this share of its
+/// cells where its map is lit.
+pub const STALE_SHARE: f64 = 0.05;
+/// Fewer freshly shadowed (sampled) cells than this in a tile are no evidence either way.
+const STALE_MIN_CELLS: u32 = 256;
+
+/// How a tile's stored shadow maps compare with a fresh bake over the tile alone, on every
+/// other cell of each row and column.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Staleness {
+    /// Sampled cells the fresh bake shadows, in chunks that have a map.
+    pub fresh: u32,
+    /// Of those, the cells the stored maps shadow too.
+    pub kept: u32,
+    /// Per chunk with a map: (index, share of its sampled cells shadowed now but lit in it).
+    pub missing: Vec<(usize, f64)>,
+}
+
+impl Staleness {
+    /// Measures `tile` against a bake at `sun` over its own terrain. The neighbours are left
+    /// out on purpose: terrain can only add shadow, so a bake without them shadows a subset of
+    /// what a bake with them did, and an up-to-date map lacks none of it.
+    pub fn of(tile: &Tile, sun: Sun) -> Staleness {
+        use rayon::prelude::*;
+        let none = BTreeMap::new();
+        let terrain = Terrain::around_tile(
+            &AroundTile {
+                tile,
+                others: &none,
+            },
+            tile.coord,
+        );
+        let ray = sun.ray();
+        let per_chunk: Vec<(usize, u32, u32, u32)> = tile
+            .chunks
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                let stored = c.shadow.as_ref()?;
+                let (cx, cy) = global_chunk(tile.coord, i);
+                let x_base = (cx * STEPS_PER_CHUNK - terrain.gx0) as f64;
+                let y_base = (cy * STEPS_PER_CHUNK - terrain.gy0) as f64;
+                let (mut fresh, mut kept, mut n) = (0, 0, 0);
+                for r in (0..CELLS).step_by(2) {
+                    let y = y_base + (r as f64 + 0.5) / CELLS_PER_STEP;
+                    for col in (0..CELLS).step_by(2) {
+                        let x = x_base + (col as f64 + 0.5) / CELLS_PER_STEP;
+                        let z0 = terrain.local_height(x as f32, y as f32);
+                        n += 1;
+                        if terrain.shadowed_local(x, y, ray, z0) {
+                            fresh += 1;
+                            kept += stored.get(r, col) as u32;
+                        }
+                    }
+                }
+                Some((i, fresh, kept, n))
+            })
+            .collect();
+        Staleness {
+            fresh: per_chunk.iter().map(|c| c.1).sum(),
+            kept: per_chunk.iter().map(|c| c.2).sum(),
+            missing: per_chunk
+                .iter()
+                .map(|&(i, fresh, kept, n)| (i, (fresh - kept) as f64 / n.max(1) as f64))
+                .collect(),
+        }
+    }
+
+    /// True when the tile's maps look baked over terrain (see [`STALE_GATE`]).
+    pub fn judged(&self) -> bool {
+        self.fresh >= STALE_MIN_CELLS && self.kept as f64 >= STALE_GATE * self.fresh as f64
+    }
+
+    /// The stale chunks: (index, share missing), when the tile is judged at all.
+    pub fn stale_chunks(&self) -> Vec<(usize, f64)> {
+        if !self.judged() {
+            return Vec::new();
+        }
+        self.missing
+            .iter()
+            .copied()
+            .filter(|&(_, m)| m > STALE_SHARE)
+            .collect()
+    }
+}
+
 /// Cells (of 4096) where two shadow maps differ.
 pub fn differing_cells(a: &ShadowMap, b: &ShadowMap) -> u32 {
     a.rows
