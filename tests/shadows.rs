@@ -375,3 +375,77 @@ fn check_judges_only_shadows_baked_over_terrain_and_finds_the_moved_terrain() {
         "only chunks down-sun of the tower: {found:?}"
     );
 }
+
+/// A 2×2-tile map of gentle slopes with no shadow maps.
+fn flat_map() -> Map {
+    let mut map = Map::new("Flat");
+    for (x, y) in [(31, 31), (32, 31), (31, 32), (32, 32)] {
+        let coord = TileCoord::new(x, y).unwrap();
+        map.tiles.insert(coord, Tile::flat(coord, "A.blp", 10.0));
+    }
+    map
+}
+
+#[test]
+fn edit_bake_shadows_is_one_undo_step() {
+    use loam::doc::editing::Editing;
+    let mut map = flat_map();
+    // A ridge in one tile, so there is a shadow to bake.
+    let coord = TileCoord::new(31, 31).unwrap();
+    for h in map.tiles.get_mut(&coord).unwrap().chunks[5 * 16 + 5]
+        .heights
+        .iter_mut()
+    {
+        *h += 40.0;
+    }
+    let before = map.clone();
+    let mut editing = Editing::default();
+    let (baked, touched) = editing.bake_shadows(&mut map);
+    assert_eq!(baked.chunks, 4 * 256);
+    assert_eq!(touched.len(), 4 * 256, "every chunk gains a map");
+    assert!(baked.shadowed > 0);
+    let shadowed_chunk = &map.tiles[&coord].chunks[6 * 16 + 6];
+    assert!(shadowed_chunk.flags & 1 == 1);
+    assert!(
+        shadowed_chunk
+            .shadow
+            .as_ref()
+            .unwrap()
+            .rows
+            .iter()
+            .any(|r| *r != 0)
+    );
+    assert_eq!(editing.history.labels().1, 1, "one step");
+    editing.undo(&mut map);
+    assert_eq!(map, before);
+}
+
+#[test]
+fn a_sculpt_stroke_rebakes_the_shadows_around_it_in_its_own_step() {
+    use loam::doc::editing::Editing;
+    use loam::model::coords;
+    let mut map = flat_map();
+    let mut editing = Editing::default();
+    editing.settings.rebake_shadows = true;
+    editing.settings.brush.radius = 15.0;
+    editing.settings.brush.strength = 60.0;
+    let coord = TileCoord::new(31, 31).unwrap();
+    let [x, y] = coords::chunk_north_west(coord, 8, 8);
+    let at = [x - 5.0, y - 5.0, 10.0];
+    editing.begin(&mut map, at);
+    editing.drag(&mut map, at);
+    let touched = editing.end(&mut map, Some(at), &|_| None);
+    assert!(!touched.is_empty());
+    let shadowed: u32 = map.tiles[&coord]
+        .chunks
+        .iter()
+        .filter_map(|c| c.shadow.as_ref())
+        .map(|s| s.rows.iter().map(|r| r.count_ones()).sum::<u32>())
+        .sum();
+    assert!(shadowed > 0, "the raised ground casts a shadow");
+    // Only around the stroke: chunks far away have no map yet.
+    assert!(map.tiles[&coord].chunks[0].shadow.is_none());
+    assert_eq!(editing.history.labels().1, 1, "one step");
+    editing.undo(&mut map);
+    assert_eq!(map, flat_map());
+}
