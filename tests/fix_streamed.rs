@@ -205,8 +205,24 @@ fn fix_tile_by_tile_rebases_the_chunks_the_whole_maps_fix_rebases() {
     let seams_only = Fixes {
         seams: true,
         uids: false,
+        shadows: None,
     };
     assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
+}
+
+#[test]
+fn shadows_baked_tile_by_tile_are_the_whole_maps() {
+    // Each tile is baked over its neighbours' heights kept from the first pass; a low sun casts
+    // across tile borders, so a tile baked without them would differ.
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = seamy::write(&dir.path().join("seamy"));
+    let sun = loam::edit::shadows::Sun::new(300.0, 8.0).unwrap();
+    let shadows = Fixes {
+        shadows: Some(sun),
+        ..Fixes::default()
+    };
+    let printed = assert_fix_as_whole(&wdt, &["--shadows", "--sun", "300", "8"], &shadows);
+    assert!(printed.contains("shadows: 1024 chunks baked"), "{printed}");
 }
 
 #[test]
@@ -226,6 +242,7 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     let both = Fixes {
         seams: true,
         uids: true,
+        shadows: None,
     };
     let printed = assert_fix_as_whole(&wdt, &["--seams", "--uids"], &both);
     assert!(
@@ -235,6 +252,7 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     let seams_only = Fixes {
         seams: true,
         uids: false,
+        shadows: None,
     };
     assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
 

@@ -689,6 +689,7 @@ impl LoamApp {
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
             Intent::StitchSeams => self.stitch_seams(),
+            Intent::BakeShadows => self.bake_shadows(),
             // Carried out by the open-from-client and object components.
             Intent::OpenFromClientDialog
             | Intent::OpenFromClient(_)
@@ -882,6 +883,24 @@ impl LoamApp {
                 stitched.vertices, stitched.largest
             )
         });
+        self.after_edit(touched);
+    }
+
+    /// Bakes the shadow maps of the loaded tiles as one undo step and says what changed.
+    fn bake_shadows(&mut self) {
+        let Some(s) = &mut self.doc.session else {
+            return;
+        };
+        if self.doc.editing.is_stroking() {
+            return;
+        }
+        let (baked, touched) = self.doc.editing.bake_shadows(&mut s.map);
+        self.shell.message = Some(format!(
+            "Bake shadows: {} chunks baked, {} changed, {:.1}% of cells in shadow",
+            baked.chunks,
+            baked.changed.len(),
+            100.0 * baked.shadowed as f64 / (baked.chunks.max(1) as f64 * 4096.0)
+        ));
         self.after_edit(touched);
     }
 

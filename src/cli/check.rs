@@ -2,7 +2,8 @@
 //!
 //! Decoding already rejects malformed bytes; this looks for what decodes but is wrong: indices
 //! that point nowhere, seams between neighbouring chunks, a uniqueId shared by different
-//! objects, tiles the WDT lists but the folder lacks.
+//! objects, tiles the WDT lists but the folder lacks, shadow maps baked over terrain that has
+//! moved since (`edit::shadows::Staleness`).
 //!
 //! Seams (measured by `edit::seams`) are listed one per border, largest first, above a threshold
 //! ([`DEFAULT_SEAM_THRESHOLD`], `--seam-threshold`); the smaller ones, float noise that nobody can
@@ -20,6 +21,7 @@ use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
 use crate::edit::seams::{self, ChunkAt, Seam, TileEdges};
+use crate::edit::shadows::{Staleness, Sun};
 use crate::edit::uids::{self, Listing};
 use crate::format::Generation;
 use crate::format::evidence::Decision;
@@ -413,6 +415,14 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
         if c.heights.iter().any(|h| !h.is_finite()) {
             out.push(format!("{at}: a height is not a finite number"));
         }
+    }
+    for (i, share) in Staleness::of(tile, Sun::DEFAULT).stale_chunks() {
+        out.push(format!(
+            "chunk {},{}: stale shadows: the terrain now shadows {:.0}% of the chunk where its shadow map is lit (baked before the terrain moved?); loam fix --shadows bakes them again",
+            i % 16,
+            i / 16,
+            share * 100.0
+        ));
     }
     for (k, d) in tile.doodads.iter().enumerate() {
         if d.name_index as usize >= tile.doodad_names.len() {

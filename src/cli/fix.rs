@@ -1,12 +1,14 @@
 //! `loam fix`: repairs a map in place of its generation and writes all of it to another folder.
-//! Each repair is a flag (`--seams`, `--uids`) and a plain function in `edit/`; this only opens,
-//! runs the chosen repairs in a fixed order, reports what each changed and saves.
+//! Each repair is a flag (`--seams`, `--uids`, `--shadows`) and a plain function in `edit/`; this
+//! only opens, runs the chosen repairs in a fixed order (shadows last, over the stitched
+//! terrain), reports what each changed and saves.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
+use crate::edit::shadows::{self, Sun, TileHeights};
 use crate::edit::tile_stitch::{self, BorderStrip};
 use crate::edit::{seams, uids};
 use crate::format::Generation;
@@ -14,12 +16,25 @@ use crate::model::{Map, Tile, TileCoord};
 use crate::pipeline;
 
 /// The repairs chosen on the command line.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Fixes {
     /// Stitch seams between chunks and tiles (`--seams`).
     pub seams: bool,
     /// Give each object that shares a uniqueId with another a fresh one (`--uids`).
     pub uids: bool,
+    /// Bake every chunk's shadow map with this sun (`--shadows [--sun AZ EL]`).
+    pub shadows: Option<Sun>,
+}
+
+/// The sun of `--sun AZ EL`, or the default one without it.
+pub fn sun_from_args(args: Option<&[f64]>) -> Result<Sun, LoamError> {
+    match args {
+        Some([az, el]) => Sun::new(*az, *el).map_err(LoamError::Usage),
+        Some(_) => Err(LoamError::Usage(
+            "--sun takes two numbers: AZ EL".to_string(),
+        )),
+        None => Ok(Sun::DEFAULT),
+    }
 }
 
 impl Fixes {
@@ -40,7 +55,23 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
     if fixes.uids {
         lines.extend(uids_lines(&uids::renumber(map)));
     }
+    if let Some(sun) = fixes.shadows {
+        let baked = shadows::bake_map(map, sun, |_, _, _| {});
+        lines.push(shadows_line(sun, &baked));
+    }
     lines
+}
+
+/// The report line of a bake.
+fn shadows_line(sun: Sun, baked: &shadows::Baked) -> String {
+    format!(
+        "shadows: {} chunks baked (sun azimuth {}°, elevation {}°), {} changed, {:.1}% of cells shadowed",
+        baked.chunks,
+        sun.azimuth,
+        sun.elevation,
+        baked.changed.len(),
+        100.0 * baked.shadowed as f64 / (baked.chunks.max(1) as f64 * 4096.0)
+    )
 }
 
 /// The report line of a stitch.
@@ -70,7 +101,7 @@ pub fn run(
 ) -> Result<ExitCode, LoamError> {
     if fixes.is_empty() {
         return Err(LoamError::Usage(
-            "choose what to fix: --seams, --uids or both".to_string(),
+            "choose what to fix: --seams, --uids, --shadows, or several".to_string(),
         ));
     }
     if out.exists() && !out.is_dir() {
@@ -143,6 +174,8 @@ struct Surveyed {
     clashes: uids::ClashFinder,
     /// Every uid the map's records use.
     used: BTreeSet<u32>,
+    /// Each tile's heights, for its neighbours' shadows.
+    heights: BTreeMap<TileCoord, TileHeights>,
 }
 
 /// Fixes a map tile by tile, in two passes over its files, so that a 64×64 map is fixed in the
@@ -166,6 +199,7 @@ fn fix_streamed(
             .iter()
             .map(|g| g.placement.unique_id)
             .collect(),
+        heights: BTreeMap::new(),
     };
     let failed = source.visit_tiles(
         |t| {
@@ -175,11 +209,15 @@ fn fix_streamed(
             } else {
                 Vec::new()
             };
-            (t.coord, strip, listings)
+            let heights = fixes.shadows.map(|_| TileHeights::of(&t));
+            (t.coord, strip, listings, heights)
         },
-        |(c, strip, listings)| {
+        |(c, strip, listings, heights)| {
             if let Some(s) = strip {
                 survey.strips.insert(c, s);
+            }
+            if let Some(h) = heights {
+                survey.heights.insert(c, h);
             }
             for l in listings {
                 survey.used.insert(l.unique_id);
@@ -197,7 +235,9 @@ fn fix_streamed(
     warn_unread(fixes, failed.len());
     let renumbering = uids::Renumbering::plan(survey.clashes.clashes, survey.used);
     let stitched = std::sync::Mutex::new(tile_stitch::TileStitched::default());
+    let baked = std::sync::Mutex::new(shadows::Baked::default());
     let strips = &survey.strips;
+    let heights = &survey.heights;
     let edit = |tile: &mut Tile| {
         if fixes.seams {
             let s = tile_stitch::stitch_tile(tile, strips);
@@ -207,6 +247,14 @@ fn fix_streamed(
         }
         if fixes.uids {
             renumbering.apply(tile);
+        }
+        if let Some(sun) = fixes.shadows {
+            // The neighbours' heights are as read: their own stitching, if any, is not seen
+            // here (it moves border vertices by float noise, or a torn seam's few yards).
+            let b = shadows::bake_lone_tile(tile, heights, sun);
+            if let Ok(mut total) = baked.lock() {
+                total.add(b);
+            }
         }
     };
     let name = header.name.clone();
@@ -227,6 +275,10 @@ fn fix_streamed(
         for line in uids_lines(&renumbering.changes) {
             println!("{line}");
         }
+    }
+    if let Some(sun) = fixes.shadows {
+        let b = baked.into_inner().unwrap_or_default();
+        println!("{}", shadows_line(sun, &b));
     }
     println!(
         "wrote {} file(s) ({generation}) to {}",

@@ -100,6 +100,15 @@ pub enum Command {
         /// place) a fresh uid above the map's largest; the first in tile row order keeps it.
         #[arg(long)]
         uids: bool,
+        /// Bake every chunk's shadow map (MCSH) from the terrain of its tile and the tiles
+        /// around it, and set the chunk's "has shadow" flag.
+        #[arg(long)]
+        shadows: bool,
+        /// The sun for --shadows: azimuth in degrees clockwise from north (world +x) toward east,
+        /// of the direction the light comes from, and elevation in degrees above the horizon.
+        /// Default: 315 55, the sun of Blizzard's own baked maps (docs/shadows.md).
+        #[arg(long, num_args = 2, value_names = ["AZ", "EL"], allow_negative_numbers = true, requires = "shadows")]
+        sun: Option<Vec<f64>>,
         /// A .wdt (with its tiles), one .adt, or a folder of tiles.
         map: PathBuf,
         /// Folder that receives the files of the same names.
@@ -460,10 +469,19 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Fix {
             seams,
             uids,
+            shadows,
+            sun,
             map,
             out,
             from,
-        }) => fix::run(&map, &out, &fix::Fixes { seams, uids }, from),
+        }) => fix::sun_from_args(sun.as_deref()).and_then(|sun| {
+            let fixes = fix::Fixes {
+                seams,
+                uids,
+                shadows: shadows.then_some(sun),
+            };
+            fix::run(&map, &out, &fixes, from)
+        }),
         Some(Command::Convert {
             to,
             area_map,

@@ -138,6 +138,8 @@ pub enum Intent {
     CloseOpenFromClient,
     /// Give every vertex shared by loaded chunks and tiles one height, as one undo step.
     StitchSeams,
+    /// Bake the shadow maps of every loaded tile from its terrain, as one undo step.
+    BakeShadows,
     /// The File ▸ New map… dialog.
     NewMap(NewMapIntent),
     /// Add a flat tile at this place of the open map (the tile map's context menu), meeting the

@@ -8,6 +8,7 @@ use crate::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use crate::edit::ops::{self, Op};
 use crate::edit::sculpt::Sculpt;
 use crate::edit::seams::{self, Stitched};
+use crate::edit::shadows::{self, Baked, Sun};
 pub use crate::edit::tools::{Tool, ToolSettings};
 use crate::edit::{History, Stroke};
 use crate::model::coords;
@@ -199,17 +200,21 @@ impl Editing {
             }
         }
         self.refused = std::mem::take(&mut a.stroke.refused);
+        let sculpting = matches!(
+            self.settings.tool,
+            Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp
+        );
+        if self.settings.rebake_shadows && sculpting {
+            // The chunks the stroke changed cast onto their neighbours too; all go in the
+            // stroke's own undo step.
+            let changed = a.stroke.touched();
+            let stroke = &mut a.stroke;
+            shadows::bake_around(map, &changed, Sun::DEFAULT, |m, t, c| {
+                stroke.snapshot(m, t, c)
+            });
+        }
         match a.stroke.finish(map) {
             Some(mut edit) => {
-                let sculpting = matches!(
-                    self.settings.tool,
-                    Tool::Raise
-                        | Tool::Lower
-                        | Tool::Flatten
-                        | Tool::Smooth
-                        | Tool::Noise
-                        | Tool::Ramp
-                );
                 if self.settings.objects_follow_ground && sculpting {
                     crate::edit::objects::follow_ground(map, &mut edit, model_box);
                 }
@@ -237,6 +242,26 @@ impl Editing {
             None => Vec::new(),
         };
         (stitched, touched)
+    }
+
+    /// Bakes the shadow maps of every loaded tile (`edit::shadows`) at the default sun as one
+    /// undo step; returns what it did and the chunks it changed. Nothing happens while a stroke
+    /// is under way.
+    pub fn bake_shadows(&mut self, map: &mut Map) -> (Baked, Touched) {
+        if self.is_stroking() {
+            return (Baked::default(), Vec::new());
+        }
+        let mut stroke = Stroke::new("Bake shadows");
+        let baked = shadows::bake_map(map, Sun::DEFAULT, |m, t, c| stroke.snapshot(m, t, c));
+        let touched = match stroke.finish(map) {
+            Some(edit) => {
+                let touched = edit.touched();
+                self.history.push(map, edit);
+                touched
+            }
+            None => Vec::new(),
+        };
+        (baked, touched)
     }
 
     /// Undoes the last step.

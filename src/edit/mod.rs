@@ -25,6 +25,7 @@ pub mod raster;
 pub mod sculpt;
 pub mod seams;
 pub mod shade;
+pub mod shadows;
 pub mod slope;
 pub mod stroke;
 pub mod texture_ops;

@@ -160,6 +160,10 @@ pub struct ToolSettings {
     /// Sculpting moves the objects standing on the changed ground up or down with it.
     #[serde(default)]
     pub objects_follow_ground: bool,
+    /// A sculpt stroke bakes the shadow maps of the chunks it changed, and of the ring around
+    /// them, again at the default sun (`edit::shadows`), in the same undo step.
+    #[serde(default)]
+    pub rebake_shadows: bool,
     /// The liquid the liquid tools add.
     #[serde(default)]
     pub liquid_kind: LiquidKind,
@@ -204,6 +208,7 @@ impl Default for ToolSettings {
             noise_seed: 1,
             noise_scale: 20.0,
             objects_follow_ground: false,
+            rebake_shadows: false,
             liquid_kind: LiquidKind::Water,
             liquid_type: None,
             liquid_height: None,
@@ -256,6 +261,7 @@ impl ToolSettings {
             noise_seed: op.seed.unwrap_or(base.noise_seed),
             noise_scale: op.scale.unwrap_or(base.noise_scale),
             objects_follow_ground: base.objects_follow_ground,
+            rebake_shadows: base.rebake_shadows,
             liquid_kind: op.kind.unwrap_or(base.liquid_kind),
             liquid_type: op.liquid_type.or(base.liquid_type),
             liquid_height: if liquid_tool {

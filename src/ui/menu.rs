@@ -194,6 +194,16 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             {
                 out.push(Intent::Textures(crate::command::TexturesIntent::Open));
             }
+            let bake = egui::Button::new("Bake shadows");
+            if ui
+                .add_enabled(state.has_map, bake)
+                .on_hover_text(
+                    "Cast every loaded chunk's shadow map from the terrain, the sun in the north-west",
+                )
+                .clicked()
+            {
+                out.push(Intent::BakeShadows);
+            }
         });
         ui.menu_button("View", |ui| {
             let mut v = state.chunk_grid;

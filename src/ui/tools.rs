@@ -116,6 +116,10 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             .on_hover_text(
                 "Doodads and WMOs standing on the sculpted chunks move up and down with it",
             );
+        ui.checkbox(&mut s.rebake_shadows, "Re-bake shadows after sculpting")
+            .on_hover_text(
+                "Each stroke bakes the shadow maps of the chunks it changed and those around them again",
+            );
     }
     ui.separator();
     match s.tool {
