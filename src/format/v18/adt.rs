@@ -6,6 +6,7 @@ use super::mcnk::{self, AlphaDepth, AlphaTarget};
 use crate::format::chunk::{
     ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, tags,
 };
+use crate::format::mcnk_parts::ChunkPlace;
 use crate::format::{mh2o, names, placement};
 use crate::model::chunk::Chunk;
 use crate::model::coords::{self, TileCoord};
@@ -20,10 +21,10 @@ const MHDR_BYTES: usize = 64;
 /// may live in MH2O. `v060` reuses the top level with its own MCNK through this.
 #[derive(Clone, Copy)]
 pub struct AdtFlavor {
-    /// Decodes one MCNK: chunk (x, y) of a tile.
-    pub read_mcnk: fn(&RawChunk, TileCoord, usize, usize, AlphaDepth) -> Result<Chunk>,
+    /// Decodes one MCNK: a chunk of a tile.
+    pub read_mcnk: fn(&RawChunk, ChunkPlace, AlphaDepth) -> Result<Chunk>,
     /// Encodes one MCNK, tag and all.
-    pub write_mcnk: fn(&mut Writer, &Chunk, TileCoord, usize, usize, AlphaTarget),
+    pub write_mcnk: fn(&mut Writer, &Chunk, ChunkPlace, AlphaTarget),
     /// MH2O is read and written (3.3.5); otherwise liquid is only in the MCNKs.
     pub mh2o: bool,
 }
@@ -34,6 +35,15 @@ pub const V18: AdtFlavor = AdtFlavor {
     write_mcnk: mcnk::write,
     mh2o: true,
 };
+
+/// Chunk `i` of `tile`'s 256, in rows of 16.
+fn place(tile: TileCoord, i: usize) -> ChunkPlace {
+    ChunkPlace {
+        tile,
+        x: i % 16,
+        y: i / 16,
+    }
+}
 
 /// Decodes a v18 ADT. `coord` is the tile's place (from the file name); `None` derives it from
 /// the first chunk's stored position.
@@ -244,7 +254,7 @@ pub fn read_adt_as(
         mcnks
             .par_iter()
             .enumerate()
-            .map(|(i, raw)| (flavor.read_mcnk)(raw, coord, i % 16, i / 16, depth))
+            .map(|(i, raw)| (flavor.read_mcnk)(raw, place(coord, i), depth))
             .collect::<Result<Vec<_>>>()?
     };
 
@@ -633,7 +643,7 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
 
     for (i, chunk) in tile.chunks.iter().enumerate() {
         let at = w.len();
-        (flavor.write_mcnk)(&mut w, chunk, tile.coord, i % 16, i / 16, alpha);
+        (flavor.write_mcnk)(&mut w, chunk, place(tile.coord, i), alpha);
         w.patch_u32(mcin_data + i * 16, at as u32);
         let header = if tile.quirks.mcin_sizes_without_header {
             8
