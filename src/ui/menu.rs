@@ -275,35 +275,25 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 Some(c) => ui.label(format!("Client data: {c}")),
                 None => ui.label("Client data: not set (procedural textures)"),
             };
-            if ui.button("Choose client folder…").clicked() {
-                out.push(Intent::PickClientData);
-            }
-            if ui
-                .add_enabled(
-                    state.client.is_some(),
-                    egui::Button::new("Forget client folder"),
-                )
-                .clicked()
-            {
-                out.push(Intent::ClearClientData);
-            }
+            choose_and_forget(
+                ui,
+                &mut out,
+                ("Choose client folder…", Intent::PickClientData),
+                ("Forget client folder", Intent::ClearClientData),
+                state.client.is_some(),
+            );
             ui.separator();
             match &state.listfile {
                 Some(f) => ui.label(format!("Listfile: {}", f.display())),
                 None => ui.label("Listfile: none (the archives' own names)"),
             };
-            if ui.button("Add listfile…").clicked() {
-                out.push(Intent::PickListfile);
-            }
-            if ui
-                .add_enabled(
-                    state.listfile.is_some(),
-                    egui::Button::new("Forget listfile"),
-                )
-                .clicked()
-            {
-                out.push(Intent::ClearListfile);
-            }
+            choose_and_forget(
+                ui,
+                &mut out,
+                ("Add listfile…", Intent::PickListfile),
+                ("Forget listfile", Intent::ClearListfile),
+                state.listfile.is_some(),
+            );
         });
     });
     out
@@ -311,6 +301,26 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
 
 /// Settings ▸ uniqueId range: the range new objects of the open map take, stored beside it, so
 /// that several people editing one map never hand out the same uid.
+/// A button that picks something and one, enabled when `can_forget`, that forgets it; each
+/// pushes its intent when clicked.
+fn choose_and_forget(
+    ui: &mut egui::Ui,
+    out: &mut Vec<Intent>,
+    (choose, pick): (&str, Intent),
+    (forget, clear): (&str, Intent),
+    can_forget: bool,
+) {
+    if ui.button(choose).clicked() {
+        out.push(pick);
+    }
+    if ui
+        .add_enabled(can_forget, egui::Button::new(forget))
+        .clicked()
+    {
+        out.push(clear);
+    }
+}
+
 fn uid_range(ui: &mut egui::Ui, range: Option<(u32, u32)>, out: &mut Vec<Intent>) {
     match range {
         Some((a, b)) => ui.label(format!("uniqueId range: {a}-{b}")),

@@ -180,10 +180,7 @@ pub fn read(mcnk: &RawChunk) -> Result<Chunk> {
             &mut Reader::new(b, data_at + run.ofs_liquid as usize, tags::MCLQ),
             flags,
         )?;
-        Some(ChunkLiquid {
-            layers,
-            attributes: None,
-        })
+        Some(ChunkLiquid::from_mclq(layers))
     } else {
         None
     };

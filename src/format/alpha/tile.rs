@@ -15,6 +15,7 @@ use crate::format::chunk::{
 use crate::format::{names, placement};
 use crate::model::coords::TileCoord;
 use crate::model::monolithic::MapWideNames;
+use crate::model::placement::{DoodadPlacement, WmoPlacement};
 use crate::model::tile::{Tile, TileQuirks};
 
 /// Disputed: what the MCRF values are. \[wiki\] and \[gp\] read them as MDNM/MONM name indices; the
@@ -121,6 +122,25 @@ impl SaveNames {
     }
 }
 
+/// `pad` zero bytes, then chunk `tag` holding `records`, each written by `write`; returns where
+/// the tag landed.
+fn put_records<T>(
+    w: &mut Writer,
+    pad: usize,
+    tag: Tag,
+    records: impl Iterator<Item = T>,
+    write: fn(&mut Writer, &T),
+) -> usize {
+    w.zeros(pad);
+    let at = w.len();
+    let c = w.begin(tag);
+    for r in records {
+        write(w, &r);
+    }
+    w.end(c);
+    at
+}
+
 /// Writes MCIN, MTEX, MDDF, MODF and the 256 MCNKs of `tile`, each of the first four after
 /// `layout.chunk_pad` zero bytes; returns where each chunk's tag landed (absolute, when `w`
 /// holds the whole file).
@@ -148,30 +168,24 @@ pub fn write_block(
     let empty = Vec::new();
     let doodad_idx = names.tile_doodads.get(&tile.coord).unwrap_or(&empty);
     let wmo_idx = names.tile_wmos.get(&tile.coord).unwrap_or(&empty);
-    w.zeros(layout.chunk_pad);
-    at.mddf = w.len();
-    let c = w.begin(tags::MDDF);
-    for d in &tile.doodads {
-        let mut d = d.clone();
-        d.name_index = doodad_idx
-            .get(d.name_index as usize)
-            .copied()
-            .unwrap_or(d.name_index);
-        placement::write_doodad(w, &d);
-    }
-    w.end(c);
-    w.zeros(layout.chunk_pad);
-    at.modf = w.len();
-    let c = w.begin(tags::MODF);
-    for p in &tile.wmos {
-        let mut p = p.clone();
-        p.name_index = wmo_idx
-            .get(p.name_index as usize)
-            .copied()
-            .unwrap_or(p.name_index);
-        placement::write_wmo(w, &p);
-    }
-    w.end(c);
+    // The tile's name indices become the map-wide ones.
+    let map_wide = |index: &[u32], n: u32| index.get(n as usize).copied().unwrap_or(n);
+    let doodads = tile.doodads.iter().map(|d| DoodadPlacement {
+        name_index: map_wide(doodad_idx, d.name_index),
+        ..d.clone()
+    });
+    at.mddf = put_records(
+        w,
+        layout.chunk_pad,
+        tags::MDDF,
+        doodads,
+        placement::write_doodad,
+    );
+    let wmos = tile.wmos.iter().map(|p| WmoPlacement {
+        name_index: map_wide(wmo_idx, p.name_index),
+        ..p.clone()
+    });
+    at.modf = put_records(w, layout.chunk_pad, tags::MODF, wmos, placement::write_wmo);
 
     at.first_mcnk = w.len();
     for (i, chunk) in tile.chunks.iter().enumerate() {

@@ -151,10 +151,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, _depth: AlphaDepth) -> Result<Chunk
             flags,
             false,
         )?;
-        Some(ChunkLiquid {
-            layers,
-            attributes: None,
-        })
+        Some(ChunkLiquid::from_mclq(layers))
     } else {
         None
     };

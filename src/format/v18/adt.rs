@@ -4,7 +4,7 @@
 
 use super::mcnk::{self, AlphaDepth, AlphaTarget};
 use crate::format::chunk::{
-    ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, tags,
+    ChunkIter, ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, tags,
 };
 use crate::format::mcnk_parts::ChunkPlace;
 use crate::format::{mh2o, names, placement};
@@ -35,6 +35,26 @@ pub const V18: AdtFlavor = AdtFlavor {
     write_mcnk: mcnk::write,
     mh2o: true,
 };
+
+/// The `size`-byte records of an MDDF or MODF, each read by `read`; an error saying `why` when
+/// the chunk is not a whole number of them.
+fn read_records<T>(
+    c: &RawChunk,
+    (size, why): (usize, &'static str),
+    read: fn(&mut Reader) -> Result<T>,
+) -> Result<Vec<T>> {
+    if !c.payload.len().is_multiple_of(size) {
+        return Err(c.error(
+            0,
+            ErrorKind::BadSize {
+                size: c.size as u64,
+                why,
+            },
+        ));
+    }
+    let mut r = c.reader();
+    (0..c.payload.len() / size).map(|_| read(&mut r)).collect()
+}
 
 /// Chunk `i` of `tile`'s 256, in rows of 16.
 fn place(tile: TileCoord, i: usize) -> ChunkPlace {
@@ -168,34 +188,16 @@ pub fn read_adt_as(
     quirks.raw_name_blocks[2] = raw;
     quirks.wmo_name_offsets = offsets;
 
-    let mddf = need(tags::MDDF)?;
-    if mddf.payload.len() % placement::DOODAD_RECORD != 0 {
-        return Err(mddf.error(
-            0,
-            ErrorKind::BadSize {
-                size: mddf.size as u64,
-                why: "not a multiple of 36",
-            },
-        ));
-    }
-    let mut r = mddf.reader();
-    let doodads = (0..mddf.payload.len() / placement::DOODAD_RECORD)
-        .map(|_| placement::read_doodad(&mut r))
-        .collect::<Result<Vec<_>>>()?;
-    let modf = need(tags::MODF)?;
-    if modf.payload.len() % placement::WMO_RECORD != 0 {
-        return Err(modf.error(
-            0,
-            ErrorKind::BadSize {
-                size: modf.size as u64,
-                why: "not a multiple of 64",
-            },
-        ));
-    }
-    let mut r = modf.reader();
-    let wmos = (0..modf.payload.len() / placement::WMO_RECORD)
-        .map(|_| placement::read_wmo(&mut r))
-        .collect::<Result<Vec<_>>>()?;
+    let doodads = read_records(
+        need(tags::MDDF)?,
+        (placement::DOODAD_RECORD, "not a multiple of 36"),
+        placement::read_doodad,
+    )?;
+    let wmos = read_records(
+        need(tags::MODF)?,
+        (placement::WMO_RECORD, "not a multiple of 64"),
+        placement::read_wmo,
+    )?;
 
     if mcnks.len() != 256 {
         return Err(FormatError::new(

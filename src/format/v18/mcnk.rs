@@ -349,10 +349,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, depth: AlphaDepth) -> Result<Chunk>
             if layers.is_empty() {
                 quirks.empty_liquid_chunk = true;
             } else {
-                liquid = Some(ChunkLiquid {
-                    layers,
-                    attributes: None,
-                });
+                liquid = Some(ChunkLiquid::from_mclq(layers));
             }
         }
     }
