@@ -34,6 +34,7 @@ pub mod streams;
 pub mod textures;
 pub mod view;
 pub mod viewport;
+mod worker;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

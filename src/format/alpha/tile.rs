@@ -218,53 +218,36 @@ pub fn write_block(
 }
 
 /// The per-tile view of map-wide names: the entries a tile's placements use, in map order,
-/// and each placement's index into that view.
+/// and their map-wide indices. The placements' name indices (`used`, map-wide, one per
+/// `record`-byte record of `chunk`) become indices into that view.
 fn tile_view(
     global: &[String],
-    used: &[u32],
+    mut used: Vec<&mut u32>,
     chunk: &RawChunk,
     record: usize,
-) -> Result<(Vec<String>, Vec<u32>, Vec<u32>)> {
-    for (i, &g) in used.iter().enumerate() {
-        if g as usize >= global.len() {
+) -> Result<(Vec<String>, Vec<u32>)> {
+    for (i, g) in used.iter().enumerate() {
+        if **g as usize >= global.len() {
             return Err(chunk.error(
                 i * record,
                 ErrorKind::OffsetOutOfRange {
-                    offset: g as u64,
+                    offset: **g as u64,
                     limit: global.len() as u64,
                 },
             ));
         }
     }
-    let mut indices: Vec<u32> = used.to_vec();
+    let mut indices: Vec<u32> = used.iter().map(|g| **g).collect();
     indices.sort_unstable();
     indices.dedup();
     let view = indices
         .iter()
         .map(|&g| global[g as usize].clone())
         .collect();
-    let local = used
-        .iter()
-        .map(|g| indices.binary_search(g).unwrap_or(0) as u32)
-        .collect();
-    Ok((view, indices, local))
-}
-
-fn records<'a>(c: &RawChunk<'a>, size: usize, tag: Tag) -> Result<usize> {
-    if !c.payload.len().is_multiple_of(size) {
-        return Err(c.error(
-            0,
-            ErrorKind::BadSize {
-                size: c.size as u64,
-                why: if tag == tags::MDDF {
-                    "not a multiple of 36"
-                } else {
-                    "not a multiple of 64"
-                },
-            },
-        ));
+    for g in used.iter_mut() {
+        **g = indices.binary_search(g).unwrap_or(0) as u32;
     }
-    Ok(c.payload.len() / size)
+    Ok((view, indices))
 }
 
 /// Reads the tile block whose chunk tags sit at `at` (absolute offsets into `bytes`), mapping
@@ -319,28 +302,20 @@ pub fn read_block_at(
     }
 
     let mddf = expect_chunk(bytes, rel(at.mddf, tags::MDDF)?, base, tags::MDDF)?;
-    let mut r = mddf.reader();
-    let mut doodads = (0..records(&mddf, placement::DOODAD_RECORD, tags::MDDF)?)
-        .map(|_| placement::read_doodad(&mut r))
-        .collect::<Result<Vec<_>>>()?;
-    let used: Vec<u32> = doodads.iter().map(|d| d.name_index).collect();
-    let (doodad_names, doodad_idx, local) =
-        tile_view(&global.doodad_names, &used, &mddf, placement::DOODAD_RECORD)?;
-    for (d, l) in doodads.iter_mut().zip(local) {
-        d.name_index = l;
-    }
+    let mut doodads = placement::read_doodads(&mddf)?;
+    let doodad_indices = doodads.iter_mut().map(|d| &mut d.name_index).collect();
+    let (doodad_names, doodad_idx) = tile_view(
+        &global.doodad_names,
+        doodad_indices,
+        &mddf,
+        placement::DOODAD_RECORD,
+    )?;
 
     let modf = expect_chunk(bytes, rel(at.modf, tags::MODF)?, base, tags::MODF)?;
-    let mut r = modf.reader();
-    let mut wmos = (0..records(&modf, placement::WMO_RECORD, tags::MODF)?)
-        .map(|_| placement::read_wmo(&mut r))
-        .collect::<Result<Vec<_>>>()?;
-    let used: Vec<u32> = wmos.iter().map(|p| p.name_index).collect();
-    let (wmo_names, wmo_idx, local) =
-        tile_view(&global.wmo_names, &used, &modf, placement::WMO_RECORD)?;
-    for (p, l) in wmos.iter_mut().zip(local) {
-        p.name_index = l;
-    }
+    let mut wmos = placement::read_wmos(&modf)?;
+    let wmo_indices = wmos.iter_mut().map(|p| &mut p.name_index).collect();
+    let (wmo_names, wmo_idx) =
+        tile_view(&global.wmo_names, wmo_indices, &modf, placement::WMO_RECORD)?;
 
     let mut ir = mcin.reader();
     let mut chunks = Vec::with_capacity(256);

@@ -4,7 +4,7 @@
 
 use super::mcnk::{self, AlphaDepth, AlphaTarget};
 use crate::format::chunk::{
-    ChunkIter, ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, tags,
+    ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, tags,
 };
 use crate::format::mcnk_parts::ChunkPlace;
 use crate::format::{mh2o, names, placement};
@@ -35,26 +35,6 @@ pub const V18: AdtFlavor = AdtFlavor {
     write_mcnk: mcnk::write,
     mh2o: true,
 };
-
-/// The `size`-byte records of an MDDF or MODF, each read by `read`; an error saying `why` when
-/// the chunk is not a whole number of them.
-fn read_records<T>(
-    c: &RawChunk,
-    (size, why): (usize, &'static str),
-    read: fn(&mut Reader) -> Result<T>,
-) -> Result<Vec<T>> {
-    if !c.payload.len().is_multiple_of(size) {
-        return Err(c.error(
-            0,
-            ErrorKind::BadSize {
-                size: c.size as u64,
-                why,
-            },
-        ));
-    }
-    let mut r = c.reader();
-    (0..c.payload.len() / size).map(|_| read(&mut r)).collect()
-}
 
 /// Chunk `i` of `tile`'s 256, in rows of 16.
 fn place(tile: TileCoord, i: usize) -> ChunkPlace {
@@ -188,16 +168,8 @@ pub fn read_adt_as(
     quirks.raw_name_blocks[2] = raw;
     quirks.wmo_name_offsets = offsets;
 
-    let doodads = read_records(
-        need(tags::MDDF)?,
-        (placement::DOODAD_RECORD, "not a multiple of 36"),
-        placement::read_doodad,
-    )?;
-    let wmos = read_records(
-        need(tags::MODF)?,
-        (placement::WMO_RECORD, "not a multiple of 64"),
-        placement::read_wmo,
-    )?;
+    let doodads = placement::read_doodads(need(tags::MDDF)?)?;
+    let wmos = placement::read_wmos(need(tags::MODF)?)?;
 
     if mcnks.len() != 256 {
         return Err(FormatError::new(
@@ -594,32 +566,33 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
         _ => w.chunk(tags::MTEX, &names::join(&tile.textures)),
     }
     unknown_after(&mut w, tags::MTEX);
-    let (block, ofs) = indexed_names_bytes(
-        &tile.doodad_names,
-        &tile.quirks.raw_name_blocks[1],
-        &tile.quirks.doodad_name_offsets,
-    );
-    mark(&w, 2, &mut offsets);
-    w.chunk(tags::MMDX, &block);
-    unknown_after(&mut w, tags::MMDX);
-    mark(&w, 3, &mut offsets);
-    let c = w.begin(tags::MMID);
-    ofs.iter().for_each(|&o| w.u32(o));
-    w.end(c);
-    unknown_after(&mut w, tags::MMID);
-    let (block, ofs) = indexed_names_bytes(
-        &tile.wmo_names,
-        &tile.quirks.raw_name_blocks[2],
-        &tile.quirks.wmo_name_offsets,
-    );
-    mark(&w, 4, &mut offsets);
-    w.chunk(tags::MWMO, &block);
-    unknown_after(&mut w, tags::MWMO);
-    mark(&w, 5, &mut offsets);
-    let c = w.begin(tags::MWID);
-    ofs.iter().for_each(|&o| w.u32(o));
-    w.end(c);
-    unknown_after(&mut w, tags::MWID);
+    // MMDX and MMID, then MWMO and MWID: the name block and each name's offset in it.
+    for (slot, (names_tag, ids_tag), names, raw, name_offsets) in [
+        (
+            2,
+            (tags::MMDX, tags::MMID),
+            &tile.doodad_names,
+            &tile.quirks.raw_name_blocks[1],
+            &tile.quirks.doodad_name_offsets,
+        ),
+        (
+            4,
+            (tags::MWMO, tags::MWID),
+            &tile.wmo_names,
+            &tile.quirks.raw_name_blocks[2],
+            &tile.quirks.wmo_name_offsets,
+        ),
+    ] {
+        let (block, ofs) = indexed_names_bytes(names, raw, name_offsets);
+        mark(&w, slot, &mut offsets);
+        w.chunk(names_tag, &block);
+        unknown_after(&mut w, names_tag);
+        mark(&w, slot + 1, &mut offsets);
+        let c = w.begin(ids_tag);
+        ofs.iter().for_each(|&o| w.u32(o));
+        w.end(c);
+        unknown_after(&mut w, ids_tag);
+    }
     mark(&w, 6, &mut offsets);
     let c = w.begin(tags::MDDF);
     tile.doodads
