@@ -1,6 +1,6 @@
 //! MDDF (36-byte) and MODF (64-byte) placement records, shared by every generation.
 
-use super::chunk::{ErrorKind, RawChunk, Reader, Result, Writer};
+use super::chunk::{RawChunk, Reader, Result, Writer, tags};
 use crate::model::coords;
 use crate::model::placement::{DoodadPlacement, WmoPlacement};
 
@@ -27,16 +27,24 @@ fn read_records<T>(
     read: fn(&mut Reader) -> Result<T>,
 ) -> Result<Vec<T>> {
     if !c.payload.len().is_multiple_of(size) {
-        return Err(c.error(
-            0,
-            ErrorKind::BadSize {
-                size: c.size as u64,
-                why,
-            },
-        ));
+        return Err(c.bad_size(why));
     }
     let mut r = c.reader();
     (0..c.payload.len() / size).map(|_| read(&mut r)).collect()
+}
+
+/// MDDF: `doodads`' records, chunk header and all.
+pub fn put_mddf(w: &mut Writer, doodads: &[DoodadPlacement]) {
+    let c = w.begin(tags::MDDF);
+    doodads.iter().for_each(|d| write_doodad(w, d));
+    w.end(c);
+}
+
+/// MODF: `wmos`' records, chunk header and all.
+pub fn put_modf(w: &mut Writer, wmos: &[WmoPlacement]) {
+    let c = w.begin(tags::MODF);
+    wmos.iter().for_each(|p| write_wmo(w, p));
+    w.end(c);
 }
 
 /// Reads one MDDF record.

@@ -19,7 +19,7 @@
 
 use crate::format::alpha::tile::{self, BlockLayout, BlockOffsets};
 use crate::format::alpha::wdt::{save_names, tiles_in_main_order, write_container};
-use crate::format::chunk::{ErrorKind, Result, Writer, expect_chunk, tags};
+use crate::format::chunk::{Result, Writer, expect_chunk, tags};
 use crate::model::coords::TileCoord;
 use crate::model::map::Map;
 use crate::model::monolithic::MapWideNames;
@@ -75,13 +75,7 @@ pub fn write_adt(tile: &Tile, names: &tile::SaveNames) -> Vec<u8> {
 pub fn read_adt(bytes: &[u8], coord: TileCoord, names: &mut MapWideNames) -> Result<Tile> {
     let mhdr = expect_chunk(bytes, 0, 0, tags::MHDR)?;
     if mhdr.payload.len() < 32 {
-        return Err(mhdr.error(
-            0,
-            ErrorKind::BadSize {
-                size: mhdr.size as u64,
-                why: "the prototype MHDR holds at least 8 words",
-            },
-        ));
+        return Err(mhdr.bad_size("the prototype MHDR holds at least 8 words"));
     }
     let mut r = mhdr.reader();
     let flags = r.u32()?;

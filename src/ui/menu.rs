@@ -187,22 +187,10 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("View", |ui| {
-            let mut v = state.chunk_grid;
-            if ui.checkbox(&mut v, "Chunk grid").changed() {
-                out.push(Intent::ShowChunkGrid(v));
-            }
-            let mut v = state.tile_grid;
-            if ui.checkbox(&mut v, "Tile grid").changed() {
-                out.push(Intent::ShowTileGrid(v));
-            }
-            let mut v = state.layer_count;
-            if ui.checkbox(&mut v, "Layer count").changed() {
-                out.push(Intent::ShowLayerCount(v));
-            }
-            let mut v = state.liquids;
-            if ui.checkbox(&mut v, "Liquids").changed() {
-                out.push(Intent::ShowLiquids(v));
-            }
+            toggle(ui, &mut out, state.chunk_grid, "Chunk grid", Intent::ShowChunkGrid);
+            toggle(ui, &mut out, state.tile_grid, "Tile grid", Intent::ShowTileGrid);
+            toggle(ui, &mut out, state.layer_count, "Layer count", Intent::ShowLayerCount);
+            toggle(ui, &mut out, state.liquids, "Liquids", Intent::ShowLiquids);
             ui.separator();
             let mut f = state.objects;
             let mut changed = ui.checkbox(&mut f.doodads, "Doodads").changed();
@@ -270,30 +258,39 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             {
                 out.push(Intent::AutosaveSecs((minutes * 60.0).round() as u32));
             }
-            ui.separator();
-            match &state.client {
-                Some(c) => ui.label(format!("Client data: {c}")),
-                None => ui.label("Client data: not set (procedural textures)"),
+            let client = match &state.client {
+                Some(c) => format!("Client data: {c}"),
+                None => "Client data: not set (procedural textures)".into(),
             };
-            choose_and_forget(
-                ui,
-                &mut out,
-                ("Choose client folder…", Intent::PickClientData),
-                ("Forget client folder", Intent::ClearClientData),
-                state.client.is_some(),
-            );
-            ui.separator();
-            match &state.listfile {
-                Some(f) => ui.label(format!("Listfile: {}", f.display())),
-                None => ui.label("Listfile: none (the archives' own names)"),
+            let listfile = match &state.listfile {
+                Some(f) => format!("Listfile: {}", f.display()),
+                None => "Listfile: none (the archives' own names)".into(),
             };
-            choose_and_forget(
-                ui,
-                &mut out,
-                ("Add listfile…", Intent::PickListfile),
-                ("Forget listfile", Intent::ClearListfile),
-                state.listfile.is_some(),
-            );
+            // Each: what is set, a button that picks it and one, enabled when it is set, that
+            // forgets it.
+            for (shown, (choose, pick), (forget, clear), set) in [
+                (
+                    client,
+                    ("Choose client folder…", Intent::PickClientData),
+                    ("Forget client folder", Intent::ClearClientData),
+                    state.client.is_some(),
+                ),
+                (
+                    listfile,
+                    ("Add listfile…", Intent::PickListfile),
+                    ("Forget listfile", Intent::ClearListfile),
+                    state.listfile.is_some(),
+                ),
+            ] {
+                ui.separator();
+                ui.label(shown);
+                if ui.button(choose).clicked() {
+                    out.push(pick);
+                }
+                if ui.add_enabled(set, egui::Button::new(forget)).clicked() {
+                    out.push(clear);
+                }
+            }
         });
     });
     out
@@ -301,23 +298,17 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
 
 /// Settings ▸ uniqueId range: the range new objects of the open map take, stored beside it, so
 /// that several people editing one map never hand out the same uid.
-/// A button that picks something and one, enabled when `can_forget`, that forgets it; each
-/// pushes its intent when clicked.
-fn choose_and_forget(
+/// A checkbox showing `shown`; ticking or unticking it pushes the intent `intent` makes of the
+/// new value.
+fn toggle(
     ui: &mut egui::Ui,
     out: &mut Vec<Intent>,
-    (choose, pick): (&str, Intent),
-    (forget, clear): (&str, Intent),
-    can_forget: bool,
+    mut shown: bool,
+    text: &str,
+    intent: fn(bool) -> Intent,
 ) {
-    if ui.button(choose).clicked() {
-        out.push(pick);
-    }
-    if ui
-        .add_enabled(can_forget, egui::Button::new(forget))
-        .clicked()
-    {
-        out.push(clear);
+    if ui.checkbox(&mut shown, text).changed() {
+        out.push(intent(shown));
     }
 }
 

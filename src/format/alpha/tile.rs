@@ -15,7 +15,6 @@ use crate::format::chunk::{
 use crate::format::{names, placement};
 use crate::model::coords::TileCoord;
 use crate::model::monolithic::MapWideNames;
-use crate::model::placement::{DoodadPlacement, WmoPlacement};
 use crate::model::tile::{Tile, TileQuirks};
 
 /// Disputed: what the MCRF values are. \[wiki\] and \[gp\] read them as MDNM/MONM name indices; the
@@ -122,25 +121,6 @@ impl SaveNames {
     }
 }
 
-/// `pad` zero bytes, then chunk `tag` holding `records`, each written by `write`; returns where
-/// the tag landed.
-fn put_records<T>(
-    w: &mut Writer,
-    pad: usize,
-    tag: Tag,
-    records: impl Iterator<Item = T>,
-    write: fn(&mut Writer, &T),
-) -> usize {
-    w.zeros(pad);
-    let at = w.len();
-    let c = w.begin(tag);
-    for r in records {
-        write(w, &r);
-    }
-    w.end(c);
-    at
-}
-
 /// Writes MCIN, MTEX, MDDF, MODF and the 256 MCNKs of `tile`, each of the first four after
 /// `layout.chunk_pad` zero bytes; returns where each chunk's tag landed (absolute, when `w`
 /// holds the whole file).
@@ -168,24 +148,16 @@ pub fn write_block(
     let empty = Vec::new();
     let doodad_idx = names.tile_doodads.get(&tile.coord).unwrap_or(&empty);
     let wmo_idx = names.tile_wmos.get(&tile.coord).unwrap_or(&empty);
-    // The tile's name indices become the map-wide ones.
-    let map_wide = |index: &[u32], n: u32| index.get(n as usize).copied().unwrap_or(n);
-    let doodads = tile.doodads.iter().map(|d| DoodadPlacement {
-        name_index: map_wide(doodad_idx, d.name_index),
-        ..d.clone()
-    });
-    at.mddf = put_records(
-        w,
-        layout.chunk_pad,
-        tags::MDDF,
-        doodads,
-        placement::write_doodad,
-    );
-    let wmos = tile.wmos.iter().map(|p| WmoPlacement {
-        name_index: map_wide(wmo_idx, p.name_index),
-        ..p.clone()
-    });
-    at.modf = put_records(w, layout.chunk_pad, tags::MODF, wmos, placement::write_wmo);
+    let mut doodads = tile.doodads.clone();
+    to_map_wide(doodads.iter_mut().map(|d| &mut d.name_index), doodad_idx);
+    w.zeros(layout.chunk_pad);
+    at.mddf = w.len();
+    placement::put_mddf(w, &doodads);
+    let mut wmos = tile.wmos.clone();
+    to_map_wide(wmos.iter_mut().map(|p| &mut p.name_index), wmo_idx);
+    w.zeros(layout.chunk_pad);
+    at.modf = w.len();
+    placement::put_modf(w, &wmos);
 
     at.first_mcnk = w.len();
     for (i, chunk) in tile.chunks.iter().enumerate() {
@@ -215,6 +187,14 @@ pub fn write_block(
         w.patch_u32(mcin_data + i * 16 + 4, (w.len() - start) as u32);
     }
     at
+}
+
+/// Turns the tile's name indices into the map-wide ones its view `index` gives (one it lacks
+/// stays as it is); the opposite of [`tile_view`].
+fn to_map_wide<'a>(names: impl Iterator<Item = &'a mut u32>, index: &[u32]) {
+    for n in names {
+        *n = index.get(*n as usize).copied().unwrap_or(*n);
+    }
 }
 
 /// The per-tile view of map-wide names: the entries a tile's placements use, in map order,
@@ -286,13 +266,7 @@ pub fn read_block_at(
     };
     let mcin = expect_chunk(bytes, rel(at.mcin, tags::MCIN)?, base, tags::MCIN)?;
     if mcin.payload.len() < 256 * 16 {
-        return Err(mcin.error(
-            0,
-            ErrorKind::BadSize {
-                size: mcin.size as u64,
-                why: "MCIN holds 256 entries of 16 bytes",
-            },
-        ));
+        return Err(mcin.bad_size("MCIN holds 256 entries of 16 bytes"));
     }
     let mtex = expect_chunk(bytes, rel(at.mtex, tags::MTEX)?, base, tags::MTEX)?;
     let (textures, canonical) = names::split(mtex.payload);

@@ -5,7 +5,7 @@
 //!
 //! Not for: the v18 MCNK (`v18::mcnk`) or the alpha one (`alpha::mcnk`).
 
-use crate::format::chunk::{ErrorKind, FormatError, RawChunk, Reader, Result, Writer, tags};
+use crate::format::chunk::{ErrorKind, RawChunk, Reader, Result, Writer, tags};
 use crate::format::mcnk_parts::{self as parts, ChunkPlace, Offsets, OpenMcnk};
 use crate::format::v18::mcnk::{header_bytes, header_extras, read_header, sub};
 use crate::format::v18::{AlphaDepth, AlphaTarget};
@@ -45,16 +45,6 @@ fn vertex_index(k: usize) -> usize {
     }
 }
 
-fn too_small(c: &RawChunk, why: &'static str) -> FormatError {
-    c.error(
-        0,
-        ErrorKind::BadSize {
-            size: c.size as u64,
-            why,
-        },
-    )
-}
-
 /// Decodes one 0.6.0 MCNK: chunk `at`. `_depth` is accepted for the shared ADT top level;
 /// 0.6.0 alpha maps are always 4-bit.
 pub fn read(mcnk: &RawChunk, at: ChunkPlace, _depth: AlphaDepth) -> Result<Chunk> {
@@ -69,7 +59,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, _depth: AlphaDepth) -> Result<Chunk
     };
     let mcvt = sub(mcnk, h.run.ofs_height, tags::MCVT)?;
     if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
-        return Err(too_small(&mcvt, "MCVT needs 145 floats"));
+        return Err(mcvt.bad_size("MCVT needs 145 floats"));
     }
     let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
     let mut stored = Box::new([0f32; VERTICES_PER_CHUNK]);
@@ -93,7 +83,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, _depth: AlphaDepth) -> Result<Chunk
 
     let mcnr = sub(mcnk, h.run.ofs_normal, tags::MCNR)?;
     if mcnr.payload.len() < NORMAL_BYTES {
-        return Err(too_small(&mcnr, "MCNR needs 145 normals"));
+        return Err(mcnr.bad_size("MCNR needs 145 normals"));
     }
     let normals = parts::read_normals(mcnr.payload, vertex_index);
     let pad_at = h.run.ofs_normal as usize + NORMAL_BYTES;
@@ -127,7 +117,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, _depth: AlphaDepth) -> Result<Chunk
     let shadow = if flags & FLAG_HAS_SHADOW != 0 {
         let mcsh = sub(mcnk, h.run.ofs_shadow, tags::MCSH)?;
         if mcsh.payload.len() < parts::SHADOW_BYTES {
-            return Err(too_small(&mcsh, "MCSH needs 512 bytes"));
+            return Err(mcsh.bad_size("MCSH needs 512 bytes"));
         }
         Some(parts::read_shadow(mcsh.payload))
     } else {

@@ -140,15 +140,8 @@ pub fn read_adt_as(
     let mut hr = mhdr.reader();
     let flags = hr.u32()?;
     let mut header_tail = [0u32; 4];
-    hr.seek(48).map_err(|_| {
-        mhdr.error(
-            0,
-            ErrorKind::BadSize {
-                size: mhdr.size as u64,
-                why: "MHDR needs 64 bytes",
-            },
-        )
-    })?;
+    hr.seek(48)
+        .map_err(|_| mhdr.bad_size("MHDR needs 64 bytes"))?;
     for t in header_tail.iter_mut() {
         *t = hr.u32()?;
     }
@@ -594,18 +587,10 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
         unknown_after(&mut w, ids_tag);
     }
     mark(&w, 6, &mut offsets);
-    let c = w.begin(tags::MDDF);
-    tile.doodads
-        .iter()
-        .for_each(|d| placement::write_doodad(&mut w, d));
-    w.end(c);
+    placement::put_mddf(&mut w, &tile.doodads);
     unknown_after(&mut w, tags::MDDF);
     mark(&w, 7, &mut offsets);
-    let c = w.begin(tags::MODF);
-    tile.wmos
-        .iter()
-        .for_each(|p| placement::write_wmo(&mut w, p));
-    w.end(c);
+    placement::put_modf(&mut w, &tile.wmos);
     unknown_after(&mut w, tags::MODF);
 
     let liquids: Vec<Option<&ChunkLiquid>> =

@@ -181,13 +181,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, depth: AlphaDepth) -> Result<Chunk>
     // Heights.
     let mcvt = sub_clamped(mcnk, h.run.ofs_height, tags::MCVT, &mut quirks)?;
     if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
-        return Err(mcvt.error(
-            0,
-            ErrorKind::BadSize {
-                size: mcvt.size as u64,
-                why: "MCVT needs 145 floats",
-            },
-        ));
+        return Err(mcvt.bad_size("MCVT needs 145 floats"));
     }
     let base = h.position[2];
     let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
@@ -208,13 +202,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, depth: AlphaDepth) -> Result<Chunk>
     // Normals and the 13 bytes after them.
     let mcnr = sub_clamped(mcnk, h.run.ofs_normal, tags::MCNR, &mut quirks)?;
     if mcnr.payload.len() < NORMAL_BYTES {
-        return Err(mcnr.error(
-            0,
-            ErrorKind::BadSize {
-                size: mcnr.size as u64,
-                why: "MCNR needs 145 normals",
-            },
-        ));
+        return Err(mcnr.bad_size("MCNR needs 145 normals"));
     }
     let normals = parts::read_normals(mcnr.payload, |k| k);
     if mcnr.payload.len() == NORMAL_BYTES {
@@ -230,13 +218,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, depth: AlphaDepth) -> Result<Chunk>
     let vertex_colors = if h.ofs_mccv != 0 {
         let mccv = sub_clamped(mcnk, h.ofs_mccv, tags::MCCV, &mut quirks)?;
         if mccv.payload.len() < VERTICES_PER_CHUNK * 4 {
-            return Err(mccv.error(
-                0,
-                ErrorKind::BadSize {
-                    size: mccv.size as u64,
-                    why: "MCCV needs 145 colours",
-                },
-            ));
+            return Err(mccv.bad_size("MCCV needs 145 colours"));
         }
         let mut c = Box::new([[0u8; 4]; VERTICES_PER_CHUNK]);
         for (out, b) in c.iter_mut().zip(mccv.payload.chunks_exact(4)) {
@@ -316,13 +298,7 @@ pub fn read(mcnk: &RawChunk, at: ChunkPlace, depth: AlphaDepth) -> Result<Chunk>
         } else if h.flags & FLAG_HAS_SHADOW != 0 {
             let mcsh = sub_clamped(mcnk, h.run.ofs_shadow, tags::MCSH, &mut quirks)?;
             if mcsh.payload.len() < parts::SHADOW_BYTES {
-                return Err(mcsh.error(
-                    0,
-                    ErrorKind::BadSize {
-                        size: mcsh.size as u64,
-                        why: "MCSH needs 512 bytes",
-                    },
-                ));
+                return Err(mcsh.bad_size("MCSH needs 512 bytes"));
             }
             Some(parts::read_shadow(mcsh.payload))
         } else {
