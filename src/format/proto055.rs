@@ -49,12 +49,7 @@ pub fn is_prototype_adt(bytes: &[u8]) -> bool {
 
 /// Encodes one tile as a prototype ADT whose name ids index the map-wide lists of `names`.
 pub fn write_adt(tile: &Tile, names: &tile::SaveNames) -> Vec<u8> {
-    let mut w = Writer::with_capacity(1 << 20);
-    let mhdr = w.begin(tags::MHDR);
-    let base = mhdr.payload_offset();
-    w.zeros(MHDR_BYTES);
-    w.end(mhdr);
-    let at = tile::write_block(&mut w, tile, names, LAYOUT);
+    let (mut w, base, at) = tile::write_under_mhdr(tile, names, LAYOUT, MHDR_BYTES);
     // Each offset points at the padding before the chunk's tag.
     let pad_of = |tag_at: usize| (tag_at - PADDING - base) as u32;
     let mut h = Writer::with_capacity(32);

@@ -121,6 +121,24 @@ impl SaveNames {
     }
 }
 
+/// A writer holding an MHDR of `mhdr_bytes` zeros (for the caller to fill in once the offsets
+/// are known), then `tile`'s block (see [`write_block`]); with where the MHDR's payload starts
+/// and where the block's chunks landed.
+pub fn write_under_mhdr(
+    tile: &Tile,
+    names: &SaveNames,
+    layout: BlockLayout,
+    mhdr_bytes: usize,
+) -> (Writer, usize, BlockOffsets) {
+    let mut w = Writer::with_capacity(1 << 20);
+    let mhdr = w.begin(tags::MHDR);
+    let base = mhdr.payload_offset();
+    w.zeros(mhdr_bytes);
+    w.end(mhdr);
+    let at = write_block(&mut w, tile, names, layout);
+    (w, base, at)
+}
+
 /// Writes MCIN, MTEX, MDDF, MODF and the 256 MCNKs of `tile`, each of the first four after
 /// `layout.chunk_pad` zero bytes; returns where each chunk's tag landed (absolute, when `w`
 /// holds the whole file).

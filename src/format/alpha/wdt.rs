@@ -298,12 +298,7 @@ impl TileBlock {
 /// Encodes one tile as an embedded block, with the map-wide name indices of `names`, placed at
 /// offset 0 (see [`TileBlock::placed_at`]).
 pub fn encode_tile(tile: &crate::model::Tile, names: &SaveNames) -> TileBlock {
-    let mut w = Writer::with_capacity(1 << 20);
-    let mhdr = w.begin(tags::MHDR);
-    let base = mhdr.payload_offset();
-    w.zeros(MHDR_BYTES);
-    w.end(mhdr);
-    let at = tile::write_block(&mut w, tile, names, MONOLITHIC);
+    let (mut w, base, at) = tile::write_under_mhdr(tile, names, MONOLITHIC, MHDR_BYTES);
     let chunk_size = |tag_at: usize| -> u32 {
         let b = w.as_bytes();
         u32::from_le_bytes([b[tag_at + 4], b[tag_at + 5], b[tag_at + 6], b[tag_at + 7]])
