@@ -143,12 +143,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn layout_has_padding_and_fixed_mcnk_offsets() {
+    /// Map "P" with [`sample_tile`] at (3, 5).
+    fn sample_map() -> Map {
         let mut map = Map::new("P");
         map.tiles
             .insert(TileCoord::new(3, 5).unwrap(), sample_tile());
-        let (_, adts) = write_map(&map);
+        map
+    }
+
+    #[test]
+    fn layout_has_padding_and_fixed_mcnk_offsets() {
+        let (_, adts) = write_map(&sample_map());
         let bytes = &adts[0].1;
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         assert_eq!(&bytes[..4], b"RDHM", "no MVER");
@@ -177,10 +182,7 @@ mod tests {
 
     #[test]
     fn tiles_round_trip_through_prototype_adts() {
-        let mut map = Map::new("P");
-        map.tiles
-            .insert(TileCoord::new(3, 5).unwrap(), sample_tile());
-        let (wdt, adts) = write_map(&map);
+        let (wdt, adts) = write_map(&sample_map());
         let mut back = crate::format::alpha::read_wdt(&wdt, "P").unwrap();
         assert!(back.tiles.is_empty());
         assert_eq!(back.present_tiles(), vec![TileCoord::new(3, 5).unwrap()]);
