@@ -5,6 +5,7 @@ mod common;
 
 use loam::assets::client::{ClientGeneration, read_liquid_table, read_map_table};
 use loam::format::chunk::{Writer, chunk_at, tags};
+use loam::format::mcnk_parts::ChunkPlace;
 use loam::format::v18::mcnk;
 use loam::format::v18::{AlphaDepth, AlphaTarget};
 use loam::model::chunk::Chunk;
@@ -21,7 +22,7 @@ fn fuzz_input(name: &str) -> Vec<u8> {
 
 fn write_mcnk(chunk: &Chunk, tile: TileCoord, big: bool) -> Vec<u8> {
     let mut w = Writer::with_capacity(1 << 16);
-    mcnk::write(&mut w, chunk, tile, 3, 5, AlphaTarget { big });
+    mcnk::write(&mut w, chunk, place(tile), AlphaTarget { big });
     w.into_bytes()
 }
 
@@ -35,7 +36,7 @@ fn assert_mcnk_rewrites_the_same(data: &[u8]) {
     let bytes = w.into_bytes();
     let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
     let tile = TileCoord::new(30, 40).unwrap();
-    let chunk = mcnk::read(&raw, tile, 3, 5, depth).expect("the input decodes");
+    let chunk = mcnk::read(&raw, place(tile), depth).expect("the input decodes");
     let big = depth == AlphaDepth::Big;
     let written = write_mcnk(&chunk, tile, big);
     let back_raw = chunk_at(&written, 0, 0, tags::FILE).unwrap();
@@ -44,7 +45,8 @@ fn assert_mcnk_rewrites_the_same(data: &[u8]) {
     } else {
         AlphaDepth::Nibble
     };
-    let back = mcnk::read(&back_raw, tile, 3, 5, read_depth).expect("what loam writes, loam reads");
+    let back =
+        mcnk::read(&back_raw, place(tile), read_depth).expect("what loam writes, loam reads");
     common::assert_same_bytes("rewritten MCNK", &written, &write_mcnk(&back, tile, big));
 }
 
@@ -77,4 +79,9 @@ fn fuzz_found_dbc_whose_string_offset_panics_the_crate_is_no_table() {
         let _ = wow_dbc::wrath_tables::liquid_type::LiquidType::read(&mut &bytes[..]);
     });
     assert!(unguarded.is_err(), "wow_dbc no longer panics on this table");
+}
+
+/// Chunk (3, 5) of `tile`.
+fn place(tile: TileCoord) -> ChunkPlace {
+    ChunkPlace { tile, x: 3, y: 5 }
 }

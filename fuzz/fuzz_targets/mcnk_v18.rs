@@ -6,6 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use loam::format::chunk::{Writer, chunk_at, tags};
+use loam::format::mcnk_parts::ChunkPlace;
 use loam::format::v18::mcnk;
 use loam::format::v18::{AlphaDepth, AlphaTarget};
 use loam::model::coords::TileCoord;
@@ -24,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let bytes = w.into_bytes();
     let raw = chunk_at(&bytes, 0, 0, tags::FILE).expect("a whole chunk");
     let tile = TileCoord::new(30, 40).expect("inside the map");
-    if let Ok(chunk) = mcnk::read(&raw, tile, 3, 5, depth) {
+    if let Ok(chunk) = mcnk::read(&raw, place(tile), depth) {
         let big = depth == AlphaDepth::Big;
         let written = write(&chunk, tile, big);
         let back_raw = chunk_at(&written, 0, 0, tags::FILE).expect("a whole chunk");
@@ -34,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
             AlphaDepth::Nibble
         };
         let back =
-            mcnk::read(&back_raw, tile, 3, 5, read_depth).expect("what loam writes, loam reads");
+            mcnk::read(&back_raw, place(tile), read_depth).expect("what loam writes, loam reads");
         assert!(
             write(&back, tile, big) == written,
             "a written MCNK rewrites to the same bytes"
@@ -44,6 +45,11 @@ fuzz_target!(|data: &[u8]| {
 
 fn write(chunk: &loam::model::chunk::Chunk, tile: TileCoord, big: bool) -> Vec<u8> {
     let mut w = Writer::with_capacity(1 << 16);
-    mcnk::write(&mut w, chunk, tile, 3, 5, AlphaTarget { big });
+    mcnk::write(&mut w, chunk, place(tile), AlphaTarget { big });
     w.into_bytes()
+}
+
+/// Chunk (3, 5) of `tile`.
+fn place(tile: TileCoord) -> ChunkPlace {
+    ChunkPlace { tile, x: 3, y: 5 }
 }

@@ -36,6 +36,7 @@ mod texture_tools;
 pub mod textures;
 pub mod view;
 pub mod viewport;
+mod worker;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

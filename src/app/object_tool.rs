@@ -18,6 +18,7 @@ use super::objects::ObjectScene;
 use crate::command::Intent;
 use crate::doc::Document;
 use crate::doc::editing::Touched;
+use crate::doc::session::Session;
 use crate::edit::objects::{self, ObjectRecord, ObjectStroke};
 use crate::edit::transform;
 use crate::model::ObjectKind;
@@ -350,14 +351,9 @@ impl ObjectTool {
             self.load_tiles_for(ctx, &moved);
             drag.moved = true;
         }
-        let scene = &ctx.scene;
-        let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut ctx.doc.session else {
+        let Some(s) = put_records(&mut ctx.doc.session, ctx.scene, &mut drag.stroke, &moved) else {
             return;
         };
-        for r in &moved {
-            objects::put(&mut s.map, &mut drag.stroke, r, model_box(&r.model));
-        }
         if !moved.is_empty() {
             ctx.scene.invalidate();
         }
@@ -474,14 +470,9 @@ impl ObjectTool {
         }
         // Every tile the objects' new places touch is in memory before they go there.
         self.load_tiles_for(ctx, &targets);
-        let scene = &ctx.scene;
-        let model_box = |name: &str| scene.model_box(name);
-        let Some(s) = &mut ctx.doc.session else {
+        let Some(s) = put_records(&mut ctx.doc.session, ctx.scene, &mut t.stroke, &targets) else {
             return;
         };
-        for r in &targets {
-            objects::put(&mut s.map, &mut t.stroke, r, model_box(&r.model));
-        }
         ctx.scene.invalidate();
         // A gizmo drag ends when the button is let go, a keyboard transform with a click.
         let confirmed = if t.handle.is_some() {
@@ -861,4 +852,19 @@ impl ObjectTool {
 /// The file name of a model path, for history labels.
 fn short(path: &str) -> &str {
     path.rsplit(['\\', '/']).next().unwrap_or(path)
+}
+
+/// Writes each of `records` into the open map (of `session`) as part of `stroke`, with its
+/// model's box from `scene`; the session, or `None` when no map is open.
+fn put_records<'s>(
+    session: &'s mut Option<Session>,
+    scene: &ObjectScene,
+    stroke: &mut ObjectStroke,
+    records: &[ObjectRecord],
+) -> Option<&'s mut Session> {
+    let s = session.as_mut()?;
+    for r in records {
+        objects::put(&mut s.map, stroke, r, scene.model_box(&r.model));
+    }
+    Some(s)
 }

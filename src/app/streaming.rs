@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{Receiver, Sender};
 
 use crate::model::{Tile, TileCoord};
 use crate::pipeline::source::{NameView, TileSource};
@@ -43,28 +43,16 @@ pub struct TileLoader {
 impl TileLoader {
     /// Starts the worker; `wake` is called after each tile (the app asks egui to repaint).
     pub fn new(wake: impl Fn() + Send + 'static) -> TileLoader {
-        let (req_tx, req_rx) = mpsc::channel::<Request>();
-        let (res_tx, res_rx) = mpsc::channel::<Loaded>();
-        let spawned = std::thread::Builder::new()
-            .name("loam-tile-loader".into())
-            .spawn(move || {
-                for r in req_rx {
-                    let result = r.source.read(r.coord).map_err(|e| e.to_string());
-                    let loaded = Loaded {
-                        session: r.session,
-                        coord: r.coord,
-                        result,
-                    };
-                    if res_tx.send(loaded).is_err() {
-                        break;
-                    }
-                    wake();
-                }
-            });
+        let load = |r: Request| Loaded {
+            session: r.session,
+            coord: r.coord,
+            result: r.source.read(r.coord).map_err(|e| e.to_string()),
+        };
+        let (requests, results) = super::worker::spawn("loam-tile-loader", load, wake);
         TileLoader {
             // Without a worker thread nothing streams; the tiles loaded on opening still show.
-            requests: spawned.is_ok().then_some(req_tx),
-            results: res_rx,
+            requests,
+            results,
             in_flight: BTreeSet::new(),
             session: 0,
         }
@@ -116,6 +104,7 @@ impl TileLoader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
 
     #[test]
     fn a_requested_tile_comes_back_and_stale_ones_are_dropped() {

@@ -7,7 +7,7 @@
 //! Not for: GL (the renderer's texture store) or where bytes come from (`assets::textures`).
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{Receiver, Sender};
 
 use crate::assets::textures::{ByteSource, load_texture};
 use crate::render::texture_store::{mip_chain, texture_key};
@@ -61,27 +61,16 @@ pub struct TextureLoader {
 impl TextureLoader {
     /// Starts the worker; `wake` is called after each texture (the app asks egui to repaint).
     pub fn new(wake: impl Fn() + Send + 'static) -> TextureLoader {
-        let (req_tx, req_rx) = mpsc::channel::<Request>();
-        let (res_tx, res_rx) = mpsc::channel::<Answer>();
-        let spawned = std::thread::Builder::new()
-            .name("loam-texture-loader".into())
-            .spawn(move || {
-                for r in req_rx {
-                    let answer = Answer {
-                        result: prepare(&r.source, &r.name),
-                        session: r.session,
-                        name: r.name,
-                    };
-                    if res_tx.send(answer).is_err() {
-                        break;
-                    }
-                    wake();
-                }
-            });
+        let answer = |r: Request| Answer {
+            result: prepare(&r.source, &r.name),
+            session: r.session,
+            name: r.name,
+        };
+        let (requests, results) = super::worker::spawn("loam-texture-loader", answer, wake);
         TextureLoader {
             // Without a worker every texture keeps its stand-in.
-            requests: spawned.is_ok().then_some(req_tx),
-            results: res_rx,
+            requests,
+            results,
             session: 0,
             source: None,
             in_flight: HashSet::new(),
@@ -187,6 +176,7 @@ mod tests {
     use super::*;
     use crate::assets::blp::{Image, encode_raw};
     use std::sync::Arc;
+    use std::sync::mpsc;
 
     fn source() -> ByteSource {
         Arc::new(|name: &str| match name {
@@ -201,6 +191,16 @@ mod tests {
         })
     }
 
+    /// A loader started on [`source`], and the channel its wake-ups arrive on.
+    fn started() -> (TextureLoader, mpsc::Receiver<()>) {
+        let (tx, woke) = mpsc::channel();
+        let mut loader = TextureLoader::new(move || {
+            let _ = tx.send(());
+        });
+        loader.start(source());
+        (loader, woke)
+    }
+
     /// Polls until nothing is in flight, waiting on the wake-up channel.
     fn drain(loader: &mut TextureLoader, woke: &mpsc::Receiver<()>) -> Vec<Decoded> {
         let mut got = Vec::new();
@@ -213,11 +213,7 @@ mod tests {
 
     #[test]
     fn textures_come_back_decoded_and_missing_ones_are_reported() {
-        let (tx, woke) = mpsc::channel();
-        let mut loader = TextureLoader::new(move || {
-            let _ = tx.send(());
-        });
-        loader.start(source());
+        let (mut loader, woke) = started();
         let names: Vec<String> = [
             "Tileset\\Red.blp",
             "TILESET/red.blp", // the same texture, spelled otherwise: asked once
@@ -248,11 +244,7 @@ mod tests {
 
     #[test]
     fn results_for_an_earlier_session_are_dropped() {
-        let (tx, woke) = mpsc::channel();
-        let mut loader = TextureLoader::new(move || {
-            let _ = tx.send(());
-        });
-        loader.start(source());
+        let (mut loader, woke) = started();
         loader.want(&["Tileset\\Red.blp".to_string()]);
         loader.start(source());
         woke.recv().unwrap();

@@ -26,6 +26,7 @@ use crate::edit::uids::{self, Listing};
 use crate::format::Generation;
 use crate::format::evidence::Decision;
 use crate::format::wdl::WdlTile;
+use crate::model::objects::placements;
 use crate::model::{FileQuirk, ObjectKind, Tile, TileCoord};
 use crate::pipeline;
 
@@ -424,24 +425,18 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
             share * 100.0
         ));
     }
-    for (k, d) in tile.doodads.iter().enumerate() {
-        if d.name_index as usize >= tile.doodad_names.len() {
-            out.push(format!(
-                "doodad {k} (uniqueId {}) names model {} of {}",
-                d.unique_id,
-                d.name_index,
-                tile.doodad_names.len()
-            ));
-        }
-    }
-    for (k, w) in tile.wmos.iter().enumerate() {
-        if w.name_index as usize >= tile.wmo_names.len() {
-            out.push(format!(
-                "WMO {k} (uniqueId {}) names model {} of {}",
-                w.unique_id,
-                w.name_index,
-                tile.wmo_names.len()
-            ));
+    for (kind, what, names) in [
+        (ObjectKind::Doodad, "doodad", tile.doodad_names.len()),
+        (ObjectKind::Wmo, "WMO", tile.wmo_names.len()),
+    ] {
+        for (k, p) in placements(tile, kind).enumerate() {
+            if p.model(tile).is_none() {
+                out.push(format!(
+                    "{what} {k} (uniqueId {}) names model {} of {names}",
+                    p.unique_id(),
+                    p.name_index(),
+                ));
+            }
         }
     }
     out

@@ -4,8 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::assets::client::{AREA_TABLE_DBC, AreaNames};
 use crate::convert;
 use crate::disk::{self, LoamError};
@@ -68,12 +66,7 @@ pub fn run(
             dst.display()
         )));
     }
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} tiles")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = super::progress::tile_bar("{msg}", 0);
     bar.set_message("converting");
     let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);

@@ -4,8 +4,6 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::disk::LoamError;
 use crate::format::Generation;
 use crate::images::export::{ExportRequest, export_images};
@@ -17,12 +15,7 @@ pub fn run(
     request: &ExportRequest,
     from: Option<Generation>,
 ) -> Result<ExitCode, LoamError> {
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("writing [{bar:40}] {pos}/{len} tiles")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = super::progress::tile_bar("writing", 0);
     let started = std::time::Instant::now();
     let written = export_images(map, from, out, request, &|d, t| {
         bar.set_length(t as u64);

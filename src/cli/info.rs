@@ -396,11 +396,7 @@ pub fn render_text(info: &MapInfo) -> String {
             "  WMOs: {} placements of {} models",
             t.wmos, t.wmo_models
         );
-        let liquids: Vec<String> = t
-            .liquid_layers
-            .iter()
-            .map(|(k, n)| format!("{n} {k}"))
-            .collect();
+        let liquids = counted(&t.liquid_layers);
         let _ = writeln!(
             s,
             "  liquid: {} chunks{}",
@@ -417,11 +413,7 @@ pub fn render_text(info: &MapInfo) -> String {
             "  chunks by layer count: 0:{} 1:{} 2:{} 3:{} 4:{}",
             l[0], l[1], l[2], l[3], l[4]
         );
-        let alpha: Vec<String> = t
-            .alpha_maps
-            .iter()
-            .map(|(k, n)| format!("{n} {k}"))
-            .collect();
+        let alpha = counted(&t.alpha_maps);
         let _ = writeln!(
             s,
             "  alpha maps: {}",
@@ -460,4 +452,9 @@ pub fn render_text(info: &MapInfo) -> String {
         }
     }
     s
+}
+
+/// Each kind with its count, as "3 water".
+fn counted(counts: &BTreeMap<String, usize>) -> Vec<String> {
+    counts.iter().map(|(k, n)| format!("{n} {k}")).collect()
 }

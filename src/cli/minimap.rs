@@ -6,8 +6,6 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::assets::client::ClientData;
 use crate::disk::LoamError;
 use crate::format::Generation;
@@ -24,12 +22,7 @@ pub fn run(
         .transpose()
         .map_err(|e| LoamError::Usage(e.to_string()))?
         .map(Arc::new);
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("drawing [{bar:40}] {pos}/{len} tiles")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = super::progress::tile_bar("drawing", 0);
     let started = std::time::Instant::now();
     let written =
         crate::minimap::export::write_minimap(map, from, out, client.clone(), &|d, t| {

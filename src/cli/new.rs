@@ -5,8 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::assets::client::ClientData;
 use crate::assets::models;
 use crate::convert::blank::{DEFAULT_TEXTURE, blank_tile};
@@ -110,12 +108,7 @@ pub fn run(args: NewArgs, ground: &Ground) -> Result<ExitCode, LoamError> {
                 tiles: tiles.coords(),
                 blank: blank_tile(to, texture, ground.height, ground.area),
             };
-            let bar = ProgressBar::new(new.tiles.len() as u64);
-            bar.set_style(
-                ProgressStyle::with_template("writing [{bar:40}] {pos}/{len} tiles")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> "),
-            );
+            let bar = super::progress::tile_bar("writing", new.tiles.len() as u64);
             let made = create::create_map(&new, &out, &|done, _| bar.set_position(done as u64))?;
             bar.finish_and_clear();
             println!(

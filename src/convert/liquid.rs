@@ -55,6 +55,19 @@ pub fn to_mclq(chunk: &mut Chunk, report: &mut Report) {
     }
 }
 
+/// The 81 values of a whole chunk's 9×9 vertices from a layer's own: vertex `i` takes value
+/// `pick(i)`, or `missing` when the layer has none there.
+fn spread<T: Copy>(values: Option<&[T]>, pick: &impl Fn(usize) -> usize, missing: T) -> Vec<T> {
+    (0..81)
+        .map(|i| {
+            values
+                .and_then(|v| v.get(pick(i)))
+                .copied()
+                .unwrap_or(missing)
+        })
+        .collect()
+}
+
 /// Widens a layer to the whole 9×9 grid, filling vertices outside its rectangle from the nearest
 /// edge, and marks it as MCLQ.
 fn widen_to_chunk(layer: &mut LiquidLayer) {
@@ -67,31 +80,9 @@ fn widen_to_chunk(layer: &mut LiquidLayer) {
             col.clamp(layer.x as usize, layer.x as usize + layer.width as usize) - layer.x as usize;
         r * cols + c
     };
-    let heights = (0..81)
-        .map(|i| {
-            layer
-                .heights
-                .as_ref()
-                .and_then(|h| h.get(pick(i)))
-                .copied()
-                .unwrap_or(layer.max_height)
-        })
-        .collect();
-    let depths = (0..81)
-        .map(|i| {
-            layer
-                .depths
-                .as_ref()
-                .and_then(|d| d.get(pick(i)))
-                .copied()
-                .unwrap_or(0)
-        })
-        .collect();
-    let uvs = layer.uvs.as_ref().map(|u| {
-        (0..81)
-            .map(|i| u.get(pick(i)).copied().unwrap_or([0, 0]))
-            .collect()
-    });
+    let heights = spread(layer.heights.as_deref(), &pick, layer.max_height);
+    let depths = spread(layer.depths.as_deref(), &pick, 0);
+    let uvs = layer.uvs.as_deref().map(|u| spread(Some(u), &pick, [0, 0]));
     layer.cover_whole_chunk();
     layer.heights = Some(heights);
     layer.depths = Some(depths);

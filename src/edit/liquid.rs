@@ -900,18 +900,8 @@ mod tests {
         let mut changed = dab(&mut map, &brush, add, LiquidStyle::Mh2o, x, y, &mut stroke);
         changed.sort();
         assert_eq!(changed, vec![(coord, 4 * 16 + 3), (coord, 4 * 16 + 4)]);
-        let west = &map.tiles[&coord]
-            .chunk(3, 4)
-            .liquid
-            .as_ref()
-            .unwrap()
-            .layers[0];
-        let east = &map.tiles[&coord]
-            .chunk(4, 4)
-            .liquid
-            .as_ref()
-            .unwrap()
-            .layers[0];
+        let west = first_layer(&map, coord, 3, 4);
+        let east = first_layer(&map, coord, 4, 4);
         assert_eq!(west.liquid_type, 5, "MH2O keeps the exact LiquidType");
         assert_eq!((west.x, west.width), (7, 1));
         assert_eq!((east.x, east.width), (0, 1));
@@ -933,18 +923,8 @@ mod tests {
             east_quad.1,
             &mut stroke,
         );
-        let west = &map.tiles[&coord]
-            .chunk(3, 4)
-            .liquid
-            .as_ref()
-            .unwrap()
-            .layers[0];
-        let east = &map.tiles[&coord]
-            .chunk(4, 4)
-            .liquid
-            .as_ref()
-            .unwrap()
-            .layers[0];
+        let west = first_layer(&map, coord, 3, 4);
+        let east = first_layer(&map, coord, 4, 4);
         let w = west.heights.as_ref().unwrap();
         let e = east.heights.as_ref().unwrap();
         // West's right column (col 1 of its 2-wide grid) equals east's left column.
@@ -952,5 +932,15 @@ mod tests {
             assert_eq!(w[row * 2 + 1], e[row * 2]);
         }
         assert!(e.contains(&13.0));
+    }
+
+    /// The first liquid layer of chunk (`x`, `y`) of tile `coord`.
+    fn first_layer(map: &Map, coord: TileCoord, x: usize, y: usize) -> &LiquidLayer {
+        &map.tiles[&coord]
+            .chunk(x, y)
+            .liquid
+            .as_ref()
+            .unwrap()
+            .layers[0]
     }
 }

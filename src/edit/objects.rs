@@ -19,6 +19,7 @@ use super::stroke::{ObjectsChange, TerrainEdit, TileObjects};
 use crate::model::coords::{CHUNKS_PER_SIDE, placed_box};
 pub use crate::model::coords::{chunks_overlapping, tiles_overlapping};
 pub use crate::model::objects::UidRange;
+use crate::model::objects::{Placement, placements};
 use crate::model::{DoodadPlacement, Map, ObjectKind, Tile, TileCoord, WmoPlacement};
 
 /// A model-space box (min, max), as model files declare their bounds.
@@ -82,42 +83,22 @@ pub fn find(map: &Map, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord>
 
 /// The object's record in one tile, if the tile lists it.
 fn record_in(tile: &Tile, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord> {
-    match kind {
-        ObjectKind::Doodad => tile
-            .doodads
-            .iter()
-            .find(|d| d.unique_id == unique_id)
-            .map(|d| ObjectRecord {
-                kind,
-                model: name_at(&tile.doodad_names, d.name_index),
-                unique_id,
-                position: d.position,
-                rotation: d.rotation,
-                scale: d.scale,
-                flags: d.flags,
-                doodad_set: 0,
-                name_set: 0,
-            }),
-        ObjectKind::Wmo => tile
-            .wmos
-            .iter()
-            .find(|w| w.unique_id == unique_id)
-            .map(|w| ObjectRecord {
-                kind,
-                model: name_at(&tile.wmo_names, w.name_index),
-                unique_id,
-                position: w.position,
-                rotation: w.rotation,
-                scale: w.scale,
-                flags: w.flags,
-                doodad_set: w.doodad_set,
-                name_set: w.name_set,
-            }),
-    }
-}
-
-fn name_at(names: &[String], index: u32) -> String {
-    names.get(index as usize).cloned().unwrap_or_default()
+    let p = placements(tile, kind).find(|p| p.unique_id() == unique_id)?;
+    let (scale, flags, doodad_set, name_set) = match p {
+        Placement::Doodad(d) => (d.scale, d.flags, 0, 0),
+        Placement::Wmo(w) => (w.scale, w.flags, w.doodad_set, w.name_set),
+    };
+    Some(ObjectRecord {
+        kind,
+        model: p.model(tile).cloned().unwrap_or_default(),
+        unique_id,
+        position: p.position(),
+        rotation: p.rotation(),
+        scale,
+        flags,
+        doodad_set,
+        name_set,
+    })
 }
 
 /// Where new objects' uniqueIds come from: above every uid the map uses (in memory, and in its

@@ -454,15 +454,9 @@ impl Op {
     pub fn liquid_edit(&self, map: &Map) -> Result<Option<LiquidEdit>, String> {
         let surface = || -> Result<Surface, String> {
             let first = self.points[0];
-            let start = match self.height {
-                Some(h) => h,
-                None => liquid::height_under(map, first[0], first[1]).ok_or_else(|| {
-                    format!(
-                        "liquid: no loaded terrain under ({}, {})",
-                        first[0], first[1]
-                    )
-                })?,
-            };
+            let start = given_or_under(self.height, "liquid", first, || {
+                liquid::height_under(map, first[0], first[1])
+            })?;
             Ok(match self.end_height {
                 Some(end) => {
                     let last = self.points[self.points.len() - 1];
@@ -577,15 +571,9 @@ pub fn apply(
             scale: op.scale.unwrap_or(20.0),
         }),
         Tool::Flatten => {
-            let target = match op.height {
-                Some(h) => h,
-                None => lattice::height_at(map, first[0], first[1]).ok_or_else(|| {
-                    format!(
-                        "flatten: no loaded terrain under ({}, {})",
-                        first[0], first[1]
-                    )
-                })?,
-            };
+            let target = given_or_under(op.height, "flatten", first, || {
+                lattice::height_at(map, first[0], first[1])
+            })?;
             Some(Sculpt::Flatten {
                 target,
                 mode: op.mode.unwrap_or_default(),
@@ -623,4 +611,19 @@ pub fn parse(json: &str) -> Result<OpsFile, String> {
         op.validate().map_err(|e| format!("op {i}: {e}"))?;
     }
     Ok(file)
+}
+/// The `given` height, else the one `under` finds at `at` (the operation's first point); an
+/// error naming `tool` when no loaded terrain is there.
+fn given_or_under(
+    given: Option<f32>,
+    tool: &str,
+    at: [f64; 2],
+    under: impl FnOnce() -> Option<f32>,
+) -> Result<f32, String> {
+    match given {
+        Some(h) => Ok(h),
+        None => {
+            under().ok_or_else(|| format!("{tool}: no loaded terrain under ({}, {})", at[0], at[1]))
+        }
+    }
 }

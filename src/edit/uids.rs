@@ -14,6 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
+use crate::model::objects::placements;
 use crate::model::{Map, ObjectKind, Tile, TileCoord};
 
 /// One record of one tile, as the clash rule sees it.
@@ -61,25 +62,18 @@ pub fn listings(map: &Map) -> Vec<Listing> {
 
 /// The doodad and then WMO records of one tile, in record order.
 pub fn tile_listings(t: &Tile) -> Vec<Listing> {
-    let name = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_default();
-    let mut out = Vec::with_capacity(t.doodads.len() + t.wmos.len());
-    out.extend(t.doodads.iter().enumerate().map(|(record, d)| Listing {
-        tile: t.coord,
-        kind: ObjectKind::Doodad,
-        record,
-        unique_id: d.unique_id,
-        model: name(&t.doodad_names, d.name_index),
-        position: d.position,
-    }));
-    out.extend(t.wmos.iter().enumerate().map(|(record, w)| Listing {
-        tile: t.coord,
-        kind: ObjectKind::Wmo,
-        record,
-        unique_id: w.unique_id,
-        model: name(&t.wmo_names, w.name_index),
-        position: w.position,
-    }));
-    out
+    [ObjectKind::Doodad, ObjectKind::Wmo]
+        .into_iter()
+        .flat_map(|kind| placements(t, kind).enumerate())
+        .map(|(record, p)| Listing {
+            tile: t.coord,
+            kind: p.kind(),
+            record,
+            unique_id: p.unique_id(),
+            model: p.model(t).cloned().unwrap_or_default(),
+            position: p.position(),
+        })
+        .collect()
 }
 
 /// A listing whose uid an earlier listing of a different object already holds.

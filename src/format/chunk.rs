@@ -148,6 +148,17 @@ impl<'a> RawChunk<'a> {
     pub fn error(&self, relative: usize, kind: ErrorKind) -> FormatError {
         FormatError::new(self.tag, self.payload_offset() + relative, kind)
     }
+
+    /// An error at the start of this chunk's payload: its size is wrong, and `why`.
+    pub fn bad_size(&self, why: &'static str) -> FormatError {
+        self.error(
+            0,
+            ErrorKind::BadSize {
+                size: self.size as u64,
+                why,
+            },
+        )
+    }
 }
 
 /// Reads the chunk header at `pos` of `data` (whose first byte is at absolute `base`); the

@@ -1,6 +1,6 @@
 //! MDDF (36-byte) and MODF (64-byte) placement records, shared by every generation.
 
-use super::chunk::{Reader, Result, Writer};
+use super::chunk::{RawChunk, Reader, Result, Writer, tags};
 use crate::model::coords;
 use crate::model::placement::{DoodadPlacement, WmoPlacement};
 
@@ -8,6 +8,44 @@ use crate::model::placement::{DoodadPlacement, WmoPlacement};
 pub const DOODAD_RECORD: usize = 36;
 /// Bytes of one MODF record.
 pub const WMO_RECORD: usize = 64;
+
+/// Every MDDF record of `mddf`; an error when it is not a whole number of them.
+pub fn read_doodads(mddf: &RawChunk) -> Result<Vec<DoodadPlacement>> {
+    read_records(mddf, (DOODAD_RECORD, "not a multiple of 36"), read_doodad)
+}
+
+/// Every MODF record of `modf`; an error when it is not a whole number of them.
+pub fn read_wmos(modf: &RawChunk) -> Result<Vec<WmoPlacement>> {
+    read_records(modf, (WMO_RECORD, "not a multiple of 64"), read_wmo)
+}
+
+/// The `size`-byte records of `c`, each read by `read`; an error saying `why` when the chunk is
+/// not a whole number of them.
+fn read_records<T>(
+    c: &RawChunk,
+    (size, why): (usize, &'static str),
+    read: fn(&mut Reader) -> Result<T>,
+) -> Result<Vec<T>> {
+    if !c.payload.len().is_multiple_of(size) {
+        return Err(c.bad_size(why));
+    }
+    let mut r = c.reader();
+    (0..c.payload.len() / size).map(|_| read(&mut r)).collect()
+}
+
+/// MDDF: `doodads`' records, chunk header and all.
+pub fn put_mddf(w: &mut Writer, doodads: &[DoodadPlacement]) {
+    let c = w.begin(tags::MDDF);
+    doodads.iter().for_each(|d| write_doodad(w, d));
+    w.end(c);
+}
+
+/// MODF: `wmos`' records, chunk header and all.
+pub fn put_modf(w: &mut Writer, wmos: &[WmoPlacement]) {
+    let c = w.begin(tags::MODF);
+    wmos.iter().for_each(|p| write_wmo(w, p));
+    w.end(c);
+}
 
 /// Reads one MDDF record.
 pub fn read_doodad(r: &mut Reader) -> Result<DoodadPlacement> {

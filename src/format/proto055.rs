@@ -19,7 +19,7 @@
 
 use crate::format::alpha::tile::{self, BlockLayout, BlockOffsets};
 use crate::format::alpha::wdt::{save_names, tiles_in_main_order, write_container};
-use crate::format::chunk::{ErrorKind, Result, Writer, expect_chunk, tags};
+use crate::format::chunk::{Result, Writer, expect_chunk, tags};
 use crate::model::coords::TileCoord;
 use crate::model::map::Map;
 use crate::model::monolithic::MapWideNames;
@@ -49,12 +49,7 @@ pub fn is_prototype_adt(bytes: &[u8]) -> bool {
 
 /// Encodes one tile as a prototype ADT whose name ids index the map-wide lists of `names`.
 pub fn write_adt(tile: &Tile, names: &tile::SaveNames) -> Vec<u8> {
-    let mut w = Writer::with_capacity(1 << 20);
-    let mhdr = w.begin(tags::MHDR);
-    let base = mhdr.payload_offset();
-    w.zeros(MHDR_BYTES);
-    w.end(mhdr);
-    let at = tile::write_block(&mut w, tile, names, LAYOUT);
+    let (mut w, base, at) = tile::write_under_mhdr(tile, names, LAYOUT, MHDR_BYTES);
     // Each offset points at the padding before the chunk's tag.
     let pad_of = |tag_at: usize| (tag_at - PADDING - base) as u32;
     let mut h = Writer::with_capacity(32);
@@ -75,13 +70,7 @@ pub fn write_adt(tile: &Tile, names: &tile::SaveNames) -> Vec<u8> {
 pub fn read_adt(bytes: &[u8], coord: TileCoord, names: &mut MapWideNames) -> Result<Tile> {
     let mhdr = expect_chunk(bytes, 0, 0, tags::MHDR)?;
     if mhdr.payload.len() < 32 {
-        return Err(mhdr.error(
-            0,
-            ErrorKind::BadSize {
-                size: mhdr.size as u64,
-                why: "the prototype MHDR holds at least 8 words",
-            },
-        ));
+        return Err(mhdr.bad_size("the prototype MHDR holds at least 8 words"));
     }
     let mut r = mhdr.reader();
     let flags = r.u32()?;
@@ -154,12 +143,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn layout_has_padding_and_fixed_mcnk_offsets() {
+    /// Map "P" with [`sample_tile`] at (3, 5).
+    fn sample_map() -> Map {
         let mut map = Map::new("P");
         map.tiles
             .insert(TileCoord::new(3, 5).unwrap(), sample_tile());
-        let (_, adts) = write_map(&map);
+        map
+    }
+
+    #[test]
+    fn layout_has_padding_and_fixed_mcnk_offsets() {
+        let (_, adts) = write_map(&sample_map());
         let bytes = &adts[0].1;
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         assert_eq!(&bytes[..4], b"RDHM", "no MVER");
@@ -188,10 +182,7 @@ mod tests {
 
     #[test]
     fn tiles_round_trip_through_prototype_adts() {
-        let mut map = Map::new("P");
-        map.tiles
-            .insert(TileCoord::new(3, 5).unwrap(), sample_tile());
-        let (wdt, adts) = write_map(&map);
+        let (wdt, adts) = write_map(&sample_map());
         let mut back = crate::format::alpha::read_wdt(&wdt, "P").unwrap();
         assert!(back.tiles.is_empty());
         assert_eq!(back.present_tiles(), vec![TileCoord::new(3, 5).unwrap()]);

@@ -9,7 +9,9 @@
 use std::collections::BTreeMap;
 
 use super::Generation;
-use super::chunk::{ChunkIter, ErrorKind, FormatError, Result, Tag, Writer, chunk_at, tags};
+use super::chunk::{
+    ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, chunk_at, tags,
+};
 use crate::model::TileCoord;
 use crate::model::coords::{LOW_RES_SAMPLES, TILES_PER_SIDE};
 
@@ -172,6 +174,21 @@ pub fn read(data: &[u8]) -> Result<Wdl> {
 }
 
 /// Reads the MARE at `offset` and the MAHO right after it, if any; returns the tile and the
+/// An error (`why`) at `at`, where chunk `c` starts, unless its payload is `bytes` long.
+fn expect_size(c: &RawChunk, at: usize, bytes: usize, why: &'static str) -> Result<()> {
+    if c.payload.len() != bytes {
+        return Err(FormatError::new(
+            c.tag,
+            at,
+            ErrorKind::BadSize {
+                size: c.size as u64,
+                why,
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// offset just past what was read.
 fn read_tile(data: &[u8], offset: usize) -> Result<(WdlTile, usize)> {
     let mare = chunk_at(data, offset, 0, MARE)?;
@@ -185,16 +202,12 @@ fn read_tile(data: &[u8], offset: usize) -> Result<(WdlTile, usize)> {
             },
         ));
     }
-    if mare.payload.len() != MARE_BYTES {
-        return Err(FormatError::new(
-            MARE,
-            offset,
-            ErrorKind::BadSize {
-                size: mare.size as u64,
-                why: "MARE holds 545 heights (1090 bytes)",
-            },
-        ));
-    }
+    expect_size(
+        &mare,
+        offset,
+        MARE_BYTES,
+        "MARE holds 545 heights (1090 bytes)",
+    )?;
     let mut heights = Box::new([0i16; LOW_RES_SAMPLES]);
     let mut r = mare.reader();
     for h in heights.iter_mut() {
@@ -205,16 +218,7 @@ fn read_tile(data: &[u8], offset: usize) -> Result<(WdlTile, usize)> {
     if let Ok(maho) = chunk_at(data, end, 0, MAHO)
         && maho.tag == MAHO
     {
-        if maho.payload.len() != MAHO_BYTES {
-            return Err(FormatError::new(
-                MAHO,
-                end,
-                ErrorKind::BadSize {
-                    size: maho.size as u64,
-                    why: "MAHO holds 16 masks (32 bytes)",
-                },
-            ));
-        }
+        expect_size(&maho, end, MAHO_BYTES, "MAHO holds 16 masks (32 bytes)")?;
         let mut r = maho.reader();
         let mut masks = [0u16; 16];
         for m in masks.iter_mut() {

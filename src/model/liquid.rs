@@ -184,3 +184,13 @@ pub struct ChunkLiquid {
     /// MH2O attributes, when the file stored them.
     pub attributes: Option<LiquidAttributes>,
 }
+
+impl ChunkLiquid {
+    /// The liquid of an MCLQ: its layers, and no attributes (only MH2O stores them).
+    pub fn from_mclq(layers: Vec<LiquidLayer>) -> ChunkLiquid {
+        ChunkLiquid {
+            layers,
+            attributes: None,
+        }
+    }
+}

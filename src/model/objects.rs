@@ -4,7 +4,7 @@
 //! Tiles store placements per file (MDDF/MODF with name indices into MMDX/MWMO); an object
 //! crossing a tile border is listed by every tile it touches under the same uniqueId, and the
 //! client draws it once. [`collect`] gives that once-per-uid view for drawing and, later,
-//! for selecting.
+//! for selecting; [`placements`] goes through a tile's records of either kind alike.
 //!
 //! Not for: file records (see `placement`) or drawing (see `render`).
 
@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::TileCoord;
 use super::map::Map;
+use super::placement::{DoodadPlacement, WmoPlacement};
+use super::tile::Tile;
 
 /// Each uniqueId in a map's tiles on disk, with the tiles listing it (in the order read): what
 /// a partly loaded map needs to give new objects unused uids and to load every tile an object
@@ -72,44 +74,104 @@ pub fn collect(map: &Map) -> Vec<MapObject> {
             tile: TileCoord::new(0, 0).expect("0, 0 is on the map"),
         });
     }
-    for tile in map.tiles_by_row() {
-        for d in &tile.doodads {
-            if !seen.insert((ObjectKind::Doodad, d.unique_id)) {
-                continue;
+    for kind in [ObjectKind::Doodad, ObjectKind::Wmo] {
+        for tile in map.tiles_by_row() {
+            for p in placements(tile, kind) {
+                if !seen.insert((kind, p.unique_id())) {
+                    continue;
+                }
+                let (scale, doodad_set, record_bounds) = match p {
+                    Placement::Doodad(d) => (d.scale_factor(), 0, None),
+                    // 3.3.5 and earlier pad this field (usually 0): WMOs are never scaled there.
+                    Placement::Wmo(w) => (1.0, w.doodad_set, Some((w.bounds_min, w.bounds_max))),
+                };
+                out.push(MapObject {
+                    kind,
+                    unique_id: p.unique_id(),
+                    model: p.model(tile).cloned(),
+                    position: p.position(),
+                    rotation: p.rotation(),
+                    scale,
+                    doodad_set,
+                    record_bounds,
+                    tile: tile.coord,
+                });
             }
-            out.push(MapObject {
-                kind: ObjectKind::Doodad,
-                unique_id: d.unique_id,
-                model: tile.doodad_names.get(d.name_index as usize).cloned(),
-                position: d.position,
-                rotation: d.rotation,
-                scale: d.scale_factor(),
-                doodad_set: 0,
-                record_bounds: None,
-                tile: tile.coord,
-            });
-        }
-    }
-    for tile in map.tiles_by_row() {
-        for w in &tile.wmos {
-            if !seen.insert((ObjectKind::Wmo, w.unique_id)) {
-                continue;
-            }
-            out.push(MapObject {
-                kind: ObjectKind::Wmo,
-                unique_id: w.unique_id,
-                model: tile.wmo_names.get(w.name_index as usize).cloned(),
-                position: w.position,
-                rotation: w.rotation,
-                // 3.3.5 and earlier pad this field (usually 0): WMOs are never scaled there.
-                scale: 1.0,
-                doodad_set: w.doodad_set,
-                record_bounds: Some((w.bounds_min, w.bounds_max)),
-                tile: tile.coord,
-            });
         }
     }
     out
+}
+
+/// One placement record of a tile, doodad or WMO, for code that treats both kinds alike.
+#[derive(Debug, Clone, Copy)]
+pub enum Placement<'a> {
+    /// An MDDF record.
+    Doodad(&'a DoodadPlacement),
+    /// A MODF record.
+    Wmo(&'a WmoPlacement),
+}
+
+impl<'a> Placement<'a> {
+    /// Doodad or WMO.
+    pub fn kind(self) -> ObjectKind {
+        match self {
+            Placement::Doodad(_) => ObjectKind::Doodad,
+            Placement::Wmo(_) => ObjectKind::Wmo,
+        }
+    }
+
+    /// The record's uniqueId.
+    pub fn unique_id(self) -> u32 {
+        match self {
+            Placement::Doodad(d) => d.unique_id,
+            Placement::Wmo(w) => w.unique_id,
+        }
+    }
+
+    /// The record's index into the tile's model names of its kind.
+    pub fn name_index(self) -> u32 {
+        match self {
+            Placement::Doodad(d) => d.name_index,
+            Placement::Wmo(w) => w.name_index,
+        }
+    }
+
+    /// World position (x north, y west, z up).
+    pub fn position(self) -> [f64; 3] {
+        match self {
+            Placement::Doodad(d) => d.position,
+            Placement::Wmo(w) => w.position,
+        }
+    }
+
+    /// Rotation in degrees, as the record stores it.
+    pub fn rotation(self) -> [f32; 3] {
+        match self {
+            Placement::Doodad(d) => d.rotation,
+            Placement::Wmo(w) => w.rotation,
+        }
+    }
+
+    /// The model path the record names in `tile` (MMDX or MWMO), `None` when its name index
+    /// points past the list.
+    pub fn model(self, tile: &'a Tile) -> Option<&'a String> {
+        match self {
+            Placement::Doodad(d) => tile.doodad_names.get(d.name_index as usize),
+            Placement::Wmo(w) => tile.wmo_names.get(w.name_index as usize),
+        }
+    }
+}
+
+/// The tile's records of `kind`, in record order.
+pub fn placements(tile: &Tile, kind: ObjectKind) -> impl Iterator<Item = Placement<'_>> {
+    let (doodads, wmos) = match kind {
+        ObjectKind::Doodad => (&tile.doodads[..], &[][..]),
+        ObjectKind::Wmo => (&[][..], &tile.wmos[..]),
+    };
+    doodads
+        .iter()
+        .map(Placement::Doodad)
+        .chain(wmos.iter().map(Placement::Wmo))
 }
 
 /// A range of uniqueIds that one editor hands out (Settings ▸ uniqueId range): first and last,

@@ -286,14 +286,21 @@ mod tests {
         b.build(path).unwrap();
     }
 
-    #[test]
-    fn patches_beyond_the_list_merge_into_its_last_in_the_clients_order() {
+    /// A temporary folder with a client's `Game/Data` holding the archives `names`, each with
+    /// one file; the folder and the Data path.
+    fn client_with(names: &[&str]) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("Game/Data");
         fs::create_dir_all(&data).unwrap();
-        for n in ["dbc.MPQ", "terrain.MPQ", "model.MPQ", "patch.MPQ"] {
+        for n in names {
             archive(&data.join(n), &[("x.txt", b"base")], true);
         }
+        (dir, data)
+    }
+
+    #[test]
+    fn patches_beyond_the_list_merge_into_its_last_in_the_clients_order() {
+        let (dir, data) = client_with(&["dbc.MPQ", "terrain.MPQ", "model.MPQ", "patch.MPQ"]);
         archive(
             &data.join("patch-2.MPQ"),
             &[("a.txt", b"blizzard"), ("b.txt", b"kept")],
@@ -349,12 +356,7 @@ mod tests {
 
     #[test]
     fn a_client_whose_patches_the_extractors_all_read_is_only_linked() {
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("Game/Data");
-        fs::create_dir_all(&data).unwrap();
-        for n in ["dbc.MPQ", "terrain.MPQ", "patch.MPQ", "patch-2.MPQ"] {
-            archive(&data.join(n), &[("x.txt", b"base")], true);
-        }
+        let (dir, data) = client_with(&["dbc.MPQ", "terrain.MPQ", "patch.MPQ", "patch-2.MPQ"]);
         let got = write_server_data(&data, &dir.path().join("srv")).unwrap();
         assert!(got.merged.is_empty());
         assert_eq!(got.linked.len(), 4);

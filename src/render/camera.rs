@@ -102,11 +102,16 @@ impl Camera {
         );
         let distance = to_eye.length().max(1.0);
         self.look(d_yaw, d_pitch);
+        self.back_off(pivot, distance);
+    }
+
+    /// Puts the camera `distance` yards behind `target` along its view direction.
+    fn back_off(&mut self, target: [f64; 3], distance: f32) {
         let back = -self.forward() * distance;
         self.position = [
-            pivot[0] + back.x as f64,
-            pivot[1] + back.y as f64,
-            pivot[2] + back.z as f64,
+            target[0] + back.x as f64,
+            target[1] + back.y as f64,
+            target[2] + back.z as f64,
         ];
     }
 
@@ -121,12 +126,7 @@ impl Camera {
         if self.pitch > -0.2 {
             self.pitch = -0.6;
         }
-        let back = -self.forward() * distance;
-        self.position = [
-            target[0] + back.x as f64,
-            target[1] + back.y as f64,
-            target[2] + back.z as f64,
-        ];
+        self.back_off(target, distance);
     }
 
     /// Looks down at the middle of a tile from the north-west, high enough to see all of it.

@@ -206,30 +206,11 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("View", |ui| {
-            let mut v = state.chunk_grid;
-            if ui.checkbox(&mut v, "Chunk grid").changed() {
-                out.push(Intent::ShowChunkGrid(v));
-            }
-            let mut v = state.tile_grid;
-            if ui.checkbox(&mut v, "Tile grid").changed() {
-                out.push(Intent::ShowTileGrid(v));
-            }
-            let mut v = state.layer_count;
-            if ui.checkbox(&mut v, "Layer count").changed() {
-                out.push(Intent::ShowLayerCount(v));
-            }
-            let mut v = state.area_overlay;
-            if ui
-                .checkbox(&mut v, "Areas")
-                .on_hover_text("Tint chunks by area id, with a legend of their zones")
-                .changed()
-            {
-                out.push(Intent::ShowAreas(v));
-            }
-            let mut v = state.liquids;
-            if ui.checkbox(&mut v, "Liquids").changed() {
-                out.push(Intent::ShowLiquids(v));
-            }
+            toggle(ui, &mut out, state.chunk_grid, "Chunk grid", Intent::ShowChunkGrid);
+            toggle(ui, &mut out, state.tile_grid, "Tile grid", Intent::ShowTileGrid);
+            toggle(ui, &mut out, state.layer_count, "Layer count", Intent::ShowLayerCount);
+            toggle(ui, &mut out, state.area_overlay, "Areas", Intent::ShowAreas);
+            toggle(ui, &mut out, state.liquids, "Liquids", Intent::ShowLiquids);
             ui.separator();
             let mut f = state.objects;
             let mut changed = ui.checkbox(&mut f.doodads, "Doodads").changed();
@@ -297,39 +278,38 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             {
                 out.push(Intent::AutosaveSecs((minutes * 60.0).round() as u32));
             }
-            ui.separator();
-            match &state.client {
-                Some(c) => ui.label(format!("Client data: {c}")),
-                None => ui.label("Client data: not set (procedural textures)"),
+            let client = match &state.client {
+                Some(c) => format!("Client data: {c}"),
+                None => "Client data: not set (procedural textures)".into(),
             };
-            if ui.button("Choose client folder…").clicked() {
-                out.push(Intent::PickClientData);
-            }
-            if ui
-                .add_enabled(
+            let listfile = match &state.listfile {
+                Some(f) => format!("Listfile: {}", f.display()),
+                None => "Listfile: none (the archives' own names)".into(),
+            };
+            // Each: what is set, a button that picks it and one, enabled when it is set, that
+            // forgets it.
+            for (shown, (choose, pick), (forget, clear), set) in [
+                (
+                    client,
+                    ("Choose client folder…", Intent::PickClientData),
+                    ("Forget client folder", Intent::ClearClientData),
                     state.client.is_some(),
-                    egui::Button::new("Forget client folder"),
-                )
-                .clicked()
-            {
-                out.push(Intent::ClearClientData);
-            }
-            ui.separator();
-            match &state.listfile {
-                Some(f) => ui.label(format!("Listfile: {}", f.display())),
-                None => ui.label("Listfile: none (the archives' own names)"),
-            };
-            if ui.button("Add listfile…").clicked() {
-                out.push(Intent::PickListfile);
-            }
-            if ui
-                .add_enabled(
+                ),
+                (
+                    listfile,
+                    ("Add listfile…", Intent::PickListfile),
+                    ("Forget listfile", Intent::ClearListfile),
                     state.listfile.is_some(),
-                    egui::Button::new("Forget listfile"),
-                )
-                .clicked()
-            {
-                out.push(Intent::ClearListfile);
+                ),
+            ] {
+                ui.separator();
+                ui.label(shown);
+                if ui.button(choose).clicked() {
+                    out.push(pick);
+                }
+                if ui.add_enabled(set, egui::Button::new(forget)).clicked() {
+                    out.push(clear);
+                }
             }
         });
     });
@@ -338,6 +318,20 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
 
 /// Settings ▸ uniqueId range: the range new objects of the open map take, stored beside it, so
 /// that several people editing one map never hand out the same uid.
+/// A checkbox showing `shown`; ticking or unticking it pushes the intent `intent` makes of the
+/// new value.
+fn toggle(
+    ui: &mut egui::Ui,
+    out: &mut Vec<Intent>,
+    mut shown: bool,
+    text: &str,
+    intent: fn(bool) -> Intent,
+) {
+    if ui.checkbox(&mut shown, text).changed() {
+        out.push(intent(shown));
+    }
+}
+
 fn uid_range(ui: &mut egui::Ui, range: Option<(u32, u32)>, out: &mut Vec<Intent>) {
     match range {
         Some((a, b)) => ui.label(format!("uniqueId range: {a}-{b}")),

@@ -127,20 +127,11 @@ fn place_options(ui: &mut egui::Ui, place: &PlaceOptions) -> Option<PlaceOptions
     ui.add(egui::Slider::new(&mut p.random_tilt, 0.0..=30.0).text("Random tilt (°)"));
     if !model.to_ascii_lowercase().ends_with(".wmo") {
         ui.horizontal(|ui| {
-            let label = ui.label("Scale from");
-            ui.add(
-                DragValue::new(&mut p.scale.0)
-                    .speed(0.01)
-                    .range(0.01..=63.0),
-            )
-            .labelled_by(label.id);
-            let label = ui.label("to");
-            ui.add(
-                DragValue::new(&mut p.scale.1)
-                    .speed(0.01)
-                    .range(0.01..=63.0),
-            )
-            .labelled_by(label.id);
+            for (text, value) in [("Scale from", &mut p.scale.0), ("to", &mut p.scale.1)] {
+                let label = ui.label(text);
+                ui.add(DragValue::new(value).speed(0.01).range(0.01..=63.0))
+                    .labelled_by(label.id);
+            }
         });
     }
     (p != *place).then_some(p)

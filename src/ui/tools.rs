@@ -124,22 +124,12 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
     ui.separator();
     match s.tool {
         Tool::Flatten => {
-            let mut typed = s.flatten_height.is_some();
-            ui.checkbox(
-                &mut typed,
+            typed_height(
+                ui,
+                &mut s.flatten_height,
                 "Typed height (else: height under the first click)",
+                ("Height", 0.5),
             );
-            if typed {
-                let mut h = s.flatten_height.unwrap_or(0.0);
-                ui.horizontal(|ui| {
-                    let label = ui.label("Height");
-                    ui.add(DragValue::new(&mut h).speed(0.5))
-                        .labelled_by(label.id);
-                });
-                s.flatten_height = Some(h);
-            } else {
-                s.flatten_height = None;
-            }
             ComboBox::from_label("Mode")
                 .selected_text(format!("{:?}", s.flatten_mode))
                 .show_ui(ui, |ui| {
@@ -331,24 +321,12 @@ fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings, client_types: &[(u16,
         }
     }
     if matches!(s.tool, Tool::LiquidAdd | Tool::LiquidHeight | Tool::River) {
-        let mut typed = s.liquid_height.is_some();
         let untyped = if s.tool == Tool::LiquidHeight {
             "Typed height (else: the ground under the first click)"
         } else {
             "Typed height (else: the surface or ground under the first click)"
         };
-        ui.checkbox(&mut typed, untyped);
-        if typed {
-            let mut h = s.liquid_height.unwrap_or(0.0);
-            ui.horizontal(|ui| {
-                let label = ui.label("Surface height");
-                ui.add(DragValue::new(&mut h).speed(0.25))
-                    .labelled_by(label.id);
-            });
-            s.liquid_height = Some(h);
-        } else {
-            s.liquid_height = None;
-        }
+        typed_height(ui, &mut s.liquid_height, untyped, ("Surface height", 0.25));
         ui.label("Ctrl+click picks the liquid surface height and kind under the cursor.");
     }
     match s.tool {
@@ -364,5 +342,28 @@ fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings, client_types: &[(u16,
             ui.label("Paints both flags as set here on the liquid under the brush.");
         }
         _ => {}
+    }
+}
+
+/// A checkbox saying whether `height` is typed (else the tool takes it from the first click;
+/// its text is `untyped`) and, when it is, a field labelled `label` that drags by `speed`.
+fn typed_height(
+    ui: &mut egui::Ui,
+    height: &mut Option<f32>,
+    untyped: &str,
+    (label, speed): (&str, f64),
+) {
+    let mut typed = height.is_some();
+    ui.checkbox(&mut typed, untyped);
+    if typed {
+        let mut h = height.unwrap_or(0.0);
+        ui.horizontal(|ui| {
+            let label = ui.label(label);
+            ui.add(DragValue::new(&mut h).speed(speed))
+                .labelled_by(label.id);
+        });
+        *height = Some(h);
+    } else {
+        *height = None;
     }
 }

@@ -9,15 +9,14 @@
 use crate::format::chunk::{
     ErrorKind, FormatError, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
 };
-use crate::format::mcnk_parts as parts;
+use crate::format::mcnk_parts::{self as parts, Offsets, OpenMcnk};
 use crate::format::{mcal, mclq};
-use crate::model::alpha::AlphaMap;
 use crate::model::chunk::*;
 use crate::model::coords::{self, VERTICES_PER_CHUNK};
 use crate::model::liquid::{ChunkLiquid, LiquidLayer};
 
 /// Bytes of the alpha MCNK header.
-pub const HEADER_BYTES: usize = 128;
+pub const HEADER_BYTES: usize = parts::HEADER_BYTES;
 /// Bytes of the headerless MCVT: 145 f32.
 pub const HEIGHT_BYTES: usize = VERTICES_PER_CHUNK * 4;
 /// Bytes of the 145 packed normals.
@@ -26,10 +25,6 @@ const NORMAL_BYTES: usize = VERTICES_PER_CHUNK * 3;
 const NORMAL_PADDING: usize = 13;
 /// Bytes of the headerless alpha MCNR, padding included.
 pub const NORMAL_BLOCK_BYTES: usize = NORMAL_BYTES + NORMAL_PADDING;
-/// Bytes of one MCLY record: texture, flags, MCAL offset, u16 effect id, u16 padding.
-const LAYER_BYTES: usize = 16;
-/// Bytes of a shadow map.
-const SHADOW_BYTES: usize = 512;
 
 /// Bytes of one MCSE sound emitter record in an alpha file.
 ///
@@ -39,9 +34,6 @@ const SHADOW_BYTES: usize = 512;
 /// what every real alpha chunk we know of does, so the choice only matters for emitters that
 /// came from another alpha file.
 pub const SOUND_RECORD_BYTES: usize = 52;
-
-/// The u16 effect id an MCLY record stores for "no ground effect".
-const NO_EFFECT_U16: u16 = 0xFFFF;
 
 /// The bounding-sphere radius stored at header 0x0C: the sphere around the chunk's bounding box
 /// (a 33⅓-yard square, from the lowest to the highest height), centred on the box's centre.
@@ -91,188 +83,110 @@ fn span(data: &[u8], data_at: usize, ofs: u32, len: usize, tag: Tag) -> Result<&
 /// The sub-chunk (with its own header) at `ofs` of the data after the MCNK header.
 fn sub<'a>(data: &'a [u8], data_at: usize, ofs: u32, tag: Tag) -> Result<RawChunk<'a>> {
     let found = chunk_at(data, ofs as usize, data_at, tags::MCNK)?;
-    if found.tag != tag {
-        return Err(FormatError::new(
-            tags::MCNK,
-            found.offset,
-            ErrorKind::UnexpectedTag {
-                expected: tag,
-                found: found.tag,
-            },
-        ));
-    }
+    parts::expect_tag(tag, found.tag, found.offset)?;
     Ok(found)
 }
 
 /// Decodes one alpha MCNK. The reader follows the stored offsets, so the 8 bytes the 0.5.5
 /// prototype ADT leaves before MCVT need no special case.
 pub fn read(mcnk: &RawChunk) -> Result<Chunk> {
-    if mcnk.payload.len() < HEADER_BYTES {
-        return Err(mcnk.error(
-            0,
-            ErrorKind::Truncated {
-                needed: HEADER_BYTES,
-                available: mcnk.payload.len(),
-            },
-        ));
-    }
+    parts::check_header_room(mcnk)?;
     let mut r = mcnk.reader();
     let flags = r.u32()?;
     let _index_x = r.u32()?;
     let _index_y = r.u32()?;
     // Recomputed from the heights on every save.
     let _radius = r.f32()?;
-    let n_layers = r.u32()?;
-    let n_doodad_refs = r.u32()?;
-    let ofs_height = r.u32()?;
-    let ofs_normal = r.u32()?;
-    let ofs_layer = r.u32()?;
-    let ofs_refs = r.u32()?;
-    let ofs_alpha = r.u32()?;
-    let size_alpha = r.u32()?;
-    let ofs_shadow = r.u32()?;
-    let size_shadow = r.u32()?;
-    let area_id = r.u32()?;
-    let n_wmo_refs = r.u32()?;
-    let holes = r.u16()?;
-    // 0x42: padding that [gp] reads as the high half of the hole mask; always written as 0.
-    let _holes_pad = r.u16()?;
-    let low_quality_texture_map: [u8; 16] = r.array()?;
-    let no_effect_doodad: [u8; 8] = r.array()?;
-    let ofs_sound = r.u32()?;
-    let n_sound = r.u32()?;
-    let ofs_liquid = r.u32()?;
+    // Its `after_holes` is padding, always written as 0.
+    let run = parts::read_header_run(&mut r)?;
 
     let data = &mcnk.payload[HEADER_BYTES..];
     let data_at = mcnk.payload_offset() + HEADER_BYTES;
     let mut quirks = ChunkQuirks::default();
 
     let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
-    let b = span(data, data_at, ofs_height, HEIGHT_BYTES, tags::MCVT)?;
+    let b = span(data, data_at, run.ofs_height, HEIGHT_BYTES, tags::MCVT)?;
     for (k, v) in b.chunks_exact(4).enumerate() {
         heights[coords::outer_then_inner_vertex(k)] = f32::from_le_bytes([v[0], v[1], v[2], v[3]]);
     }
 
-    let mut normals = Box::new([[0i8; 3]; VERTICES_PER_CHUNK]);
-    let b = span(data, data_at, ofs_normal, NORMAL_BLOCK_BYTES, tags::MCNR)?;
-    for (k, v) in b[..NORMAL_BYTES].chunks_exact(3).enumerate() {
-        normals[coords::outer_then_inner_vertex(k)] = [v[0] as i8, v[1] as i8, v[2] as i8];
-    }
+    let b = span(
+        data,
+        data_at,
+        run.ofs_normal,
+        NORMAL_BLOCK_BYTES,
+        tags::MCNR,
+    )?;
+    let normals = parts::read_normals(&b[..NORMAL_BYTES], coords::outer_then_inner_vertex);
     let mut pad = [0u8; NORMAL_PADDING];
     pad.copy_from_slice(&b[NORMAL_BYTES..]);
     if pad != [0; NORMAL_PADDING] {
         quirks.normal_padding = Some(pad);
     }
 
-    let mcly = sub(data, data_at, ofs_layer, tags::MCLY)?;
-    let n = n_layers as usize;
-    if n > 4 || mcly.payload.len() < n * LAYER_BYTES {
-        return Err(mcly.error(
-            0,
-            ErrorKind::Invalid(format!(
-                "{n_layers} layers in {} bytes (at most 4 layers of 16 bytes)",
-                mcly.size
-            )),
-        ));
-    }
-    let alpha_block = span(data, data_at, ofs_alpha, size_alpha as usize, tags::MCAL)?;
-    let alpha_at = data_at + ofs_alpha as usize;
-    let mut lr = mcly.reader();
-    let mut layers = Vec::with_capacity(n);
-    for k in 0..n {
-        let texture = lr.u32()?;
-        let flags = lr.u32()?;
-        let offset = lr.u32()?;
-        let effect = lr.u16()?;
-        let _pad = lr.u16()?;
-        let alpha = if k > 0 && flags & LAYER_USE_ALPHA != 0 {
-            let start = offset as usize;
-            let bytes: &[u8; mcal::NIBBLE_BYTES] = alpha_block
-                .get(start..start.saturating_add(mcal::NIBBLE_BYTES))
-                .and_then(|b| b.try_into().ok())
-                .ok_or_else(|| {
-                    FormatError::new(
-                        tags::MCAL,
-                        alpha_at,
-                        ErrorKind::OffsetOutOfRange {
-                            offset: offset as u64 + mcal::NIBBLE_BYTES as u64,
-                            limit: alpha_block.len() as u64,
-                        },
-                    )
-                })?;
-            // No 63×63 "fix" in this client: all 64×64 texels are meaningful.
-            Some(AlphaMap::from_texels(mcal::decode_nibble(bytes, false)))
-        } else {
-            None
-        };
-        layers.push(Layer {
-            texture,
-            flags,
-            effect_id: if effect == NO_EFFECT_U16 {
-                u32::MAX
-            } else {
-                effect as u32
-            },
-            alpha,
-        });
-    }
+    let mcly = sub(data, data_at, run.ofs_layer, tags::MCLY)?;
+    let n = parts::layer_count(&mcly, run.n_layers)?;
+    let alpha_block = span(
+        data,
+        data_at,
+        run.ofs_alpha,
+        run.size_alpha as usize,
+        tags::MCAL,
+    )?;
+    let alpha_at = data_at + run.ofs_alpha as usize;
+    // No 63×63 "fix" in this client: all 64×64 texels are meaningful.
+    let layers = parts::read_nibble_layers(&mcly, n, false, (alpha_block, alpha_at), false)?;
 
-    let mcrf = sub(data, data_at, ofs_refs, tags::MCRF)?;
-    let mut rr = mcrf.reader();
-    let doodad_refs = (0..n_doodad_refs)
-        .map(|_| rr.u32())
-        .collect::<Result<Vec<_>>>()?;
-    let wmo_refs = (0..n_wmo_refs)
-        .map(|_| rr.u32())
-        .collect::<Result<Vec<_>>>()?;
+    let mcrf = sub(data, data_at, run.ofs_refs, tags::MCRF)?;
+    let (doodad_refs, wmo_refs) = parts::read_refs(&mcrf, run.n_doodad_refs, run.n_wmo_refs)?;
 
-    let shadow = if size_shadow > 0 {
-        if size_shadow as usize != SHADOW_BYTES {
+    let shadow = if run.size_shadow > 0 {
+        if run.size_shadow as usize != parts::SHADOW_BYTES {
             return Err(mcnk.error(
                 0x34,
                 ErrorKind::BadSize {
-                    size: size_shadow as u64,
+                    size: run.size_shadow as u64,
                     why: "a shadow map is 512 bytes",
                 },
             ));
         }
-        let b = span(data, data_at, ofs_shadow, SHADOW_BYTES, tags::MCSH)?;
-        let mut rows = Box::new([0u64; 64]);
-        for (row, v) in rows.iter_mut().zip(b.chunks_exact(8)) {
-            *row = u64::from_le_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
-        }
-        Some(ShadowMap { rows })
+        let b = span(
+            data,
+            data_at,
+            run.ofs_shadow,
+            parts::SHADOW_BYTES,
+            tags::MCSH,
+        )?;
+        Some(parts::read_shadow(b))
     } else {
         None
     };
 
     // MCLQ runs from its offset to the sound emitters' offset ([gp] measures it the same way).
     let liquid = if flags & FLAG_LIQUID_ANY != 0 {
-        let len = (ofs_sound as usize)
-            .checked_sub(ofs_liquid as usize)
+        let len = (run.ofs_sound as usize)
+            .checked_sub(run.ofs_liquid as usize)
             .ok_or_else(|| {
                 mcnk.error(
                     0x5C,
                     ErrorKind::Invalid(format!(
-                        "sound emitter offset {ofs_sound} lies before the liquid offset {ofs_liquid}"
+                        "sound emitter offset {} lies before the liquid offset {}",
+                        run.ofs_sound, run.ofs_liquid
                     )),
                 )
             })?;
-        let b = span(data, data_at, ofs_liquid, len, tags::MCLQ)?;
+        let b = span(data, data_at, run.ofs_liquid, len, tags::MCLQ)?;
         let layers = mclq::read(
-            &mut Reader::new(b, data_at + ofs_liquid as usize, tags::MCLQ),
+            &mut Reader::new(b, data_at + run.ofs_liquid as usize, tags::MCLQ),
             flags,
         )?;
-        Some(ChunkLiquid {
-            layers,
-            attributes: None,
-        })
+        Some(ChunkLiquid::from_mclq(layers))
     } else {
         None
     };
 
-    let sound_len = (n_sound as usize).saturating_mul(SOUND_RECORD_BYTES);
-    let b = span(data, data_at, ofs_sound, sound_len, tags::MCSE)?;
+    let sound_len = (run.n_sound as usize).saturating_mul(SOUND_RECORD_BYTES);
+    let b = span(data, data_at, run.ofs_sound, sound_len, tags::MCSE)?;
     let sound_emitters = b
         .chunks_exact(SOUND_RECORD_BYTES)
         .map(|r| SoundEmitter { record: r.to_vec() })
@@ -287,10 +201,10 @@ pub fn read(mcnk: &RawChunk) -> Result<Chunk> {
         layers,
         shadow,
         vertex_colors: None,
-        holes,
-        area_id,
-        low_quality_texture_map,
-        no_effect_doodad,
+        holes: run.holes,
+        area_id: run.area_id,
+        low_quality_texture_map: run.low_quality_texture_map,
+        no_effect_doodad: run.no_effect_doodad,
         doodad_refs,
         wmo_refs,
         liquid,
@@ -318,45 +232,41 @@ pub fn liquid_instances(chunk: &Chunk) -> Vec<(u32, &LiquidLayer)> {
 /// Encodes one alpha MCNK (tag and all) for chunk (`x`, `y`) of its tile. `lead_pad` zero bytes
 /// go between the header and MCVT (8 in the 0.5.5 prototype ADT, 0 in the WDT).
 pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize) {
-    let mcnk = w.begin(tags::MCNK);
-    let header_at = mcnk.payload_offset();
-    w.zeros(HEADER_BYTES);
-    let data_start = w.len();
-    let rel = |w: &Writer| (w.len() - data_start) as u32;
+    let mcnk = OpenMcnk::begin_from_header_end(w);
+    let mut o = Offsets::default();
     w.zeros(lead_pad);
 
-    let ofs_height = rel(w);
+    o.height = mcnk.here(w);
     for k in 0..VERTICES_PER_CHUNK {
         w.f32(chunk.heights[coords::outer_then_inner_vertex(k)]);
     }
-    let ofs_normal = rel(w);
+    o.normal = mcnk.here(w);
     parts::put_normals(w, &chunk.normals[..], coords::outer_then_inner_vertex);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
     let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
-    let ofs_layer = rel(w);
+    o.layer = mcnk.here(w);
     let c = w.begin(tags::MCLY);
     for record in &records {
         w.u32(record.texture);
         w.u32(record.flags);
         w.u32(record.offset);
-        w.u16(u16::try_from(record.effect_id).unwrap_or(NO_EFFECT_U16));
+        w.u16(u16::try_from(record.effect_id).unwrap_or(parts::NO_EFFECT_U16));
         w.u16(0);
     }
     w.end(c);
 
-    let ofs_refs = rel(w);
-    let c = w.begin(tags::MCRF);
-    parts::put_refs(w, chunk);
-    w.end(c);
+    o.refs = mcnk.here(w);
+    parts::put_mcrf(w, chunk);
 
-    let ofs_shadow = rel(w);
-    let size_shadow = parts::put_shadow(w, chunk);
+    o.shadow = mcnk.here(w);
+    o.size_shadow = parts::put_shadow(w, chunk);
 
-    let ofs_alpha = rel(w);
+    o.alpha = mcnk.here(w);
     w.bytes(&alpha_block);
+    o.size_alpha = alpha_block.len() as u32;
 
-    let ofs_liquid = rel(w);
+    o.liquid = mcnk.here(w);
     let mut liquid_flags = 0;
     for (flag, layer) in liquid_instances(chunk) {
         mclq::write(w, layer);
@@ -364,13 +274,12 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
     }
 
     // With no emitters this is where MCSE would start: the end of the data ([gp] needs it).
-    let ofs_sound = rel(w);
+    o.sound = mcnk.here(w);
     for e in &chunk.sound_emitters {
         let mut rec = e.record.clone();
         rec.resize(SOUND_RECORD_BYTES, 0);
         w.bytes(&rec);
     }
-    w.end(mcnk);
 
     let flags = parts::mclq_era_flags(chunk, liquid_flags);
     let mut hw = Writer::with_capacity(HEADER_BYTES);
@@ -378,33 +287,16 @@ pub fn write(w: &mut Writer, chunk: &Chunk, x: usize, y: usize, lead_pad: usize)
     hw.u32(x as u32);
     hw.u32(y as u32);
     hw.f32(bounding_radius(&chunk.heights));
-    hw.u32(chunk.layers.len() as u32);
-    hw.u32(chunk.doodad_refs.len() as u32);
-    hw.u32(ofs_height);
-    hw.u32(ofs_normal);
-    hw.u32(ofs_layer);
-    hw.u32(ofs_refs);
-    hw.u32(ofs_alpha);
-    hw.u32(alpha_block.len() as u32);
-    hw.u32(ofs_shadow);
-    hw.u32(size_shadow);
-    hw.u32(chunk.area_id);
-    hw.u32(chunk.wmo_refs.len() as u32);
-    hw.u16(chunk.holes);
-    hw.u16(0);
-    hw.bytes(&chunk.low_quality_texture_map);
-    hw.bytes(&chunk.no_effect_doodad);
-    hw.u32(ofs_sound);
-    hw.u32(chunk.sound_emitters.len() as u32);
-    hw.u32(ofs_liquid);
+    parts::put_header_run(&mut hw, chunk, &o, 0);
     hw.zeros(HEADER_BYTES - hw.len());
-    w.patch_bytes(header_at, hw.as_bytes());
+    mcnk.finish(w, hw.as_bytes());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::chunk::chunk_at;
+    use crate::model::alpha::AlphaMap;
     use proptest::prelude::*;
 
     fn sample() -> Chunk {

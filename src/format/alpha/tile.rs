@@ -121,6 +121,24 @@ impl SaveNames {
     }
 }
 
+/// A writer holding an MHDR of `mhdr_bytes` zeros (for the caller to fill in once the offsets
+/// are known), then `tile`'s block (see [`write_block`]); with where the MHDR's payload starts
+/// and where the block's chunks landed.
+pub fn write_under_mhdr(
+    tile: &Tile,
+    names: &SaveNames,
+    layout: BlockLayout,
+    mhdr_bytes: usize,
+) -> (Writer, usize, BlockOffsets) {
+    let mut w = Writer::with_capacity(1 << 20);
+    let mhdr = w.begin(tags::MHDR);
+    let base = mhdr.payload_offset();
+    w.zeros(mhdr_bytes);
+    w.end(mhdr);
+    let at = write_block(&mut w, tile, names, layout);
+    (w, base, at)
+}
+
 /// Writes MCIN, MTEX, MDDF, MODF and the 256 MCNKs of `tile`, each of the first four after
 /// `layout.chunk_pad` zero bytes; returns where each chunk's tag landed (absolute, when `w`
 /// holds the whole file).
@@ -148,30 +166,16 @@ pub fn write_block(
     let empty = Vec::new();
     let doodad_idx = names.tile_doodads.get(&tile.coord).unwrap_or(&empty);
     let wmo_idx = names.tile_wmos.get(&tile.coord).unwrap_or(&empty);
+    let mut doodads = tile.doodads.clone();
+    to_map_wide(doodads.iter_mut().map(|d| &mut d.name_index), doodad_idx);
     w.zeros(layout.chunk_pad);
     at.mddf = w.len();
-    let c = w.begin(tags::MDDF);
-    for d in &tile.doodads {
-        let mut d = d.clone();
-        d.name_index = doodad_idx
-            .get(d.name_index as usize)
-            .copied()
-            .unwrap_or(d.name_index);
-        placement::write_doodad(w, &d);
-    }
-    w.end(c);
+    placement::put_mddf(w, &doodads);
+    let mut wmos = tile.wmos.clone();
+    to_map_wide(wmos.iter_mut().map(|p| &mut p.name_index), wmo_idx);
     w.zeros(layout.chunk_pad);
     at.modf = w.len();
-    let c = w.begin(tags::MODF);
-    for p in &tile.wmos {
-        let mut p = p.clone();
-        p.name_index = wmo_idx
-            .get(p.name_index as usize)
-            .copied()
-            .unwrap_or(p.name_index);
-        placement::write_wmo(w, &p);
-    }
-    w.end(c);
+    placement::put_modf(w, &wmos);
 
     at.first_mcnk = w.len();
     for (i, chunk) in tile.chunks.iter().enumerate() {
@@ -203,54 +207,45 @@ pub fn write_block(
     at
 }
 
+/// Turns the tile's name indices into the map-wide ones its view `index` gives (one it lacks
+/// stays as it is); the opposite of [`tile_view`].
+fn to_map_wide<'a>(names: impl Iterator<Item = &'a mut u32>, index: &[u32]) {
+    for n in names {
+        *n = index.get(*n as usize).copied().unwrap_or(*n);
+    }
+}
+
 /// The per-tile view of map-wide names: the entries a tile's placements use, in map order,
-/// and each placement's index into that view.
+/// and their map-wide indices. The placements' name indices (`used`, map-wide, one per
+/// `record`-byte record of `chunk`) become indices into that view.
 fn tile_view(
     global: &[String],
-    used: &[u32],
+    mut used: Vec<&mut u32>,
     chunk: &RawChunk,
     record: usize,
-) -> Result<(Vec<String>, Vec<u32>, Vec<u32>)> {
-    for (i, &g) in used.iter().enumerate() {
-        if g as usize >= global.len() {
+) -> Result<(Vec<String>, Vec<u32>)> {
+    for (i, g) in used.iter().enumerate() {
+        if **g as usize >= global.len() {
             return Err(chunk.error(
                 i * record,
                 ErrorKind::OffsetOutOfRange {
-                    offset: g as u64,
+                    offset: **g as u64,
                     limit: global.len() as u64,
                 },
             ));
         }
     }
-    let mut indices: Vec<u32> = used.to_vec();
+    let mut indices: Vec<u32> = used.iter().map(|g| **g).collect();
     indices.sort_unstable();
     indices.dedup();
     let view = indices
         .iter()
         .map(|&g| global[g as usize].clone())
         .collect();
-    let local = used
-        .iter()
-        .map(|g| indices.binary_search(g).unwrap_or(0) as u32)
-        .collect();
-    Ok((view, indices, local))
-}
-
-fn records<'a>(c: &RawChunk<'a>, size: usize, tag: Tag) -> Result<usize> {
-    if !c.payload.len().is_multiple_of(size) {
-        return Err(c.error(
-            0,
-            ErrorKind::BadSize {
-                size: c.size as u64,
-                why: if tag == tags::MDDF {
-                    "not a multiple of 36"
-                } else {
-                    "not a multiple of 64"
-                },
-            },
-        ));
+    for g in used.iter_mut() {
+        **g = indices.binary_search(g).unwrap_or(0) as u32;
     }
-    Ok(c.payload.len() / size)
+    Ok((view, indices))
 }
 
 /// Reads the tile block whose chunk tags sit at `at` (absolute offsets into `bytes`), mapping
@@ -289,13 +284,7 @@ pub fn read_block_at(
     };
     let mcin = expect_chunk(bytes, rel(at.mcin, tags::MCIN)?, base, tags::MCIN)?;
     if mcin.payload.len() < 256 * 16 {
-        return Err(mcin.error(
-            0,
-            ErrorKind::BadSize {
-                size: mcin.size as u64,
-                why: "MCIN holds 256 entries of 16 bytes",
-            },
-        ));
+        return Err(mcin.bad_size("MCIN holds 256 entries of 16 bytes"));
     }
     let mtex = expect_chunk(bytes, rel(at.mtex, tags::MTEX)?, base, tags::MTEX)?;
     let (textures, canonical) = names::split(mtex.payload);
@@ -305,28 +294,20 @@ pub fn read_block_at(
     }
 
     let mddf = expect_chunk(bytes, rel(at.mddf, tags::MDDF)?, base, tags::MDDF)?;
-    let mut r = mddf.reader();
-    let mut doodads = (0..records(&mddf, placement::DOODAD_RECORD, tags::MDDF)?)
-        .map(|_| placement::read_doodad(&mut r))
-        .collect::<Result<Vec<_>>>()?;
-    let used: Vec<u32> = doodads.iter().map(|d| d.name_index).collect();
-    let (doodad_names, doodad_idx, local) =
-        tile_view(&global.doodad_names, &used, &mddf, placement::DOODAD_RECORD)?;
-    for (d, l) in doodads.iter_mut().zip(local) {
-        d.name_index = l;
-    }
+    let mut doodads = placement::read_doodads(&mddf)?;
+    let doodad_indices = doodads.iter_mut().map(|d| &mut d.name_index).collect();
+    let (doodad_names, doodad_idx) = tile_view(
+        &global.doodad_names,
+        doodad_indices,
+        &mddf,
+        placement::DOODAD_RECORD,
+    )?;
 
     let modf = expect_chunk(bytes, rel(at.modf, tags::MODF)?, base, tags::MODF)?;
-    let mut r = modf.reader();
-    let mut wmos = (0..records(&modf, placement::WMO_RECORD, tags::MODF)?)
-        .map(|_| placement::read_wmo(&mut r))
-        .collect::<Result<Vec<_>>>()?;
-    let used: Vec<u32> = wmos.iter().map(|p| p.name_index).collect();
-    let (wmo_names, wmo_idx, local) =
-        tile_view(&global.wmo_names, &used, &modf, placement::WMO_RECORD)?;
-    for (p, l) in wmos.iter_mut().zip(local) {
-        p.name_index = l;
-    }
+    let mut wmos = placement::read_wmos(&modf)?;
+    let wmo_indices = wmos.iter_mut().map(|p| &mut p.name_index).collect();
+    let (wmo_names, wmo_idx) =
+        tile_view(&global.wmo_names, wmo_indices, &modf, placement::WMO_RECORD)?;
 
     let mut ir = mcin.reader();
     let mut chunks = Vec::with_capacity(256);

@@ -97,13 +97,7 @@ pub fn read_header(bytes: &[u8], name: &str) -> Result<WdtHeader> {
     }
     let mphd = expect_chunk(bytes, mver.offset + 8 + mver.payload.len(), 0, tags::MPHD)?;
     if mphd.payload.len() != MPHD_BYTES {
-        return Err(mphd.error(
-            0,
-            ErrorKind::BadSize {
-                size: mphd.size as u64,
-                why: "the alpha MPHD is 128 bytes",
-            },
-        ));
+        return Err(mphd.bad_size("the alpha MPHD is 128 bytes"));
     }
     let mut r = mphd.reader();
     // The counts are not needed: the blocks are split on their terminators.
@@ -114,13 +108,7 @@ pub fn read_header(bytes: &[u8], name: &str) -> Result<WdtHeader> {
 
     let main = expect_chunk(bytes, mphd.offset + 8 + mphd.payload.len(), 0, tags::MAIN)?;
     if main.payload.len() != MAIN_BYTES {
-        return Err(main.error(
-            0,
-            ErrorKind::BadSize {
-                size: main.size as u64,
-                why: "the alpha MAIN is 4096 entries of 16 bytes",
-            },
-        ));
+        return Err(main.bad_size("the alpha MAIN is 4096 entries of 16 bytes"));
     }
     let mdnm = expect_chunk(bytes, ofs_mdnm, 0, tags::MDNM)?;
     let monm = expect_chunk(bytes, ofs_monm, 0, tags::MONM)?;
@@ -137,13 +125,7 @@ pub fn read_header(bytes: &[u8], name: &str) -> Result<WdtHeader> {
         && modf.tag == tags::MODF
     {
         if modf.payload.len() < placement::WMO_RECORD {
-            return Err(modf.error(
-                0,
-                ErrorKind::BadSize {
-                    size: modf.size as u64,
-                    why: "the map-wide MODF holds one 64-byte record",
-                },
-            ));
+            return Err(modf.bad_size("the map-wide MODF holds one 64-byte record"));
         }
         let placement = placement::read_wmo(&mut modf.reader())?;
         let wmo_name = names
@@ -316,12 +298,7 @@ impl TileBlock {
 /// Encodes one tile as an embedded block, with the map-wide name indices of `names`, placed at
 /// offset 0 (see [`TileBlock::placed_at`]).
 pub fn encode_tile(tile: &crate::model::Tile, names: &SaveNames) -> TileBlock {
-    let mut w = Writer::with_capacity(1 << 20);
-    let mhdr = w.begin(tags::MHDR);
-    let base = mhdr.payload_offset();
-    w.zeros(MHDR_BYTES);
-    w.end(mhdr);
-    let at = tile::write_block(&mut w, tile, names, MONOLITHIC);
+    let (mut w, base, at) = tile::write_under_mhdr(tile, names, MONOLITHIC, MHDR_BYTES);
     let chunk_size = |tag_at: usize| -> u32 {
         let b = w.as_bytes();
         u32::from_le_bytes([b[tag_at + 4], b[tag_at + 5], b[tag_at + 6], b[tag_at + 7]])

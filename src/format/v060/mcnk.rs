@@ -5,26 +5,19 @@
 //!
 //! Not for: the v18 MCNK (`v18::mcnk`) or the alpha one (`alpha::mcnk`).
 
-use crate::format::chunk::{ErrorKind, FormatError, RawChunk, Reader, Result, Writer, tags};
-use crate::format::mcnk_parts as parts;
-use crate::format::v18::mcnk::{Header, Offsets, header_bytes, read_header, sub};
+use crate::format::chunk::{ErrorKind, RawChunk, Reader, Result, Writer, tags};
+use crate::format::mcnk_parts::{self as parts, ChunkPlace, Offsets, OpenMcnk};
+use crate::format::v18::mcnk::{header_bytes, header_extras, read_header, sub};
 use crate::format::v18::{AlphaDepth, AlphaTarget};
 use crate::format::{alpha, mcal, mclq};
-use crate::model::alpha::AlphaMap;
 use crate::model::chunk::*;
-use crate::model::coords::{self, TileCoord, VERTICES_PER_CHUNK};
+use crate::model::coords::{self, VERTICES_PER_CHUNK};
 use crate::model::liquid::ChunkLiquid;
 
-/// Bytes of the MCNK header.
-pub const HEADER_BYTES: usize = 128;
 /// Bytes MCNR's size counts (145 × 3).
 const NORMAL_BYTES: usize = VERTICES_PER_CHUNK * 3;
 /// Bytes after MCNR that its size does not count, as in v18.
 const NORMAL_PADDING: usize = 13;
-/// Bytes of an MCLY record (texture, flags, MCAL offset, u32 effect id).
-const LAYER_BYTES: usize = 16;
-/// Bytes of a shadow map.
-const SHADOW_BYTES: usize = 512;
 
 /// Disputed: the order of the 145 MCVT heights and MCNR normals. The 0.6.0 client reads them
 /// as contiguous arrays, 81 outer then 64 inner (`004_*`, "non-interleaved, high confidence"),
@@ -52,71 +45,21 @@ fn vertex_index(k: usize) -> usize {
     }
 }
 
-fn too_small(c: &RawChunk, why: &'static str) -> FormatError {
-    c.error(
-        0,
-        ErrorKind::BadSize {
-            size: c.size as u64,
-            why,
-        },
-    )
-}
-
-/// Decodes one 0.6.0 MCNK: chunk (`x`, `y`) of tile `tile`. `_depth` is accepted for the
-/// shared ADT top level; 0.6.0 alpha maps are always 4-bit.
-pub fn read(
-    mcnk: &RawChunk,
-    tile: TileCoord,
-    x: usize,
-    y: usize,
-    _depth: AlphaDepth,
-) -> Result<Chunk> {
-    if mcnk.payload.len() < HEADER_BYTES {
-        return Err(mcnk.error(
-            0,
-            ErrorKind::Truncated {
-                needed: HEADER_BYTES,
-                available: mcnk.payload.len(),
-            },
-        ));
-    }
-    let mut r = mcnk.reader();
-    let Header {
-        flags,
-        n_layers,
-        n_doodad_refs,
-        ofs_height,
-        ofs_normal,
-        ofs_layer,
-        ofs_refs,
-        ofs_alpha,
-        size_alpha,
-        ofs_shadow,
-        area_id,
-        n_wmo_refs,
-        holes,
-        unknown_0x3e,
-        low_quality_texture_map,
-        no_effect_doodad,
-        ofs_sound,
-        n_sound,
-        ofs_liquid,
-        size_liquid,
-        position,
-        ofs_mclv,
-        unused: unused_0x7c,
-        ..
-    } = read_header(&mut r)?;
+/// Decodes one 0.6.0 MCNK: chunk `at`. `_depth` is accepted for the shared ADT top level;
+/// 0.6.0 alpha maps are always 4-bit.
+pub fn read(mcnk: &RawChunk, at: ChunkPlace, _depth: AlphaDepth) -> Result<Chunk> {
+    let h = read_header(mcnk)?;
+    let flags = h.flags;
     let mut quirks = ChunkQuirks::default();
 
     let base = if HEIGHTS_RELATIVE_TO_POSITION {
-        position[2]
+        h.position[2]
     } else {
         0.0
     };
-    let mcvt = sub(mcnk, ofs_height, tags::MCVT)?;
+    let mcvt = sub(mcnk, h.run.ofs_height, tags::MCVT)?;
     if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
-        return Err(too_small(&mcvt, "MCVT needs 145 floats"));
+        return Err(mcvt.bad_size("MCVT needs 145 floats"));
     }
     let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
     let mut stored = Box::new([0f32; VERTICES_PER_CHUNK]);
@@ -138,20 +81,12 @@ pub fn read(
         quirks.relative_heights = Some(stored);
     }
 
-    let mcnr = sub(mcnk, ofs_normal, tags::MCNR)?;
+    let mcnr = sub(mcnk, h.run.ofs_normal, tags::MCNR)?;
     if mcnr.payload.len() < NORMAL_BYTES {
-        return Err(too_small(&mcnr, "MCNR needs 145 normals"));
+        return Err(mcnr.bad_size("MCNR needs 145 normals"));
     }
-    let mut normals = Box::new([[0i8; 3]; VERTICES_PER_CHUNK]);
-    for (k, b) in mcnr
-        .payload
-        .chunks_exact(3)
-        .take(VERTICES_PER_CHUNK)
-        .enumerate()
-    {
-        normals[vertex_index(k)] = [b[0] as i8, b[1] as i8, b[2] as i8];
-    }
-    let pad_at = ofs_normal as usize + NORMAL_BYTES;
+    let normals = parts::read_normals(mcnr.payload, vertex_index);
+    let pad_at = h.run.ofs_normal as usize + NORMAL_BYTES;
     if let Some(p) = mcnk.payload.get(pad_at..pad_at + NORMAL_PADDING)
         && p.iter().any(|&b| b != 0)
     {
@@ -160,94 +95,43 @@ pub fn read(
         quirks.normal_padding = Some(pad);
     }
 
-    let mcly = sub(mcnk, ofs_layer, tags::MCLY)?;
-    let n = n_layers as usize;
-    if n > 4 || mcly.payload.len() < n * LAYER_BYTES {
-        return Err(mcly.error(
-            0,
-            ErrorKind::Invalid(format!(
-                "{n_layers} layers in {} bytes (at most 4 layers of 16 bytes)",
-                mcly.size
-            )),
-        ));
-    }
-    let mcal = sub(mcnk, ofs_alpha, tags::MCAL)?;
-    if size_alpha as usize != mcal.payload.len() + 8 {
+    let mcly = sub(mcnk, h.run.ofs_layer, tags::MCLY)?;
+    let n = parts::layer_count(&mcly, h.run.n_layers)?;
+    let mcal = sub(mcnk, h.run.ofs_alpha, tags::MCAL)?;
+    if h.run.size_alpha as usize != mcal.payload.len() + 8 {
         return Err(mcnk.error(
             0x28,
             ErrorKind::Invalid(format!(
-                "sizeAlpha {size_alpha} does not match the MCAL chunk ({} bytes)",
+                "sizeAlpha {} does not match the MCAL chunk ({} bytes)",
+                h.run.size_alpha,
                 mcal.payload.len() + 8
             )),
         ));
     }
-    let mut lr = mcly.reader();
-    let mut layers = Vec::with_capacity(n);
-    for k in 0..n {
-        let texture = lr.u32()?;
-        let layer_flags = lr.u32()?;
-        let offset = lr.u32()?;
-        let effect_id = lr.u32()?;
-        let alpha = if k > 0 && layer_flags & LAYER_USE_ALPHA != 0 {
-            let start = offset as usize;
-            let bytes: &[u8; mcal::NIBBLE_BYTES] = mcal
-                .payload
-                .get(start..start.saturating_add(mcal::NIBBLE_BYTES))
-                .and_then(|b| b.try_into().ok())
-                .ok_or_else(|| {
-                    mcal.error(
-                        0,
-                        ErrorKind::OffsetOutOfRange {
-                            offset: offset as u64 + mcal::NIBBLE_BYTES as u64,
-                            limit: mcal.payload.len() as u64,
-                        },
-                    )
-                })?;
-            Some(AlphaMap::from_texels(mcal::decode_nibble(
-                bytes,
-                !ALPHA_ALL_64,
-            )))
-        } else {
-            None
-        };
-        layers.push(Layer {
-            texture,
-            flags: layer_flags,
-            effect_id,
-            alpha,
-        });
-    }
+    let alpha_block = (mcal.payload, mcal.payload_offset());
+    let layers = parts::read_nibble_layers(&mcly, n, true, alpha_block, !ALPHA_ALL_64)?;
 
-    let mcrf = sub(mcnk, ofs_refs, tags::MCRF)?;
-    let mut rr = mcrf.reader();
-    let doodad_refs = (0..n_doodad_refs)
-        .map(|_| rr.u32())
-        .collect::<Result<Vec<_>>>()?;
-    let wmo_refs = (0..n_wmo_refs)
-        .map(|_| rr.u32())
-        .collect::<Result<Vec<_>>>()?;
+    let mcrf = sub(mcnk, h.run.ofs_refs, tags::MCRF)?;
+    let (doodad_refs, wmo_refs) = parts::read_refs(&mcrf, h.run.n_doodad_refs, h.run.n_wmo_refs)?;
 
     let shadow = if flags & FLAG_HAS_SHADOW != 0 {
-        let mcsh = sub(mcnk, ofs_shadow, tags::MCSH)?;
-        if mcsh.payload.len() < SHADOW_BYTES {
-            return Err(too_small(&mcsh, "MCSH needs 512 bytes"));
+        let mcsh = sub(mcnk, h.run.ofs_shadow, tags::MCSH)?;
+        if mcsh.payload.len() < parts::SHADOW_BYTES {
+            return Err(mcsh.bad_size("MCSH needs 512 bytes"));
         }
-        let mut rows = Box::new([0u64; 64]);
-        for (row, b) in rows.iter_mut().zip(mcsh.payload.chunks_exact(8)) {
-            *row = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-        }
-        Some(ShadowMap { rows })
+        Some(parts::read_shadow(mcsh.payload))
     } else {
         None
     };
 
-    let liquid = if flags & FLAG_LIQUID_ANY != 0 && ofs_liquid != 0 {
-        let mclq = sub(mcnk, ofs_liquid, tags::MCLQ)?;
-        if size_liquid as usize != mclq.payload.len() + 8 {
+    let liquid = if flags & FLAG_LIQUID_ANY != 0 && h.run.ofs_liquid != 0 {
+        let mclq = sub(mcnk, h.run.ofs_liquid, tags::MCLQ)?;
+        if h.size_liquid as usize != mclq.payload.len() + 8 {
             return Err(mcnk.error(
                 0x64,
                 ErrorKind::Invalid(format!(
-                    "sizeLiquid {size_liquid} does not match the MCLQ chunk ({} bytes)",
+                    "sizeLiquid {} does not match the MCLQ chunk ({} bytes)",
+                    h.size_liquid,
                     mclq.payload.len() + 8
                 )),
             ));
@@ -257,38 +141,17 @@ pub fn read(
             flags,
             false,
         )?;
-        Some(ChunkLiquid {
-            layers,
-            attributes: None,
-        })
+        Some(ChunkLiquid::from_mclq(layers))
     } else {
         None
     };
 
     let mut sound_emitters = Vec::new();
-    if ofs_sound != 0 {
-        let mcse = sub(mcnk, ofs_sound, tags::MCSE)?;
-        if n_sound > 0 {
-            let record = mcse.payload.len() / n_sound as usize;
-            if record == 0 || record * n_sound as usize != mcse.payload.len() {
-                return Err(mcse.error(
-                    0,
-                    ErrorKind::Invalid(format!(
-                        "{n_sound} sound emitters do not fill {} bytes",
-                        mcse.size
-                    )),
-                ));
-            }
-            sound_emitters = mcse
-                .payload
-                .chunks_exact(record)
-                .map(|b| SoundEmitter { record: b.to_vec() })
-                .collect();
-        }
+    if h.run.ofs_sound != 0 {
+        let mcse = sub(mcnk, h.run.ofs_sound, tags::MCSE)?;
+        (sound_emitters, _) = parts::read_sounds(&mcse, h.run.n_sound)?;
     }
 
-    let computed_xy = coords::chunk_header_xy(tile, x, y);
-    let stored_xy = [position[0], position[1]];
     Ok(Chunk {
         flags,
         heights,
@@ -297,61 +160,45 @@ pub fn read(
         layers,
         shadow,
         vertex_colors: None,
-        holes,
-        area_id,
-        low_quality_texture_map,
-        no_effect_doodad,
+        holes: h.run.holes,
+        area_id: h.run.area_id,
+        low_quality_texture_map: h.run.low_quality_texture_map,
+        no_effect_doodad: h.run.no_effect_doodad,
         doodad_refs,
         wmo_refs,
         liquid,
         sound_emitters,
-        extras: ChunkHeaderExtras {
-            unknown_0x3e,
-            ofs_mclv,
-            unused_0x7c,
-            position_xy: (stored_xy.map(f32::to_bits) != computed_xy.map(f32::to_bits))
-                .then_some(stored_xy),
-        },
+        extras: header_extras(&h, at),
         quirks,
     })
 }
 
-/// Encodes one 0.6.0 MCNK (tag and all) for chunk (`x`, `y`) of tile `tile`. `_alpha` is
-/// accepted for the shared ADT top level; 0.6.0 alpha maps are always 4-bit.
-pub fn write(
-    w: &mut Writer,
-    chunk: &Chunk,
-    tile: TileCoord,
-    x: usize,
-    y: usize,
-    _alpha: AlphaTarget,
-) {
-    let mcnk = w.begin(tags::MCNK);
-    let start = mcnk.offset();
-    let header_at = mcnk.payload_offset();
-    w.zeros(HEADER_BYTES);
-    let rel = |w: &Writer| (w.len() - start) as u32;
+/// Encodes one 0.6.0 MCNK (tag and all) for chunk `at`. `_alpha` is accepted for the shared
+/// ADT top level; 0.6.0 alpha maps are always 4-bit.
+pub fn write(w: &mut Writer, chunk: &Chunk, at: ChunkPlace, _alpha: AlphaTarget) {
+    let mcnk = OpenMcnk::begin(w);
+    let mut o = Offsets::default();
     let base = if HEIGHTS_RELATIVE_TO_POSITION {
         chunk.base_height
     } else {
         0.0
     };
 
-    let ofs_height = rel(w);
+    o.height = mcnk.here(w);
     let c = w.begin(tags::MCVT);
     for k in 0..VERTICES_PER_CHUNK {
         w.f32(parts::stored_height(chunk, vertex_index(k), base));
     }
     w.end(c);
 
-    let ofs_normal = rel(w);
+    o.normal = mcnk.here(w);
     let c = w.begin(tags::MCNR);
     parts::put_normals(w, &chunk.normals[..], vertex_index);
     w.end(c);
     w.bytes(&chunk.quirks.normal_padding.unwrap_or([0; NORMAL_PADDING]));
 
     let (records, alpha_block) = mcal::nibble_layers(&chunk.layers);
-    let ofs_layer = rel(w);
+    o.layer = mcnk.here(w);
     let c = w.begin(tags::MCLY);
     parts::put_layer_records(
         w,
@@ -361,69 +208,52 @@ pub fn write(
     );
     w.end(c);
 
-    let ofs_refs = rel(w);
-    let c = w.begin(tags::MCRF);
-    parts::put_refs(w, chunk);
-    w.end(c);
+    o.refs = mcnk.here(w);
+    parts::put_mcrf(w, chunk);
 
-    let ofs_shadow = rel(w);
-    let mut size_shadow = 0;
+    o.shadow = mcnk.here(w);
     if chunk.shadow.is_some() {
         let c = w.begin(tags::MCSH);
-        size_shadow = parts::put_shadow(w, chunk);
+        o.size_shadow = parts::put_shadow(w, chunk);
         w.end(c);
     }
 
-    let ofs_alpha = rel(w);
+    o.alpha = mcnk.here(w);
     w.chunk(tags::MCAL, &alpha_block);
-    let size_alpha = alpha_block.len() as u32 + 8;
+    o.size_alpha = alpha_block.len() as u32 + 8;
 
     let instances = alpha::mcnk::liquid_instances(chunk);
     let mut liquid_flags = 0;
-    let (mut ofs_liquid, mut size_liquid) = (0, 0);
     if !instances.is_empty() {
-        ofs_liquid = rel(w);
+        o.liquid = mcnk.here(w);
         let c = w.begin(tags::MCLQ);
         for (flag, layer) in instances {
             mclq::write_with(w, layer, false);
             liquid_flags |= flag;
         }
-        size_liquid = (w.len() - c.payload_offset()) as u32 + 8;
+        o.size_liquid = (w.len() - c.payload_offset()) as u32 + 8;
         w.end(c);
     }
 
-    let ofs_sound = rel(w);
+    o.sound = mcnk.here(w);
     let c = w.begin(tags::MCSE);
     parts::put_sounds(w, chunk);
     w.end(c);
-    w.end(mcnk);
 
     let flags = parts::mclq_era_flags(chunk, liquid_flags);
-    let offsets = Offsets {
-        height: ofs_height,
-        normal: ofs_normal,
-        layer: ofs_layer,
-        refs: ofs_refs,
-        alpha: ofs_alpha,
-        size_alpha,
-        shadow: ofs_shadow,
-        size_shadow,
-        sound: ofs_sound,
-        liquid: ofs_liquid,
-        size_liquid,
-        mccv: 0,
-    };
-    w.patch_bytes(
-        header_at,
-        &header_bytes(chunk, flags, (tile, x, y), base, &offsets),
-    );
+    mcnk.finish(w, &header_bytes(chunk, flags, at, base, &o));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::chunk::chunk_at;
+    use crate::model::coords::TileCoord;
     use proptest::prelude::*;
+
+    fn place(tile: TileCoord, x: usize, y: usize) -> ChunkPlace {
+        ChunkPlace { tile, x, y }
+    }
 
     #[test]
     fn heights_are_stored_outer_first_and_relative() {
@@ -433,7 +263,7 @@ mod tests {
         }
         let t = TileCoord::new(30, 30).unwrap();
         let mut w = Writer::default();
-        write(&mut w, &c, t, 1, 2, AlphaTarget { big: false });
+        write(&mut w, &c, place(t, 1, 2), AlphaTarget { big: false });
         let bytes = w.into_bytes();
         let ofs = u32::from_le_bytes(bytes[8 + 0x14..8 + 0x18].try_into().unwrap()) as usize;
         assert_eq!(&bytes[ofs..ofs + 4], b"TVCM");
@@ -443,7 +273,7 @@ mod tests {
         assert_eq!(v(9), coords::outer_vertex(1, 0) as f32);
         assert_eq!(v(81), coords::inner_vertex(0, 0) as f32);
         let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
-        let back = read(&raw, t, 1, 2, AlphaDepth::Nibble).unwrap();
+        let back = read(&raw, place(t, 1, 2), AlphaDepth::Nibble).unwrap();
         assert_eq!(back.heights, c.heights);
     }
 
@@ -458,17 +288,17 @@ mod tests {
             bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
             bytes.extend_from_slice(&payload);
             let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
-            let _ = read(&raw, t, 0, 0, AlphaDepth::Nibble);
+            let _ = read(&raw, place(t, 0, 0), AlphaDepth::Nibble);
 
             let mut w = Writer::default();
-            write(&mut w, &Chunk::flat(3.0), t, 0, 0, AlphaTarget { big: false });
+            write(&mut w, &Chunk::flat(3.0), place(t, 0, 0), AlphaTarget { big: false });
             let mut bytes = w.into_bytes();
             for (at, v) in edits {
                 let at = 8 + at % (bytes.len() - 12);
                 bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
             }
             let raw = chunk_at(&bytes, 0, 0, tags::FILE).unwrap();
-            if let Err(e) = read(&raw, t, 0, 0, AlphaDepth::Nibble) {
+            if let Err(e) = read(&raw, place(t, 0, 0), AlphaDepth::Nibble) {
                 prop_assert!(e.offset <= bytes.len() as u64);
             }
         }

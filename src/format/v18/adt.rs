@@ -6,6 +6,7 @@ use super::mcnk::{self, AlphaDepth, AlphaTarget};
 use crate::format::chunk::{
     ChunkIter, ErrorKind, FormatError, RawChunk, Result, Tag, Writer, tags,
 };
+use crate::format::mcnk_parts::ChunkPlace;
 use crate::format::{mh2o, names, placement};
 use crate::model::chunk::Chunk;
 use crate::model::coords::{self, TileCoord};
@@ -20,10 +21,10 @@ const MHDR_BYTES: usize = 64;
 /// may live in MH2O. `v060` reuses the top level with its own MCNK through this.
 #[derive(Clone, Copy)]
 pub struct AdtFlavor {
-    /// Decodes one MCNK: chunk (x, y) of a tile.
-    pub read_mcnk: fn(&RawChunk, TileCoord, usize, usize, AlphaDepth) -> Result<Chunk>,
+    /// Decodes one MCNK: a chunk of a tile.
+    pub read_mcnk: fn(&RawChunk, ChunkPlace, AlphaDepth) -> Result<Chunk>,
     /// Encodes one MCNK, tag and all.
-    pub write_mcnk: fn(&mut Writer, &Chunk, TileCoord, usize, usize, AlphaTarget),
+    pub write_mcnk: fn(&mut Writer, &Chunk, ChunkPlace, AlphaTarget),
     /// MH2O is read and written (3.3.5); otherwise liquid is only in the MCNKs.
     pub mh2o: bool,
 }
@@ -34,6 +35,15 @@ pub const V18: AdtFlavor = AdtFlavor {
     write_mcnk: mcnk::write,
     mh2o: true,
 };
+
+/// Chunk `i` of `tile`'s 256, in rows of 16.
+fn place(tile: TileCoord, i: usize) -> ChunkPlace {
+    ChunkPlace {
+        tile,
+        x: i % 16,
+        y: i / 16,
+    }
+}
 
 /// Decodes a v18 ADT. `coord` is the tile's place (from the file name); `None` derives it from
 /// the first chunk's stored position.
@@ -130,15 +140,8 @@ pub fn read_adt_as(
     let mut hr = mhdr.reader();
     let flags = hr.u32()?;
     let mut header_tail = [0u32; 4];
-    hr.seek(48).map_err(|_| {
-        mhdr.error(
-            0,
-            ErrorKind::BadSize {
-                size: mhdr.size as u64,
-                why: "MHDR needs 64 bytes",
-            },
-        )
-    })?;
+    hr.seek(48)
+        .map_err(|_| mhdr.bad_size("MHDR needs 64 bytes"))?;
     for t in header_tail.iter_mut() {
         *t = hr.u32()?;
     }
@@ -158,34 +161,8 @@ pub fn read_adt_as(
     quirks.raw_name_blocks[2] = raw;
     quirks.wmo_name_offsets = offsets;
 
-    let mddf = need(tags::MDDF)?;
-    if mddf.payload.len() % placement::DOODAD_RECORD != 0 {
-        return Err(mddf.error(
-            0,
-            ErrorKind::BadSize {
-                size: mddf.size as u64,
-                why: "not a multiple of 36",
-            },
-        ));
-    }
-    let mut r = mddf.reader();
-    let doodads = (0..mddf.payload.len() / placement::DOODAD_RECORD)
-        .map(|_| placement::read_doodad(&mut r))
-        .collect::<Result<Vec<_>>>()?;
-    let modf = need(tags::MODF)?;
-    if modf.payload.len() % placement::WMO_RECORD != 0 {
-        return Err(modf.error(
-            0,
-            ErrorKind::BadSize {
-                size: modf.size as u64,
-                why: "not a multiple of 64",
-            },
-        ));
-    }
-    let mut r = modf.reader();
-    let wmos = (0..modf.payload.len() / placement::WMO_RECORD)
-        .map(|_| placement::read_wmo(&mut r))
-        .collect::<Result<Vec<_>>>()?;
+    let doodads = placement::read_doodads(need(tags::MDDF)?)?;
+    let wmos = placement::read_wmos(need(tags::MODF)?)?;
 
     if mcnks.len() != 256 {
         return Err(FormatError::new(
@@ -244,7 +221,7 @@ pub fn read_adt_as(
         mcnks
             .par_iter()
             .enumerate()
-            .map(|(i, raw)| (flavor.read_mcnk)(raw, coord, i % 16, i / 16, depth))
+            .map(|(i, raw)| (flavor.read_mcnk)(raw, place(coord, i), depth))
             .collect::<Result<Vec<_>>>()?
     };
 
@@ -582,45 +559,38 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
         _ => w.chunk(tags::MTEX, &names::join(&tile.textures)),
     }
     unknown_after(&mut w, tags::MTEX);
-    let (block, ofs) = indexed_names_bytes(
-        &tile.doodad_names,
-        &tile.quirks.raw_name_blocks[1],
-        &tile.quirks.doodad_name_offsets,
-    );
-    mark(&w, 2, &mut offsets);
-    w.chunk(tags::MMDX, &block);
-    unknown_after(&mut w, tags::MMDX);
-    mark(&w, 3, &mut offsets);
-    let c = w.begin(tags::MMID);
-    ofs.iter().for_each(|&o| w.u32(o));
-    w.end(c);
-    unknown_after(&mut w, tags::MMID);
-    let (block, ofs) = indexed_names_bytes(
-        &tile.wmo_names,
-        &tile.quirks.raw_name_blocks[2],
-        &tile.quirks.wmo_name_offsets,
-    );
-    mark(&w, 4, &mut offsets);
-    w.chunk(tags::MWMO, &block);
-    unknown_after(&mut w, tags::MWMO);
-    mark(&w, 5, &mut offsets);
-    let c = w.begin(tags::MWID);
-    ofs.iter().for_each(|&o| w.u32(o));
-    w.end(c);
-    unknown_after(&mut w, tags::MWID);
+    // MMDX and MMID, then MWMO and MWID: the name block and each name's offset in it.
+    for (slot, (names_tag, ids_tag), names, raw, name_offsets) in [
+        (
+            2,
+            (tags::MMDX, tags::MMID),
+            &tile.doodad_names,
+            &tile.quirks.raw_name_blocks[1],
+            &tile.quirks.doodad_name_offsets,
+        ),
+        (
+            4,
+            (tags::MWMO, tags::MWID),
+            &tile.wmo_names,
+            &tile.quirks.raw_name_blocks[2],
+            &tile.quirks.wmo_name_offsets,
+        ),
+    ] {
+        let (block, ofs) = indexed_names_bytes(names, raw, name_offsets);
+        mark(&w, slot, &mut offsets);
+        w.chunk(names_tag, &block);
+        unknown_after(&mut w, names_tag);
+        mark(&w, slot + 1, &mut offsets);
+        let c = w.begin(ids_tag);
+        ofs.iter().for_each(|&o| w.u32(o));
+        w.end(c);
+        unknown_after(&mut w, ids_tag);
+    }
     mark(&w, 6, &mut offsets);
-    let c = w.begin(tags::MDDF);
-    tile.doodads
-        .iter()
-        .for_each(|d| placement::write_doodad(&mut w, d));
-    w.end(c);
+    placement::put_mddf(&mut w, &tile.doodads);
     unknown_after(&mut w, tags::MDDF);
     mark(&w, 7, &mut offsets);
-    let c = w.begin(tags::MODF);
-    tile.wmos
-        .iter()
-        .for_each(|p| placement::write_wmo(&mut w, p));
-    w.end(c);
+    placement::put_modf(&mut w, &tile.wmos);
     unknown_after(&mut w, tags::MODF);
 
     let liquids: Vec<Option<&ChunkLiquid>> =
@@ -633,7 +603,7 @@ pub fn write_adt_as(tile: &Tile, alpha: AlphaTarget, flavor: AdtFlavor) -> Vec<u
 
     for (i, chunk) in tile.chunks.iter().enumerate() {
         let at = w.len();
-        (flavor.write_mcnk)(&mut w, chunk, tile.coord, i % 16, i / 16, alpha);
+        (flavor.write_mcnk)(&mut w, chunk, place(tile.coord, i), alpha);
         w.patch_u32(mcin_data + i * 16, at as u32);
         let header = if tile.quirks.mcin_sizes_without_header {
             8

@@ -6,23 +6,21 @@
 use crate::format::chunk::{
     ErrorKind, FormatError, OpenChunk, RawChunk, Reader, Result, Tag, Writer, chunk_at, tags,
 };
-use crate::format::mcnk_parts as parts;
+use crate::format::mcnk_parts::{self as parts, ChunkPlace, HeaderRun, Offsets, OpenMcnk};
 use crate::format::{mcal, mclq};
 use crate::model::alpha::{AlphaEncoding, AlphaMap, AlphaSource};
 use crate::model::chunk::*;
-use crate::model::coords::{self, TileCoord, VERTICES_PER_CHUNK};
+use crate::model::coords::{self, VERTICES_PER_CHUNK};
 use crate::model::liquid::{ChunkLiquid, LiquidLayer, LiquidOrigin};
 
 /// Bytes of the MCNK header.
-pub const HEADER_BYTES: usize = 128;
+pub const HEADER_BYTES: usize = parts::HEADER_BYTES;
 /// Bytes MCNR's size field counts (145 × 3).
 const NORMAL_BYTES: usize = VERTICES_PER_CHUNK * 3;
 /// Bytes after MCNR that its size does not count.
 const NORMAL_PADDING: usize = 13;
 /// The MCSE record size of 3.3.5 files.
 pub const SOUND_RECORD_335: usize = 28;
-/// Bytes of an MCLY record.
-const LAYER_BYTES: usize = 16;
 
 /// How a reader decides between 4-bit and 8-bit alpha maps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,25 +36,7 @@ pub enum AlphaDepth {
 /// The v18 MCNK header's fields (0.6.0 shares the layout).
 pub(crate) struct Header {
     pub(crate) flags: u32,
-    pub(crate) n_layers: u32,
-    pub(crate) n_doodad_refs: u32,
-    pub(crate) ofs_height: u32,
-    pub(crate) ofs_normal: u32,
-    pub(crate) ofs_layer: u32,
-    pub(crate) ofs_refs: u32,
-    pub(crate) ofs_alpha: u32,
-    pub(crate) size_alpha: u32,
-    pub(crate) ofs_shadow: u32,
-    pub(crate) size_shadow: u32,
-    pub(crate) area_id: u32,
-    pub(crate) n_wmo_refs: u32,
-    pub(crate) holes: u16,
-    pub(crate) unknown_0x3e: u16,
-    pub(crate) low_quality_texture_map: [u8; 16],
-    pub(crate) no_effect_doodad: [u8; 8],
-    pub(crate) ofs_sound: u32,
-    pub(crate) n_sound: u32,
-    pub(crate) ofs_liquid: u32,
+    pub(crate) run: HeaderRun,
     pub(crate) size_liquid: u32,
     pub(crate) position: [f32; 3],
     pub(crate) ofs_mccv: u32,
@@ -64,62 +44,36 @@ pub(crate) struct Header {
     pub(crate) unused: u32,
 }
 
-/// Reads the 128-byte header.
-pub(crate) fn read_header(r: &mut Reader) -> Result<Header> {
+/// Reads the 128-byte header of `mcnk`.
+pub(crate) fn read_header(mcnk: &RawChunk) -> Result<Header> {
+    parts::check_header_room(mcnk)?;
+    let mut r = mcnk.reader();
     let flags = r.u32()?;
     let _index_x = r.u32()?;
     let _index_y = r.u32()?;
-    let n_layers = r.u32()?;
-    let n_doodad_refs = r.u32()?;
-    let ofs_height = r.u32()?;
-    let ofs_normal = r.u32()?;
-    let ofs_layer = r.u32()?;
-    let ofs_refs = r.u32()?;
-    let ofs_alpha = r.u32()?;
-    let size_alpha = r.u32()?;
-    let ofs_shadow = r.u32()?;
-    let size_shadow = r.u32()?;
-    let area_id = r.u32()?;
-    let n_wmo_refs = r.u32()?;
-    let holes = r.u16()?;
-    let unknown_0x3e = r.u16()?;
-    let low_quality_texture_map = r.array()?;
-    let no_effect_doodad = r.array()?;
-    let ofs_sound = r.u32()?;
-    let n_sound = r.u32()?;
-    let ofs_liquid = r.u32()?;
-    let size_liquid = r.u32()?;
-    let position = r.vec3()?;
-    let ofs_mccv = r.u32()?;
-    let ofs_mclv = r.u32()?;
-    let unused = r.u32()?;
     Ok(Header {
         flags,
-        n_layers,
-        n_doodad_refs,
-        ofs_height,
-        ofs_normal,
-        ofs_layer,
-        ofs_refs,
-        ofs_alpha,
-        size_alpha,
-        ofs_shadow,
-        size_shadow,
-        area_id,
-        n_wmo_refs,
-        holes,
-        unknown_0x3e,
-        low_quality_texture_map,
-        no_effect_doodad,
-        ofs_sound,
-        n_sound,
-        ofs_liquid,
-        size_liquid,
-        position,
-        ofs_mccv,
-        ofs_mclv,
-        unused,
+        run: parts::read_header_run(&mut r)?,
+        size_liquid: r.u32()?,
+        position: r.vec3()?,
+        ofs_mccv: r.u32()?,
+        ofs_mclv: r.u32()?,
+        unused: r.u32()?,
     })
+}
+
+/// The header values a chunk keeps verbatim, for chunk `at`: the stored position's x and y only
+/// where they differ from the ones the place gives.
+pub(crate) fn header_extras(h: &Header, at: ChunkPlace) -> ChunkHeaderExtras {
+    let computed_xy = coords::chunk_header_xy(at.tile, at.x, at.y);
+    let stored_xy = [h.position[0], h.position[1]];
+    ChunkHeaderExtras {
+        unknown_0x3e: h.run.after_holes,
+        ofs_mclv: h.ofs_mclv,
+        unused_0x7c: h.unused,
+        position_xy: (stored_xy.map(f32::to_bits) != computed_xy.map(f32::to_bits))
+            .then_some(stored_xy),
+    }
 }
 
 /// Finds sub-chunk `tag` at header offset `ofs` (relative to the MCNK tag).
@@ -133,16 +87,7 @@ pub(crate) fn sub<'a>(mcnk: &RawChunk<'a>, ofs: u32, tag: Tag) -> Result<RawChun
         )
     })?;
     let found = chunk_at(mcnk.payload, rel, mcnk.payload_offset(), tags::MCNK)?;
-    if found.tag != tag {
-        return Err(FormatError::new(
-            tags::MCNK,
-            found.offset,
-            ErrorKind::UnexpectedTag {
-                expected: tag,
-                found: found.tag,
-            },
-        ));
-    }
+    parts::expect_tag(tag, found.tag, found.offset)?;
     Ok(found)
 }
 
@@ -164,16 +109,7 @@ fn sub_clamped<'a>(
             let payload = mcnk.payload.get(start..).unwrap_or(&[]);
             let head = &mcnk.payload[start - 8..start];
             let found = Tag::from_disk([head[0], head[1], head[2], head[3]]);
-            if found != tag {
-                return Err(FormatError::new(
-                    tags::MCNK,
-                    mcnk.payload_offset() + start - 8,
-                    ErrorKind::UnexpectedTag {
-                        expected: tag,
-                        found,
-                    },
-                ));
-            }
+            parts::expect_tag(tag, found, mcnk.payload_offset() + start - 8)?;
             quirks.oversized_sub_chunks.push((tag.0, size));
             Ok(RawChunk {
                 tag,
@@ -237,34 +173,15 @@ fn span<'a>(mcnk: &RawChunk<'a>, ofs: u32, len: usize, tag: Tag) -> Result<(&'a 
     }
 }
 
-/// Decodes one MCNK: chunk (`x`, `y`) of tile `tile`.
-pub fn read(
-    mcnk: &RawChunk,
-    tile: TileCoord,
-    x: usize,
-    y: usize,
-    depth: AlphaDepth,
-) -> Result<Chunk> {
-    let mut r = mcnk.reader();
-    if mcnk.payload.len() < HEADER_BYTES {
-        return Err(r.error(ErrorKind::Truncated {
-            needed: HEADER_BYTES,
-            available: mcnk.payload.len(),
-        }));
-    }
-    let h = read_header(&mut r)?;
+/// Decodes one MCNK: chunk `at`.
+pub fn read(mcnk: &RawChunk, at: ChunkPlace, depth: AlphaDepth) -> Result<Chunk> {
+    let h = read_header(mcnk)?;
     let mut quirks = ChunkQuirks::default();
 
     // Heights.
-    let mcvt = sub_clamped(mcnk, h.ofs_height, tags::MCVT, &mut quirks)?;
+    let mcvt = sub_clamped(mcnk, h.run.ofs_height, tags::MCVT, &mut quirks)?;
     if mcvt.payload.len() < VERTICES_PER_CHUNK * 4 {
-        return Err(mcvt.error(
-            0,
-            ErrorKind::BadSize {
-                size: mcvt.size as u64,
-                why: "MCVT needs 145 floats",
-            },
-        ));
+        return Err(mcvt.bad_size("MCVT needs 145 floats"));
     }
     let base = h.position[2];
     let mut heights = Box::new([0f32; VERTICES_PER_CHUNK]);
@@ -283,22 +200,13 @@ pub fn read(
     }
 
     // Normals and the 13 bytes after them.
-    let mcnr = sub_clamped(mcnk, h.ofs_normal, tags::MCNR, &mut quirks)?;
+    let mcnr = sub_clamped(mcnk, h.run.ofs_normal, tags::MCNR, &mut quirks)?;
     if mcnr.payload.len() < NORMAL_BYTES {
-        return Err(mcnr.error(
-            0,
-            ErrorKind::BadSize {
-                size: mcnr.size as u64,
-                why: "MCNR needs 145 normals",
-            },
-        ));
+        return Err(mcnr.bad_size("MCNR needs 145 normals"));
     }
-    let mut normals = Box::new([[0i8; 3]; VERTICES_PER_CHUNK]);
-    for (out, b) in normals.iter_mut().zip(mcnr.payload.chunks_exact(3)) {
-        *out = [b[0] as i8, b[1] as i8, b[2] as i8];
-    }
+    let normals = parts::read_normals(mcnr.payload, |k| k);
     if mcnr.payload.len() == NORMAL_BYTES {
-        let pad_at = h.ofs_normal as usize + NORMAL_BYTES; // relative to payload: ofs - 8 + 8 + 435
+        let pad_at = h.run.ofs_normal as usize + NORMAL_BYTES; // relative to payload: ofs - 8 + 8 + 435
         if let Some(p) = mcnk.payload.get(pad_at..pad_at + NORMAL_PADDING) {
             let mut pad = [0u8; NORMAL_PADDING];
             pad.copy_from_slice(p);
@@ -310,13 +218,7 @@ pub fn read(
     let vertex_colors = if h.ofs_mccv != 0 {
         let mccv = sub_clamped(mcnk, h.ofs_mccv, tags::MCCV, &mut quirks)?;
         if mccv.payload.len() < VERTICES_PER_CHUNK * 4 {
-            return Err(mccv.error(
-                0,
-                ErrorKind::BadSize {
-                    size: mccv.size as u64,
-                    why: "MCCV needs 145 colours",
-                },
-            ));
+            return Err(mccv.bad_size("MCCV needs 145 colours"));
         }
         let mut c = Box::new([[0u8; 4]; VERTICES_PER_CHUNK]);
         for (out, b) in c.iter_mut().zip(mccv.payload.chunks_exact(4)) {
@@ -328,36 +230,27 @@ pub fn read(
     };
 
     // Layers and their alpha maps.
-    let mcly = sub_clamped(mcnk, h.ofs_layer, tags::MCLY, &mut quirks)?;
-    let n_layers = h.n_layers as usize;
-    if n_layers > 4 || mcly.payload.len() < n_layers * LAYER_BYTES {
-        return Err(mcly.error(
-            0,
-            ErrorKind::Invalid(format!(
-                "{n_layers} layers in {} bytes (at most 4 layers of 16 bytes)",
-                mcly.size
-            )),
-        ));
-    }
+    let mcly = sub_clamped(mcnk, h.run.ofs_layer, tags::MCLY, &mut quirks)?;
+    let n_layers = parts::layer_count(&mcly, h.run.n_layers)?;
     let mut records = Vec::with_capacity(n_layers);
     let mut lr = mcly.reader();
     for _ in 0..n_layers {
         records.push((lr.u32()?, lr.u32()?, lr.u32()?, lr.u32()?));
     }
-    let alpha_len = (h.size_alpha as usize).saturating_sub(8);
+    let alpha_len = (h.run.size_alpha as usize).saturating_sub(8);
     let (alpha_block, alpha_at) =
-        if records.iter().any(|r| r.1 & LAYER_USE_ALPHA != 0) || h.size_alpha > 8 {
-            let mcal = sub_tag_only(mcnk, h.ofs_alpha, tags::MCAL)?;
+        if records.iter().any(|r| r.1 & LAYER_USE_ALPHA != 0) || h.run.size_alpha > 8 {
+            let mcal = sub_tag_only(mcnk, h.run.ofs_alpha, tags::MCAL)?;
             if mcal.1 as usize != alpha_len {
                 quirks.alpha_size_field = Some(mcal.1);
             }
-            span(mcnk, h.ofs_alpha, alpha_len, tags::MCAL)?
+            span(mcnk, h.run.ofs_alpha, alpha_len, tags::MCAL)?
         } else {
-            let mcal = sub_tag_only(mcnk, h.ofs_alpha, tags::MCAL)?;
+            let mcal = sub_tag_only(mcnk, h.run.ofs_alpha, tags::MCAL)?;
             if mcal.1 as usize != alpha_len {
                 quirks.alpha_size_field = Some(mcal.1);
             }
-            (&[][..], mcnk.payload_offset() + h.ofs_alpha as usize)
+            (&[][..], mcnk.payload_offset() + h.run.ofs_alpha as usize)
         };
     let mut layers = Vec::with_capacity(n_layers);
     for (k, &(texture, flags, offset, effect_id)) in records.iter().enumerate() {
@@ -390,56 +283,41 @@ pub fn read(
     }
 
     // Object references.
-    let mcrf = sub_clamped(mcnk, h.ofs_refs, tags::MCRF, &mut quirks)?;
-    let mut rr = mcrf.reader();
-    let doodad_refs = (0..h.n_doodad_refs)
-        .map(|_| rr.u32())
-        .collect::<Result<Vec<_>>>()?;
-    let wmo_refs = (0..h.n_wmo_refs)
-        .map(|_| rr.u32())
-        .collect::<Result<Vec<_>>>()?;
+    let mcrf = sub_clamped(mcnk, h.run.ofs_refs, tags::MCRF, &mut quirks)?;
+    let (doodad_refs, wmo_refs) = parts::read_refs(&mcrf, h.run.n_doodad_refs, h.run.n_wmo_refs)?;
 
     // Shadow.
-    if h.ofs_shadow == 0 && h.size_shadow == 0 {
+    if h.run.ofs_shadow == 0 && h.run.size_shadow == 0 {
         quirks.shadow_offset_zero = true;
     }
-    let shadow = if h.flags & FLAG_HAS_SHADOW != 0 && h.ofs_shadow == 0 && h.size_shadow == 0 {
-        // Noggit leaves the flag set on chunks it wrote without MCSH.
-        quirks.shadow_flag_without_map = true;
-        None
-    } else if h.flags & FLAG_HAS_SHADOW != 0 {
-        let mcsh = sub_clamped(mcnk, h.ofs_shadow, tags::MCSH, &mut quirks)?;
-        if mcsh.payload.len() < 512 {
-            return Err(mcsh.error(
-                0,
-                ErrorKind::BadSize {
-                    size: mcsh.size as u64,
-                    why: "MCSH needs 512 bytes",
-                },
-            ));
-        }
-        let mut rows = Box::new([0u64; 64]);
-        for (row, b) in rows.iter_mut().zip(mcsh.payload.chunks_exact(8)) {
-            *row = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-        }
-        Some(ShadowMap { rows })
-    } else {
-        None
-    };
+    let shadow =
+        if h.flags & FLAG_HAS_SHADOW != 0 && h.run.ofs_shadow == 0 && h.run.size_shadow == 0 {
+            // Noggit leaves the flag set on chunks it wrote without MCSH.
+            quirks.shadow_flag_without_map = true;
+            None
+        } else if h.flags & FLAG_HAS_SHADOW != 0 {
+            let mcsh = sub_clamped(mcnk, h.run.ofs_shadow, tags::MCSH, &mut quirks)?;
+            if mcsh.payload.len() < parts::SHADOW_BYTES {
+                return Err(mcsh.bad_size("MCSH needs 512 bytes"));
+            }
+            Some(parts::read_shadow(mcsh.payload))
+        } else {
+            None
+        };
 
     // Old-style liquid.
     let mut liquid = None;
-    if h.ofs_liquid == 0 && h.size_liquid != 0 {
+    if h.run.ofs_liquid == 0 && h.size_liquid != 0 {
         // Noggit writes sizeLiquid 8 with no MCLQ.
         quirks.liquid_size_without_chunk = Some(h.size_liquid);
     }
-    if h.ofs_liquid != 0 && h.size_liquid >= 8 {
-        let (_, size_field) = sub_tag_only(mcnk, h.ofs_liquid, tags::MCLQ)?;
+    if h.run.ofs_liquid != 0 && h.size_liquid >= 8 {
+        let (_, size_field) = sub_tag_only(mcnk, h.run.ofs_liquid, tags::MCLQ)?;
         let len = h.size_liquid as usize - 8;
         if size_field as usize != len {
             quirks.liquid_size_field = Some(size_field);
         }
-        let (bytes, at) = span(mcnk, h.ofs_liquid, len, tags::MCLQ)?;
+        let (bytes, at) = span(mcnk, h.run.ofs_liquid, len, tags::MCLQ)?;
         if len == 0 {
             quirks.empty_liquid_chunk = true;
         } else {
@@ -447,10 +325,7 @@ pub fn read(
             if layers.is_empty() {
                 quirks.empty_liquid_chunk = true;
             } else {
-                liquid = Some(ChunkLiquid {
-                    layers,
-                    attributes: None,
-                });
+                liquid = Some(ChunkLiquid::from_mclq(layers));
             }
         }
     }
@@ -458,44 +333,29 @@ pub fn read(
     // Sound emitters.
     let mut sound_emitters = Vec::new();
     let mut sound_len = 0;
-    if h.ofs_sound != 0 {
-        let mcse = sub_clamped(mcnk, h.ofs_sound, tags::MCSE, &mut quirks)?;
+    if h.run.ofs_sound != 0 {
+        let mcse = sub_clamped(mcnk, h.run.ofs_sound, tags::MCSE, &mut quirks)?;
         sound_len = mcse.payload.len();
-        if h.n_sound > 0 {
-            let record = mcse.payload.len() / h.n_sound as usize;
-            if record == 0 || record * h.n_sound as usize != mcse.payload.len() {
-                return Err(mcse.error(
-                    0,
-                    ErrorKind::Invalid(format!(
-                        "{} sound emitters do not fill {} bytes",
-                        h.n_sound, mcse.size
-                    )),
-                ));
-            }
-            if record != SOUND_RECORD_335 {
-                quirks.sound_record_size = Some(record);
-            }
-            sound_emitters = mcse
-                .payload
-                .chunks_exact(record)
-                .map(|b| SoundEmitter { record: b.to_vec() })
-                .collect();
+        let record;
+        (sound_emitters, record) = parts::read_sounds(&mcse, h.run.n_sound)?;
+        if record != 0 && record != SOUND_RECORD_335 {
+            quirks.sound_record_size = Some(record);
         }
     }
 
     // Whatever follows the last sub-chunk the header names is kept verbatim.
     let known_end = [
-        h.ofs_height as usize + VERTICES_PER_CHUNK * 4,
-        h.ofs_normal as usize + NORMAL_BYTES + NORMAL_PADDING,
-        h.ofs_layer as usize + mcly.payload.len(),
-        h.ofs_refs as usize + mcrf.payload.len(),
-        h.ofs_alpha as usize + alpha_len,
-        h.ofs_shadow as usize + shadow.as_ref().map_or(0, |_| 512),
-        match h.ofs_liquid {
+        h.run.ofs_height as usize + VERTICES_PER_CHUNK * 4,
+        h.run.ofs_normal as usize + NORMAL_BYTES + NORMAL_PADDING,
+        h.run.ofs_layer as usize + mcly.payload.len(),
+        h.run.ofs_refs as usize + mcrf.payload.len(),
+        h.run.ofs_alpha as usize + alpha_len,
+        h.run.ofs_shadow as usize + shadow.as_ref().map_or(0, |_| 512),
+        match h.run.ofs_liquid {
             0 => 0,
             ofs => ofs as usize + (h.size_liquid as usize).saturating_sub(8),
         },
-        h.ofs_sound as usize + sound_len,
+        h.run.ofs_sound as usize + sound_len,
         h.ofs_mccv as usize + vertex_colors.as_ref().map_or(0, |_| VERTICES_PER_CHUNK * 4),
     ]
     .into_iter()
@@ -505,8 +365,6 @@ pub fn read(
         quirks.trailing = tail.to_vec();
     }
 
-    let computed_xy = coords::chunk_header_xy(tile, x, y);
-    let stored_xy = [h.position[0], h.position[1]];
     Ok(Chunk {
         flags: h.flags,
         heights,
@@ -515,21 +373,15 @@ pub fn read(
         layers,
         shadow,
         vertex_colors,
-        holes: h.holes,
-        area_id: h.area_id,
-        low_quality_texture_map: h.low_quality_texture_map,
-        no_effect_doodad: h.no_effect_doodad,
+        holes: h.run.holes,
+        area_id: h.run.area_id,
+        low_quality_texture_map: h.run.low_quality_texture_map,
+        no_effect_doodad: h.run.no_effect_doodad,
         doodad_refs,
         wmo_refs,
         liquid,
         sound_emitters,
-        extras: ChunkHeaderExtras {
-            unknown_0x3e: h.unknown_0x3e,
-            ofs_mclv: h.ofs_mclv,
-            unused_0x7c: h.unused,
-            position_xy: (stored_xy.map(f32::to_bits) != computed_xy.map(f32::to_bits))
-                .then_some(stored_xy),
-        },
+        extras: header_extras(&h, at),
         quirks,
     })
 }
@@ -558,16 +410,7 @@ fn sub_tag_only(mcnk: &RawChunk, ofs: u32, tag: Tag) -> Result<(Tag, u32)> {
             )
         })?;
     let found = Tag::from_disk([head[0], head[1], head[2], head[3]]);
-    if found != tag {
-        return Err(FormatError::new(
-            tags::MCNK,
-            mcnk.payload_offset() + rel,
-            ErrorKind::UnexpectedTag {
-                expected: tag,
-                found,
-            },
-        ));
-    }
+    parts::expect_tag(tag, found, mcnk.payload_offset() + rel)?;
     Ok((
         found,
         u32::from_le_bytes([head[4], head[5], head[6], head[7]]),
@@ -656,32 +499,21 @@ pub struct AlphaTarget {
     pub big: bool,
 }
 
-/// Encodes one MCNK (tag and all) for chunk (`x`, `y`) of tile `tile`.
-pub fn write(
-    w: &mut Writer,
-    chunk: &Chunk,
-    tile: TileCoord,
-    x: usize,
-    y: usize,
-    alpha: AlphaTarget,
-) {
-    let mcnk = w.begin(tags::MCNK);
-    let start = mcnk.offset();
-    let header_at = mcnk.payload_offset();
-    w.zeros(HEADER_BYTES);
-    let rel = |w: &Writer| (w.len() - start) as u32;
+/// Encodes one MCNK (tag and all) for chunk `at`.
+pub fn write(w: &mut Writer, chunk: &Chunk, at: ChunkPlace, alpha: AlphaTarget) {
+    let mcnk = OpenMcnk::begin(w);
+    let mut o = Offsets::default();
     let mut past_end = Vec::new();
 
-    let ofs_height = rel(w);
+    o.height = mcnk.here(w);
     let c = w.begin(tags::MCVT);
     for i in 0..chunk.heights.len() {
         w.f32(parts::stored_height(chunk, i, chunk.base_height));
     }
     end_sub(w, c, tags::MCVT, &chunk.quirks, &mut past_end);
 
-    let mut ofs_mccv = 0;
     if let Some(colors) = &chunk.vertex_colors {
-        ofs_mccv = rel(w);
+        o.mccv = mcnk.here(w);
         let c = w.begin(tags::MCCV);
         for &[r, g, b, a] in colors.iter() {
             w.bytes(&[b, g, r, a]);
@@ -689,7 +521,7 @@ pub fn write(
         end_sub(w, c, tags::MCCV, &chunk.quirks, &mut past_end);
     }
 
-    let ofs_normal = rel(w);
+    o.normal = mcnk.here(w);
     let c = w.begin(tags::MCNR);
     parts::put_normals(w, &chunk.normals[..], |k| k);
     end_sub(w, c, tags::MCNR, &chunk.quirks, &mut past_end);
@@ -726,35 +558,34 @@ pub fn write(
         layer_records.push([layer.texture, flags, offset, layer.effect_id]);
     }
 
-    let ofs_layer = rel(w);
+    o.layer = mcnk.here(w);
     let c = w.begin(tags::MCLY);
     parts::put_layer_records(w, layer_records);
     end_sub(w, c, tags::MCLY, &chunk.quirks, &mut past_end);
 
-    let ofs_refs = rel(w);
+    o.refs = mcnk.here(w);
     let c = w.begin(tags::MCRF);
     parts::put_refs(w, chunk);
     end_sub(w, c, tags::MCRF, &chunk.quirks, &mut past_end);
 
-    let mut ofs_shadow = rel(w);
+    o.shadow = mcnk.here(w);
     if chunk.shadow.is_none() && chunk.quirks.shadow_offset_zero {
-        ofs_shadow = 0;
+        o.shadow = 0;
     }
-    let mut size_shadow = 0;
     if chunk.shadow.is_some() {
         let c = w.begin(tags::MCSH);
-        size_shadow = parts::put_shadow(w, chunk);
+        o.size_shadow = parts::put_shadow(w, chunk);
         end_sub(w, c, tags::MCSH, &chunk.quirks, &mut past_end);
     }
 
-    let ofs_alpha = rel(w);
+    o.alpha = mcnk.here(w);
     let c = w.begin(tags::MCAL);
     w.bytes(&alpha_block);
     match chunk.quirks.alpha_size_field {
         Some(size) => w.end_with_size(c, size),
         None => w.end(c),
     }
-    let size_alpha = alpha_block.len() as u32 + 8;
+    o.size_alpha = alpha_block.len() as u32 + 8;
 
     let mclq_layers: Vec<&LiquidLayer> = chunk
         .liquid
@@ -763,9 +594,8 @@ pub fn write(
         .filter(|l| matches!(l.origin, LiquidOrigin::Mclq(_)))
         .collect();
     let mut liquid_flags = 0;
-    let (mut ofs_liquid, mut size_liquid) = (0, 0);
     if !mclq_layers.is_empty() || chunk.quirks.empty_liquid_chunk {
-        ofs_liquid = rel(w);
+        o.liquid = mcnk.here(w);
         let c = w.begin(tags::MCLQ);
         // One instance per liquid flag, in flag order; a second layer of the same kind is dropped
         // (the format cannot hold it).
@@ -778,25 +608,24 @@ pub fn write(
                 liquid_flags |= flag;
             }
         }
-        size_liquid = (w.len() - c.payload_offset()) as u32 + 8;
+        o.size_liquid = (w.len() - c.payload_offset()) as u32 + 8;
         match chunk.quirks.liquid_size_field {
             Some(size) => w.end_with_size(c, size),
             None => w.end(c),
         }
     }
 
-    if ofs_liquid == 0
+    if o.liquid == 0
         && let Some(size) = chunk.quirks.liquid_size_without_chunk
     {
-        size_liquid = size;
+        o.size_liquid = size;
     }
 
-    let ofs_sound = rel(w);
+    o.sound = mcnk.here(w);
     let c = w.begin(tags::MCSE);
     parts::put_sounds(w, chunk);
     end_sub(w, c, tags::MCSE, &chunk.quirks, &mut past_end);
     w.bytes(&chunk.quirks.trailing);
-    w.end(mcnk);
     restore_sizes_past_end(w, &past_end, w.len());
 
     // The header, now that every offset is known.
@@ -810,76 +639,28 @@ pub fn write(
     if !mclq_layers.is_empty() {
         flags = flags & !FLAG_LIQUID_ANY | liquid_flags;
     }
-    let offsets = Offsets {
-        height: ofs_height,
-        normal: ofs_normal,
-        layer: ofs_layer,
-        refs: ofs_refs,
-        alpha: ofs_alpha,
-        size_alpha,
-        shadow: ofs_shadow,
-        size_shadow,
-        sound: ofs_sound,
-        liquid: ofs_liquid,
-        size_liquid,
-        mccv: ofs_mccv,
-    };
-    let header = header_bytes(chunk, flags, (tile, x, y), chunk.base_height, &offsets);
-    w.patch_bytes(header_at, &header);
+    let header = header_bytes(chunk, flags, at, chunk.base_height, &o);
+    mcnk.finish(w, &header);
 }
 
-/// Where a written MCNK's sub-chunks went (offsets from the MCNK tag) and their sizes.
-pub(crate) struct Offsets {
-    pub(crate) height: u32,
-    pub(crate) normal: u32,
-    pub(crate) layer: u32,
-    pub(crate) refs: u32,
-    pub(crate) alpha: u32,
-    pub(crate) size_alpha: u32,
-    pub(crate) shadow: u32,
-    pub(crate) size_shadow: u32,
-    pub(crate) sound: u32,
-    pub(crate) liquid: u32,
-    pub(crate) size_liquid: u32,
-    pub(crate) mccv: u32,
-}
-
-/// The 128-byte v18 header (0.6.0 shares it) of chunk (`x`, `y`) of `tile`, with its
-/// position's z set to `base`.
+/// The 128-byte v18 header (0.6.0 shares it) of chunk `at`, with its position's z set to
+/// `base`.
 pub(crate) fn header_bytes(
     chunk: &Chunk,
     flags: u32,
-    (tile, x, y): (TileCoord, usize, usize),
+    at: ChunkPlace,
     base: f32,
     o: &Offsets,
 ) -> Vec<u8> {
     let [px, py] = chunk
         .extras
         .position_xy
-        .unwrap_or_else(|| coords::chunk_header_xy(tile, x, y));
+        .unwrap_or_else(|| coords::chunk_header_xy(at.tile, at.x, at.y));
     let mut hw = Writer::with_capacity(HEADER_BYTES);
     hw.u32(flags);
-    hw.u32(x as u32);
-    hw.u32(y as u32);
-    hw.u32(chunk.layers.len() as u32);
-    hw.u32(chunk.doodad_refs.len() as u32);
-    hw.u32(o.height);
-    hw.u32(o.normal);
-    hw.u32(o.layer);
-    hw.u32(o.refs);
-    hw.u32(o.alpha);
-    hw.u32(o.size_alpha);
-    hw.u32(o.shadow);
-    hw.u32(o.size_shadow);
-    hw.u32(chunk.area_id);
-    hw.u32(chunk.wmo_refs.len() as u32);
-    hw.u16(chunk.holes);
-    hw.u16(chunk.extras.unknown_0x3e);
-    hw.bytes(&chunk.low_quality_texture_map);
-    hw.bytes(&chunk.no_effect_doodad);
-    hw.u32(o.sound);
-    hw.u32(chunk.sound_emitters.len() as u32);
-    hw.u32(o.liquid);
+    hw.u32(at.x as u32);
+    hw.u32(at.y as u32);
+    parts::put_header_run(&mut hw, chunk, o, chunk.extras.unknown_0x3e);
     hw.u32(o.size_liquid);
     hw.vec3([px, py, base]);
     hw.u32(o.mccv);

@@ -38,13 +38,7 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
             }
             tags::MAIN => {
                 if c.payload.len() != MAIN_BYTES {
-                    return Err(c.error(
-                        0,
-                        ErrorKind::BadSize {
-                            size: c.size as u64,
-                            why: "v18 MAIN is 4096 entries of 8 bytes",
-                        },
-                    ));
+                    return Err(c.bad_size("v18 MAIN is 4096 entries of 8 bytes"));
                 }
                 for i in 0..TILES_PER_SIDE * TILES_PER_SIDE {
                     map.tile_flags[i] = r.u32()?;
@@ -60,13 +54,7 @@ pub fn read_wdt(bytes: &[u8], name: &str) -> Result<Map> {
             }
             tags::MODF => {
                 if c.payload.len() % placement::WMO_RECORD != 0 {
-                    return Err(c.error(
-                        0,
-                        ErrorKind::BadSize {
-                            size: c.size as u64,
-                            why: "not a multiple of 64",
-                        },
-                    ));
+                    return Err(c.bad_size("not a multiple of 64"));
                 }
                 for _ in 0..c.payload.len() / placement::WMO_RECORD {
                     wmo_placements.push(placement::read_wmo(&mut r)?);
