@@ -63,19 +63,7 @@ fn liquid_tools_add_pick_slope_and_remove_each_one_undo_step() {
     choose(&mut h, Tool::LiquidAdd);
     let at = view.center() + egui::vec2(-30.0, 40.0);
     // The sample's tiles load over the first frames.
-    let start = std::time::Instant::now();
-    let ground = loop {
-        h.hover_at(at);
-        h.run_steps(2);
-        if let Some(p) = h.state().hover_point() {
-            break p.world;
-        }
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "no terrain under the view's centre"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let ground = editor_support::ground_under(&mut h, at).world;
     drag(&mut h, at, at + egui::vec2(20.0, 0.0), Modifiers::NONE);
     let added = map(&h);
     assert!(wet_quads(&added) > 20, "{} quads", wet_quads(&added));

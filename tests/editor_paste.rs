@@ -6,29 +6,10 @@ mod common;
 mod editor_support;
 
 use egui::Modifiers;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use loam::app::LoamApp;
 use loam::app::dialogs::ScriptedDialogs;
 use loam::doc::editing::Tool;
 use loam::ui::viewport::VIEWPORT_LABEL;
-
-/// Hovers `at` until the app finds terrain under it (tiles load over the first frames).
-fn ground_under(h: &mut Harness<'_, LoamApp>, at: egui::Pos2, what: &str) -> [f64; 3] {
-    let start = std::time::Instant::now();
-    loop {
-        h.hover_at(at);
-        h.run_steps(2);
-        if let Some(p) = h.state().hover_point() {
-            return p.world;
-        }
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "no terrain under the view of {what}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}
 
 #[test]
 fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step() {
@@ -43,7 +24,7 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
     h.get_by_label(Tool::CopyPaste.name()).click();
     h.run();
     assert!(h.query_by_label("Nothing selected").is_some());
-    ground_under(&mut h, a, "the sample");
+    editor_support::ground_under(&mut h, a);
     editor_support::drag(&mut h, a, b, Modifiers::NONE);
     assert!(
         h.query_by_label_contains("Selection: ").is_some(),
@@ -65,7 +46,7 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
     assert!(h.query_by_label_contains("quads of Sample").is_some());
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
     let at = view.center() + egui::vec2(-30.0, 40.0);
-    ground_under(&mut h, at, "the corpus tile");
+    editor_support::ground_under(&mut h, at);
     let before = h.state().session().unwrap().map.tiles.clone();
     let steps = h.state().editing().history.len();
     editor_support::primary(&h, at, true, Modifiers::NONE);

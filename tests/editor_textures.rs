@@ -105,13 +105,7 @@ fn the_swap_brush_swaps_only_under_its_circle_as_one_undo_step() {
         h.run();
     }
     let at = view.center() + egui::vec2(-30.0, 40.0);
-    let start = std::time::Instant::now();
-    while h.state().hover_point().is_none() {
-        h.hover_at(at);
-        h.run_steps(2);
-        assert!(start.elapsed().as_secs() < 30, "no terrain under the view");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    editor_support::ground_under(&mut h, at);
     let sample = map(&h);
     let steps = h.state().editing().history.len();
     editor_support::drag(

@@ -52,16 +52,7 @@ fn the_area_picker_finds_a_subzone_by_part_of_its_name_and_the_status_bar_names_
     // The status bar names what lies under the cursor (the sample's tiles load over the
     // first frames).
     let at = view.center() + egui::vec2(-30.0, 40.0);
-    let start = std::time::Instant::now();
-    let point = loop {
-        h.hover_at(at);
-        h.run_steps(2);
-        if let Some(p) = h.state().hover_point() {
-            break p;
-        }
-        assert!(start.elapsed().as_secs() < 30, "no terrain under the view");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let point = editor_support::ground_under(&mut h, at);
     let name = match point.area_id {
         1 => "Elwynn Forest",
         2 => "Elwynn Forest › Goldshire",

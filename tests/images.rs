@@ -33,24 +33,11 @@ fn png16(path: &Path, width: usize, values: &[u16], channels: usize) {
 /// Every chunk of the ADT at `path` as wow-adt reads it: (chunk x, chunk y, 145 absolute
 /// heights in MCVT order).
 fn adt_heights(path: &Path) -> Vec<(usize, usize, Vec<f32>)> {
-    let bytes = fs::read(path).unwrap();
-    let wow_adt::ParsedAdt::Root(root) =
-        wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
-    else {
-        panic!("a root ADT")
-    };
+    let root = common::root_adt(path);
     root.mcnk_chunks
         .iter()
         .map(|m| {
-            let base = m.header.position[2];
-            let h = m
-                .heights
-                .as_ref()
-                .unwrap()
-                .heights
-                .iter()
-                .map(|r| base + r)
-                .collect();
+            let h = common::absolute_heights(m);
             (m.header.index_x as usize, m.header.index_y as usize, h)
         })
         .collect()
@@ -67,16 +54,7 @@ fn pixel_of(cx: usize, cy: usize, index: usize) -> (usize, usize) {
 }
 
 fn apply(map: &Path, ops: &Path, out: &Path) -> String {
-    let o = loam(&[
-        "apply",
-        map.to_str().unwrap(),
-        ops.to_str().unwrap(),
-        "--to",
-        "3.3.5",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    text(&o)
+    common::apply_335(map, ops, out)
 }
 
 #[test]
@@ -196,15 +174,7 @@ fn export_then_import_gives_heights_within_half_a_step_and_alpha_and_colours_exa
     let mut compared = 0;
     for tile in ["31_31", "31_32", "32_31", "32_32"] {
         let file = format!("Sample_{tile}.adt");
-        let read = |dir: &Path| {
-            let bytes = fs::read(dir.join(&file)).unwrap();
-            let wow_adt::ParsedAdt::Root(root) =
-                wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
-            else {
-                panic!("a root ADT")
-            };
-            root
-        };
+        let read = |dir: &Path| common::root_adt(&dir.join(&file));
         let (a, b) = (read(&orig), read(&back));
         for (ca, cb) in a.mcnk_chunks.iter().zip(&b.mcnk_chunks) {
             let ha = ca

@@ -250,13 +250,9 @@ fn extracted_as_a_server_would(
             panic!("a root ADT")
         };
         for mcnk in &root.mcnk_chunks {
-            let base = mcnk.header.position[2];
-            for r in &mcnk.heights.as_ref().unwrap().heights {
-                assert!(
-                    base + r >= 10.0 - 1e-3,
-                    "nothing below the new map's height"
-                );
-                highest = highest.max(base + r);
+            for h in common::absolute_heights(mcnk) {
+                assert!(h >= 10.0 - 1e-3, "nothing below the new map's height");
+                highest = highest.max(h);
             }
         }
     }

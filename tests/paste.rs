@@ -27,13 +27,7 @@ const FROM: &str = "[[133.3, 133.3], [66.7, 66.7]]";
 const POINT: &str = "[[33.3, 33.3]]";
 
 fn root(path: &Path) -> wow_adt::RootAdt {
-    let bytes = fs::read(path).unwrap();
-    let wow_adt::ParsedAdt::Root(root) =
-        wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
-    else {
-        panic!("{}: not a root ADT", path.display())
-    };
-    *root
+    common::root_adt(path)
 }
 
 /// The chunk of `adt` at (x, y).
@@ -45,14 +39,7 @@ fn chunk(adt: &wow_adt::RootAdt, x: usize, y: usize) -> &wow_adt::McnkChunk {
 }
 
 fn heights(m: &wow_adt::McnkChunk) -> Vec<f32> {
-    let base = m.header.position[2];
-    m.heights
-        .as_ref()
-        .unwrap()
-        .heights
-        .iter()
-        .map(|h| base + h)
-        .collect()
+    common::absolute_heights(m)
 }
 
 /// Layer `k`'s alpha map, decoded here from the MCAL bytes (the sample's 8-bit RLE: a byte
@@ -99,16 +86,7 @@ fn pairs() -> Vec<Pair> {
 fn apply(sample: &Path, op: &str, out: &Path) -> String {
     let ops = out.with_extension("json");
     fs::write(&ops, format!(r#"{{"ops": [{op}]}}"#)).unwrap();
-    let o = loam(&[
-        "apply",
-        sample.join("Sample.wdt").to_str().unwrap(),
-        ops.to_str().unwrap(),
-        "--to",
-        "3.3.5",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    text(&o)
+    common::apply_335(&sample.join("Sample.wdt"), &ops, out)
 }
 
 #[test]

@@ -6,8 +6,6 @@ mod common;
 
 use std::fs;
 
-use common::{loam, text};
-
 #[test]
 fn a_whole_tile_swap_keeps_every_alpha_map_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
@@ -19,25 +17,9 @@ fn a_whole_tile_swap_keeps_every_alpha_map_byte_for_byte() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let o = loam(&[
-        "apply",
-        sample.join("Sample.wdt").to_str().unwrap(),
-        ops.to_str().unwrap(),
-        "--to",
-        "3.3.5",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("op 0: Swap texture"), "{}", text(&o));
-    let read = |path: &std::path::Path| {
-        let bytes = fs::read(path).unwrap();
-        let wow_adt::ParsedAdt::Root(root) =
-            wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
-        else {
-            panic!("a root ADT")
-        };
-        root
-    };
+    let said = common::apply_335(&sample.join("Sample.wdt"), &ops, &out);
+    assert!(said.contains("op 0: Swap texture"), "{said}");
+    let read = common::root_adt;
     let (a, b) = (
         read(&sample.join("Sample_31_31.adt")),
         read(&out.join("Sample_31_31.adt")),
@@ -80,17 +62,6 @@ fn a_whole_tile_swap_keeps_every_alpha_map_byte_for_byte() {
     assert!(swapped > 0, "some layer painted rock");
 }
 
-/// Reads a root ADT with `wow-adt`.
-fn root_adt(path: &std::path::Path) -> wow_adt::RootAdt {
-    let bytes = fs::read(path).unwrap();
-    let wow_adt::ParsedAdt::Root(root) =
-        wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
-    else {
-        panic!("a root ADT")
-    };
-    *root
-}
-
 #[test]
 fn removing_a_texture_then_the_unused_ones_leaves_a_list_without_it_and_layers_that_still_name_theirs()
  {
@@ -106,18 +77,10 @@ fn removing_a_texture_then_the_unused_ones_leaves_a_list_without_it_and_layers_t
     )
     .unwrap();
     let out = dir.path().join("out");
-    let o = loam(&[
-        "apply",
-        sample.join("Sample.wdt").to_str().unwrap(),
-        ops.to_str().unwrap(),
-        "--to",
-        "3.3.5",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    common::apply_335(&sample.join("Sample.wdt"), &ops, &out);
     let (a, b) = (
-        root_adt(&sample.join("Sample_31_31.adt")),
-        root_adt(&out.join("Sample_31_31.adt")),
+        common::root_adt(&sample.join("Sample_31_31.adt")),
+        common::root_adt(&out.join("Sample_31_31.adt")),
     );
     let lower = |r: &wow_adt::RootAdt| -> Vec<String> {
         r.textures.iter().map(|t| t.to_ascii_lowercase()).collect()

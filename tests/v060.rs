@@ -244,16 +244,7 @@ fn absolute_heights_by_wow_adt(path: &std::path::Path) -> Vec<Vec<f32>> {
     };
     root.mcnk_chunks
         .iter()
-        .map(|m| {
-            let base = m.header.position[2];
-            m.heights
-                .as_ref()
-                .unwrap()
-                .heights
-                .iter()
-                .map(|h| base + h)
-                .collect()
-        })
+        .map(common::absolute_heights)
         .collect()
 }
 

@@ -3,7 +3,7 @@
 //! runner) and `object_ops` (object operations) both use it without importing each other.
 
 use super::history::History;
-use super::stroke::Stroke;
+use super::stroke::{Stroke, TerrainEdit};
 use crate::model::{Map, TileCoord};
 
 /// What applying one operation did.
@@ -20,6 +20,26 @@ pub struct OpResult {
 }
 
 impl OpResult {
+    /// Pushes `edit` (already applied to `map`) onto `history` as one step; what it did.
+    pub fn push(
+        map: &mut Map,
+        edit: TerrainEdit,
+        history: &mut History,
+        refused: Vec<(TileCoord, usize)>,
+    ) -> OpResult {
+        let mut tiles: Vec<TileCoord> = edit.touched().into_iter().map(|(t, _)| t).collect();
+        tiles.sort_unstable();
+        tiles.dedup();
+        let result = OpResult {
+            label: edit.label.clone(),
+            chunks: edit.chunks.len(),
+            refused,
+            tiles,
+        };
+        history.push(map, edit);
+        result
+    }
+
     /// Ends `stroke` as one undo step in `history` (when it changed anything) and says what it
     /// did; `name` labels a stroke that changed nothing.
     pub fn record(
@@ -30,20 +50,7 @@ impl OpResult {
         refused: Vec<(TileCoord, usize)>,
     ) -> OpResult {
         match stroke.finish(map) {
-            Some(edit) => {
-                let mut tiles: Vec<TileCoord> =
-                    edit.touched().into_iter().map(|(t, _)| t).collect();
-                tiles.sort_unstable();
-                tiles.dedup();
-                let result = OpResult {
-                    label: edit.label.clone(),
-                    chunks: edit.chunks.len(),
-                    refused,
-                    tiles,
-                };
-                history.push(map, edit);
-                result
-            }
+            Some(edit) => OpResult::push(map, edit, history, refused),
             None => OpResult {
                 label: name.to_string(),
                 chunks: 0,

@@ -43,11 +43,8 @@ use super::patch::Patch;
 use super::sculpt::commit_heights;
 use super::stroke::Stroke;
 use crate::model::alpha::{ALPHA_SIDE, ALPHA_TEXELS, AlphaMap};
-use crate::model::chunk::{
-    Chunk, FLAG_HAS_VERTEX_COLORS, LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA, Layer, NEUTRAL_COLOR,
-};
-use crate::model::coords::{self, VERTICES_PER_CHUNK};
-use crate::model::map::MAP_FLAG_VERTEX_COLORS;
+use crate::model::chunk::{Chunk, LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA, Layer};
+use crate::model::coords;
 use crate::model::{Map, TileCoord};
 
 /// The `tool` names that select a paste.
@@ -266,17 +263,7 @@ impl PasteStroke {
             };
         };
         edit.label = format!("{label}, {} chunks", edit.chunks.len());
-        let mut tiles: Vec<TileCoord> = edit.touched().into_iter().map(|(t, _)| t).collect();
-        tiles.sort_unstable();
-        tiles.dedup();
-        let result = OpResult {
-            label: edit.label.clone(),
-            chunks: edit.chunks.len(),
-            refused,
-            tiles,
-        };
-        history.push(map, edit);
-        result
+        OpResult::push(map, edit, history, refused)
     }
 }
 
@@ -464,27 +451,7 @@ fn paste_colours(map: &mut Map, clip: &Clipboard, place: &Placement, stroke: &mu
             continue;
         };
         for c in v.copies() {
-            let Some(t) = map.tiles.get(&c.tile) else {
-                continue;
-            };
-            let existing = t.chunks[c.chunk]
-                .vertex_colors
-                .as_ref()
-                .map(|vc| vc[c.index]);
-            if existing == Some(src.colour) || (existing.is_none() && src.colour == NEUTRAL_COLOR) {
-                continue;
-            }
-            stroke.snapshot(map, c.tile, c.chunk);
-            if map.flags & MAP_FLAG_VERTEX_COLORS == 0 {
-                stroke.snapshot_flags(map);
-                map.flags |= MAP_FLAG_VERTEX_COLORS;
-            }
-            let chunk = &mut map.tiles.get_mut(&c.tile).expect("loaded").chunks[c.chunk];
-            chunk.flags |= FLAG_HAS_VERTEX_COLORS;
-            chunk
-                .vertex_colors
-                .get_or_insert_with(|| Box::new([NEUTRAL_COLOR; VERTICES_PER_CHUNK]))[c.index] =
-                src.colour;
+            super::shade::set_colour(map, c, src.colour, stroke);
         }
     }
 }
@@ -1079,7 +1046,7 @@ mod tests {
         map.tiles.insert(c, Tile::flat(c, "a.blp", 0.0));
         let origin = [31 * 128, 31 * 128];
         for index in 0..256 {
-            for i in 0..VERTICES_PER_CHUNK {
+            for i in 0..coords::VERTICES_PER_CHUNK {
                 let v = Vertex::of(c, index, i);
                 let h = 1000.0 * (v.gx - origin[0]) as f32
                     + (v.gy - origin[1]) as f32

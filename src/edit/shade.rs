@@ -2,7 +2,7 @@
 //! on the vertex lattice like heights, so a vertex shared by chunks gets one colour.
 
 use super::brush::Brush;
-use super::lattice::{Vertex, vertices_near};
+use super::lattice::{Copy, Vertex, vertices_near};
 use super::stroke::Stroke;
 use crate::model::chunk::{FLAG_HAS_VERTEX_COLORS, NEUTRAL_COLOR};
 use crate::model::coords::VERTICES_PER_CHUNK;
@@ -51,31 +51,37 @@ pub fn dab(
                 (current[k] as f32 + (target[k] as f32 - current[k] as f32) * w).round() as u8;
         }
         for c in v.copies() {
-            let Some(t) = map.tiles.get(&c.tile) else {
-                continue;
-            };
-            let existing = t.chunks[c.chunk]
-                .vertex_colors
-                .as_ref()
-                .map(|vc| vc[c.index]);
-            if existing == Some(next) || (existing.is_none() && next == NEUTRAL_COLOR) {
-                continue;
-            }
-            stroke.snapshot(map, c.tile, c.chunk);
-            if map.flags & MAP_FLAG_VERTEX_COLORS == 0 {
-                stroke.snapshot_flags(map);
-                map.flags |= MAP_FLAG_VERTEX_COLORS;
-            }
-            let chunk = &mut map.tiles.get_mut(&c.tile).expect("loaded").chunks[c.chunk];
-            chunk.flags |= FLAG_HAS_VERTEX_COLORS;
-            chunk
-                .vertex_colors
-                .get_or_insert_with(|| Box::new([NEUTRAL_COLOR; VERTICES_PER_CHUNK]))[c.index] =
-                next;
-            if !changed.contains(&(c.tile, c.chunk)) {
+            if set_colour(map, c, next, stroke) && !changed.contains(&(c.tile, c.chunk)) {
                 changed.push((c.tile, c.chunk));
             }
         }
     }
     changed
+}
+
+/// Writes `colour` into one copy of a vertex (its chunk's MCCV entry, made neutral first when
+/// the chunk had none), the chunk and the map flagged as having vertex colours, remembered in
+/// `stroke`; false when the copy is not loaded or already had it.
+pub fn set_colour(map: &mut Map, c: Copy, colour: [u8; 4], stroke: &mut Stroke) -> bool {
+    let Some(t) = map.tiles.get(&c.tile) else {
+        return false;
+    };
+    let existing = t.chunks[c.chunk]
+        .vertex_colors
+        .as_ref()
+        .map(|vc| vc[c.index]);
+    if existing == Some(colour) || (existing.is_none() && colour == NEUTRAL_COLOR) {
+        return false;
+    }
+    stroke.snapshot(map, c.tile, c.chunk);
+    if map.flags & MAP_FLAG_VERTEX_COLORS == 0 {
+        stroke.snapshot_flags(map);
+        map.flags |= MAP_FLAG_VERTEX_COLORS;
+    }
+    let chunk = &mut map.tiles.get_mut(&c.tile).expect("loaded").chunks[c.chunk];
+    chunk.flags |= FLAG_HAS_VERTEX_COLORS;
+    chunk
+        .vertex_colors
+        .get_or_insert_with(|| Box::new([NEUTRAL_COLOR; VERTICES_PER_CHUNK]))[c.index] = colour;
+    true
 }

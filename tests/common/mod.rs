@@ -196,6 +196,38 @@ pub fn client_with(root: &std::path::Path, v112: bool, files: &[(&str, &[u8])]) 
     root.to_path_buf()
 }
 
+/// The root ADT at `path` as the `wow-adt` crate reads it: a reader that is not loam's.
+pub fn root_adt(path: &std::path::Path) -> wow_adt::RootAdt {
+    let bytes = std::fs::read(path).unwrap();
+    let wow_adt::ParsedAdt::Root(root) =
+        wow_adt::parse_adt(&mut std::io::Cursor::new(bytes)).unwrap()
+    else {
+        panic!("{}: not a root ADT", path.display())
+    };
+    *root
+}
+
+/// A chunk's 145 absolute heights (MCNK base + MCVT) as `wow-adt` reads them.
+pub fn absolute_heights(m: &wow_adt::McnkChunk) -> Vec<f32> {
+    let base = m.header.position[2];
+    let relative = &m.heights.as_ref().expect("MCVT").heights;
+    relative.iter().map(|h| base + h).collect()
+}
+
+/// `loam apply --to 3.3.5 MAP OPS OUT`, which must succeed; what it said.
+pub fn apply_335(map: &std::path::Path, ops: &std::path::Path, out: &std::path::Path) -> String {
+    let o = loam(&[
+        "apply",
+        map.to_str().unwrap(),
+        ops.to_str().unwrap(),
+        "--to",
+        "3.3.5",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    text(&o)
+}
+
 /// Every file directly in a folder, by name.
 pub fn folder_files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)

@@ -117,6 +117,21 @@ pub fn drag(h: &mut Harness<'_, LoamApp>, from: Pos2, to: Pos2, modifiers: Modif
     h.run_steps(3);
 }
 
+/// Hovers `at` until the app finds terrain under it (the tiles load over the first frames),
+/// for at most 30 s; the point found.
+pub fn ground_under(h: &mut Harness<'_, LoamApp>, at: Pos2) -> loam::render::pick::TerrainPoint {
+    let start = std::time::Instant::now();
+    loop {
+        h.hover_at(at);
+        h.run_steps(2);
+        if let Some(p) = h.state().hover_point() {
+            return p;
+        }
+        assert!(start.elapsed().as_secs() < 30, "no terrain under {at:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// What the app picks under a screen position in the view: the terrain point, if any.
 pub fn pick_under(
     h: &Harness<'_, LoamApp>,
