@@ -108,4 +108,34 @@ fn a_pack_into_a_client_names_the_areas_the_map_will_show() {
         said.contains("         2  (not in the client's table)\n"),
         "{said}"
     );
+
+    // With --area-map, its pairs show with the names of the new ids.
+    let csv = dir.path().join("areas.csv");
+    std::fs::write(&csv, "old,new\n2,1\n1,77\n").unwrap();
+    let o = loam(&[
+        "convert",
+        "--to",
+        "3.3.5",
+        "--pack",
+        "--client",
+        game.to_str().unwrap(),
+        "--area-map",
+        csv.to_str().unwrap(),
+        &wdt,
+        dir.path().join("mapped").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("--area-map, the new ids as the client names them:"),
+        "{said}"
+    );
+    assert!(
+        said.contains("         1 → 77       (not in the client's table)\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("         2 → 1        Elwynn Forest\n"),
+        "{said}"
+    );
 }

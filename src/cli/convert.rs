@@ -136,7 +136,11 @@ pub fn run(
         if let Some(client) = &extras.client {
             let mut table = extras.table.clone();
             let ids = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
-            print!("{}", named_areas(&ids, &super::client::area_names(client)?));
+            let names = super::client::area_names(client)?;
+            print!("{}", named_areas(&ids, &names));
+            if let Some(map) = &options.area_map {
+                print!("{}", named_mapping(map, &names));
+            }
             if table.area_name.is_some() {
                 table.map_areas = ids;
             }
@@ -181,6 +185,24 @@ fn named_areas(ids: &[u32], names: &AreaNames) -> String {
             .describe(*id)
             .unwrap_or_else(|| "(not in the client's table)".to_string());
         s.push_str(&format!("  {id:>8}  {name}\n"));
+    }
+    s
+}
+
+/// `--area-map`'s pairs with the names the client gives the new ids, so that a CSV pointing at
+/// the wrong zone shows before the map is played.
+fn named_mapping(map: &convert::AreaMap, names: &AreaNames) -> String {
+    if names.is_empty() || map.ids.is_empty() {
+        return String::new();
+    }
+    let mut pairs: Vec<(u32, u32)> = map.ids.iter().map(|(o, n)| (*o, *n)).collect();
+    pairs.sort_unstable();
+    let mut s = String::from("--area-map, the new ids as the client names them:\n");
+    for (old, new) in pairs {
+        let name = names
+            .describe(new)
+            .unwrap_or_else(|| "(not in the client's table)".to_string());
+        s.push_str(&format!("  {old:>8} → {new:<8} {name}\n"));
     }
     s
 }
