@@ -73,6 +73,24 @@ fn without_a_readable_table_the_ids_stay_numbers_and_the_note_says_why() {
     );
 }
 
+/// `loam convert --to 3.3.5 --pack --client GAME [extra…] WDT OUT`, which must succeed; its
+/// standard output.
+fn pack(game: &std::path::Path, wdt: &str, extra: &[&str], out: &std::path::Path) -> String {
+    let mut args = vec![
+        "convert",
+        "--to",
+        "3.3.5",
+        "--pack",
+        "--client",
+        game.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.extend([wdt, out.to_str().unwrap()]);
+    let o = loam(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 #[test]
 fn a_pack_into_a_client_names_the_areas_the_map_will_show() {
     let dir = tempfile::tempdir().unwrap();
@@ -87,18 +105,7 @@ fn a_pack_into_a_client_names_the_areas_the_map_will_show() {
     );
     let wdt = format!("{}/resources/sample/Sample.wdt", env!("CARGO_MANIFEST_DIR"));
     let out = dir.path().join("out");
-    let o = loam(&[
-        "convert",
-        "--to",
-        "3.3.5",
-        "--pack",
-        "--client",
-        game.to_str().unwrap(),
-        &wdt,
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let said = String::from_utf8_lossy(&o.stdout);
+    let said = pack(&game, &wdt, &[], &out);
     assert!(
         said.contains("areas in the converted map, named from the client's"),
         "{said}"
@@ -112,20 +119,8 @@ fn a_pack_into_a_client_names_the_areas_the_map_will_show() {
     // With --area-map, its pairs show with the names of the new ids.
     let csv = dir.path().join("areas.csv");
     std::fs::write(&csv, "old,new\n2,1\n1,77\n").unwrap();
-    let o = loam(&[
-        "convert",
-        "--to",
-        "3.3.5",
-        "--pack",
-        "--client",
-        game.to_str().unwrap(),
-        "--area-map",
-        csv.to_str().unwrap(),
-        &wdt,
-        dir.path().join("mapped").to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let said = String::from_utf8_lossy(&o.stdout);
+    let area_map = ["--area-map", csv.to_str().unwrap()];
+    let said = pack(&game, &wdt, &area_map, &dir.path().join("mapped"));
     assert!(
         said.contains("--area-map, the new ids as the client names them:"),
         "{said}"
