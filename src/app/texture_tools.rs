@@ -1,7 +1,7 @@
 //! The Edit ▸ Textures… dialog as a component: its form while open, and the texture
 //! operation it asks the app to run through the one op runner (`LoamApp::apply_ops`), as
-//! one undo step, exactly as `loam apply` runs `texture_swap`, `texture_remove` and
-//! `texture_remove_unused`.
+//! one undo step, exactly as `loam apply` runs `texture_swap`, `texture_remove`,
+//! `texture_remove_unused` and `texture_effect`.
 
 use crate::command::{Intent, TexturesIntent};
 use crate::doc::Document;
@@ -78,7 +78,12 @@ impl TextureTools {
             .collect();
         textures.sort_by_key(|t| t.to_ascii_lowercase());
         textures.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        crate::ui::texture_dialog::show(ui, form, &textures)
+        let effects = doc
+            .client
+            .as_ref()
+            .map(|c| c.ground_effects.list())
+            .unwrap_or_default();
+        crate::ui::texture_dialog::show(ui, form, &textures, &effects)
     }
 }
 
@@ -95,11 +100,13 @@ fn operation(form: &TextureForm, doc: &Document) -> Result<TextureOp, String> {
             TextureAction::Swap => "texture_swap",
             TextureAction::Remove => "texture_remove",
             TextureAction::RemoveUnused => "texture_remove_unused",
+            TextureAction::Effect => "texture_effect",
         }
         .to_string(),
         from: form.from.trim().to_string(),
         to: form.to.trim().to_string(),
         texture: form.from.trim().to_string(),
+        effect: (form.action == TextureAction::Effect).then_some(form.effect),
         tiles: Some(tiles),
         points: None,
         radius: None,

@@ -425,6 +425,17 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
             share * 100.0
         ));
     }
+    for (i, c) in tile.chunks.iter().enumerate() {
+        let stale = crate::edit::ground_effects::stale_cells(c);
+        if !stale.is_empty() {
+            out.push(format!(
+                "chunk {},{}: stale ground-effect map: {} of 64 cells grow the effect of a layer that covers little of them (painted over by another tool?); loam fix --ground-effects works it out again",
+                i % 16,
+                i / 16,
+                stale.len()
+            ));
+        }
+    }
     for (kind, what, names) in [
         (ObjectKind::Doodad, "doodad", tile.doodad_names.len()),
         (ObjectKind::Wmo, "WMO", tile.wmo_names.len()),

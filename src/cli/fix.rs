@@ -1,7 +1,7 @@
 //! `loam fix`: repairs a map in place of its generation and writes all of it to another folder.
-//! Each repair is a flag (`--seams`, `--uids`, `--shadows`) and a plain function in `edit/`; this
-//! only opens, runs the chosen repairs in a fixed order (shadows last, over the stitched
-//! terrain), reports what each changed and saves.
+//! Each repair is a flag (`--seams`, `--uids`, `--shadows`, `--ground-effects`) and a plain
+//! function in `edit/`; this only opens, runs the chosen repairs in a fixed order (shadows
+//! after the stitching, over the stitched terrain), reports what each changed and saves.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use crate::disk::{self, LoamError};
 use crate::edit::shadows::{self, Sun, TileHeights};
 use crate::edit::tile_stitch::{self, BorderStrip};
-use crate::edit::{seams, uids};
+use crate::edit::{ground_effects, seams, uids};
 use crate::format::Generation;
 use crate::model::{Map, Tile, TileCoord};
 use crate::pipeline;
@@ -24,6 +24,8 @@ pub struct Fixes {
     pub uids: bool,
     /// Bake every chunk's shadow map with this sun (`--shadows [--sun AZ EL]`).
     pub shadows: Option<Sun>,
+    /// Work out every chunk's ground-effect texture map again (`--ground-effects`).
+    pub ground_effects: bool,
 }
 
 /// The sun of `--sun AZ EL`, or the default one without it.
@@ -59,7 +61,32 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
         let baked = shadows::bake_map(map, sun, |_, _, _| {});
         lines.push(shadows_line(sun, &baked));
     }
+    if fixes.ground_effects {
+        let (mut chunks, mut changed) = (0, 0);
+        for tile in map.tiles.values_mut() {
+            let (c, k) = refresh_ground_effects(tile);
+            chunks += c;
+            changed += k;
+        }
+        lines.push(ground_effects_line(chunks, changed));
+    }
     lines
+}
+
+/// Works out every chunk's ground-effect texture map again; (chunks, chunks changed).
+fn refresh_ground_effects(tile: &mut Tile) -> (usize, usize) {
+    let changed = tile
+        .chunks
+        .iter_mut()
+        .map(ground_effects::refresh)
+        .filter(|&c| c)
+        .count();
+    (tile.chunks.len(), changed)
+}
+
+/// The report line of `--ground-effects`.
+fn ground_effects_line(chunks: usize, changed: usize) -> String {
+    format!("ground effects: {chunks} chunks' texture maps worked out, {changed} changed")
 }
 
 /// The report line of a bake.
@@ -101,7 +128,8 @@ pub fn run(
 ) -> Result<ExitCode, LoamError> {
     if fixes.is_empty() {
         return Err(LoamError::Usage(
-            "choose what to fix: --seams, --uids, --shadows, or several".to_string(),
+            "choose what to fix: --seams, --uids, --shadows, --ground-effects, or several"
+                .to_string(),
         ));
     }
     if out.exists() && !out.is_dir() {
@@ -236,6 +264,7 @@ fn fix_streamed(
     let renumbering = uids::Renumbering::plan(survey.clashes.clashes, survey.used);
     let stitched = std::sync::Mutex::new(tile_stitch::TileStitched::default());
     let baked = std::sync::Mutex::new(shadows::Baked::default());
+    let effects = std::sync::Mutex::new((0usize, 0usize));
     let strips = &survey.strips;
     let heights = &survey.heights;
     let edit = |tile: &mut Tile| {
@@ -254,6 +283,13 @@ fn fix_streamed(
             let b = shadows::bake_lone_tile(tile, heights, sun);
             if let Ok(mut total) = baked.lock() {
                 total.add(b);
+            }
+        }
+        if fixes.ground_effects {
+            let (c, k) = refresh_ground_effects(tile);
+            if let Ok(mut total) = effects.lock() {
+                total.0 += c;
+                total.1 += k;
             }
         }
     };
@@ -279,6 +315,10 @@ fn fix_streamed(
     if let Some(sun) = fixes.shadows {
         let b = baked.into_inner().unwrap_or_default();
         println!("{}", shadows_line(sun, &b));
+    }
+    if fixes.ground_effects {
+        let (c, k) = effects.into_inner().unwrap_or_default();
+        println!("{}", ground_effects_line(c, k));
     }
     println!(
         "wrote {} file(s) ({generation}) to {}",

@@ -110,6 +110,10 @@ pub enum Command {
         /// Default: 315 55, the sun of Blizzard's own baked maps (docs/shadows.md).
         #[arg(long, num_args = 2, value_names = ["AZ", "EL"], allow_negative_numbers = true, requires = "shadows")]
         sun: Option<Vec<f64>>,
+        /// Work out every chunk's ground-effect texture map (which layer's detail doodads grow
+        /// in each of its 8×8 cells) again from its alpha maps (docs/ground-effects.md).
+        #[arg(long)]
+        ground_effects: bool,
         /// A .wdt (with its tiles), one .adt, or a folder of tiles.
         map: PathBuf,
         /// Folder that receives the files of the same names.
@@ -472,6 +476,7 @@ pub fn run(cli: Cli) -> ExitCode {
             uids,
             shadows,
             sun,
+            ground_effects,
             map,
             out,
             from,
@@ -480,6 +485,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 seams,
                 uids,
                 shadows: shadows.then_some(sun),
+                ground_effects,
             };
             fix::run(&map, &out, &fixes, from)
         }),

@@ -12,7 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::assets::client::{AreaNames, AssetSource, ClientData, MAP_DBC, MapRow, read_map_table};
+use crate::assets::client::{
+    AreaNames, AssetSource, ClientData, GroundEffectNames, MAP_DBC, MapRow, read_map_table,
+};
 use crate::assets::textures::{self, ByteSource};
 
 /// The client folder and what opening it gave.
@@ -29,6 +31,9 @@ pub struct Client {
     pub areas: Arc<AreaNames>,
     /// The client's Map.dbc rows (id, folder, name), to find the open map's zones.
     pub maps: Vec<MapRow>,
+    /// The client's ground effects (GroundEffectTexture.dbc), for the Textures dialog and the
+    /// ground-effects tools; empty when it has none loam reads.
+    pub ground_effects: Arc<GroundEffectNames>,
 }
 
 impl Client {
@@ -43,6 +48,12 @@ impl Client {
             .map(|c| c.liquid_types())
             .unwrap_or_default();
         let areas = Arc::new(opened.as_ref().map(|c| c.area_names()).unwrap_or_default());
+        let ground_effects = Arc::new(
+            opened
+                .as_ref()
+                .map(|c| c.ground_effect_names())
+                .unwrap_or_default(),
+        );
         let maps = opened
             .as_ref()
             .ok()
@@ -57,6 +68,7 @@ impl Client {
             liquid_types,
             areas,
             maps,
+            ground_effects,
         }
     }
 

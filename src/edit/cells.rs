@@ -1,4 +1,5 @@
-//! Per-chunk properties set by brush: holes (the 4×4 low-resolution grid), area id, impassable.
+//! Per-chunk properties set by brush: holes (the 4×4 low-resolution grid), area id, impassable,
+//! and where ground effects grow (the 8×8 `noEffectDoodad` cells).
 
 use super::brush::Brush;
 use super::lattice::{STEPS_PER_CHUNK, chunks_near};
@@ -18,6 +19,9 @@ pub enum CellEdit {
     Area(u32),
     /// Set or clear the impassable flag of chunks under the brush.
     Impassable(bool),
+    /// Let ground effects grow (`true`) in the 8×8 cells under the brush, or switch them off
+    /// (the MCNK `noEffectDoodad` bits, `ground_effects`).
+    GroundEffects(bool),
 }
 
 impl CellEdit {
@@ -29,6 +33,8 @@ impl CellEdit {
             CellEdit::Area(_) => "Area",
             CellEdit::Impassable(true) => "Impassable",
             CellEdit::Impassable(false) => "Passable",
+            CellEdit::GroundEffects(true) => "Ground effects on",
+            CellEdit::GroundEffects(false) => "Ground effects off",
         }
     }
 }
@@ -57,6 +63,26 @@ pub fn dab(
         let reaches_centre =
             brush.weight_at(ox + half - cx, oy + half - cy, radius, inner) > 0.0 || under_centre;
         let c = &map.tiles[&tile].chunks[chunk];
+        if let CellEdit::GroundEffects(on) = edit {
+            // Cell (r, k) is quad (r, k): one lattice step square, its centre half a step in.
+            let mut bits = c.no_effect_doodad;
+            for r in 0..8 {
+                for k in 0..8 {
+                    let (qx, qy) = (ox + k as f64 + 0.5, oy + r as f64 + 0.5);
+                    let inside =
+                        (qx - 0.5..qx + 0.5).contains(&cx) && (qy - 0.5..qy + 0.5).contains(&cy);
+                    if brush.weight_at(qx - cx, qy - cy, radius, inner) > 0.0 || inside {
+                        super::ground_effects::set_effects_off(&mut bits, r, k, !on);
+                    }
+                }
+            }
+            if bits != c.no_effect_doodad {
+                stroke.snapshot(map, tile, chunk);
+                map.tiles.get_mut(&tile).expect("loaded").chunks[chunk].no_effect_doodad = bits;
+                changed.push((tile, chunk));
+            }
+            continue;
+        }
         let (holes, area, flags) = match edit {
             CellEdit::AddHoles | CellEdit::RemoveHoles => {
                 let mut holes = c.holes;

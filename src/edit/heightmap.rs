@@ -291,7 +291,7 @@ mod tests {
             assert_eq!(b_grid[j * 257], 50.0);
             assert_eq!(b_grid[j * 257 + 2], 0.0);
         }
-        let edit = stroke.finish(&map).unwrap();
+        let edit = stroke.finish(&mut map).unwrap();
         assert!(edit.touched().iter().any(|(t, _)| *t == b));
     }
 

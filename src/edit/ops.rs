@@ -206,6 +206,9 @@ pub enum Tool {
     Area,
     /// Set (`on`: true) or clear the impassable flag.
     Impassable,
+    /// Let ground effects (detail doodads) grow in the cells under the brush (`on`: true) or
+    /// switch them off (`on`: false).
+    GroundEffects,
     /// Put liquid of `kind` (or LiquidType `liquid_type`) on the quads under the brush, at
     /// `height` (or the height under the first point), sloping to `end_height` at the last
     /// point when given.
@@ -354,7 +357,11 @@ impl Op {
             ),
             ("color", self.color.is_some(), &[Tool::Shade]),
             ("area_id", self.area_id.is_some(), &[Tool::Area]),
-            ("on", self.on.is_some(), &[Tool::Impassable]),
+            (
+                "on",
+                self.on.is_some(),
+                &[Tool::Impassable, Tool::GroundEffects],
+            ),
         ];
         for (name, present, tools) in specific {
             if present && !tools.contains(&self.tool) {
@@ -367,7 +374,7 @@ impl Op {
         let required: &[(&str, bool)] = match self.tool {
             Tool::Paint | Tool::EraseTexture => &[("texture", self.texture.is_some())],
             Tool::Area => &[("area_id", self.area_id.is_some())],
-            Tool::Impassable => &[("on", self.on.is_some())],
+            Tool::Impassable | Tool::GroundEffects => &[("on", self.on.is_some())],
             Tool::LiquidHeight => &[("height", self.height.is_some())],
             _ => &[],
         };
@@ -442,6 +449,8 @@ impl Op {
             Tool::Area => "Area",
             Tool::Impassable if self.on == Some(false) => "Passable",
             Tool::Impassable => "Impassable",
+            Tool::GroundEffects if self.on == Some(false) => "Ground effects off",
+            Tool::GroundEffects => "Ground effects on",
             Tool::LiquidAdd => "Add liquid",
             Tool::LiquidRemove => "Remove liquid",
             Tool::LiquidHeight => "Liquid height",
@@ -529,6 +538,14 @@ pub fn dab(
             map,
             &brush,
             CellEdit::Impassable(op.on.unwrap_or(true)),
+            x,
+            y,
+            stroke,
+        )),
+        Tool::GroundEffects => drop(cells::dab(
+            map,
+            &brush,
+            CellEdit::GroundEffects(op.on.unwrap_or(true)),
             x,
             y,
             stroke,

@@ -116,6 +116,7 @@ pub fn dab(
                         t.textures.len() - 1
                     }
                 };
+                let effect_id = super::ground_effects::usual_effect(map, texture).unwrap_or(0);
                 let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
                 let flags = if big_alpha {
                     LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED
@@ -126,13 +127,13 @@ pub fn dab(
                     c.layers.push(Layer {
                         texture: index as u32,
                         flags,
-                        effect_id: 0,
+                        effect_id,
                         alpha: Some(AlphaMap::filled(0)),
                     });
                 } else {
                     let layer = &mut c.layers[k];
                     layer.texture = index as u32;
-                    layer.effect_id = 0;
+                    layer.effect_id = effect_id;
                     if k > 0 {
                         layer.flags = flags;
                         layer.alpha = Some(AlphaMap::filled(0));

@@ -311,12 +311,20 @@ impl Stroke {
 
     /// The undoable step for everything done since [`Stroke::new`], with the model holding its
     /// result; `None` when nothing changed.
-    pub fn finish(self, map: &Map) -> Option<TerrainEdit> {
+    ///
+    /// A chunk whose alpha maps or layers changed gets its ground-effect texture map worked out
+    /// again first (`ground_effects`), so no edit leaves one naming a layer that no longer
+    /// covers the cell.
+    pub fn finish(self, map: &mut Map) -> Option<TerrainEdit> {
         let chunks: Vec<ChunkChange> = self
             .before
             .into_iter()
             .filter_map(|((tile, chunk), before)| {
-                let after = map.tiles.get(&tile)?.chunks[chunk].clone();
+                let now = &mut map.tiles.get_mut(&tile)?.chunks[chunk];
+                if super::ground_effects::coverage_changed(&before, now) {
+                    super::ground_effects::refresh(now);
+                }
+                let after = now.clone();
                 (after != before).then_some(ChunkChange {
                     tile,
                     chunk,

@@ -13,6 +13,8 @@
 //!   layer it is keeps it and is reported (every chunk needs a base).
 //! - `texture_remove_unused`: the textures no chunk of the tile paints taken out of its list
 //!   (with their MTXF flags), the layers' indices renumbered; per tile (`tiles`).
+//! - `texture_effect`: the ground effect (MCLY effect id, a GroundEffectTexture row; -1 for
+//!   none) of every layer painting `texture`, over tiles or a stroke (`ground_effects`).
 
 use serde::Deserialize;
 
@@ -25,13 +27,18 @@ use crate::model::coords::{self, CHUNKS_PER_SIDE};
 use crate::model::{Map, TileCoord};
 
 /// The `tool` names that select a texture operation.
-pub const NAMES: [&str; 3] = ["texture_swap", "texture_remove", "texture_remove_unused"];
+pub const NAMES: [&str; 4] = [
+    "texture_swap",
+    "texture_remove",
+    "texture_remove_unused",
+    "texture_effect",
+];
 
 /// One texture operation (see the module's doc).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TextureOp {
-    /// `texture_swap`, `texture_remove` or `texture_remove_unused`.
+    /// `texture_swap`, `texture_remove`, `texture_remove_unused` or `texture_effect`.
     pub tool: String,
     /// Swap: the texture replaced (any case).
     #[serde(default)]
@@ -39,9 +46,11 @@ pub struct TextureOp {
     /// Swap: the texture put in its place.
     #[serde(default)]
     pub to: String,
-    /// Remove: the texture whose layers go.
+    /// Remove, effect: the texture whose layers go or get the effect.
     #[serde(default)]
     pub texture: String,
+    /// Effect: the GroundEffectTexture id, or -1 for none.
+    pub effect: Option<i64>,
     /// Whole tiles, [[X, Y], …].
     pub tiles: Option<Vec<[u8; 2]>>,
     /// World (x, y) points of a brush stroke (with `radius`).
@@ -51,6 +60,14 @@ pub struct TextureOp {
 }
 
 impl TextureOp {
+    /// The MCLY effect id `effect` asks for (-1: none), `None` when missing or out of range.
+    pub fn effect_id(&self) -> Option<u32> {
+        match self.effect? {
+            -1 => Some(super::ground_effects::NO_EFFECT),
+            e => u32::try_from(e).ok(),
+        }
+    }
+
     /// The tiles named, checked to lie on the map.
     fn tile_list(&self) -> Result<Vec<TileCoord>, String> {
         self.tiles
@@ -72,8 +89,14 @@ impl TextureOp {
             "texture_swap" if !named(&self.from) || !named(&self.to) => {
                 return Err("texture_swap needs `from` and `to`".into());
             }
-            "texture_remove" if !named(&self.texture) => {
-                return Err("texture_remove needs `texture`".into());
+            "texture_remove" | "texture_effect" if !named(&self.texture) => {
+                return Err(format!("{tool} needs `texture`"));
+            }
+            "texture_effect" if self.effect_id().is_none() => {
+                return Err(
+                    "texture_effect needs `effect`: a GroundEffectTexture id, or -1 for none"
+                        .into(),
+                );
             }
             "texture_remove_unused" => {
                 return match (&self.tiles, &self.points) {
@@ -81,7 +104,7 @@ impl TextureOp {
                     _ => Err("texture_remove_unused takes `tiles` [[X, Y], …]".into()),
                 };
             }
-            "texture_swap" | "texture_remove" => {}
+            "texture_swap" | "texture_remove" | "texture_effect" => {}
             _ => return Err(format!("unknown tool {tool}")),
         }
         match (&self.tiles, &self.points, self.radius) {
@@ -236,6 +259,7 @@ pub fn apply(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpR
     match op.tool.as_str() {
         "texture_remove" => remove(map, op, history),
         "texture_remove_unused" => remove_unused(map, op, history),
+        "texture_effect" => set_effect(map, op, history),
         _ => swap(map, op, history),
     }
 }
@@ -247,6 +271,38 @@ fn index_in(map: &Map, coord: TileCoord, name: &str) -> Option<u32> {
         .iter()
         .position(|t| t.eq_ignore_ascii_case(name))
         .map(|i| i as u32)
+}
+
+/// `texture_effect` (see the module's doc).
+fn set_effect(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult, String> {
+    let effect = op.effect_id().ok_or("texture_effect needs `effect`")?;
+    let mut stroke = Stroke::new("Ground effect");
+    for (coord, chunk) in op.chunks(map) {
+        let Some(index) = index_in(map, coord, &op.texture) else {
+            continue;
+        };
+        let layers = &map.tiles[&coord].chunks[chunk].layers;
+        if !layers
+            .iter()
+            .any(|l| l.texture == index && l.effect_id != effect)
+        {
+            continue;
+        }
+        stroke.snapshot(map, coord, chunk);
+        let tile = map.tiles.get_mut(&coord).expect("a chunk of a loaded tile");
+        for layer in &mut tile.chunks[chunk].layers {
+            if layer.texture == index {
+                layer.effect_id = effect;
+            }
+        }
+    }
+    Ok(OpResult::record(
+        map,
+        stroke,
+        history,
+        "Ground effect",
+        Vec::new(),
+    ))
 }
 
 /// `texture_remove` (see the module's doc).

@@ -47,6 +47,10 @@ pub enum Tool {
     Impassable,
     /// Clear the impassable flag.
     Passable,
+    /// Switch ground effects (detail doodads) off in the cells under the brush.
+    EffectsOff,
+    /// Let ground effects grow again in the cells under the brush.
+    EffectsOn,
     /// Put liquid on the quads under the brush.
     LiquidAdd,
     /// Take liquid off the quads under the brush.
@@ -65,7 +69,7 @@ pub enum Tool {
 
 impl Tool {
     /// Every brush tool, in the order the tool panel lists them (the object tool follows).
-    pub const ALL: [Tool; 21] = [
+    pub const ALL: [Tool; 23] = [
         Tool::Raise,
         Tool::Lower,
         Tool::Flatten,
@@ -82,6 +86,8 @@ impl Tool {
         Tool::Area,
         Tool::Impassable,
         Tool::Passable,
+        Tool::EffectsOff,
+        Tool::EffectsOn,
         Tool::LiquidAdd,
         Tool::LiquidRemove,
         Tool::LiquidHeight,
@@ -108,6 +114,8 @@ impl Tool {
             Tool::Area => "Area",
             Tool::Impassable => "Impassable",
             Tool::Passable => "Passable",
+            Tool::EffectsOff => "No ground effects",
+            Tool::EffectsOn => "Ground effects",
             Tool::LiquidAdd => "Add liquid",
             Tool::LiquidRemove => "Remove liquid",
             Tool::LiquidHeight => "Liquid height",
@@ -237,6 +245,8 @@ impl ToolSettings {
             ops::Tool::Area => Tool::Area,
             ops::Tool::Impassable if op.on == Some(false) => Tool::Passable,
             ops::Tool::Impassable => Tool::Impassable,
+            ops::Tool::GroundEffects if op.on == Some(false) => Tool::EffectsOff,
+            ops::Tool::GroundEffects => Tool::EffectsOn,
             ops::Tool::LiquidAdd if op.end_height.is_some() => Tool::River,
             ops::Tool::LiquidAdd => Tool::LiquidAdd,
             ops::Tool::LiquidRemove => Tool::LiquidRemove,
@@ -292,6 +302,7 @@ impl ToolSettings {
             Tool::Shade | Tool::EraseShade => ops::Tool::Shade,
             Tool::Area => ops::Tool::Area,
             Tool::Impassable | Tool::Passable => ops::Tool::Impassable,
+            Tool::EffectsOff | Tool::EffectsOn => ops::Tool::GroundEffects,
             Tool::LiquidAdd | Tool::River => ops::Tool::LiquidAdd,
             Tool::LiquidRemove => ops::Tool::LiquidRemove,
             Tool::LiquidHeight => ops::Tool::LiquidHeight,
@@ -322,7 +333,7 @@ impl ToolSettings {
             opacity: Some(self.opacity),
             color: (self.tool == Tool::Shade).then_some(self.color),
             area_id: Some(self.area_id),
-            on: Some(self.tool == Tool::Impassable),
+            on: Some(matches!(self.tool, Tool::Impassable | Tool::EffectsOn)),
             kind: Some(self.liquid_kind),
             liquid_type: self.liquid_type,
             end_height: None,

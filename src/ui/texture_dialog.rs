@@ -1,6 +1,6 @@
 //! Edit ▸ Textures…: swap one texture for another keeping its alpha, remove a texture's
-//! layers, or remove the textures no chunk paints, over one tile, the loaded tiles or the
-//! whole map. The app turns the form into the same `texture_*` operation `loam apply` runs
+//! layers, remove the textures no chunk paints, or set the ground effect (detail doodads) a
+//! texture's layers grow, over one tile, the loaded tiles or the whole map. The app turns the form into the same `texture_*` operation `loam apply` runs
 //! (one undo step); the rules are `edit::texture_ops`'.
 
 use crate::command::{Intent, TexturesIntent};
@@ -18,6 +18,8 @@ pub enum TextureAction {
     Remove,
     /// Take the textures no chunk paints out of each tile's list.
     RemoveUnused,
+    /// Set the ground effect of the layers painting `from`.
+    Effect,
 }
 
 /// Where it applies.
@@ -45,11 +47,20 @@ pub struct TextureForm {
     pub scope: TextureScope,
     /// The tile for [`TextureScope::Tile`].
     pub tile: [u8; 2],
+    /// The GroundEffectTexture id (effect), -1 for none.
+    pub effect: i64,
 }
 
 /// Shows the dialog over `form`; `textures` are the loaded tiles' texture paths to pick from
 /// (any path can be typed).
-pub fn show(ui: &mut egui::Ui, form: &mut TextureForm, textures: &[String]) -> Vec<Intent> {
+///
+/// `effects` are the client's ground effects (id, label) to pick from, empty without a client.
+pub fn show(
+    ui: &mut egui::Ui,
+    form: &mut TextureForm,
+    textures: &[String],
+    effects: &[(u32, String)],
+) -> Vec<Intent> {
     let mut out = Vec::new();
     super::dialogs::fixed_window(TEXTURES_TITLE, 460.0).show(ui.ctx(), |ui| {
         ui.horizontal(|ui| {
@@ -57,6 +68,7 @@ pub fn show(ui: &mut egui::Ui, form: &mut TextureForm, textures: &[String]) -> V
                 (TextureAction::Swap, "Swap"),
                 (TextureAction::Remove, "Remove"),
                 (TextureAction::RemoveUnused, "Remove unused"),
+                (TextureAction::Effect, "Ground effect"),
             ] {
                 ui.selectable_value(&mut form.action, action, name);
             }
@@ -73,12 +85,19 @@ pub fn show(ui: &mut egui::Ui, form: &mut TextureForm, textures: &[String]) -> V
             TextureAction::RemoveUnused => {
                 "Textures no chunk of the tile paints leave its texture list."
             }
+            TextureAction::Effect => {
+                "Every layer painting the texture grows this ground effect (grass, pebbles, \
+                 footstep sounds) where it covers most of a cell; -1 grows none."
+            }
         });
         if form.action != TextureAction::RemoveUnused {
             texture_field(ui, "Texture", &mut form.from, textures);
         }
         if form.action == TextureAction::Swap {
             texture_field(ui, "Replace with", &mut form.to, textures);
+        }
+        if form.action == TextureAction::Effect {
+            effect_field(ui, &mut form.effect, effects);
         }
         ui.horizontal(|ui| {
             ui.radio_value(&mut form.scope, TextureScope::Tile, "Tile");
@@ -91,7 +110,7 @@ pub fn show(ui: &mut egui::Ui, form: &mut TextureForm, textures: &[String]) -> V
         ui.radio_value(&mut form.scope, TextureScope::Map, "The whole map");
         let ready = match form.action {
             TextureAction::Swap => !form.from.trim().is_empty() && !form.to.trim().is_empty(),
-            TextureAction::Remove => !form.from.trim().is_empty(),
+            TextureAction::Remove | TextureAction::Effect => !form.from.trim().is_empty(),
             TextureAction::RemoveUnused => true,
         };
         out.extend(super::dialogs::ok_cancel(
@@ -122,5 +141,34 @@ fn texture_field(ui: &mut egui::Ui, label: &str, path: &mut String, textures: &[
                 }
             }
         });
+    });
+}
+
+/// A ground effect id: typed, or picked from the client's table.
+fn effect_field(ui: &mut egui::Ui, effect: &mut i64, effects: &[(u32, String)]) {
+    ui.horizontal(|ui| {
+        let l = ui.label("Effect id");
+        ui.add(egui::DragValue::new(effect).range(-1..=i64::from(u32::MAX - 1)))
+            .labelled_by(l.id);
+        if let Some((_, name)) = effects.iter().find(|(id, _)| i64::from(*id) == *effect) {
+            ui.label(name);
+        }
+        if !effects.is_empty() {
+            ui.menu_button("Pick…", |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(300.0)
+                    .show(ui, |ui| {
+                        for (id, name) in effects {
+                            if ui
+                                .selectable_label(i64::from(*id) == *effect, name)
+                                .clicked()
+                            {
+                                *effect = i64::from(*id);
+                                ui.close();
+                            }
+                        }
+                    });
+            });
+        }
     });
 }

@@ -10,6 +10,7 @@ mod area_table;
 mod dbc;
 mod error;
 mod generation;
+mod ground_effect_names;
 mod liquids;
 mod loose;
 mod map_table;
@@ -29,6 +30,9 @@ pub use area_names::{Area, AreaNames, Zone};
 pub use area_table::{AREA_TABLE_DBC, add_areas, read_area_ids};
 pub use error::AssetError;
 pub use generation::ClientGeneration;
+pub use ground_effect_names::{
+    GROUND_EFFECT_DOODAD_DBC, GROUND_EFFECT_TEXTURE_DBC, GroundEffect, GroundEffectNames,
+};
 pub use liquids::{
     CLASSIC_TEXTURES, ClientLiquid, LIQUID_TYPE_DBC, kind_textures, read_liquid_table,
 };
