@@ -117,7 +117,7 @@ pub enum Command {
         flight_bounds: bool,
         /// Yards the flight ceiling keeps above the highest ground or WMO near each of its
         /// points, and the floor below the lowest. Default: 400 75, from Blizzard's planes.
-        #[arg(long, num_args = 2, value_names = ["ABOVE", "BELOW"], requires = "flight_bounds")]
+        #[arg(long, num_args = 2, value_names = ["ABOVE", "BELOW"], allow_negative_numbers = true, requires = "flight_bounds")]
         flight_margin: Option<Vec<f32>>,
         /// With --flight-bounds: replace each tile's planes by a fresh fit instead of only
         /// widening them (hand-set ones are lost).
