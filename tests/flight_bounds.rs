@@ -59,10 +59,7 @@ fn mfbo_of(bytes: &[u8]) -> Option<([i16; 9], [i16; 9])> {
     let (_, at, size) = chunks_of(bytes).into_iter().find(|c| c.0 == "MFBO")?;
     assert_eq!(size, 36);
     let v = |i: usize| i16::from_le_bytes([bytes[at + 2 * i], bytes[at + 2 * i + 1]]);
-    Some((
-        std::array::from_fn(|i| v(i)),
-        std::array::from_fn(|i| v(9 + i)),
-    ))
+    Some((std::array::from_fn(v), std::array::from_fn(|i| v(9 + i))))
 }
 
 /// The MHDR flags and its MFBO offset (relative to the MHDR payload, 0 when absent).
@@ -318,7 +315,7 @@ fn a_hill_raised_through_the_ceiling_lifts_only_the_points_around_it() {
     assert_eq!(min, [-1000; 9], "the floor is not touched");
     // The hill (east 340..460, south 90..210) lies in the squares of points 1, 2, 4 and 5:
     // each rises to 400 yd over the highest ground of its square; the rest keep Blizzard's.
-    for i in 0..9 {
+    for (i, &m) in max.iter().enumerate() {
         let (pe, ps) = point(i);
         let highest = vertices(&tile)
             .into_iter()
@@ -327,12 +324,11 @@ fn a_hill_raised_through_the_ceiling_lifts_only_the_points_around_it() {
             .fold(f32::MIN, f32::max) as f64;
         if [1, 2, 4, 5].contains(&i) {
             assert!(
-                max[i] as f64 >= highest + 400.0 && (max[i] as f64) < highest + 401.0,
-                "point {i}: {} over {highest}",
-                max[i]
+                m as f64 >= highest + 400.0 && (m as f64) < highest + 401.0,
+                "point {i}: {m} over {highest}"
             );
         } else {
-            assert_eq!(max[i], 1000, "point {i}");
+            assert_eq!(m, 1000, "point {i}");
         }
     }
     let fixed = open_tile(&out.path().join(&adt));

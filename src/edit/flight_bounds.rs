@@ -368,9 +368,9 @@ mod tests {
 
     #[test]
     fn plane_height_is_each_points_value_at_the_point() {
-        for i in 0..9 {
+        for (i, &v) in PLANE.iter().enumerate() {
             let (e, s) = point_offset(i);
-            assert!((plane_height(&PLANE, e, s) - PLANE[i] as f32).abs() < 1e-3);
+            assert!((plane_height(&PLANE, e, s) - v as f32).abs() < 1e-3);
         }
     }
 
