@@ -206,6 +206,7 @@ fn fix_tile_by_tile_rebases_the_chunks_the_whole_maps_fix_rebases() {
         seams: true,
         uids: false,
         shadows: None,
+        ..Fixes::default()
     };
     assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
 }
@@ -243,6 +244,7 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
         seams: true,
         uids: true,
         shadows: None,
+        ..Fixes::default()
     };
     let printed = assert_fix_as_whole(&wdt, &["--seams", "--uids"], &both);
     assert!(
@@ -253,6 +255,7 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
         seams: true,
         uids: false,
         shadows: None,
+        ..Fixes::default()
     };
     assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
 
@@ -269,4 +272,32 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     assert_fix_as_whole(&alpha.join("Sample.wdt"), &["--seams", "--uids"], &both);
     std::fs::remove_file(&wdt).unwrap();
     assert_fix_as_whole(wdt.parent().unwrap(), &["--seams", "--uids"], &both);
+}
+
+#[test]
+fn flight_bounds_fitted_tile_by_tile_are_the_whole_maps() {
+    // Each tile's planes come from its own (stitched) terrain, so the streamed fix and the
+    // whole map's agree byte for byte.
+    let dir = tempfile::tempdir().unwrap();
+    let wdt = seamy::write(&dir.path().join("seamy"));
+    let flight = Fixes {
+        seams: true,
+        flight_bounds: Some(fix::FlightFix {
+            margins: loam::edit::flight_bounds::Margins {
+                above: 50.0,
+                below: 20.0,
+            },
+            refit: false,
+        }),
+        ..Fixes::default()
+    };
+    let printed = assert_fix_as_whole(
+        &wdt,
+        &["--seams", "--flight-bounds", "--flight-margin", "50", "20"],
+        &flight,
+    );
+    assert!(
+        printed.contains("flight bounds: 4 tiles added, 0 widened, 0 unchanged"),
+        "{printed}"
+    );
 }

@@ -3,7 +3,8 @@
 //! Decoding already rejects malformed bytes; this looks for what decodes but is wrong: indices
 //! that point nowhere, seams between neighbouring chunks, a uniqueId shared by different
 //! objects, tiles the WDT lists but the folder lacks, shadow maps baked over terrain that has
-//! moved since (`edit::shadows::Staleness`).
+//! moved since (`edit::shadows::Staleness`), ground that pokes through the tile's flight bounds
+//! (`edit::flight_bounds::poke_through`).
 //!
 //! Seams (measured by `edit::seams`) are listed one per border, largest first, above a threshold
 //! ([`DEFAULT_SEAM_THRESHOLD`], `--seam-threshold`); the smaller ones, float noise that nobody can
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
+use crate::edit::flight_bounds::{self, Plane};
 use crate::edit::seams::{self, ChunkAt, Seam, TileEdges};
 use crate::edit::shadows::{Staleness, Sun};
 use crate::edit::uids::{self, Listing};
@@ -435,6 +437,16 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
                 stale.len()
             ));
         }
+    }
+    for p in flight_bounds::poke_through(tile) {
+        let (plane, side, fix) = match p.plane {
+            Plane::Ceiling => ("ceiling", "below", "raises"),
+            Plane::Floor => ("floor", "above", "lowers"),
+        };
+        out.push(format!(
+            "flight {plane} {side} the ground by {:.1} yd near its point {} (worst in chunk {},{}; {} vertices); loam fix --flight-bounds {fix} it",
+            p.by, p.point, p.chunk.0, p.chunk.1, p.vertices
+        ));
     }
     for (kind, what, names) in [
         (ObjectKind::Doodad, "doodad", tile.doodad_names.len()),

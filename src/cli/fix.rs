@@ -1,13 +1,15 @@
 //! `loam fix`: repairs a map in place of its generation and writes all of it to another folder.
-//! Each repair is a flag (`--seams`, `--uids`, `--shadows`, `--ground-effects`) and a plain
-//! function in `edit/`; this only opens, runs the chosen repairs in a fixed order (shadows
-//! after the stitching, over the stitched terrain), reports what each changed and saves.
+//! Each repair is a flag (`--seams`, `--uids`, `--flight-bounds`, `--shadows`,
+//! `--ground-effects`) and a plain function in `edit/`; this only opens, runs the chosen
+//! repairs in a fixed order (flight bounds and shadows after the stitching, over the stitched
+//! terrain), reports what each changed and saves.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
+use crate::edit::flight_bounds::{self, Margins};
 use crate::edit::shadows::{self, Sun, TileHeights};
 use crate::edit::tile_stitch::{self, BorderStrip};
 use crate::edit::{ground_effects, seams, uids};
@@ -26,6 +28,50 @@ pub struct Fixes {
     pub shadows: Option<Sun>,
     /// Work out every chunk's ground-effect texture map again (`--ground-effects`).
     pub ground_effects: bool,
+    /// Give 3.3.5 tiles flight bounds that clear their ground (`--flight-bounds`).
+    pub flight_bounds: Option<FlightFix>,
+}
+
+/// How `--flight-bounds` sets the planes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlightFix {
+    /// Room above and below the ground (`--flight-margin ABOVE BELOW`).
+    pub margins: Margins,
+    /// Replace existing planes by a fresh fit instead of only widening them
+    /// (`--refit-flight-bounds`).
+    pub refit: bool,
+}
+
+/// The margins of `--flight-margin ABOVE BELOW`, or the default ones without it.
+pub fn margins_from_args(args: Option<&[f32]>) -> Result<Margins, LoamError> {
+    match args {
+        // A negative margin would let the ground through the planes on purpose.
+        Some([above, below])
+            if above.is_finite() && below.is_finite() && *above >= 0.0 && *below >= 0.0 =>
+        {
+            Ok(Margins {
+                above: *above,
+                below: *below,
+            })
+        }
+        Some(_) => Err(LoamError::Usage(
+            "--flight-margin takes two numbers of yards, 0 or more: ABOVE BELOW".to_string(),
+        )),
+        None => Ok(Margins::DEFAULT),
+    }
+}
+
+/// Refuses `--flight-bounds` for a map of a generation whose files have no MFBO (only 3.3.5
+/// writes it), before anything is written: fixing the rest and quietly skipping the asked-for
+/// repair would leave the user believing it was done.
+fn refuse_flight_bounds(fixes: &Fixes, generation: Generation) -> Result<(), LoamError> {
+    if fixes.flight_bounds.is_some() && generation != Generation::V335 {
+        return Err(LoamError::Usage(format!(
+            "--flight-bounds: {generation} tiles have no flight bounds (MFBO is 3.3.5's); \
+             convert the map with `loam convert --to 3.3.5` first"
+        )));
+    }
+    Ok(())
 }
 
 /// The sun of `--sun AZ EL`, or the default one without it.
@@ -56,6 +102,13 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
     }
     if fixes.uids {
         lines.extend(uids_lines(&uids::renumber(map)));
+    }
+    if let Some(f) = fixes.flight_bounds {
+        let mut tally = flight_bounds::Tally::default();
+        for tile in map.tiles.values_mut() {
+            tally.add(&flight_bounds::update_tile(tile, f.margins, f.refit));
+        }
+        lines.push(flight_line(f, tally));
     }
     if let Some(sun) = fixes.shadows {
         let baked = shadows::bake_map(map, sun, |_, _, _| {});
@@ -101,6 +154,19 @@ fn shadows_line(sun: Sun, baked: &shadows::Baked) -> String {
     )
 }
 
+/// The report line of `--flight-bounds`.
+fn flight_line(f: FlightFix, t: flight_bounds::Tally) -> String {
+    format!(
+        "flight bounds: {} tiles added, {} {}, {} unchanged (margins {} yd above, {} yd below)",
+        t.added,
+        t.changed,
+        if f.refit { "refitted" } else { "widened" },
+        t.unchanged,
+        f.margins.above,
+        f.margins.below
+    )
+}
+
 /// The report line of a stitch.
 fn seams_line(vertices: usize, largest: f32, chunks: usize) -> String {
     format!(
@@ -128,7 +194,7 @@ pub fn run(
 ) -> Result<ExitCode, LoamError> {
     if fixes.is_empty() {
         return Err(LoamError::Usage(
-            "choose what to fix: --seams, --uids, --shadows, --ground-effects, or several"
+            "choose what to fix: --seams, --uids, --shadows, --flight-bounds, --ground-effects, or several"
                 .to_string(),
         ));
     }
@@ -169,6 +235,7 @@ fn fix_whole(
     from: Option<Generation>,
 ) -> Result<ExitCode, LoamError> {
     let mut opened = pipeline::open_map_as(map_path, from)?;
+    refuse_flight_bounds(fixes, opened.generation)?;
     warn_missing(opened.missing_tiles.len());
     warn_unread(fixes, opened.failed.len());
     for line in apply(&mut opened.map, fixes) {
@@ -218,6 +285,7 @@ fn fix_streamed(
     fixes: &Fixes,
 ) -> Result<ExitCode, LoamError> {
     let generation = source.decision.generation;
+    refuse_flight_bounds(fixes, generation)?;
     let mut survey = Surveyed {
         strips: BTreeMap::new(),
         clashes: uids::ClashFinder::default(),
@@ -265,6 +333,7 @@ fn fix_streamed(
     let stitched = std::sync::Mutex::new(tile_stitch::TileStitched::default());
     let baked = std::sync::Mutex::new(shadows::Baked::default());
     let effects = std::sync::Mutex::new((0usize, 0usize));
+    let flown = std::sync::Mutex::new(flight_bounds::Tally::default());
     let strips = &survey.strips;
     let heights = &survey.heights;
     let edit = |tile: &mut Tile| {
@@ -276,6 +345,12 @@ fn fix_streamed(
         }
         if fixes.uids {
             renumbering.apply(tile);
+        }
+        if let Some(f) = fixes.flight_bounds {
+            let change = flight_bounds::update_tile(tile, f.margins, f.refit);
+            if let Ok(mut total) = flown.lock() {
+                total.add(&change);
+            }
         }
         if let Some(sun) = fixes.shadows {
             // The neighbours' heights are as read: their own stitching, if any, is not seen
@@ -311,6 +386,9 @@ fn fix_streamed(
         for line in uids_lines(&renumbering.changes) {
             println!("{line}");
         }
+    }
+    if let Some(f) = fixes.flight_bounds {
+        println!("{}", flight_line(f, flown.into_inner().unwrap_or_default()));
     }
     if let Some(sun) = fixes.shadows {
         let b = baked.into_inner().unwrap_or_default();

@@ -114,6 +114,19 @@ pub enum Command {
         /// in each of its 8×8 cells) again from its alpha maps (docs/ground-effects.md).
         #[arg(long)]
         ground_effects: bool,
+        /// Give every tile flight bounds (MFBO, 3.3.5 maps only) that clear its terrain and
+        /// WMOs: added where a tile has none, widened where the ground pokes through its own
+        /// (docs/flight-bounds.md).
+        #[arg(long)]
+        flight_bounds: bool,
+        /// Yards the flight ceiling keeps above the highest ground or WMO near each of its
+        /// points, and the floor below the lowest. Default: 400 75, from Blizzard's planes.
+        #[arg(long, num_args = 2, value_names = ["ABOVE", "BELOW"], allow_negative_numbers = true, requires = "flight_bounds")]
+        flight_margin: Option<Vec<f32>>,
+        /// With --flight-bounds: replace each tile's planes by a fresh fit instead of only
+        /// widening them (hand-set ones are lost).
+        #[arg(long, requires = "flight_bounds")]
+        refit_flight_bounds: bool,
         /// A .wdt (with its tiles), one .adt, or a folder of tiles.
         map: PathBuf,
         /// Folder that receives the files of the same names.
@@ -477,15 +490,23 @@ pub fn run(cli: Cli) -> ExitCode {
             shadows,
             sun,
             ground_effects,
+            flight_bounds,
+            flight_margin,
+            refit_flight_bounds,
             map,
             out,
             from,
         }) => fix::sun_from_args(sun.as_deref()).and_then(|sun| {
+            let margins = fix::margins_from_args(flight_margin.as_deref())?;
             let fixes = fix::Fixes {
                 seams,
                 uids,
                 shadows: shadows.then_some(sun),
                 ground_effects,
+                flight_bounds: flight_bounds.then_some(fix::FlightFix {
+                    margins,
+                    refit: refit_flight_bounds,
+                }),
             };
             fix::run(&map, &out, &fixes, from)
         }),

@@ -7,6 +7,7 @@
 pub mod brush;
 pub mod cells;
 pub mod clipboard;
+pub mod flight_bounds;
 pub mod ground_effects;
 pub mod heightmap;
 pub mod history;
