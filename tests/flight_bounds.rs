@@ -432,3 +432,36 @@ fn generations_without_mfbo_and_bad_margins_are_refused() {
     );
     assert_eq!((max, min), (fitted.max, fitted.min));
 }
+
+#[test]
+fn a_stroke_that_lifts_ground_through_the_ceiling_widens_it_in_its_own_undo_step() {
+    let src = corpus_file("warcraft-net/ADT/Northrend_37_25.adt");
+    let mut map = loam::pipeline::open_map(&src).unwrap().map;
+    let coord = *map.tiles.keys().next().unwrap();
+    let blizzard = map.tiles[&coord].flight_bounds.unwrap();
+    // A 1200 yd mesa between the centre and the south-east corner: Blizzard's ceiling is 1000.
+    let [nx, ny] = coord.north_west();
+    let (x, y) = (nx - 400.0, ny - 400.0);
+    let json = format!(
+        r#"{{"ops": [{{"tool": "flatten", "points": [[{x}, {y}]], "radius": 30, "inner_radius": 25, "height": 1200}}]}}"#
+    );
+    let mut history = common::apply_ops(&mut map, &json, loam::edit::liquid::LiquidStyle::Mh2o);
+    let tile = &map.tiles[&coord];
+    let widened = tile.flight_bounds.unwrap();
+    assert!(
+        flight_messages(tile).is_empty(),
+        "{:?}",
+        flight_messages(tile)
+    );
+    assert_bound("the mesa", tile, &widened);
+    assert_eq!(widened.min, blizzard.min, "the floor is not touched");
+    assert!(widened.max[4] >= 1600, "{:?}", widened.max);
+    assert_eq!(
+        widened.max[0], 1000,
+        "a corner far from the mesa keeps Blizzard's"
+    );
+    history.undo(&mut map);
+    assert_eq!(map.tiles[&coord].flight_bounds, Some(blizzard));
+    history.redo(&mut map);
+    assert_eq!(map.tiles[&coord].flight_bounds, Some(widened));
+}

@@ -222,6 +222,7 @@ impl ObjectStroke {
             textures: Vec::new(),
             map_flags: None,
             objects,
+            bounds: Vec::new(),
             already_applied: true,
         })
     }

@@ -1,7 +1,7 @@
 //! A stroke: everything one press-drag-release (or one scripted operation) changed, captured as
 //! the before and after state of each touched chunk, so undo and redo are swaps.
 
-use crate::model::{Chunk, DoodadPlacement, Map, Tile, TileCoord, WmoPlacement};
+use crate::model::{Chunk, DoodadPlacement, FlightBounds, Map, Tile, TileCoord, WmoPlacement};
 
 /// A chunk's state before and after an edit.
 #[derive(Debug, Clone)]
@@ -138,6 +138,18 @@ impl ObjectsChange {
     }
 }
 
+/// A tile's MHDR flags and flight bounds (MFBO) before and after an edit that lifted the ground
+/// through them (`flight_bounds`).
+#[derive(Debug, Clone)]
+pub struct BoundsChange {
+    /// The tile.
+    pub tile: TileCoord,
+    /// Flags and planes before.
+    pub before: (u32, Option<FlightBounds>),
+    /// Flags and planes after.
+    pub after: (u32, Option<FlightBounds>),
+}
+
 /// One undoable step.
 #[derive(Debug, Clone)]
 pub struct TerrainEdit {
@@ -151,6 +163,8 @@ pub struct TerrainEdit {
     pub map_flags: Option<(u32, u32)>,
     /// Changed tile objects (placements, names, MCRF lists).
     pub objects: Vec<ObjectsChange>,
+    /// Flight bounds widened over ground the step lifted through them.
+    pub bounds: Vec<BoundsChange>,
     /// True while the model already holds the "after" state (the stroke was applied live), so
     /// the first `edit` call has nothing to do.
     pub(crate) already_applied: bool,
@@ -228,6 +242,11 @@ impl TerrainEdit {
         for o in &self.objects {
             if let Some(tile) = map.tiles.get_mut(&o.tile) {
                 if forward { &o.after } else { &o.before }.restore(tile);
+            }
+        }
+        for b in &self.bounds {
+            if let Some(tile) = map.tiles.get_mut(&b.tile) {
+                (tile.flags, tile.flight_bounds) = if forward { b.after } else { b.before };
             }
         }
         self.touched()
@@ -314,7 +333,9 @@ impl Stroke {
     ///
     /// A chunk whose alpha maps or layers changed gets its ground-effect texture map worked out
     /// again first (`ground_effects`), so no edit leaves one naming a layer that no longer
-    /// covers the cell.
+    /// covers the cell; a tile whose flight bounds the new ground pokes through gets them
+    /// widened (`flight_bounds`, default margins), so none is left below the ground. Both go in
+    /// the same undo step.
     pub fn finish(self, map: &mut Map) -> Option<TerrainEdit> {
         let chunks: Vec<ChunkChange> = self
             .before
@@ -345,6 +366,7 @@ impl Stroke {
                 })
             })
             .collect();
+        let bounds = widen_bounds(map, &chunks);
         let map_flags = self
             .flags_before
             .filter(|&f| f != map.flags)
@@ -359,7 +381,37 @@ impl Stroke {
             textures,
             map_flags,
             objects: Vec::new(),
+            bounds,
             already_applied: true,
         })
     }
+}
+
+/// Widens the flight bounds of the tiles whose heights `chunks` changed where the ground now
+/// pokes through them; tiles without flight bounds are left without (the client does not need
+/// them; `loam fix --flight-bounds` adds them).
+fn widen_bounds(map: &mut Map, chunks: &[ChunkChange]) -> Vec<BoundsChange> {
+    let mut tiles: Vec<TileCoord> = chunks
+        .iter()
+        .filter(|c| c.before.heights != c.after.heights)
+        .map(|c| c.tile)
+        .collect();
+    tiles.dedup();
+    let mut out = Vec::new();
+    for coord in tiles {
+        let Some(tile) = map.tiles.get_mut(&coord) else {
+            continue;
+        };
+        if tile.flight_bounds.is_none() || super::flight_bounds::poke_through(tile).is_empty() {
+            continue;
+        }
+        let before = (tile.flags, tile.flight_bounds);
+        super::flight_bounds::update_tile(tile, super::flight_bounds::Margins::DEFAULT, false);
+        out.push(BoundsChange {
+            tile: coord,
+            before,
+            after: (tile.flags, tile.flight_bounds),
+        });
+    }
+    out
 }
