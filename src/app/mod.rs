@@ -258,6 +258,7 @@ impl LoamApp {
                 "chunk-grid" => app.settings.chunk_grid = true,
                 "layer-count" => app.settings.layer_count = true,
                 "areas" => app.settings.area_overlay = true,
+                "ground-effects" => app.settings.effects_overlay = true,
                 _ => {}
             }
         }
@@ -614,6 +615,7 @@ impl LoamApp {
             Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
             Intent::ShowLayerCount(v) => self.settings.layer_count = v,
             Intent::ShowAreas(v) => self.settings.area_overlay = v,
+            Intent::ShowGroundEffects(v) => self.settings.effects_overlay = v,
             Intent::ShowLiquids(v) => self.settings.liquids = v,
             Intent::SetObjectFilter(f) => self.settings.objects = f,
             Intent::AutosaveSecs(v) => self.settings.autosave_secs = v,
@@ -1153,6 +1155,7 @@ impl LoamApp {
             tile_grid: self.settings.tile_grid,
             layer_count: self.settings.layer_count,
             areas: self.settings.area_overlay,
+            ground_effects: self.settings.effects_overlay,
             liquids: self.settings.liquids,
             brush: self
                 .view

@@ -29,6 +29,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
         tile_grid: settings.tile_grid,
         layer_count: settings.layer_count,
         area_overlay: settings.area_overlay,
+        effects_overlay: settings.effects_overlay,
         liquids: settings.liquids,
         objects: settings.objects,
         uid_range: doc
@@ -154,6 +155,11 @@ pub(super) fn right_view(
             .as_ref()
             .zip(doc.session.as_ref())
             .and_then(|(c, s)| c.map_id(&s.map.name)),
+        effect_here: doc.session.as_ref().zip(hover).and_then(|(s, p)| {
+            let names = doc.client.as_ref().map(|c| c.ground_effects.clone());
+            let name = |id: u32| names.as_ref().map_or(id.to_string(), |n| n.label(id));
+            crate::edit::ground_effects::describe_at(&s.map, p.world[0], p.world[1], &name)
+        }),
         liquid_types: doc.client.as_ref().map_or_else(Vec::new, |c| {
             c.liquid_types
                 .iter()

@@ -41,6 +41,8 @@ pub struct Settings {
     pub layer_count: bool,
     /// Tint chunks by area id, with a legend of the areas' names.
     pub area_overlay: bool,
+    /// Show where ground effects grow (dots) and where they are switched off (hatching).
+    pub effects_overlay: bool,
     /// Draw liquid surfaces.
     pub liquids: bool,
     /// The camera last used on each map, keyed by the file it was opened from.
@@ -68,6 +70,7 @@ impl Default for Settings {
             tile_grid: true,
             layer_count: false,
             area_overlay: false,
+            effects_overlay: false,
             liquids: true,
             cameras: BTreeMap::new(),
             read_as: BTreeMap::new(),

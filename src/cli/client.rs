@@ -11,8 +11,7 @@ use crate::disk::LoamError;
 /// The area names of the client in `dir`, for the commands that show area ids (`info`,
 /// `convert`); says on stderr when the client has none loam can read, since the ids then
 /// show as bare numbers.
-pub fn area_names(dir: &Path) -> Result<AreaNames, LoamError> {
-    let client = ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?;
+pub fn area_names(client: &ClientData, dir: &Path) -> AreaNames {
     let names = client.area_names();
     if names.is_empty() {
         eprintln!(
@@ -21,14 +20,19 @@ pub fn area_names(dir: &Path) -> Result<AreaNames, LoamError> {
             client.generation()
         );
     }
-    Ok(names)
+    names
+}
+
+/// Opens the game client in `dir` (a usage error when it is not one).
+pub fn open(dir: &Path) -> Result<ClientData, LoamError> {
+    ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))
 }
 
 /// Prints the client's generation, archives and map count, or with `find` the matching paths
 /// and where each is served from, or with `maps` the maps. Exits 1 when `find` matches
 /// nothing.
 pub fn run(dir: &Path, find: Option<&str>, maps: bool) -> Result<ExitCode, LoamError> {
-    let client = ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?;
+    let client = open(dir)?;
     if let Some(pattern) = find {
         let mut found = 0usize;
         for name in client.names().iter().filter(|n| glob_match(pattern, n)) {

@@ -136,7 +136,7 @@ pub fn run(
         if let Some(client) = &extras.client {
             let mut table = extras.table.clone();
             let ids = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
-            let names = super::client::area_names(client)?;
+            let names = super::client::area_names(&super::client::open(client)?, client);
             print!("{}", named_areas(&ids, &names));
             if let Some(map) = &options.area_map {
                 print!("{}", named_mapping(map, &names));

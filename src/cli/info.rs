@@ -102,6 +102,14 @@ pub struct TileInfo {
     /// `--client`; ids the table lacks are left out. Empty without a client.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub area_names: BTreeMap<u32, String>,
+    /// Distinct ground effect ids the tile's layers grow (GroundEffectTexture rows).
+    pub ground_effects: Vec<u32>,
+    /// What each effect grows, from the client's GroundEffectTexture and GroundEffectDoodad
+    /// tables, with `--client`; ids the table lacks are left out.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ground_effect_names: BTreeMap<u32, String>,
+    /// 8×8 cells whose ground effects are switched off (noEffectDoodad).
+    pub effects_off_cells: usize,
     /// Sound emitters.
     pub sound_emitters: usize,
     /// True when the tile has flight bounds (MFBO).
@@ -220,6 +228,22 @@ pub fn tile_info(tile: &Tile) -> TileInfo {
             .count(),
         area_ids: areas.into_iter().collect(),
         area_names: BTreeMap::new(),
+        ground_effects: tile
+            .chunks
+            .iter()
+            .flat_map(|c| &c.layers)
+            .map(|l| l.effect_id)
+            .filter(|&e| e != 0 && e != crate::model::chunk::NO_EFFECT)
+            .collect::<std::collections::BTreeSet<u32>>()
+            .into_iter()
+            .collect(),
+        ground_effect_names: BTreeMap::new(),
+        effects_off_cells: tile
+            .chunks
+            .iter()
+            .flat_map(|c| c.no_effect_doodad)
+            .map(|b| b.count_ones() as usize)
+            .sum(),
         sound_emitters: tile.chunks.iter().map(|c| c.sound_emitters.len()).sum(),
         flight_bounds: tile.flight_bounds.is_some(),
         unknown_chunks: tile
@@ -305,8 +329,16 @@ pub fn run(
 ) -> Result<ExitCode, LoamError> {
     let mut info = describe(path, from)?;
     if let Some(dir) = client {
-        let names = super::client::area_names(dir)?;
-        name_areas(&mut info, &names);
+        let client = super::client::open(dir)?;
+        name_areas(&mut info, &super::client::area_names(&client, dir));
+        let effects = client.ground_effect_names();
+        for t in &mut info.tiles {
+            t.ground_effect_names = t
+                .ground_effects
+                .iter()
+                .filter_map(|&id| Some((id, effects.describe(id)?)))
+                .collect();
+        }
     }
     super::print_info(&info, json, render_text)
 }
@@ -441,6 +473,24 @@ pub fn render_text(info: &MapInfo) -> String {
                 let _ = writeln!(s, "    {id:>6}  {name}");
             }
         }
+        let effects: Vec<String> = t
+            .ground_effects
+            .iter()
+            .map(|id| match t.ground_effect_names.get(id) {
+                Some(name) => format!("{id} ({name})"),
+                None => id.to_string(),
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "  ground effects: {}; {} cells switched off",
+            if effects.is_empty() {
+                "none".to_string()
+            } else {
+                effects.join(", ")
+            },
+            t.effects_off_cells
+        );
         let _ = writeln!(
             s,
             "  sound emitters: {}; flight bounds: {}",

@@ -376,7 +376,7 @@ pub enum Command {
         no_objects: bool,
         /// Turn on view overlays (as in the View menu): `chunk-grid`, `layer-count`, `areas`
         /// (chunks tinted by area id, with the legend).
-        #[arg(long, value_name = "NAME", num_args = 1.., value_parser = ["chunk-grid", "layer-count", "areas"])]
+        #[arg(long, value_name = "NAME", num_args = 1.., value_parser = ["chunk-grid", "layer-count", "areas", "ground-effects"])]
         overlay: Vec<String>,
         /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
         /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,

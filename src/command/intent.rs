@@ -63,6 +63,8 @@ pub enum Intent {
     ShowLayerCount(bool),
     /// Show or hide the area overlay and its legend.
     ShowAreas(bool),
+    /// Show or hide where ground effects grow (and where they are switched off).
+    ShowGroundEffects(bool),
     /// Show or hide liquid surfaces.
     ShowLiquids(bool),
     /// Write this record over the object with its kind and uniqueId (typed in the object panel).

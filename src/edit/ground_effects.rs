@@ -31,6 +31,9 @@
 use crate::model::Map;
 use crate::model::alpha::ALPHA_SIDE;
 use crate::model::chunk::{Chunk, Layer};
+pub use crate::model::chunk::{
+    NO_EFFECT, effect_at, effects_off, named_layer, set_effects_off, set_named_layer,
+};
 
 /// Cells along a chunk's side.
 pub const CELLS: usize = 8;
@@ -38,39 +41,11 @@ pub const CELLS: usize = 8;
 /// Alpha texels along a cell's side.
 const TEXELS_PER_CELL: usize = ALPHA_SIDE / CELLS;
 
-/// The MCLY effect id meaning "no ground effect".
-pub const NO_EFFECT: u32 = u32::MAX;
-
 /// A cell's named layer is stale when its share of the cell is below this fraction of the
 /// largest layer's share. Blizzard's own maps in the corpus name no layer with less than 0.67
 /// of the largest share (a near tie broken another way); a layer painted over or erased has
 /// next to nothing left.
 pub const STALE_SHARE: f64 = 0.25;
-
-/// The layer the texture map names for cell (`row`, `col`).
-pub fn named_layer(map: &[u8; 16], row: usize, col: usize) -> u8 {
-    (map[row * 2 + col / 4] >> ((col % 4) * 2)) & 3
-}
-
-/// Names `layer` (0..4) for cell (`row`, `col`) in the texture map.
-pub fn set_named_layer(map: &mut [u8; 16], row: usize, col: usize, layer: u8) {
-    let (byte, shift) = (row * 2 + col / 4, (col % 4) * 2);
-    map[byte] = (map[byte] & !(3 << shift)) | ((layer & 3) << shift);
-}
-
-/// True when cell (`row`, `col`) has its ground effects switched off.
-pub fn effects_off(bits: &[u8; 8], row: usize, col: usize) -> bool {
-    bits[row] >> col & 1 == 1
-}
-
-/// Switches cell (`row`, `col`)'s ground effects off (`off`) or back on.
-pub fn set_effects_off(bits: &mut [u8; 8], row: usize, col: usize, off: bool) {
-    if off {
-        bits[row] |= 1 << col;
-    } else {
-        bits[row] &= !(1 << col);
-    }
-}
 
 /// Each layer's share of each cell (cell `row * 8 + col`), in alpha units summed over the
 /// cell's texels, by the rule in the module's doc.
@@ -182,18 +157,41 @@ pub fn stale_cells(chunk: &Chunk) -> Vec<(usize, usize)> {
     out
 }
 
-/// The effect that grows in cell (`row`, `col`): the named layer's effect id, `None` where the
-/// cell's effects are off, the layer has none, or the map names a missing layer.
-pub fn effect_at(chunk: &Chunk, row: usize, col: usize) -> Option<u32> {
+/// What grows at world (`x`, `y`), for the tool panel: "layer 2 (Tileset\\…\\Grass.blp):
+/// effect 1963", or that the cell's effects are switched off; `None` off the loaded tiles.
+/// `name` turns an effect id into words (the client's table), when one is set.
+pub fn describe_at(map: &Map, x: f64, y: f64, name: &dyn Fn(u32) -> String) -> Option<String> {
+    let coord = crate::model::TileCoord::containing(x, y)?;
+    let tile = map.tiles.get(&coord)?;
+    // Lattice steps (8 a chunk, one a cell) across the map, then within the tile.
+    let [gx, gy] = crate::model::coords::world_to_lattice(x, y);
+    let steps = CELLS * crate::model::coords::CHUNKS_PER_SIDE;
+    let (sx, sy) = (
+        gx.floor().max(0.0) as usize % steps,
+        gy.floor().max(0.0) as usize % steps,
+    );
+    let (cx, cy) = ((sx / CELLS).min(15), (sy / CELLS).min(15));
+    let (col, row) = (sx % CELLS, sy % CELLS);
+    let chunk = tile.chunk(cx, cy);
+    let at = format!("chunk {cx},{cy} cell {row},{col}");
     if effects_off(&chunk.no_effect_doodad, row, col) {
-        return None;
+        return Some(format!("{at}: ground effects switched off"));
     }
-    let layer = chunk.layers.get(usize::from(named_layer(
-        &chunk.low_quality_texture_map,
-        row,
-        col,
-    )))?;
-    (layer.effect_id != NO_EFFECT && layer.effect_id != 0).then_some(layer.effect_id)
+    let k = usize::from(named_layer(&chunk.low_quality_texture_map, row, col));
+    let Some(layer) = chunk.layers.get(k) else {
+        return Some(format!(
+            "{at}: the map names layer {k}, which the chunk lacks"
+        ));
+    };
+    let texture = tile
+        .textures
+        .get(layer.texture as usize)
+        .map_or("?", String::as_str);
+    let effect = match layer.effect_id {
+        NO_EFFECT | 0 => "no effect".to_string(),
+        id => format!("effect {}", name(id)),
+    };
+    Some(format!("{at}: layer {k} ({texture}): {effect}"))
 }
 
 /// The effect id most layers painting `texture` carry in the loaded map (`None` when no layer

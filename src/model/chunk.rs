@@ -209,3 +209,49 @@ impl Chunk {
             })
     }
 }
+
+// Ground effects: the MCNK header's low-quality texture map (0x40) and noEffectDoodad bits
+// (0x50) as the client reads them; `edit::ground_effects` works them out and documents the
+// layout's sources.
+
+/// The MCLY effect id meaning "no ground effect".
+pub const NO_EFFECT: u32 = u32::MAX;
+
+/// The layer the texture map names for cell (`row`, `col`).
+pub fn named_layer(map: &[u8; 16], row: usize, col: usize) -> u8 {
+    (map[row * 2 + col / 4] >> ((col % 4) * 2)) & 3
+}
+
+/// Names `layer` (0..4) for cell (`row`, `col`) in the texture map.
+pub fn set_named_layer(map: &mut [u8; 16], row: usize, col: usize, layer: u8) {
+    let (byte, shift) = (row * 2 + col / 4, (col % 4) * 2);
+    map[byte] = (map[byte] & !(3 << shift)) | ((layer & 3) << shift);
+}
+
+/// True when cell (`row`, `col`) has its ground effects switched off.
+pub fn effects_off(bits: &[u8; 8], row: usize, col: usize) -> bool {
+    bits[row] >> col & 1 == 1
+}
+
+/// Switches cell (`row`, `col`)'s ground effects off (`off`) or back on.
+pub fn set_effects_off(bits: &mut [u8; 8], row: usize, col: usize, off: bool) {
+    if off {
+        bits[row] |= 1 << col;
+    } else {
+        bits[row] &= !(1 << col);
+    }
+}
+
+/// The effect that grows in cell (`row`, `col`): the named layer's effect id, `None` where the
+/// cell's effects are off, the layer has none, or the map names a missing layer.
+pub fn effect_at(chunk: &Chunk, row: usize, col: usize) -> Option<u32> {
+    if effects_off(&chunk.no_effect_doodad, row, col) {
+        return None;
+    }
+    let layer = chunk.layers.get(usize::from(named_layer(
+        &chunk.low_quality_texture_map,
+        row,
+        col,
+    )))?;
+    (layer.effect_id != NO_EFFECT && layer.effect_id != 0).then_some(layer.effect_id)
+}

@@ -6,6 +6,7 @@
 //! no coordinate constants of its own.
 
 use super::liquid_mesh::{LiquidMesh, build_liquid_mesh};
+use crate::model::chunk::{self as chunk_cells, effects_off};
 use crate::model::coords::{
     VERTICES_PER_CHUNK, chunk_north_west, inner_vertex, outer_vertex, vertex_grid_position,
 };
@@ -60,6 +61,9 @@ pub struct TileMesh {
     pub height_range: (f32, f32),
     /// Each chunk's area id, row by row, for the area overlay.
     pub area_ids: Vec<u32>,
+    /// Each chunk's 8×8 cells (chunk after chunk, rows south, columns east): the ground effect
+    /// id that grows there, 0 where none does, [`EFFECTS_OFF`] where they are switched off.
+    pub effects: Vec<u32>,
     /// The tile's liquid surfaces.
     pub liquid: LiquidMesh,
 }
@@ -182,6 +186,27 @@ fn push_alpha(out: &mut Vec<u32>, chunk: &Chunk) {
     }
 }
 
+/// A cell of [`TileMesh::effects`] whose ground effects are switched off.
+pub const EFFECTS_OFF: u32 = u32::MAX;
+
+/// Every chunk's 8×8 ground-effect cells (see [`TileMesh::effects`]); a damaged tile's missing
+/// chunks grow nothing.
+fn effect_cells(tile: &Tile) -> Vec<u32> {
+    let mut out = vec![0; CHUNKS_PER_TILE * 64];
+    for (i, chunk) in tile.chunks.iter().enumerate().take(CHUNKS_PER_TILE) {
+        for row in 0..8 {
+            for col in 0..8 {
+                out[i * 64 + row * 8 + col] = if effects_off(&chunk.no_effect_doodad, row, col) {
+                    EFFECTS_OFF
+                } else {
+                    chunk_cells::effect_at(chunk, row, col).unwrap_or(0)
+                };
+            }
+        }
+    }
+    out
+}
+
 /// Builds the GPU-ready mesh of a tile.
 pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
     let mut vertices = Vec::with_capacity(CHUNKS_PER_TILE * VERTICES_PER_CHUNK);
@@ -213,6 +238,7 @@ pub fn build_tile_mesh(tile: &Tile) -> TileMesh {
             .take(CHUNKS_PER_TILE)
             .map(|c| c.area_id)
             .collect(),
+        effects: effect_cells(tile),
         liquid: build_liquid_mesh(tile),
     }
 }

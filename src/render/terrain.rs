@@ -28,6 +28,9 @@ pub struct Overlays {
     pub layer_count: bool,
     /// Tint chunks by their area id ([`area_colour`]).
     pub areas: bool,
+    /// Dots where ground effects grow (in their effect's [`area_colour`] hue), hatching where
+    /// they are switched off.
+    pub ground_effects: bool,
     /// Liquid surfaces (drawn by `render::liquid`).
     pub liquids: bool,
     /// The brush cursor: world (x, y) and radius in yards.
@@ -44,6 +47,7 @@ impl Default for Overlays {
             tile_grid: true,
             layer_count: false,
             areas: false,
+            ground_effects: false,
             liquids: true,
             brush: None,
             rect: None,
@@ -70,6 +74,8 @@ struct GpuTile {
     vbo: glow::Buffer,
     ebo: glow::Buffer,
     alpha: glow::Texture,
+    /// 8×8 texels a chunk: the ground effect of each cell (`mesh::TileMesh::effects`).
+    effects: glow::Texture,
     /// The tile's texture list as store keys; layer `i` of a chunk samples `textures[i]`.
     textures: Vec<String>,
     /// Each chunk's area overlay colour, packed `0xRRGGBB`.
@@ -106,6 +112,9 @@ pub fn area_colour(id: u32) -> [u8; 3] {
     [r, g, b].map(|c| (c * 255.0).round() as u8)
 }
 
+/// The texture unit of the ground-effects overlay (0: alpha, 1..=4: the texture store).
+const EFFECTS_UNIT: u32 = 5;
+
 /// Entries of a tile's texture list the shader can address (`mesh::NO_LAYER` is 255).
 const MAX_TILE_TEXTURES: usize = 255;
 
@@ -131,6 +140,8 @@ uniforms! {
         brush: "u_brush",
         rect: "u_rect",
         rect_on: "u_rect_on",
+        effects: "u_effects",
+        effects_on: "u_effects_on",
         sky: "u_sky",
     }
     arrays {
@@ -173,6 +184,9 @@ in vec2 v_uv;
 flat in uvec4 v_layers;
 flat in uint v_chunk;
 uniform sampler2DArray u_alpha;
+// Each cell's ground effect: RGB its hue, A 1 where it grows, 0.5 where switched off.
+uniform sampler2DArray u_effects;
+uniform int u_effects_on;
 // The store's texture arrays by size class: 64, 128, 256, 512 texels.
 uniform sampler2DArray u_diffuse0;
 uniform sampler2DArray u_diffuse1;
@@ -242,6 +256,27 @@ void main() {
         uint rgb = u_areas[v_chunk / 4u][v_chunk % 4u];
         vec3 tint = vec3(uvec3(rgb >> 16, rgb >> 8, rgb) & 255u) / 255.0;
         color = mix(color, tint, 0.55);
+    }
+    if (u_effects_on != 0) {
+        vec2 cells = v_uv * 8.0;
+        ivec2 cell = clamp(ivec2(floor(cells)), ivec2(0), ivec2(7));
+        vec4 e = texelFetch(u_effects, ivec3(cell, int(v_chunk)), 0);
+        vec2 f = cells - vec2(cell);
+        if (e.a > 0.75) {
+            // Four dots a cell, at places hashed from the cell: where its doodads would grow.
+            float dots = 0.0;
+            float r = max(0.07, 1.5 * fwidth(cells.x));
+            for (int k = 0; k < 4; k++) {
+                float seed = float(cell.x * 31 + cell.y * 17 + k * 7) + float(v_chunk) * 0.37;
+                vec2 p = 0.15 + 0.7 * fract(sin(vec2(seed, seed + 1.7)) * vec2(43758.5453, 22578.1459));
+                dots = max(dots, 1.0 - smoothstep(r * 0.7, r, length(f - p)));
+            }
+            color = mix(color, e.rgb, 0.22);
+            color = mix(color, e.rgb * 1.15, 0.9 * dots);
+        } else if (e.a > 0.25) {
+            float hatch = step(0.5, fract((f.x + f.y) * 3.0));
+            color = mix(color, vec3(0.2, 0.05, 0.05), 0.3 + 0.3 * hatch);
+        }
     }
     if (u_overlays.x != 0) color = mix(color, vec3(0.1), 0.6 * grid(u_sizes.x, 0.0));
     if (u_overlays.y != 0) color = mix(color, vec3(1.0, 0.9, 0.2), 0.9 * grid(u_sizes.y, 0.5));
@@ -390,6 +425,8 @@ impl TerrainRenderer {
             let r = o.rect.unwrap_or_default();
             gl.uniform_4_f32(u.rect.as_ref(), r[0], r[1], r[2], r[3]);
             gl.uniform_1_i32(u.rect_on.as_ref(), o.rect.is_some() as i32);
+            gl.uniform_1_i32(u.effects_on.as_ref(), o.ground_effects as i32);
+            gl.uniform_1_i32(u.effects.as_ref(), EFFECTS_UNIT as i32);
             gl.uniform_1_i32(u.alpha.as_ref(), 0);
             for (i, loc) in u.diffuse.iter().enumerate() {
                 gl.uniform_1_i32(loc.as_ref(), 1 + i as i32);
@@ -405,13 +442,17 @@ impl TerrainRenderer {
                 if o.areas {
                     gl.uniform_4_u32_slice(u.areas.as_ref(), &tile.area_colours);
                 }
+                if o.ground_effects {
+                    gl.active_texture(glow::TEXTURE0 + EFFECTS_UNIT);
+                    gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.effects));
+                }
                 gl.active_texture(glow::TEXTURE0);
                 gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tile.alpha));
                 gl.bind_vertex_array(Some(tile.vao));
                 gl.draw_elements(glow::TRIANGLES, tile.index_count, glow::UNSIGNED_INT, 0);
             }
             gl.bind_vertex_array(None);
-            for unit in 1..5 {
+            for unit in 1..=EFFECTS_UNIT {
                 gl.active_texture(glow::TEXTURE0 + unit);
                 gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
             }
@@ -484,12 +525,14 @@ unsafe fn upload_tile(
         gl.tex_parameter_i32(t, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
 
         gl.bind_texture(glow::TEXTURE_2D_ARRAY, None);
+        let effects = effects_texture(gl, &mesh.effects)?;
 
         Ok(GpuTile {
             vao,
             vbo,
             ebo,
             alpha,
+            effects,
             textures,
             area_colours: std::array::from_fn(|i| {
                 let [r, g, b] = area_colour(mesh.area_ids.get(i).copied().unwrap_or(0));
@@ -507,5 +550,49 @@ unsafe fn delete_tile(gl: &glow::Context, t: &GpuTile) {
         gl.delete_buffer(t.vbo);
         gl.delete_buffer(t.ebo);
         gl.delete_texture(t.alpha);
+        gl.delete_texture(t.effects);
+    }
+}
+
+/// The ground-effects overlay's texture: 8×8 RGBA texels a chunk, nearest filtering (one
+/// colour a cell). `cells` holds each cell's effect as `mesh::TileMesh::effects` does.
+unsafe fn effects_texture(gl: &glow::Context, cells: &[u32]) -> Result<glow::Texture, String> {
+    let texels: Vec<u8> = cells
+        .iter()
+        .flat_map(|&e| match e {
+            super::mesh::EFFECTS_OFF => [0, 0, 0, 128],
+            0 => [0, 0, 0, 0],
+            id => {
+                let [r, g, b] = area_colour(id);
+                [r, g, b, 255]
+            }
+        })
+        .collect();
+    unsafe {
+        let t = gl.create_texture()?;
+        let target = glow::TEXTURE_2D_ARRAY;
+        gl.bind_texture(target, Some(t));
+        gl.tex_image_3d(
+            target,
+            0,
+            glow::RGBA8 as i32,
+            8,
+            8,
+            CHUNKS_PER_TILE as i32,
+            0,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(&texels)),
+        );
+        for (p, v) in [
+            (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
+            (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
+            (glow::TEXTURE_MIN_FILTER, glow::NEAREST),
+            (glow::TEXTURE_MAG_FILTER, glow::NEAREST),
+        ] {
+            gl.tex_parameter_i32(target, p, v as i32);
+        }
+        gl.bind_texture(target, None);
+        Ok(t)
     }
 }

@@ -24,6 +24,8 @@ pub struct MenuState {
     pub layer_count: bool,
     /// Area overlay shown.
     pub area_overlay: bool,
+    /// Ground-effects overlay shown.
+    pub effects_overlay: bool,
     /// Liquid surfaces shown.
     pub liquids: bool,
     /// Which objects are drawn.
@@ -210,6 +212,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             toggle(ui, &mut out, state.tile_grid, "Tile grid", Intent::ShowTileGrid);
             toggle(ui, &mut out, state.layer_count, "Layer count", Intent::ShowLayerCount);
             toggle(ui, &mut out, state.area_overlay, "Areas", Intent::ShowAreas);
+            toggle(
+                ui,
+                &mut out,
+                state.effects_overlay,
+                "Ground effects",
+                Intent::ShowGroundEffects,
+            );
             toggle(ui, &mut out, state.liquids, "Liquids", Intent::ShowLiquids);
             ui.separator();
             let mut f = state.objects;

@@ -25,6 +25,9 @@ pub struct ToolsView {
     pub map_id: Option<u32>,
     /// The Copy & paste tool's panel.
     pub clipboard: super::clipboard_panel::ClipboardView,
+    /// What grows under the cursor (`edit::ground_effects::describe_at`), for the
+    /// ground-effects tools.
+    pub effect_here: Option<String>,
     /// The bundled stamp brushes: (name, file), found once.
     pub stamps: &'static [(String, std::path::PathBuf)],
 }
@@ -196,6 +199,18 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             });
         }
         tool if tool.is_liquid() => liquid_options(ui, &mut s, &view.liquid_types),
+        Tool::EffectsOff | Tool::EffectsOn => {
+            ui.label(
+                "Detail doodads (grass, pebbles) grow in each 8×8 cell from the layer that \
+                 covers most of it, unless the cell is switched off here. Which effect a \
+                 texture grows: Edit > Textures… > Ground effect. View > Ground effects shows \
+                 them.",
+            );
+            match &view.effect_here {
+                Some(here) => ui.label(here),
+                None => ui.weak("Point at the ground to see what grows there."),
+            };
+        }
         Tool::Area => {
             ui.horizontal(|ui| {
                 let label = ui.label("Area id");
