@@ -3,7 +3,10 @@
 # Azeroth map (the corpus Azeroth.wdt with the corpus tile continent4229.adt copied under every
 # name its MAIN lists), in every direction that matters, 0.5.3 included.
 #
-#   bash benches/continent.sh [LOAM_BINARY] [WORK_DIR]
+#   bash benches/continent.sh [LOAM_BINARY] [WORK_DIR] [derived]
+#
+# With `derived`, only the derived-data repairs run over the continent (issue 32): `loam fix
+# --shadows`, `--ground-effects` and `--flight-bounds`, each reading and writing all 687 tiles.
 #
 # Needs GNU time (`apt-get install time`) and about 5 GB of disk. Prints one line per run:
 # direction, wall seconds, peak resident set in MB. Figures go to docs/performance.md.
@@ -29,6 +32,25 @@ for i in range(4096):
 PY
 fi
 echo "tiles: $(ls "$src" | grep -c '\.adt$')"
+
+# `loam fix` over the continent: wall time and peak memory, and the report line it prints.
+fix_run() {
+    local what=$1; shift
+    rm -rf "$work/fix-$what"
+    sync
+    /usr/bin/time -f "%e %M" -o "$work/time-fix-$what" "$loam" fix "$@" "$src/Azeroth.wdt" \
+        "$work/fix-$what" > "$work/fix-$what.log"
+    read -r secs kb < "$work/time-fix-$what"
+    printf '%-22s %6.2f s  %6d MB  %s\n' "fix $what" "$secs" $((kb / 1024)) \
+        "$(grep -v '^wrote' "$work/fix-$what.log" | tail -1)"
+    rm -rf "$work/fix-$what"
+}
+if [ "${3:-}" = derived ]; then
+    fix_run shadows --shadows
+    fix_run ground-effects --ground-effects
+    fix_run flight-bounds --flight-bounds
+    exit 0
+fi
 
 run() {
     local what=$1; shift

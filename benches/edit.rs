@@ -78,7 +78,9 @@ fn brushes(c: &mut Criterion) {
             &mut stroke,
         );
     }
-    let edit = stroke.finish(&stroked).expect("the stroke changed terrain");
+    let edit = stroke
+        .finish(&mut stroked)
+        .expect("the stroke changed terrain");
     let chunks = edit.chunks.len();
     history.push(&mut stroked, edit);
     // Guard the figure: undo must really restore the untouched terrain.

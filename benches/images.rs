@@ -125,7 +125,7 @@ fn import(c: &mut Criterion) {
                     let raster = read_raster(png).expect("reads");
                     let mut stroke = Stroke::new("Import");
                     import_heights(&mut map, &raster, span, import, &mut stroke);
-                    let edit = stroke.finish(&map);
+                    let edit = stroke.finish(&mut map);
                     (map, edit)
                 },
                 criterion::BatchSize::PerIteration,

@@ -40,8 +40,8 @@ fn plain_shares(c: &Chunk, upward: bool) -> Vec<[f64; 4]> {
                     left -= a(i) * left / 255.0;
                 }
             } else {
-                for i in 1..n {
-                    cell[i] += a(i);
+                for (i, share) in cell.iter_mut().enumerate().take(n).skip(1) {
+                    *share += a(i);
                     left -= a(i);
                 }
             }

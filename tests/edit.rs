@@ -109,7 +109,9 @@ fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
             serde_json::json!({"texture": format!("Tileset\\Test\\T{}.blp", (radius as u32) % 6)})
         }
         Tool::Area => serde_json::json!({"area_id": radius as u32}),
-        Tool::Impassable => serde_json::json!({"on": (radius as u32).is_multiple_of(2)}),
+        Tool::Impassable | Tool::GroundEffects => {
+            serde_json::json!({"on": (radius as u32).is_multiple_of(2)})
+        }
         Tool::Shade => serde_json::json!({"color": [200, (radius * 3.0) as u8, 40]}),
         Tool::LiquidAdd if points_given > 2 => serde_json::json!({
             "kind": KINDS[radius as usize % 4],
@@ -142,6 +144,7 @@ fn tool_name(t: Tool) -> &'static str {
         Tool::Shade => "shade",
         Tool::Area => "area",
         Tool::Impassable => "impassable",
+        Tool::GroundEffects => "ground_effects",
         Tool::LiquidAdd => "liquid_add",
         Tool::LiquidRemove => "liquid_remove",
         Tool::LiquidHeight => "liquid_height",
@@ -173,7 +176,7 @@ fn assert_no_liquid_seams(map: &Map) {
     }
 }
 
-const TOOLS: [Tool; 17] = [
+const TOOLS: [Tool; 18] = [
     Tool::LiquidAdd,
     Tool::LiquidRemove,
     Tool::LiquidHeight,
@@ -191,6 +194,7 @@ const TOOLS: [Tool; 17] = [
     Tool::Shade,
     Tool::Area,
     Tool::Impassable,
+    Tool::GroundEffects,
 ];
 
 fn stroke_strategy() -> impl Strategy<Value = Op> {

@@ -328,7 +328,7 @@ fn objects_follow_the_ground_when_asked_and_one_undo_takes_back_both() {
     for [x, y] in raise.dabs() {
         ops::dab(&mut map, &raise, Some(Sculpt::Raise), x, y, &mut stroke);
     }
-    let mut edit = stroke.finish(&map).unwrap();
+    let mut edit = stroke.finish(&mut map).unwrap();
     follow_ground(&mut map, &mut edit, &no_model);
     let ground = loam::edit::lattice::height_at(&map, 100.0, 100.0).unwrap() as f64;
     assert!(

@@ -449,3 +449,29 @@ fn a_sculpt_stroke_rebakes_the_shadows_around_it_in_its_own_step() {
     editing.undo(&mut map);
     assert_eq!(map, flat_map());
 }
+
+#[test]
+fn edit_bake_shadows_casts_from_the_sun_the_settings_hold() {
+    use loam::doc::editing::Editing;
+    let mut map = flat_map();
+    let coord = TileCoord::new(31, 31).unwrap();
+    for h in map.tiles.get_mut(&coord).unwrap().chunks[5 * 16 + 5]
+        .heights
+        .iter_mut()
+    {
+        *h += 40.0;
+    }
+    // A low sun in the south-east: the shadow falls the other way than the default's.
+    let sun = loam::edit::shadows::Sun::new(135.0, 30.0).unwrap();
+    let bake = |sun| {
+        let mut m = map.clone();
+        loam::edit::shadows::bake_map(&mut m, sun, |_, _, _| {});
+        m
+    };
+    let (expected, default) = (bake(sun), bake(loam::edit::shadows::Sun::DEFAULT));
+    assert_ne!(expected, default);
+    let mut editing = Editing::default();
+    editing.settings.shadow_sun = sun;
+    editing.bake_shadows(&mut map);
+    assert_eq!(map, expected);
+}

@@ -693,6 +693,7 @@ impl LoamApp {
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
             Intent::StitchSeams => self.stitch_seams(),
             Intent::BakeShadows => self.bake_shadows(),
+            Intent::SetShadowSun(sun) => self.doc.editing.settings.shadow_sun = sun,
             // Carried out by the open-from-client and object components.
             Intent::OpenFromClientDialog
             | Intent::OpenFromClient(_)

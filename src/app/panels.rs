@@ -29,6 +29,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
         tile_grid: settings.tile_grid,
         layer_count: settings.layer_count,
         area_overlay: settings.area_overlay,
+        shadow_sun: doc.editing.settings.shadow_sun,
         effects_overlay: settings.effects_overlay,
         liquids: settings.liquids,
         objects: settings.objects,

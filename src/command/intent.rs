@@ -142,6 +142,8 @@ pub enum Intent {
     StitchSeams,
     /// Bake the shadow maps of every loaded tile from its terrain, as one undo step.
     BakeShadows,
+    /// Set the sun shadow bakes use (Edit ▸ Bake shadows, the re-bake after sculpting).
+    SetShadowSun(crate::edit::shadows::Sun),
     /// The File ▸ New map… dialog.
     NewMap(NewMapIntent),
     /// Add a flat tile at this place of the open map (the tile map's context menu), meeting the

@@ -8,7 +8,7 @@ use crate::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use crate::edit::ops::{self, Op};
 use crate::edit::sculpt::Sculpt;
 use crate::edit::seams::{self, Stitched};
-use crate::edit::shadows::{self, Baked, Sun};
+use crate::edit::shadows::{self, Baked};
 pub use crate::edit::tools::{Tool, ToolSettings};
 use crate::edit::{History, Stroke};
 use crate::model::coords;
@@ -209,7 +209,7 @@ impl Editing {
             // stroke's own undo step.
             let changed = a.stroke.touched();
             let stroke = &mut a.stroke;
-            shadows::bake_around(map, &changed, Sun::DEFAULT, |m, t, c| {
+            shadows::bake_around(map, &changed, self.settings.shadow_sun, |m, t, c| {
                 stroke.snapshot(m, t, c)
             });
         }
@@ -244,7 +244,7 @@ impl Editing {
         (stitched, touched)
     }
 
-    /// Bakes the shadow maps of every loaded tile (`edit::shadows`) at the default sun as one
+    /// Bakes the shadow maps of every loaded tile (`edit::shadows`) at the settings' sun as one
     /// undo step; returns what it did and the chunks it changed. Nothing happens while a stroke
     /// is under way.
     pub fn bake_shadows(&mut self, map: &mut Map) -> (Baked, Touched) {
@@ -252,7 +252,8 @@ impl Editing {
             return (Baked::default(), Vec::new());
         }
         let mut stroke = Stroke::new("Bake shadows");
-        let baked = shadows::bake_map(map, Sun::DEFAULT, |m, t, c| stroke.snapshot(m, t, c));
+        let sun = self.settings.shadow_sun;
+        let baked = shadows::bake_map(map, sun, |m, t, c| stroke.snapshot(m, t, c));
         let touched = match stroke.finish(map) {
             Some(edit) => {
                 let touched = edit.touched();

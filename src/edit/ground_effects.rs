@@ -82,9 +82,9 @@ pub fn cell_shares(chunk: &Chunk) -> [[f64; 4]; CELLS * CELLS] {
                 cell[0] += left;
             } else {
                 let mut left = 255.0;
-                for i in 1..layers.len() {
+                for (i, share) in cell.iter_mut().enumerate().take(layers.len()).skip(1) {
                     let a = alpha(i, row, col);
-                    cell[i] += a;
+                    *share += a;
                     left -= a;
                 }
                 cell[0] += left;

@@ -36,7 +36,7 @@ const BIAS: f32 = 0.01;
 pub const REACH: i32 = STEPS_PER_CHUNK * CHUNKS_PER_SIDE as i32;
 
 /// Where the sun stands: the direction the light comes from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sun {
     /// Degrees clockwise from north (world +x) toward east (world −y).
     pub azimuth: f64,

@@ -169,9 +169,13 @@ pub struct ToolSettings {
     #[serde(default)]
     pub objects_follow_ground: bool,
     /// A sculpt stroke bakes the shadow maps of the chunks it changed, and of the ring around
-    /// them, again at the default sun (`edit::shadows`), in the same undo step.
+    /// them, again at `shadow_sun` (`edit::shadows`), in the same undo step.
     #[serde(default)]
     pub rebake_shadows: bool,
+    /// The sun Edit ▸ Bake shadows and the re-bake after sculpting use (default: 315° 55°,
+    /// docs/shadows.md).
+    #[serde(default)]
+    pub shadow_sun: crate::edit::shadows::Sun,
     /// The liquid the liquid tools add.
     #[serde(default)]
     pub liquid_kind: LiquidKind,
@@ -217,6 +221,7 @@ impl Default for ToolSettings {
             noise_scale: 20.0,
             objects_follow_ground: false,
             rebake_shadows: false,
+            shadow_sun: crate::edit::shadows::Sun::DEFAULT,
             liquid_kind: LiquidKind::Water,
             liquid_type: None,
             liquid_height: None,
@@ -272,6 +277,7 @@ impl ToolSettings {
             noise_scale: op.scale.unwrap_or(base.noise_scale),
             objects_follow_ground: base.objects_follow_ground,
             rebake_shadows: base.rebake_shadows,
+            shadow_sun: base.shadow_sun,
             liquid_kind: op.kind.unwrap_or(base.liquid_kind),
             liquid_type: op.liquid_type.or(base.liquid_type),
             liquid_height: if liquid_tool {

@@ -24,6 +24,8 @@ pub struct MenuState {
     pub layer_count: bool,
     /// Area overlay shown.
     pub area_overlay: bool,
+    /// The sun shadow bakes use.
+    pub shadow_sun: crate::edit::shadows::Sun,
     /// Ground-effects overlay shown.
     pub effects_overlay: bool,
     /// Liquid surfaces shown.
@@ -200,11 +202,16 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             if ui
                 .add_enabled(state.has_map, bake)
                 .on_hover_text(
-                    "Cast every loaded chunk's shadow map from the terrain, the sun in the north-west",
+                    "Cast every loaded chunk's shadow map from the terrain, from the sun below",
                 )
                 .clicked()
             {
                 out.push(Intent::BakeShadows);
+            }
+            let mut sun = state.shadow_sun;
+            super::tools::sun_row(ui, &mut sun);
+            if sun != state.shadow_sun {
+                out.push(Intent::SetShadowSun(sun));
             }
         });
         ui.menu_button("View", |ui| {

@@ -123,6 +123,9 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             .on_hover_text(
                 "Each stroke bakes the shadow maps of the chunks it changed and those around them again",
             );
+        if s.rebake_shadows {
+            sun_row(ui, &mut s.shadow_sun);
+        }
     }
     ui.separator();
     match s.tool {
@@ -381,4 +384,26 @@ fn typed_height(
     } else {
         *height = None;
     }
+}
+
+/// The sun the shadow bakes use: azimuth (degrees clockwise from north) and elevation.
+pub fn sun_row(ui: &mut egui::Ui, sun: &mut crate::edit::shadows::Sun) {
+    ui.horizontal(|ui| {
+        let l = ui.label("Sun azimuth");
+        ui.add(
+            DragValue::new(&mut sun.azimuth)
+                .range(0.0..=359.9)
+                .suffix("°"),
+        )
+        .labelled_by(l.id)
+        .on_hover_text("Where the light comes from, clockwise from north (315: the north-west)");
+        let l = ui.label("elevation");
+        ui.add(
+            DragValue::new(&mut sun.elevation)
+                .range(1.0..=90.0)
+                .suffix("°"),
+        )
+        .labelled_by(l.id)
+        .on_hover_text("Degrees above the horizon (55: Blizzard's own baked shadows)");
+    });
 }
