@@ -18,9 +18,7 @@ fn harness() -> Harness<'static, LoamApp> {
     editor_support::harness(editor_support::Opening::default())
 }
 
-fn map(h: &Harness<'_, LoamApp>) -> Map {
-    h.state().session().expect("the sample is open").map.clone()
-}
+use editor_support::map;
 
 /// The chunks (tile, index) whose content differs between two maps.
 fn changed_chunks(a: &Map, b: &Map) -> Vec<(loam::model::TileCoord, usize)> {

@@ -9,9 +9,7 @@ use egui_kittest::kittest::Queryable;
 use loam::doc::editing::Tool;
 use loam::model::Map;
 
-fn map(h: &egui_kittest::Harness<'_, loam::app::LoamApp>) -> Map {
-    h.state().session().expect("the sample is open").map.clone()
-}
+use editor_support::map;
 
 fn off_cells(m: &Map) -> u32 {
     m.tiles

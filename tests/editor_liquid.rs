@@ -22,9 +22,7 @@ fn harness() -> Harness<'static, LoamApp> {
     })
 }
 
-fn map(h: &Harness<'_, LoamApp>) -> Map {
-    h.state().session().expect("the sample is open").map.clone()
-}
+use editor_support::map;
 
 /// Quads holding liquid, over the loaded tiles.
 fn wet_quads(map: &Map) -> u32 {

@@ -34,9 +34,7 @@ fn harness_with_client(
     })
 }
 
-fn map(h: &Harness<'_, LoamApp>) -> Map {
-    h.state().session().expect("the sample is open").map.clone()
-}
+use editor_support::map;
 
 /// Runs frames until the sample's models are read (the workers answer between frames).
 fn settle_models(h: &mut Harness<'_, LoamApp>) {

@@ -21,9 +21,7 @@ fn harness(open: std::path::PathBuf) -> Harness<'static, LoamApp> {
     })
 }
 
-fn map(h: &Harness<'_, LoamApp>) -> Map {
-    h.state().session().expect("the map is open").map.clone()
-}
+use editor_support::map;
 
 /// Every height of every chunk as bits, so that -0.0 ≠ 0.0 and nothing is "close enough".
 fn heights(map: &Map) -> Vec<u32> {

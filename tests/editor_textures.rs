@@ -6,14 +6,11 @@
 mod editor_support;
 
 use egui_kittest::kittest::Queryable;
-use loam::model::Map;
 
 const OLD: &str = "Tileset\\Loam\\Sample\\Sand51.blp";
 const NEW: &str = "Tileset\\Loam\\Sample\\Beach01.blp";
 
-fn map(h: &egui_kittest::Harness<'_, loam::app::LoamApp>) -> Map {
-    h.state().session().expect("the sample is open").map.clone()
-}
+use editor_support::map;
 
 fn open_dialog(h: &mut egui_kittest::Harness<'_, loam::app::LoamApp>) {
     editor_support::click_each(h, &["Edit", "Textures…"]);

@@ -222,12 +222,9 @@ mod tests {
 
     fn two_layers(alpha: impl Fn(usize, usize) -> u8) -> Chunk {
         let mut c = Chunk::flat(0.0);
-        let mut texels = Box::new([0u8; ALPHA_SIDE * ALPHA_SIDE]);
-        for r in 0..ALPHA_SIDE {
-            for k in 0..ALPHA_SIDE {
-                texels[r * ALPHA_SIDE + k] = alpha(r, k);
-            }
-        }
+        let texels = Box::new(std::array::from_fn(|i| {
+            alpha(i / ALPHA_SIDE, i % ALPHA_SIDE)
+        }));
         c.layers.push(Layer {
             texture: 1,
             flags: 0x100,

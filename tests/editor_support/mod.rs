@@ -161,3 +161,8 @@ pub fn tile_map_point(h: &Harness<'_, LoamApp>, tile: loam::model::TileCoord) ->
         .collect();
     Region::around(&present).tile_centre(rect, tile)
 }
+
+/// A copy of the open map as the app holds it now.
+pub fn map(h: &Harness<'_, LoamApp>) -> loam::model::Map {
+    h.state().session().expect("a map is open").map.clone()
+}

@@ -154,11 +154,25 @@ fn vanilla_effects(bytes: &[u8]) -> Option<Vec<GroundEffect>> {
     )
 }
 
-/// The 2.4.3 and 3.3.5 effect rows: the typed tables differ in 3.3.5's weights, not read here.
-macro_rules! later_effects {
-    ($name:ident, $table:ty) => {
-        fn $name(bytes: &[u8]) -> Option<Vec<GroundEffect>> {
-            let t = read_guarded(bytes, |b| <$table>::read(&mut &b[..]).ok())?;
+fn vanilla_doodads(bytes: &[u8]) -> Option<BTreeMap<u32, String>> {
+    use wow_dbc::vanilla_tables::ground_effect_doodad::GroundEffectDoodad;
+    let t = read_guarded(bytes, |b| GroundEffectDoodad::read(&mut &b[..]).ok())?;
+    Some(
+        t.rows()
+            .iter()
+            .map(|r| (r.id.id, r.doodad_path.clone()))
+            .collect(),
+    )
+}
+
+/// The 2.4.3 and 3.3.5 rows of both tables, from the crate's module for that generation: the
+/// typed effect tables differ in 3.3.5's weights (not read here), the doodad tables not at all
+/// in what is read.
+macro_rules! later_tables {
+    ($effects:ident, $doodads:ident, $module:ident) => {
+        fn $effects(bytes: &[u8]) -> Option<Vec<GroundEffect>> {
+            use wow_dbc::$module::ground_effect_texture::GroundEffectTexture;
+            let t = read_guarded(bytes, |b| GroundEffectTexture::read(&mut &b[..]).ok())?;
             Some(
                 t.rows()
                     .iter()
@@ -172,33 +186,10 @@ macro_rules! later_effects {
                     .collect(),
             )
         }
-    };
-}
-later_effects!(
-    tbc_effects,
-    wow_dbc::tbc_tables::ground_effect_texture::GroundEffectTexture
-);
-later_effects!(
-    wrath_effects,
-    wow_dbc::wrath_tables::ground_effect_texture::GroundEffectTexture
-);
 
-fn vanilla_doodads(bytes: &[u8]) -> Option<BTreeMap<u32, String>> {
-    use wow_dbc::vanilla_tables::ground_effect_doodad::GroundEffectDoodad;
-    let t = read_guarded(bytes, |b| GroundEffectDoodad::read(&mut &b[..]).ok())?;
-    Some(
-        t.rows()
-            .iter()
-            .map(|r| (r.id.id, r.doodad_path.clone()))
-            .collect(),
-    )
-}
-
-/// The 2.4.3 and 3.3.5 doodad rows (the path field is spelled alike in both).
-macro_rules! later_doodads {
-    ($name:ident, $table:ty) => {
-        fn $name(bytes: &[u8]) -> Option<BTreeMap<u32, String>> {
-            let t = read_guarded(bytes, |b| <$table>::read(&mut &b[..]).ok())?;
+        fn $doodads(bytes: &[u8]) -> Option<BTreeMap<u32, String>> {
+            use wow_dbc::$module::ground_effect_doodad::GroundEffectDoodad;
+            let t = read_guarded(bytes, |b| GroundEffectDoodad::read(&mut &b[..]).ok())?;
             Some(
                 t.rows()
                     .iter()
@@ -208,14 +199,8 @@ macro_rules! later_doodads {
         }
     };
 }
-later_doodads!(
-    tbc_doodads,
-    wow_dbc::tbc_tables::ground_effect_doodad::GroundEffectDoodad
-);
-later_doodads!(
-    wrath_doodads,
-    wow_dbc::wrath_tables::ground_effect_doodad::GroundEffectDoodad
-);
+later_tables!(tbc_effects, tbc_doodads, tbc_tables);
+later_tables!(wrath_effects, wrath_doodads, wrath_tables);
 
 impl ClientData {
     /// The client's ground effects; empty when it has no GroundEffectTexture.dbc or loam
