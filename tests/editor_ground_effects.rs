@@ -26,14 +26,7 @@ fn off_cells(m: &Map) -> u32 {
 
 #[test]
 fn the_brush_switches_cells_off_under_the_drag_and_the_panel_says_so() {
-    let mut h = editor_support::harness(editor_support::Opening {
-        window_frames: true,
-        ..Default::default()
-    });
-    h.run();
-    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
-    h.get_by_label(Tool::EffectsOff.name()).click();
-    h.run();
+    let (mut h, view) = editor_support::with_tool(Tool::EffectsOff);
     let at = view.center() + egui::vec2(-30.0, 40.0);
     editor_support::ground_under(&mut h, at);
     let sample = map(&h);

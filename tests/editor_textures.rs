@@ -84,14 +84,7 @@ fn a_swap_then_remove_unused_from_the_dialog_are_two_undo_steps() {
 #[test]
 fn the_swap_brush_swaps_only_under_its_circle_as_one_undo_step() {
     use loam::doc::editing::Tool;
-    let mut h = editor_support::harness(editor_support::Opening {
-        window_frames: true,
-        ..Default::default()
-    });
-    h.run();
-    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
-    h.get_by_label(Tool::SwapTexture.name()).click();
-    h.run();
+    let (mut h, view) = editor_support::with_tool(Tool::SwapTexture);
     for (field, text) in [
         ("Replace", "Tileset\\Loam\\Sample\\Grass06.blp"),
         ("With", NEW),

@@ -36,19 +36,7 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 /// bytes (8-bit) or 2048 (4-bit, low nibble first, ×17).
 fn decode_alpha(data: &[u8], flags: u32) -> Vec<u8> {
     if flags & 0x200 != 0 {
-        let (mut out, mut at) = (Vec::with_capacity(4096), 0);
-        while out.len() < 4096 {
-            let n = usize::from(data[at] & 0x7F);
-            if data[at] & 0x80 != 0 {
-                out.extend(std::iter::repeat_n(data[at + 1], n));
-                at += 2;
-            } else {
-                out.extend_from_slice(&data[at + 1..at + 1 + n]);
-                at += 1 + n;
-            }
-        }
-        out.truncate(4096);
-        out
+        common::decode_rle_alpha(data)
     } else if data.len() >= 4096 {
         data[..4096].to_vec()
     } else {

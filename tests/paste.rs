@@ -42,26 +42,12 @@ fn heights(m: &wow_adt::McnkChunk) -> Vec<f32> {
     common::absolute_heights(m)
 }
 
-/// Layer `k`'s alpha map, decoded here from the MCAL bytes (the sample's 8-bit RLE: a byte
-/// with the top bit set repeats the next byte, else copies the next bytes; the low 7 bits
-/// count), so that the comparison does not lean on loam's own decoder.
+/// Layer `k`'s alpha map, decoded here from the MCAL bytes (the sample's 8-bit RLE), so that
+/// the comparison does not lean on loam's own decoder.
 fn alpha(m: &wow_adt::McnkChunk, k: usize) -> Vec<u8> {
     let layer = &m.layers.as_ref().unwrap().layers[k];
     assert_ne!(layer.flags.value & 0x200, 0, "the sample stores RLE alpha");
-    let data = &m.alpha.as_ref().unwrap().data[layer.offset_in_mcal as usize..];
-    let (mut out, mut i) = (Vec::new(), 0);
-    while out.len() < 4096 {
-        let (fill, n) = (data[i] & 0x80 != 0, (data[i] & 0x7F) as usize);
-        if fill {
-            out.extend(std::iter::repeat_n(data[i + 1], n));
-            i += 2;
-        } else {
-            out.extend_from_slice(&data[i + 1..i + 1 + n]);
-            i += 1 + n;
-        }
-    }
-    out.truncate(4096);
-    out
+    common::decode_rle_alpha(&m.alpha.as_ref().unwrap().data[layer.offset_in_mcal as usize..])
 }
 
 /// A source chunk of tile 31_31 (x, y), the tile it lands in and the chunk there.

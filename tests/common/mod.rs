@@ -400,3 +400,22 @@ pub fn loam_new(
     assert!(o.status.success(), "loam {args:?}: {}", text(&o));
     text(&o)
 }
+
+/// An 8-bit RLE alpha map (MCLY flag 0x200) decoded as the ADT documents describe it, so that
+/// tests do not lean on loam's own decoder: a count byte whose top bit is set repeats the next
+/// byte, else copies that many bytes; the low 7 bits count. Stops at 4096 texels.
+pub fn decode_rle_alpha(data: &[u8]) -> Vec<u8> {
+    let (mut out, mut i) = (Vec::with_capacity(4096), 0);
+    while out.len() < 4096 {
+        let (fill, n) = (data[i] & 0x80 != 0, usize::from(data[i] & 0x7F));
+        if fill {
+            out.extend(std::iter::repeat_n(data[i + 1], n));
+            i += 2;
+        } else {
+            out.extend_from_slice(&data[i + 1..i + 1 + n]);
+            i += 1 + n;
+        }
+    }
+    out.truncate(4096);
+    out
+}

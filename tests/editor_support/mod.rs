@@ -166,3 +166,17 @@ pub fn tile_map_point(h: &Harness<'_, LoamApp>, tile: loam::model::TileCoord) ->
 pub fn map(h: &Harness<'_, LoamApp>) -> loam::model::Map {
     h.state().session().expect("a map is open").map.clone()
 }
+
+/// The app on the sample, drawn in its window, with brush `tool` chosen: the harness and the
+/// viewport's rectangle.
+pub fn with_tool(tool: loam::doc::editing::Tool) -> (Harness<'static, LoamApp>, egui::Rect) {
+    let mut h = harness(Opening {
+        window_frames: true,
+        ..Default::default()
+    });
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    h.get_by_label(tool.name()).click();
+    h.run();
+    (h, view)
+}
