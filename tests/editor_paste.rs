@@ -66,3 +66,72 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
     editor_support::click_each(&mut h, &["Undo"]);
     assert_eq!(h.state().session().unwrap().map.tiles, before);
 }
+
+#[test]
+fn bake_shadows_in_the_selection_bakes_only_the_chunks_it_overlaps_as_one_undo_step() {
+    // Raise a hill first: the sample's own shadows are baked already, and the new ground casts
+    // new ones.
+    let dialogs = ScriptedDialogs::default();
+    let mut h = editor_support::scripted(&dialogs, None, None);
+    h.run();
+    let view = h.get_by_label(VIEWPORT_LABEL).rect();
+    let (a, b) = (
+        view.center() + egui::vec2(-30.0, 40.0),
+        view.center() + egui::vec2(40.0, 90.0),
+    );
+    h.get_by_label(Tool::CopyPaste.name()).click();
+    h.run();
+    let pa = editor_support::ground_under(&mut h, a);
+    editor_support::drag(&mut h, a, b, Modifiers::NONE);
+    let pb = editor_support::ground_under(&mut h, b);
+    assert!(h.query_by_label_contains("Selection: ").is_some());
+    // Raise a hill in it (the sample's own shadows are baked already; the new ground casts new
+    // ones), then back to the selection, which the tool kept.
+    h.get_by_label(Tool::Raise.name()).click();
+    h.run();
+    let mid = a + (b - a) * 0.5;
+    editor_support::ground_under(&mut h, mid);
+    editor_support::drag(&mut h, mid, mid + egui::vec2(4.0, 0.0), Modifiers::NONE);
+    h.get_by_label(Tool::CopyPaste.name()).click();
+    h.run();
+    assert!(h.query_by_label_contains("Selection: ").is_some());
+    let before = editor_support::map(&h);
+    let steps = h.state().editing().history.len();
+    h.get_by_label("Bake shadows in the selection").click();
+    h.run();
+    assert_eq!(h.state().editing().history.len(), steps + 1, "one step");
+    let after = editor_support::map(&h);
+    // The chunks whose square lies between the two picked points (a little inside, as the
+    // selection snaps to the lattice) and no chunk beyond a chunk's width of them.
+    let (lo, hi) = (
+        [pa.world[0].min(pb.world[0]), pa.world[1].min(pb.world[1])],
+        [pa.world[0].max(pb.world[0]), pa.world[1].max(pb.world[1])],
+    );
+    let chunk = loam::model::coords::CHUNK_SIZE;
+    let (mut changed, mut inside) = (0, 0);
+    for (c, t) in &before.tiles {
+        for (i, (x, y)) in t.chunks.iter().zip(&after.tiles[c].chunks).enumerate() {
+            let [nx, ny] = loam::model::coords::chunk_north_west(*c, i % 16, i / 16);
+            // The chunk's box: x from nx − chunk to nx, y from ny − chunk to ny.
+            let near = nx > lo[0] - chunk
+                && nx - chunk < hi[0] + chunk
+                && ny > lo[1] - chunk
+                && ny - chunk < hi[1] + chunk;
+            let within = nx - chunk >= lo[0] + 1.0
+                && nx <= hi[0] - 1.0
+                && ny - chunk >= lo[1] + 1.0
+                && ny <= hi[1] - 1.0;
+            if x != y {
+                changed += 1;
+                assert!(near, "chunk {i} of {c:?} is far from the selection");
+            }
+            if within {
+                inside += 1;
+                assert!(y.shadow.is_some(), "chunk {i} of {c:?} inside has a map");
+            }
+        }
+    }
+    assert!(changed > 0, "{changed} changed, {inside} inside");
+    editor_support::click_each(&mut h, &["Undo"]);
+    assert_eq!(editor_support::map(&h).tiles, before.tiles);
+}

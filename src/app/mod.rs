@@ -692,7 +692,8 @@ impl LoamApp {
             Intent::Redo => self.history_step(|e, m| e.redo(m)),
             Intent::HistoryGoTo(n) => self.history_step(|e, m| e.go_to(m, n)),
             Intent::StitchSeams => self.stitch_seams(),
-            Intent::BakeShadows => self.bake_shadows(),
+            Intent::BakeShadows => self.bake_shadows(None),
+            Intent::BakeShadowsIn(chunks) => self.bake_shadows(Some(&chunks)),
             Intent::SetShadowSun(sun) => self.doc.editing.settings.shadow_sun = sun,
             // Carried out by the open-from-client and object components.
             Intent::OpenFromClientDialog
@@ -890,15 +891,16 @@ impl LoamApp {
         self.after_edit(touched);
     }
 
-    /// Bakes the shadow maps of the loaded tiles as one undo step and says what changed.
-    fn bake_shadows(&mut self) {
+    /// Bakes the shadow maps of `chunks` (a selection), or of the loaded tiles without, as one
+    /// undo step and says what changed.
+    fn bake_shadows(&mut self, chunks: Option<&[(TileCoord, usize)]>) {
         let Some(s) = &mut self.doc.session else {
             return;
         };
         if self.doc.editing.is_stroking() {
             return;
         }
-        let (baked, touched) = self.doc.editing.bake_shadows(&mut s.map);
+        let (baked, touched) = self.doc.editing.bake_shadows_of(&mut s.map, chunks);
         self.shell.message = Some(format!(
             "Bake shadows: {} chunks baked, {} changed, {:.1}% of cells in shadow",
             baked.chunks,

@@ -48,8 +48,23 @@ impl TerrainClipboard {
             },
             ClipboardIntent::Pasting(on) => self.pasting = on && self.held.is_some(),
             ClipboardIntent::Options(o) => self.options = o,
+            ClipboardIntent::BakeShadows => match self.selected_chunks(doc) {
+                // The app bakes them: the document's history takes the step.
+                Ok(chunks) => return Some(Intent::BakeShadowsIn(chunks)),
+                Err(e) => *message = Some(format!("cannot bake shadows: {e}")),
+            },
         }
         None
+    }
+
+    /// The loaded chunks the selection overlaps.
+    fn selected_chunks(
+        &self,
+        doc: &Document,
+    ) -> Result<Vec<(crate::model::TileCoord, usize)>, String> {
+        let s = doc.session.as_ref().ok_or("no map is open")?;
+        let [a, b] = self.selection.ok_or("nothing is selected")?;
+        Ok(LatticeRect::from_world(a, b)?.chunks(&s.map))
     }
 
     /// Copies the selection of the open map.

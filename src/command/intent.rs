@@ -142,6 +142,9 @@ pub enum Intent {
     StitchSeams,
     /// Bake the shadow maps of every loaded tile from its terrain, as one undo step.
     BakeShadows,
+    /// Bake the shadow maps of these chunks (tile, index) at the settings' sun, one undo step:
+    /// the Copy & paste tool's selection.
+    BakeShadowsIn(Vec<(crate::model::TileCoord, usize)>),
     /// Set the sun shadow bakes use (Edit ▸ Bake shadows, the re-bake after sculpting).
     SetShadowSun(crate::edit::shadows::Sun),
     /// The File ▸ New map… dialog.
@@ -171,6 +174,8 @@ pub enum ClipboardIntent {
     Pasting(bool),
     /// How the next pastes turn, mirror and what they carry.
     Options(crate::edit::paste::PasteOptions),
+    /// Bake the shadow maps of the chunks the selection overlaps.
+    BakeShadows,
 }
 
 /// What the Textures dialog asks the app to do.

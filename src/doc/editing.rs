@@ -248,12 +248,27 @@ impl Editing {
     /// undo step; returns what it did and the chunks it changed. Nothing happens while a stroke
     /// is under way.
     pub fn bake_shadows(&mut self, map: &mut Map) -> (Baked, Touched) {
+        self.bake_shadows_of(map, None)
+    }
+
+    /// Bakes the shadow maps of `chunks` (a selection), or of every loaded tile without, at
+    /// the settings' sun as one undo step; returns what it did and the chunks it changed.
+    /// Nothing happens while a stroke is under way.
+    pub fn bake_shadows_of(
+        &mut self,
+        map: &mut Map,
+        chunks: Option<&[(TileCoord, usize)]>,
+    ) -> (Baked, Touched) {
         if self.is_stroking() {
             return (Baked::default(), Vec::new());
         }
         let mut stroke = Stroke::new("Bake shadows");
         let sun = self.settings.shadow_sun;
-        let baked = shadows::bake_map(map, sun, |m, t, c| stroke.snapshot(m, t, c));
+        let snapshot = |m: &Map, t, c| stroke.snapshot(m, t, c);
+        let baked = match chunks {
+            Some(chunks) => shadows::bake_chunks(map, chunks, sun, snapshot),
+            None => shadows::bake_map(map, sun, snapshot),
+        };
         let touched = match stroke.finish(map) {
             Some(edit) => {
                 let touched = edit.touched();

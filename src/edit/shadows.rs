@@ -494,9 +494,8 @@ pub fn bake_around(
     map: &mut Map,
     chunks: &[(TileCoord, usize)],
     sun: Sun,
-    mut before_write: impl FnMut(&Map, TileCoord, usize),
+    before_write: impl FnMut(&Map, TileCoord, usize),
 ) -> Baked {
-    use rayon::prelude::*;
     let last = MAP_STEPS / STEPS_PER_CHUNK - 1;
     let mut wanted: BTreeSet<(i32, i32)> = BTreeSet::new();
     for &(t, i) in chunks {
@@ -510,6 +509,29 @@ pub fn bake_around(
             }
         }
     }
+    bake_set(map, &wanted, sun, before_write)
+}
+
+/// Bakes exactly the loaded chunks `chunks` (tile, index): a selection.
+pub fn bake_chunks(
+    map: &mut Map,
+    chunks: &[(TileCoord, usize)],
+    sun: Sun,
+    before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Baked {
+    let wanted: BTreeSet<(i32, i32)> = chunks.iter().map(|&(t, i)| global_chunk(t, i)).collect();
+    bake_set(map, &wanted, sun, before_write)
+}
+
+/// Bakes the chunks `wanted` (map-wide chunk column, row), cast over a window [`REACH`] steps
+/// wider than they are.
+fn bake_set(
+    map: &mut Map,
+    wanted: &BTreeSet<(i32, i32)>,
+    sun: Sun,
+    mut before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Baked {
+    use rayon::prelude::*;
     let mut baked = Baked::default();
     let Some(&(x0, _)) = wanted.iter().min_by_key(|(x, _)| *x) else {
         return baked;

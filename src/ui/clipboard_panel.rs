@@ -64,6 +64,14 @@ pub fn show(ui: &mut egui::Ui, view: &ClipboardView) -> Vec<Intent> {
             out.push(Intent::Clipboard(ClipboardIntent::Copy));
         }
     });
+    if view.selection.is_some()
+        && ui
+            .button("Bake shadows in the selection")
+            .on_hover_text("Bake the shadow maps of the chunks it overlaps (the sun: Edit menu)")
+            .clicked()
+    {
+        out.push(Intent::Clipboard(ClipboardIntent::BakeShadows));
+    }
     match &view.held {
         Some(h) => ui.label(format!("Clipboard: {h}")),
         None => ui.weak("The clipboard is empty"),
