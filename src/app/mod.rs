@@ -695,6 +695,7 @@ impl LoamApp {
             Intent::BakeShadows => self.bake_shadows(None),
             Intent::BakeShadowsIn(chunks) => self.bake_shadows(Some(&chunks)),
             Intent::SetShadowSun(sun) => self.doc.editing.settings.shadow_sun = sun,
+            Intent::ShadowModels(on) => self.doc.editing.settings.shadow_models = on,
             // Carried out by the open-from-client and object components.
             Intent::OpenFromClientDialog
             | Intent::OpenFromClient(_)
@@ -894,15 +895,30 @@ impl LoamApp {
     /// Bakes the shadow maps of `chunks` (a selection), or of the loaded tiles without, as one
     /// undo step and says what changed.
     fn bake_shadows(&mut self, chunks: Option<&[(TileCoord, usize)]>) {
+        // The models' files: the map's folder, then the client.
+        let source = self.doc.byte_source();
+        let cache = crate::assets::models::ShapeCache::new(move |p| source(p).ok().flatten());
         let Some(s) = &mut self.doc.session else {
             return;
         };
         if self.doc.editing.is_stroking() {
             return;
         }
-        let (baked, touched) = self.doc.editing.bake_shadows_of(&mut s.map, chunks);
+        let shapes = |p: &str| cache.get(p);
+        let ((baked, touched), cast) =
+            self.doc
+                .editing
+                .bake_shadows_of(&mut s.map, chunks, Some(&shapes));
+        let models = cast.map_or(String::new(), |c| {
+            let missing = if c.missing.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} model(s) not found)", c.missing.len())
+            };
+            format!("; models: {} cast{missing}", c.objects)
+        });
         self.shell.message = Some(format!(
-            "Bake shadows: {} chunks baked, {} changed, {:.1}% of cells in shadow",
+            "Bake shadows: {} chunks baked, {} changed, {:.1}% of cells in shadow{models}",
             baked.chunks,
             baked.changed.len(),
             100.0 * baked.shadowed as f64 / (baked.chunks.max(1) as f64 * 4096.0)

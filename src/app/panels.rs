@@ -30,6 +30,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
         layer_count: settings.layer_count,
         area_overlay: settings.area_overlay,
         shadow_sun: doc.editing.settings.shadow_sun,
+        shadow_models: doc.editing.settings.shadow_models,
         effects_overlay: settings.effects_overlay,
         liquids: settings.liquids,
         objects: settings.objects,

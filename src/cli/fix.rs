@@ -8,14 +8,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::assets::client::AssetSource;
+use crate::assets::models::ShapeCache;
 use crate::disk::{self, LoamError};
 use crate::edit::flight_bounds::{self, Margins};
 use crate::edit::shadows::{self, Sun, TileHeights};
 use crate::edit::tile_stitch::{self, BorderStrip};
-use crate::edit::{ground_effects, seams, uids};
+use crate::edit::{ground_effects, model_shadows, seams, uids};
 use crate::format::Generation;
+use crate::model::coords;
 use crate::model::{Map, Tile, TileCoord};
 use crate::pipeline;
+use std::sync::Arc;
 
 /// The repairs chosen on the command line.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,6 +34,48 @@ pub struct Fixes {
     pub ground_effects: bool,
     /// Give 3.3.5 tiles flight bounds that clear their ground (`--flight-bounds`).
     pub flight_bounds: Option<FlightFix>,
+    /// With `shadows`: add the shadows the map's models cast, read from here (`--models`).
+    pub models: Option<ModelSource>,
+}
+
+/// Where `--models` reads the map's models: the map's folder, then the client (`--client`).
+#[derive(Clone)]
+pub struct ModelSource(pub Arc<ShapeCache>);
+
+impl std::fmt::Debug for ModelSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ModelSource")
+    }
+}
+
+impl PartialEq for ModelSource {
+    fn eq(&self, other: &ModelSource) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl ModelSource {
+    /// The models beside the map at `map_path` (its folder and, for a map under
+    /// `…/World/Maps/Name/`, the folder above `World`), then in the client in `client`.
+    pub fn open(map_path: &Path, client: Option<&Path>) -> Result<ModelSource, LoamError> {
+        let client = client
+            .map(|dir| super::client::open(dir).map(Arc::new))
+            .transpose()?;
+        let folder = if map_path.is_dir() {
+            map_path.to_path_buf()
+        } else {
+            map_path.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        let source = AssetSource::new(client, Some(folder));
+        Ok(ModelSource(Arc::new(ShapeCache::new(move |p| {
+            source.read(p).ok().flatten()
+        }))))
+    }
+
+    /// A model's triangles.
+    fn shape(&self, path: &str) -> Option<model_shadows::Shape> {
+        self.0.get(path)
+    }
 }
 
 /// How `--flight-bounds` sets the planes.
@@ -113,6 +159,9 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
     if let Some(sun) = fixes.shadows {
         let baked = shadows::bake_map(map, sun, |_, _, _| {});
         lines.push(shadows_line(sun, &baked));
+        if let Some(models) = &fixes.models {
+            lines.extend(cast_models(map, sun, models));
+        }
     }
     if fixes.ground_effects {
         let (mut chunks, mut changed) = (0, 0);
@@ -123,6 +172,84 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
         }
         lines.push(ground_effects_line(chunks, changed));
     }
+    lines
+}
+
+/// Adds the models' shadows to every tile of `map` (over its terrain bake); the report lines.
+fn cast_models(map: &mut Map, sun: Sun, models: &ModelSource) -> Vec<String> {
+    let shape = |p: &str| models.shape(p);
+    let mut total = model_shadows::Cast::default();
+    let coords: Vec<TileCoord> = map.tiles.keys().copied().collect();
+    let mut results = Vec::new();
+    for &coord in &coords {
+        let casters = model_shadows::casters_around(map, coord);
+        let ground = |x: f64, y: f64| crate::edit::lattice::height_at(map, x, y);
+        results.push((
+            coord,
+            model_shadows::shadows_of(&map.tiles[&coord], &casters, sun, &shape, &ground),
+        ));
+    }
+    for (coord, (maps, cast)) in results {
+        let tile = map.tiles.get_mut(&coord).expect("listed above");
+        for (index, s) in maps {
+            tile.chunks[index].shadow = Some(s);
+            tile.chunks[index].flags |= crate::model::chunk::FLAG_HAS_SHADOW;
+        }
+        add_cast(&mut total, cast);
+    }
+    models_lines(&total)
+}
+
+/// Adds the shadows of the objects of `tile` and its neighbours (`casters`, by tile) to a tile
+/// fixed on its own (a streamed fix): corners are carried onto this tile's ground, and past its
+/// edge onto the nearest ground it has.
+fn cast_onto_lone_tile(
+    tile: &mut Tile,
+    casters: &BTreeMap<TileCoord, Vec<model_shadows::Caster>>,
+    sun: Sun,
+    models: &ModelSource,
+) -> model_shadows::Cast {
+    let (x, y) = (tile.coord.x as i32, tile.coord.y as i32);
+    let around: Vec<model_shadows::Caster> = casters
+        .iter()
+        .filter(|(c, _)| (c.x as i32 - x).abs() <= 1 && (c.y as i32 - y).abs() <= 1)
+        .flat_map(|(_, k)| k.iter().cloned())
+        .collect();
+    let mut alone = Map::new("");
+    alone.tiles.insert(tile.coord, tile.clone());
+    let [nx, ny] = tile.coord.north_west();
+    let edge = coords::TILE_SIZE - 0.01;
+    let ground = |gx: f64, gy: f64| {
+        let (cx, cy) = (gx.clamp(nx - edge, nx), gy.clamp(ny - edge, ny));
+        crate::edit::lattice::height_at(&alone, cx, cy)
+    };
+    model_shadows::cast_onto(tile, &around, sun, &|p| models.shape(p), &ground)
+}
+
+/// Adds one tile's casting to the totals (objects near a border are counted by each tile
+/// they cast into).
+fn add_cast(total: &mut model_shadows::Cast, cast: model_shadows::Cast) {
+    total.objects += cast.objects;
+    total.cells += cast.cells;
+    total.missing.extend(cast.missing);
+    total.changed.extend(cast.changed);
+}
+
+/// The report lines of `--models`: the count, then a warning per model that was not found.
+fn models_lines(cast: &model_shadows::Cast) -> Vec<String> {
+    let mut lines = vec![format!(
+        "model shadows: {} object(s) cast, {} cells shadowed more, {} chunk(s) changed, {} model(s) not found",
+        cast.objects,
+        cast.cells,
+        cast.changed.len(),
+        cast.missing.len()
+    )];
+    lines.extend(
+        cast.missing
+            .iter()
+            .take(20)
+            .map(|m| format!("  not found (casts no shadow): {m}")),
+    );
     lines
 }
 
@@ -271,6 +398,8 @@ struct Surveyed {
     used: BTreeSet<u32>,
     /// Each tile's heights, for its neighbours' shadows.
     heights: BTreeMap<TileCoord, TileHeights>,
+    /// Each tile's objects, for the shadows they cast into their neighbours (`--models`).
+    casters: BTreeMap<TileCoord, Vec<model_shadows::Caster>>,
 }
 
 /// Fixes a map tile by tile, in two passes over its files, so that a 64×64 map is fixed in the
@@ -296,6 +425,7 @@ fn fix_streamed(
             .map(|g| g.placement.unique_id)
             .collect(),
         heights: BTreeMap::new(),
+        casters: BTreeMap::new(),
     };
     let failed = source.visit_tiles(
         |t| {
@@ -306,9 +436,13 @@ fn fix_streamed(
                 Vec::new()
             };
             let heights = fixes.shadows.map(|_| TileHeights::of(&t));
-            (t.coord, strip, listings, heights)
+            let casters = fixes.models.as_ref().map(|_| model_shadows::casters_of(&t));
+            (t.coord, strip, listings, heights, casters)
         },
-        |(c, strip, listings, heights)| {
+        |(c, strip, listings, heights, casters)| {
+            if let Some(k) = casters {
+                survey.casters.insert(c, k);
+            }
             if let Some(s) = strip {
                 survey.strips.insert(c, s);
             }
@@ -333,6 +467,8 @@ fn fix_streamed(
     let stitched = std::sync::Mutex::new(tile_stitch::TileStitched::default());
     let baked = std::sync::Mutex::new(shadows::Baked::default());
     let effects = std::sync::Mutex::new((0usize, 0usize));
+    let cast = std::sync::Mutex::new(model_shadows::Cast::default());
+    let survey_casters = &survey.casters;
     let flown = std::sync::Mutex::new(flight_bounds::Tally::default());
     let strips = &survey.strips;
     let heights = &survey.heights;
@@ -358,6 +494,12 @@ fn fix_streamed(
             let b = shadows::bake_lone_tile(tile, heights, sun);
             if let Ok(mut total) = baked.lock() {
                 total.add(b);
+            }
+            if let Some(models) = &fixes.models {
+                let c = cast_onto_lone_tile(tile, survey_casters, sun, models);
+                if let Ok(mut total) = cast.lock() {
+                    add_cast(&mut total, c);
+                }
             }
         }
         if fixes.ground_effects {
@@ -393,6 +535,11 @@ fn fix_streamed(
     if let Some(sun) = fixes.shadows {
         let b = baked.into_inner().unwrap_or_default();
         println!("{}", shadows_line(sun, &b));
+        if fixes.models.is_some() {
+            for line in models_lines(&cast.into_inner().unwrap_or_default()) {
+                println!("{line}");
+            }
+        }
     }
     if fixes.ground_effects {
         let (c, k) = effects.into_inner().unwrap_or_default();

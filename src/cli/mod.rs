@@ -110,6 +110,13 @@ pub enum Command {
         /// Default: 315 55, the sun of Blizzard's own baked maps (docs/shadows.md).
         #[arg(long, num_args = 2, value_names = ["AZ", "EL"], allow_negative_numbers = true, requires = "shadows")]
         sun: Option<Vec<f64>>,
+        /// With --shadows: add the shadows the placed doodads and WMOs cast, their models read
+        /// from the map's folder and, with --client, the game client (docs/shadows.md).
+        #[arg(long, requires = "shadows")]
+        models: bool,
+        /// The game client --models reads models from (the folder holding Data/).
+        #[arg(long, requires = "models")]
+        client: Option<PathBuf>,
         /// Work out every chunk's ground-effect texture map (which layer's detail doodads grow
         /// in each of its 8×8 cells) again from its alpha maps (docs/ground-effects.md).
         #[arg(long)]
@@ -490,6 +497,8 @@ pub fn run(cli: Cli) -> ExitCode {
             shadows,
             sun,
             ground_effects,
+            models,
+            client,
             flight_bounds,
             flight_margin,
             refit_flight_bounds,
@@ -507,6 +516,9 @@ pub fn run(cli: Cli) -> ExitCode {
                     margins,
                     refit: refit_flight_bounds,
                 }),
+                models: models
+                    .then(|| fix::ModelSource::open(&map, client.as_deref()))
+                    .transpose()?,
             };
             fix::run(&map, &out, &fixes, from)
         }),

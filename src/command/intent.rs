@@ -147,6 +147,8 @@ pub enum Intent {
     BakeShadowsIn(Vec<(crate::model::TileCoord, usize)>),
     /// Set the sun shadow bakes use (Edit ▸ Bake shadows, the re-bake after sculpting).
     SetShadowSun(crate::edit::shadows::Sun),
+    /// Edit ▸ Bake shadows adds the placed models' shadows (true) or bakes the terrain alone.
+    ShadowModels(bool),
     /// The File ▸ New map… dialog.
     NewMap(NewMapIntent),
     /// Add a flat tile at this place of the open map (the tile map's context menu), meeting the

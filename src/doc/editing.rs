@@ -248,27 +248,35 @@ impl Editing {
     /// undo step; returns what it did and the chunks it changed. Nothing happens while a stroke
     /// is under way.
     pub fn bake_shadows(&mut self, map: &mut Map) -> (Baked, Touched) {
-        self.bake_shadows_of(map, None)
+        self.bake_shadows_of(map, None, None).0
     }
 
     /// Bakes the shadow maps of `chunks` (a selection), or of every loaded tile without, at
-    /// the settings' sun as one undo step; returns what it did and the chunks it changed.
-    /// Nothing happens while a stroke is under way.
+    /// the settings' sun as one undo step; with `shapes` (the models' triangles by path) and
+    /// the setting on, the placed models' shadows are added over the terrain's
+    /// (`edit::model_shadows`). Returns what it did and the chunks it changed, and what casting
+    /// did. Nothing happens while a stroke is under way.
     pub fn bake_shadows_of(
         &mut self,
         map: &mut Map,
         chunks: Option<&[(TileCoord, usize)]>,
-    ) -> (Baked, Touched) {
+        shapes: Option<crate::edit::model_shadows::ShapeOf<'_>>,
+    ) -> ((Baked, Touched), Option<crate::edit::model_shadows::Cast>) {
         if self.is_stroking() {
-            return (Baked::default(), Vec::new());
+            return ((Baked::default(), Vec::new()), None);
         }
         let mut stroke = Stroke::new("Bake shadows");
         let sun = self.settings.shadow_sun;
-        let snapshot = |m: &Map, t, c| stroke.snapshot(m, t, c);
-        let baked = match chunks {
-            Some(chunks) => shadows::bake_chunks(map, chunks, sun, snapshot),
-            None => shadows::bake_map(map, sun, snapshot),
+        let baked = {
+            let snapshot = |m: &Map, t, c| stroke.snapshot(m, t, c);
+            match chunks {
+                Some(chunks) => shadows::bake_chunks(map, chunks, sun, snapshot),
+                None => shadows::bake_map(map, sun, snapshot),
+            }
         };
+        let cast = shapes
+            .filter(|_| self.settings.shadow_models)
+            .map(|shapes| cast_models(map, chunks, sun, shapes, &mut stroke));
         let touched = match stroke.finish(map) {
             Some(edit) => {
                 let touched = edit.touched();
@@ -277,7 +285,7 @@ impl Editing {
             }
             None => Vec::new(),
         };
-        (baked, touched)
+        ((baked, touched), cast)
     }
 
     /// Undoes the last step.
@@ -316,6 +324,42 @@ impl Editing {
     pub fn pick_area(map: &Map, x: f64, y: f64) -> Option<u32> {
         crate::edit::cells::pick_area(map, x, y)
     }
+}
+
+/// Adds the placed models' shadows to the chunks `chunks` (every loaded chunk without), each
+/// remembered in `stroke` before it changes.
+fn cast_models(
+    map: &mut Map,
+    chunks: Option<&[(TileCoord, usize)]>,
+    sun: shadows::Sun,
+    shapes: crate::edit::model_shadows::ShapeOf<'_>,
+    stroke: &mut Stroke,
+) -> crate::edit::model_shadows::Cast {
+    use crate::edit::model_shadows;
+    let mut total = model_shadows::Cast::default();
+    let tiles: std::collections::BTreeSet<TileCoord> = match chunks {
+        Some(c) => c.iter().map(|(t, _)| *t).collect(),
+        None => map.tiles.keys().copied().collect(),
+    };
+    for coord in tiles {
+        let casters = model_shadows::casters_around(map, coord);
+        let ground = |x: f64, y: f64| crate::edit::lattice::height_at(map, x, y);
+        let (maps, cast) =
+            model_shadows::shadows_of(&map.tiles[&coord], &casters, sun, shapes, &ground);
+        for (index, s) in maps {
+            if chunks.is_some_and(|c| !c.contains(&(coord, index))) {
+                continue;
+            }
+            stroke.snapshot(map, coord, index);
+            let c = &mut map.tiles.get_mut(&coord).expect("a loaded tile").chunks[index];
+            c.shadow = Some(s);
+            c.flags |= crate::model::chunk::FLAG_HAS_SHADOW;
+        }
+        total.objects += cast.objects;
+        total.cells += cast.cells;
+        total.missing.extend(cast.missing);
+    }
+    total
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod history;
 pub mod image_ops;
 pub mod lattice;
 pub mod liquid;
+pub mod model_shadows;
 pub mod new_map;
 pub mod normals;
 pub mod object_ops;

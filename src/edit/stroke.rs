@@ -396,6 +396,7 @@ fn widen_bounds(map: &mut Map, chunks: &[ChunkChange]) -> Vec<BoundsChange> {
         .filter(|c| c.before.heights != c.after.heights)
         .map(|c| c.tile)
         .collect();
+    tiles.sort_unstable();
     tiles.dedup();
     let mut out = Vec::new();
     for coord in tiles {

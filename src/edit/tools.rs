@@ -176,6 +176,10 @@ pub struct ToolSettings {
     /// docs/shadows.md).
     #[serde(default)]
     pub shadow_sun: crate::edit::shadows::Sun,
+    /// Edit ▸ Bake shadows adds the shadows the placed models cast (their files read from the
+    /// map's folder and the client).
+    #[serde(default)]
+    pub shadow_models: bool,
     /// The liquid the liquid tools add.
     #[serde(default)]
     pub liquid_kind: LiquidKind,
@@ -222,6 +226,7 @@ impl Default for ToolSettings {
             objects_follow_ground: false,
             rebake_shadows: false,
             shadow_sun: crate::edit::shadows::Sun::DEFAULT,
+            shadow_models: false,
             liquid_kind: LiquidKind::Water,
             liquid_type: None,
             liquid_height: None,
@@ -278,6 +283,7 @@ impl ToolSettings {
             objects_follow_ground: base.objects_follow_ground,
             rebake_shadows: base.rebake_shadows,
             shadow_sun: base.shadow_sun,
+            shadow_models: base.shadow_models,
             liquid_kind: op.kind.unwrap_or(base.liquid_kind),
             liquid_type: op.liquid_type.or(base.liquid_type),
             liquid_height: if liquid_tool {

@@ -26,6 +26,8 @@ pub struct MenuState {
     pub area_overlay: bool,
     /// The sun shadow bakes use.
     pub shadow_sun: crate::edit::shadows::Sun,
+    /// Bakes add the models' shadows.
+    pub shadow_models: bool,
     /// Ground-effects overlay shown.
     pub effects_overlay: bool,
     /// Liquid surfaces shown.
@@ -212,6 +214,14 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             super::tools::sun_row(ui, &mut sun);
             if sun != state.shadow_sun {
                 out.push(Intent::SetShadowSun(sun));
+            }
+            let mut models = state.shadow_models;
+            if ui
+                .checkbox(&mut models, "Include the models' shadows")
+                .on_hover_text("Doodads and WMOs cast shadows too (their files from the map's folder and the client)")
+                .changed()
+            {
+                out.push(Intent::ShadowModels(models));
             }
         });
         ui.menu_button("View", |ui| {

@@ -282,6 +282,18 @@ impl ModelMesh {
     pub fn triangle_count(&self) -> usize {
         self.indices.len() / 3
     }
+
+    /// Every triangle's corners in model space, for casting shadows.
+    pub fn triangles(&self) -> Vec<[[f32; 3]; 3]> {
+        let index: Vec<u32> = self.indices.iter().collect();
+        index
+            .chunks_exact(3)
+            .filter_map(|t| {
+                let corner = |i: u32| Some(self.vertices.get(i as usize)?.position);
+                Some([corner(t[0])?, corner(t[1])?, corner(t[2])?])
+            })
+            .collect()
+    }
 }
 
 /// Which file format a model was read from.
@@ -580,6 +592,43 @@ impl MeshBuilder {
             textures: self.textures,
             bounds,
         }
+    }
+}
+
+/// Models' triangles by path, each file read once (for casting shadows): M2, MDX and WMO through
+/// [`read_model`], companions (skins, WMO groups) through the same fetch.
+pub struct ShapeCache {
+    fetch: FileFetch,
+    shapes: std::sync::Mutex<std::collections::HashMap<String, Option<ShapeTriangles>>>,
+}
+
+/// Game path → the file's bytes, shared across threads.
+type FileFetch = Box<dyn Fn(&str) -> Option<Vec<u8>> + Send + Sync>;
+
+/// A model's triangles in model space.
+pub type ShapeTriangles = std::sync::Arc<Vec<[[f32; 3]; 3]>>;
+
+impl ShapeCache {
+    /// A cache reading files through `fetch` (game path → bytes).
+    pub fn new(fetch: impl Fn(&str) -> Option<Vec<u8>> + Send + Sync + 'static) -> ShapeCache {
+        ShapeCache {
+            fetch: Box::new(fetch),
+            shapes: Default::default(),
+        }
+    }
+
+    /// The triangles of the model at `path`; `None` when it cannot be found or read.
+    pub fn get(&self, path: &str) -> Option<ShapeTriangles> {
+        let key = path.to_ascii_lowercase();
+        if let Some(found) = self.shapes.lock().ok()?.get(&key) {
+            return found.clone();
+        }
+        let fetch = |p: &str| (self.fetch)(p);
+        let shape = read_model(path, &fetch)
+            .ok()
+            .map(|m| std::sync::Arc::new(m.mesh().triangles()));
+        self.shapes.lock().ok()?.insert(key, shape.clone());
+        shape
     }
 }
 
