@@ -11,10 +11,11 @@ use loam::app::dialogs::ScriptedDialogs;
 use loam::doc::editing::Tool;
 use loam::ui::viewport::VIEWPORT_LABEL;
 
-#[test]
-fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step() {
-    let dialogs = ScriptedDialogs::default();
-    let mut h = editor_support::scripted(&dialogs, None, None);
+/// Chooses the Copy & paste tool on the sample and drags a rectangle in the view: the drag's
+/// screen corners and the ground under them.
+fn select_rectangle(
+    h: &mut egui_kittest::Harness<'_, loam::app::LoamApp>,
+) -> ([egui::Pos2; 2], [loam::render::pick::TerrainPoint; 2]) {
     h.run();
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
     let (a, b) = (
@@ -24,8 +25,17 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
     h.get_by_label(Tool::CopyPaste.name()).click();
     h.run();
     assert!(h.query_by_label("Nothing selected").is_some());
-    editor_support::ground_under(&mut h, a);
-    editor_support::drag(&mut h, a, b, Modifiers::NONE);
+    let pa = editor_support::ground_under(h, a);
+    editor_support::drag(h, a, b, Modifiers::NONE);
+    let pb = editor_support::ground_under(h, b);
+    ([a, b], [pa, pb])
+}
+
+#[test]
+fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = editor_support::scripted(&dialogs, None, None);
+    select_rectangle(&mut h);
     assert!(
         h.query_by_label_contains("Selection: ").is_some(),
         "the drag selected a rectangle"
@@ -73,17 +83,7 @@ fn bake_shadows_in_the_selection_bakes_only_the_chunks_it_overlaps_as_one_undo_s
     // new ones.
     let dialogs = ScriptedDialogs::default();
     let mut h = editor_support::scripted(&dialogs, None, None);
-    h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
-    let (a, b) = (
-        view.center() + egui::vec2(-30.0, 40.0),
-        view.center() + egui::vec2(40.0, 90.0),
-    );
-    h.get_by_label(Tool::CopyPaste.name()).click();
-    h.run();
-    let pa = editor_support::ground_under(&mut h, a);
-    editor_support::drag(&mut h, a, b, Modifiers::NONE);
-    let pb = editor_support::ground_under(&mut h, b);
+    let ([a, b], [pa, pb]) = select_rectangle(&mut h);
     assert!(h.query_by_label_contains("Selection: ").is_some());
     // Raise a hill in it (the sample's own shadows are baked already; the new ground casts new
     // ones), then back to the selection, which the tool kept.

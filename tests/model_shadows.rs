@@ -59,37 +59,6 @@ fn tent_at(position: [f64; 3], turn: f32) -> WmoPlacement {
     }
 }
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// True when the ray from `o` along `d` meets triangle `t` ahead of `o` (Möller–Trumbore).
-fn meets(o: [f64; 3], d: [f64; 3], t: &[[f64; 3]; 3]) -> bool {
-    let (e1, e2) = (sub(t[1], t[0]), sub(t[2], t[0]));
-    let p = cross(d, e2);
-    let det = dot(e1, p);
-    if det.abs() < 1e-12 {
-        return false;
-    }
-    let s = sub(o, t[0]);
-    let u = dot(s, p) / det;
-    let q = cross(s, e1);
-    let v = dot(d, q) / det;
-    u >= 0.0 && v >= 0.0 && u + v <= 1.0 && dot(e2, q) / det > 1e-6
-}
-
 /// The placed triangles in world space: the record's turn about up (y angle), then west, then
 /// north, then the scale, as the ADT documents' placement matrix reads in world axes.
 fn placed(shape: &Shape, c: &Caster) -> Vec<[[f64; 3]; 3]> {
@@ -165,7 +134,7 @@ fn models_cast_the_shadows_a_ray_cast_from_the_definition_finds() {
                 continue;
             }
             let o = [x, y, ground(y) + 1e-4];
-            let truth = world.iter().any(|t| meets(o, d, t));
+            let truth = world.iter().any(|t| common::meets(o, d, t));
             let c = &tile.chunks[(r / 64) * 16 + k / 64];
             let bit = c.shadow.as_ref().is_some_and(|s| s.get(r % 64, k % 64));
             all += 1;

@@ -39,43 +39,6 @@ impl Heights {
     }
 }
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// Möller–Trumbore: the ray `o + t d` meets triangle `tri` at some t > 0.
-fn meets(o: [f64; 3], d: [f64; 3], tri: &[[f64; 3]; 3]) -> bool {
-    let (e1, e2) = (sub(tri[1], tri[0]), sub(tri[2], tri[0]));
-    let p = cross(d, e2);
-    let det = dot(e1, p);
-    if det.abs() < 1e-12 {
-        return false;
-    }
-    let s = sub(o, tri[0]);
-    let u = dot(s, p) / det;
-    if !(0.0..=1.0).contains(&u) {
-        return false;
-    }
-    let q = cross(s, e1);
-    let v = dot(d, q) / det;
-    if v < 0.0 || u + v > 1.0 {
-        return false;
-    }
-    dot(e2, q) / det > 1e-6
-}
-
 /// The surface height at (east, south) yards: the plane of whichever triangle holds the point.
 fn surface(h: &Heights, e: f64, s: f64) -> f64 {
     let (qx, qy) = (
@@ -127,7 +90,7 @@ fn shadowed(h: &Heights, top: f64, e: f64, s: f64, sun: (f64, f64)) -> bool {
         }
         if h.triangles(qx as usize, qy as usize)
             .iter()
-            .any(|tri| meets(o, d, tri))
+            .any(|tri| common::meets(o, d, tri))
         {
             return true;
         }

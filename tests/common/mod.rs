@@ -419,3 +419,40 @@ pub fn decode_rle_alpha(data: &[u8]) -> Vec<u8> {
     out.truncate(4096);
     out
 }
+
+fn vsub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn vcross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn vdot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Möller–Trumbore: the ray `o + t d` meets triangle `tri` at some t > 0.
+pub fn meets(o: [f64; 3], d: [f64; 3], tri: &[[f64; 3]; 3]) -> bool {
+    let (e1, e2) = (vsub(tri[1], tri[0]), vsub(tri[2], tri[0]));
+    let p = vcross(d, e2);
+    let det = vdot(e1, p);
+    if det.abs() < 1e-12 {
+        return false;
+    }
+    let s = vsub(o, tri[0]);
+    let u = vdot(s, p) / det;
+    if !(0.0..=1.0).contains(&u) {
+        return false;
+    }
+    let q = vcross(s, e1);
+    let v = vdot(d, q) / det;
+    if v < 0.0 || u + v > 1.0 {
+        return false;
+    }
+    vdot(e2, q) / det > 1e-6
+}
