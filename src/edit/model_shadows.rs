@@ -18,7 +18,8 @@ use std::sync::Arc;
 use super::shadows::Sun;
 use crate::model::chunk::{FLAG_HAS_SHADOW, ShadowMap};
 use crate::model::coords::{self, CHUNKS_PER_SIDE, TILE_SIZE};
-use crate::model::{Tile, TileCoord};
+use crate::model::objects::{Placement, placements};
+use crate::model::{ObjectKind, Tile, TileCoord};
 
 /// A model's triangles in model space (z up), as the caller read them.
 pub type Shape = Arc<Vec<[[f32; 3]; 3]>>;
@@ -46,25 +47,23 @@ pub struct Caster {
 
 /// The objects `tile` lists, as casters (records naming a model the tile lacks are skipped).
 pub fn casters_of(tile: &Tile) -> Vec<Caster> {
-    let doodads = tile.doodads.iter().filter_map(|d| {
-        Some(Caster {
-            model: tile.doodad_names.get(d.name_index as usize)?.clone(),
-            unique_id: d.unique_id,
-            position: d.position,
-            rotation: d.rotation,
-            scale: d.scale_factor(),
+    [ObjectKind::Doodad, ObjectKind::Wmo]
+        .into_iter()
+        .flat_map(|kind| placements(tile, kind))
+        .filter_map(|p| {
+            Some(Caster {
+                model: p.model(tile)?.clone(),
+                unique_id: p.unique_id(),
+                position: p.position(),
+                rotation: p.rotation(),
+                // A WMO record's last word is padding in 3.3.5, not a scale.
+                scale: match p {
+                    Placement::Doodad(d) => d.scale_factor(),
+                    Placement::Wmo(_) => 1.0,
+                },
+            })
         })
-    });
-    let wmos = tile.wmos.iter().filter_map(|w| {
-        Some(Caster {
-            model: tile.wmo_names.get(w.name_index as usize)?.clone(),
-            unique_id: w.unique_id,
-            position: w.position,
-            rotation: w.rotation,
-            scale: 1.0,
-        })
-    });
-    doodads.chain(wmos).collect()
+        .collect()
 }
 
 /// What casting did.
