@@ -15,6 +15,7 @@ use super::objects::ObjectRecord;
 use crate::model::alpha::ALPHA_SIDE;
 use crate::model::chunk::NEUTRAL_COLOR;
 use crate::model::coords::{self, TileCoord};
+use crate::model::objects::placements;
 use crate::model::{Map, ObjectKind};
 
 /// Alpha texels per quad along one side (64 per chunk of 8 quads).
@@ -359,36 +360,12 @@ pub fn objects_inside(map: &Map, rect: LatticeRect) -> Vec<ObjectRecord> {
     };
     let mut seen: BTreeSet<(ObjectKind, u32)> = BTreeSet::new();
     let mut out = Vec::new();
-    let name = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_default();
     for tile in map.tiles_by_row() {
-        for d in &tile.doodads {
-            if inside(d.position) && seen.insert((ObjectKind::Doodad, d.unique_id)) {
-                out.push(ObjectRecord {
-                    kind: ObjectKind::Doodad,
-                    model: name(&tile.doodad_names, d.name_index),
-                    unique_id: d.unique_id,
-                    position: d.position,
-                    rotation: d.rotation,
-                    scale: d.scale,
-                    flags: d.flags,
-                    doodad_set: 0,
-                    name_set: 0,
-                });
-            }
-        }
-        for o in &tile.wmos {
-            if inside(o.position) && seen.insert((ObjectKind::Wmo, o.unique_id)) {
-                out.push(ObjectRecord {
-                    kind: ObjectKind::Wmo,
-                    model: name(&tile.wmo_names, o.name_index),
-                    unique_id: o.unique_id,
-                    position: o.position,
-                    rotation: o.rotation,
-                    scale: o.scale,
-                    flags: o.flags,
-                    doodad_set: o.doodad_set,
-                    name_set: o.name_set,
-                });
+        for kind in [ObjectKind::Doodad, ObjectKind::Wmo] {
+            for p in placements(tile, kind) {
+                if inside(p.position()) && seen.insert((kind, p.unique_id())) {
+                    out.push(super::objects::record_of(tile, p));
+                }
             }
         }
     }

@@ -84,21 +84,27 @@ pub fn find(map: &Map, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord>
 /// The object's record in one tile, if the tile lists it.
 fn record_in(tile: &Tile, kind: ObjectKind, unique_id: u32) -> Option<ObjectRecord> {
     let p = placements(tile, kind).find(|p| p.unique_id() == unique_id)?;
+    Some(record_of(tile, p))
+}
+
+/// The record of placement `p` of `tile` (its model named; an empty name when the record's
+/// index points past the tile's list).
+pub fn record_of(tile: &Tile, p: Placement<'_>) -> ObjectRecord {
     let (scale, flags, doodad_set, name_set) = match p {
         Placement::Doodad(d) => (d.scale, d.flags, 0, 0),
         Placement::Wmo(w) => (w.scale, w.flags, w.doodad_set, w.name_set),
     };
-    Some(ObjectRecord {
-        kind,
+    ObjectRecord {
+        kind: p.kind(),
         model: p.model(tile).cloned().unwrap_or_default(),
-        unique_id,
+        unique_id: p.unique_id(),
         position: p.position(),
         rotation: p.rotation(),
         scale,
         flags,
         doodad_set,
         name_set,
-    })
+    }
 }
 
 /// Where new objects' uniqueIds come from: above every uid the map uses (in memory, and in its
