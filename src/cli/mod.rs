@@ -115,7 +115,7 @@ pub enum Command {
         #[arg(long, requires = "shadows")]
         models: bool,
         /// The game client --models reads models from (the folder holding Data/).
-        #[arg(long, requires = "models")]
+        #[arg(long, value_name = "DIR", requires = "models")]
         client: Option<PathBuf>,
         /// Work out every chunk's ground-effect texture map (which layer's detail doodads grow
         /// in each of its 8×8 cells) again from its alpha maps (docs/ground-effects.md).
