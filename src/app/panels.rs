@@ -157,7 +157,14 @@ pub(super) fn right_view(
             .as_ref()
             .zip(doc.session.as_ref())
             .and_then(|(c, s)| c.map_id(&s.map.name)),
-        effect_here: doc.session.as_ref().zip(hover).and_then(|(s, p)| {
+        // Only the ground-effects tools show it: no string is made for it on other frames.
+        effect_here: matches!(
+            doc.editing.settings.tool,
+            Tool::EffectsOff | Tool::EffectsOn
+        )
+        .then_some(())
+        .and(doc.session.as_ref().zip(hover))
+        .and_then(|(s, p)| {
             let names = doc.client.as_ref().map(|c| c.ground_effects.clone());
             let name = |id: u32| names.as_ref().map_or(id.to_string(), |n| n.label(id));
             crate::edit::ground_effects::describe_at(&s.map, p.world[0], p.world[1], &name)

@@ -78,12 +78,9 @@ impl TextureTools {
             .collect();
         textures.sort_by_key(|t| t.to_ascii_lowercase());
         textures.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        let effects = doc
-            .client
-            .as_ref()
-            .map(|c| c.ground_effects.list())
-            .unwrap_or_default();
-        crate::ui::texture_dialog::show(ui, form, &textures, &effects)
+        let effects = doc.client.as_ref().map(|c| c.ground_effects.clone());
+        let effects = effects.as_deref().map_or(&[][..], |e| e.list());
+        crate::ui::texture_dialog::show(ui, form, &textures, effects)
     }
 }
 

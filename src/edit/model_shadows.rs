@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::shadows::Sun;
 use crate::model::chunk::{FLAG_HAS_SHADOW, ShadowMap};
-use crate::model::coords::{self, CHUNKS_PER_SIDE, TILE_SIZE};
+use crate::model::coords::{self, CHUNKS_PER_SIDE};
 use crate::model::objects::{Placement, placements};
 use crate::model::{ObjectKind, Tile, TileCoord};
 
@@ -96,8 +96,7 @@ pub fn shadows_of(
     let (se, ce) = sun.elevation.to_radians().sin_cos();
     // Toward the sun, in world axes (x north, y west): north cos(az), east sin(az).
     let to_sun = [ca * ce, -sa * ce, se];
-    let [nx, ny] = tile.coord.north_west();
-    let cell = TILE_SIZE / CELLS as f64;
+    let (tx, ty) = (tile.coord.x as f64, tile.coord.y as f64);
     let mut seen = BTreeSet::new();
     for c in casters {
         if !seen.insert(c.unique_id) {
@@ -119,7 +118,11 @@ pub fn shadows_of(
                 carry(p.to_array(), to_sun, ground)
             });
             // Tile cells (row south, column east) of the carried corners.
-            let rc = flat.map(|[x, y]| [(nx - x) / cell - 0.5, (ny - y) / cell - 0.5]);
+            let rc = flat.map(|[x, y]| {
+                let [col, row] = coords::tile_grid_position(x, y);
+                let cells = CELLS as f64;
+                [(row - ty) * cells - 0.5, (col - tx) * cells - 0.5]
+            });
             fill_triangle(&mut cells, rc);
         }
     }

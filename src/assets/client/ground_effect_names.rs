@@ -35,6 +35,8 @@ pub struct GroundEffect {
 pub struct GroundEffectNames {
     effects: BTreeMap<u32, GroundEffect>,
     doodads: BTreeMap<u32, String>,
+    /// Every effect's label by id, made once: the pickers show it every frame.
+    labels: Vec<(u32, String)>,
 }
 
 impl GroundEffectNames {
@@ -63,10 +65,17 @@ impl GroundEffectNames {
             }
             ClientGeneration::Alpha | ClientGeneration::V060 => return None,
         };
-        Some(GroundEffectNames {
+        let mut names = GroundEffectNames {
             effects: effects.into_iter().map(|e| (e.id, e)).collect(),
             doodads: doodads.unwrap_or_default(),
-        })
+            labels: Vec::new(),
+        };
+        names.labels = names
+            .effects
+            .keys()
+            .map(|&id| (id, names.label(id)))
+            .collect();
+        Some(names)
     }
 
     /// How many effects the table holds.
@@ -116,11 +125,8 @@ impl GroundEffectNames {
     }
 
     /// Every effect, (id, label), by id: the pickers' list.
-    pub fn list(&self) -> Vec<(u32, String)> {
-        self.effects
-            .keys()
-            .map(|&id| (id, self.label(id)))
-            .collect()
+    pub fn list(&self) -> &[(u32, String)] {
+        &self.labels
     }
 }
 
@@ -286,6 +292,6 @@ mod tests {
         );
         let names = GroundEffectNames::read(&texture, None, &ClientGeneration::V335).unwrap();
         assert_eq!(names.label(7), "7 (doodad 4)");
-        assert_eq!(names.list(), vec![(7, "7 (doodad 4)".to_string())]);
+        assert_eq!(names.list(), [(7, "7 (doodad 4)".to_string())]);
     }
 }
