@@ -286,42 +286,16 @@ fn texture_maps_another_tool_left_at_zero_are_flagged_and_mended() {
     }
 }
 
-/// A WDBC table of four-byte fields; a record's `Err(k)` field points at the k-th string.
-fn dbc(fields: usize, rows: &[Vec<Result<u32, usize>>], strings: &[&str]) -> Vec<u8> {
-    let mut block = vec![0u8];
-    let mut at = Vec::new();
-    for s in strings {
-        at.push(block.len() as u32);
-        block.extend_from_slice(s.as_bytes());
-        block.push(0);
-    }
-    let mut b = b"WDBC".to_vec();
-    for v in [rows.len(), fields, fields * 4, block.len()] {
-        b.extend_from_slice(&(v as u32).to_le_bytes());
-    }
-    for row in rows {
-        for f in row {
-            let v = match f {
-                Ok(v) => *v,
-                Err(k) => at[*k],
-            };
-            b.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    b.extend(block);
-    b
-}
-
 #[test]
 fn info_with_a_client_names_what_each_effect_grows() {
     // GroundEffectTexture 3.3.5 (published layout: ID, DoodadId[4], DoodadWeight[4], Density,
     // Sound) and GroundEffectDoodad (ID, DoodadPath, Flags): effect 32730 grows two doodads.
-    let texture = dbc(
+    let texture = common::wdbc(
         11,
         &[[32730, 5, 6, 0, 0, 1, 1, 0, 0, 8, 0].map(Ok).to_vec()],
         &[],
     );
-    let doodad = dbc(
+    let doodad = common::wdbc(
         3,
         &[vec![Ok(5), Err(0), Ok(0)], vec![Ok(6), Err(1), Ok(0)]],
         &[

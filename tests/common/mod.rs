@@ -456,3 +456,29 @@ pub fn meets(o: [f64; 3], d: [f64; 3], tri: &[[f64; 3]; 3]) -> bool {
     }
     vdot(e2, q) / det > 1e-6
 }
+
+/// A WDBC table of four-byte fields; a record's `Err(k)` field points at the k-th string.
+pub fn wdbc(fields: usize, rows: &[Vec<Result<u32, usize>>], strings: &[&str]) -> Vec<u8> {
+    let mut block = vec![0u8];
+    let mut at = Vec::new();
+    for s in strings {
+        at.push(block.len() as u32);
+        block.extend_from_slice(s.as_bytes());
+        block.push(0);
+    }
+    let mut b = b"WDBC".to_vec();
+    for v in [rows.len(), fields, fields * 4, block.len()] {
+        b.extend_from_slice(&(v as u32).to_le_bytes());
+    }
+    for row in rows {
+        for f in row {
+            let v = match f {
+                Ok(v) => *v,
+                Err(k) => at[*k],
+            };
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    b.extend(block);
+    b
+}
