@@ -262,39 +262,25 @@ impl LoamApp {
                 _ => {}
             }
         }
-        match app
+        use crate::command::{ImagesIntent, NewMapIntent, TexturesIntent};
+        let dialog = app
             .shell
             .screenshot
             .as_ref()
             .and_then(ScreenshotJob::dialog)
-        {
-            Some("export") => {
-                app.handle(&cc.egui_ctx, Intent::Export(export::ExportIntent::Open));
-            }
-            Some("save-as") => app.handle(&cc.egui_ctx, Intent::SaveAsDialog),
-            Some("import-image") => app.handle(
-                &cc.egui_ctx,
-                Intent::Images(crate::command::ImagesIntent::OpenImport),
-            ),
-            Some("export-images") => app.handle(
-                &cc.egui_ctx,
-                Intent::Images(crate::command::ImagesIntent::OpenExport),
-            ),
-            Some("textures") => app.handle(
-                &cc.egui_ctx,
-                Intent::Textures(crate::command::TexturesIntent::Open),
-            ),
-            Some("new-map") => app.handle(
-                &cc.egui_ctx,
-                Intent::NewMap(crate::command::NewMapIntent::Open),
-            ),
-            Some("missing-models") => app
-                .missing_models
-                .handle(&Intent::ShowMissingModels(true), 0),
-            Some("open-from-client") => {
-                app.handle(&cc.egui_ctx, Intent::OpenFromClientDialog);
-            }
-            _ => {}
+            .and_then(|name| match name {
+                "export" => Some(Intent::Export(export::ExportIntent::Open)),
+                "save-as" => Some(Intent::SaveAsDialog),
+                "import-image" => Some(Intent::Images(ImagesIntent::OpenImport)),
+                "export-images" => Some(Intent::Images(ImagesIntent::OpenExport)),
+                "textures" => Some(Intent::Textures(TexturesIntent::Open)),
+                "new-map" => Some(Intent::NewMap(NewMapIntent::Open)),
+                "missing-models" => Some(Intent::ShowMissingModels(true)),
+                "open-from-client" => Some(Intent::OpenFromClientDialog),
+                _ => None,
+            });
+        if let Some(intent) = dialog {
+            app.handle(&cc.egui_ctx, intent);
         }
         if let Some(filter) = app
             .shell

@@ -340,59 +340,7 @@ pub enum Command {
     #[cfg(feature = "editor")]
     /// Open the editor window on a map (the sample when left out), wait until the tiles in view
     /// are drawn, save a PNG of the window and exit.
-    Screenshot {
-        /// [PATH] OUT.png: the map to open (optional) and the PNG to write.
-        #[arg(required = true, num_args = 1..=2, value_names = ["PATH", "OUT"])]
-        paths: Vec<PathBuf>,
-        /// Window size.
-        #[arg(long, value_parser = screenshot::parse_size, default_value = "1280x800")]
-        size: [u32; 2],
-        /// Frame this tile (X Y, as in Map_X_Y.adt).
-        #[arg(long, num_args = 2, value_names = ["X", "Y"])]
-        tile: Option<Vec<u8>>,
-        /// Run these brush operations (docs/scripting.md) through the editor first: the shot
-        /// shows the result, the last operation's tool and brush, and the history.
-        #[arg(long, value_name = "OPS.json")]
-        apply: Option<PathBuf>,
-        /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
-        /// deciding from its bytes.
-        #[arg(long, value_parser = parse_generation)]
-        from: Option<Generation>,
-        /// Read textures from this game client (the folder holding Data/, or Data/ itself);
-        /// without it, only the map's own folders are searched.
-        #[arg(long, value_name = "DIR")]
-        client: Option<PathBuf>,
-        /// Show the asset browser's tileset textures matching these words (folders open,
-        /// thumbnails decoded) instead of the tile map; "" shows them all.
-        #[arg(long, value_name = "FILTER")]
-        browse: Option<String>,
-        /// Put the camera at world EYE (x y z) looking at TARGET (x y z) instead of the
-        /// default view; e.g. `--view 200 120 90 150 70 40`.
-        #[arg(long, num_args = 6, value_names = ["EX", "EY", "EZ", "TX", "TY", "TZ"], allow_negative_numbers = true)]
-        view: Option<Vec<f64>>,
-        /// Select these objects (by uniqueId) with the object tool: the shot shows the
-        /// selection outlined and the object panel.
-        #[arg(long, value_name = "UID", num_args = 1..)]
-        select: Vec<u32>,
-        /// Once the view is drawn, draw and time N more frames and print their times (the
-        /// frame-time figures of docs/performance.md).
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        measure: u32,
-        /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
-        #[arg(long)]
-        no_objects: bool,
-        /// Turn on view overlays (as in the View menu): `chunk-grid`, `layer-count`, `areas`
-        /// (chunks tinted by area id, with the legend).
-        #[arg(long, value_name = "NAME", num_args = 1.., value_parser = ["chunk-grid", "layer-count", "areas", "ground-effects"])]
-        overlay: Vec<String>,
-        /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
-        /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
-        /// with --client), `missing-models` (the list of models drawn as placeholders),
-        /// `import-image` (File ▸ Import image…), `export-images` (File ▸ Export images…) or
-        /// `textures` (Edit ▸ Textures…).
-        #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models", "import-image", "export-images", "textures"])]
-        dialog: Option<String>,
-    },
+    Screenshot(screenshot::ShotArgs),
     /// Apply brush and object operations from a JSON file (see docs/scripting.md) and save the result.
     Apply {
         /// A .wdt (with its tiles), one .adt, or a folder of tiles.
@@ -620,40 +568,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Sample { out }) => sample::run(&out),
         Some(Command::Client { dir, find, maps }) => client::run(&dir, find.as_deref(), maps),
         #[cfg(feature = "editor")]
-        Some(Command::Screenshot {
-            paths,
-            size,
-            tile,
-            apply,
-            from,
-            client,
-            browse,
-            view,
-            select,
-            measure,
-            no_objects,
-            overlay,
-            dialog,
-        }) => {
-            let mut paths = paths;
-            let out = paths.pop().unwrap_or_default();
-            screenshot::run(screenshot::ShotArgs {
-                tile: tile.and_then(|t| Some([*t.first()?, *t.get(1)?])),
-                path: paths.pop(),
-                out,
-                size,
-                apply,
-                from,
-                client,
-                browse,
-                view,
-                select,
-                measure,
-                no_objects,
-                overlays: overlay,
-                dialog,
-            })
-        }
+        Some(Command::Screenshot(args)) => screenshot::run(args),
         #[cfg(not(feature = "editor"))]
         None => Err(crate::disk::LoamError::Usage(
             "this loam was built without the editor (cargo feature `editor`)".into(),

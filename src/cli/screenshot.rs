@@ -26,37 +26,60 @@ pub fn parse_size(s: &str) -> Result<[u32; 2], String> {
     Ok([w, h])
 }
 
-/// What the screenshot command was given.
-#[derive(Debug, Default)]
+/// What the screenshot command was given, as `loam screenshot` parses it.
+#[derive(Debug, Default, clap::Args)]
 pub struct ShotArgs {
-    /// The map to open; the bundled sample without one.
-    pub path: Option<PathBuf>,
-    /// The PNG to write.
-    pub out: PathBuf,
+    /// [PATH] OUT.png: the map to open (optional) and the PNG to write.
+    #[arg(required = true, num_args = 1..=2, value_names = ["PATH", "OUT"])]
+    paths: Vec<PathBuf>,
     /// Window size.
-    pub size: [u32; 2],
-    /// A tile to frame (X Y).
-    pub tile: Option<[u8; 2]>,
-    /// Brush operations to run first.
-    pub apply: Option<PathBuf>,
-    /// Read the map as this generation.
-    pub from: Option<crate::format::Generation>,
-    /// The game client to read from.
-    pub client: Option<PathBuf>,
-    /// Show the asset browser's textures with this filter.
-    pub browse: Option<String>,
-    /// Camera eye and target (world x y z each).
-    pub view: Option<Vec<f64>>,
-    /// Objects to select by uniqueId.
-    pub select: Vec<u32>,
-    /// Frames to time before the shot.
-    pub measure: u32,
-    /// Hide doodads and WMOs.
-    pub no_objects: bool,
-    /// View overlays to turn on.
-    pub overlays: Vec<String>,
-    /// Show this dialog (`export`, `save-as`).
-    pub dialog: Option<String>,
+    #[arg(long, value_parser = parse_size, default_value = "1280x800")]
+    size: [u32; 2],
+    /// Frame this tile (X Y, as in Map_X_Y.adt).
+    #[arg(long, num_args = 2, value_names = ["X", "Y"])]
+    tile: Option<Vec<u8>>,
+    /// Run these brush operations (docs/scripting.md) through the editor first: the shot
+    /// shows the result, the last operation's tool and brush, and the history.
+    #[arg(long, value_name = "OPS.json")]
+    apply: Option<PathBuf>,
+    /// Read the map as this generation (0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5) instead of
+    /// deciding from its bytes.
+    #[arg(long, value_parser = super::parse_generation)]
+    from: Option<crate::format::Generation>,
+    /// Read textures from this game client (the folder holding Data/, or Data/ itself);
+    /// without it, only the map's own folders are searched.
+    #[arg(long, value_name = "DIR")]
+    client: Option<PathBuf>,
+    /// Show the asset browser's tileset textures matching these words (folders open,
+    /// thumbnails decoded) instead of the tile map; "" shows them all.
+    #[arg(long, value_name = "FILTER")]
+    browse: Option<String>,
+    /// Put the camera at world EYE (x y z) looking at TARGET (x y z) instead of the
+    /// default view; e.g. `--view 200 120 90 150 70 40`.
+    #[arg(long, num_args = 6, value_names = ["EX", "EY", "EZ", "TX", "TY", "TZ"], allow_negative_numbers = true)]
+    view: Option<Vec<f64>>,
+    /// Select these objects (by uniqueId) with the object tool: the shot shows the
+    /// selection outlined and the object panel.
+    #[arg(long, value_name = "UID", num_args = 1..)]
+    select: Vec<u32>,
+    /// Once the view is drawn, draw and time N more frames and print their times (the
+    /// frame-time figures of docs/performance.md).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    measure: u32,
+    /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
+    #[arg(long)]
+    no_objects: bool,
+    /// Turn on view overlays (as in the View menu): `chunk-grid`, `layer-count`, `areas`
+    /// (chunks tinted by area id, with the legend), `ground-effects`.
+    #[arg(long, value_name = "NAME", num_args = 1.., value_parser = ["chunk-grid", "layer-count", "areas", "ground-effects"])]
+    overlay: Vec<String>,
+    /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
+    /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
+    /// with --client), `missing-models` (the list of models drawn as placeholders),
+    /// `import-image` (File ▸ Import image…), `export-images` (File ▸ Export images…) or
+    /// `textures` (Edit ▸ Textures…).
+    #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models", "import-image", "export-images", "textures"])]
+    dialog: Option<String>,
 }
 
 /// Reads an operations file (docs/scripting.md); errors name it.
@@ -74,13 +97,16 @@ pub fn read_ops(p: &std::path::Path) -> Result<crate::edit::ops::OpsFile, LoamEr
 /// Runs the screenshot command.
 pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
     let ops = args.apply.as_deref().map(read_ops).transpose()?;
-    let tile = match args.tile {
-        Some([x, y]) => Some(
+    let tile = match args.tile.as_deref() {
+        Some(&[x, y]) => Some(
             TileCoord::new(x as usize, y as usize)
                 .ok_or_else(|| LoamError::Usage(format!("tile {x} {y} is off the 64×64 grid")))?,
         ),
-        None => None,
+        _ => None,
     };
+    let mut paths = args.paths;
+    let out = paths.pop().unwrap_or_default();
+    let path = paths.pop();
     let view = match args.view.as_deref() {
         Some([ex, ey, ez, tx, ty, tz]) => Some(([*ex, *ey, *ez], [*tx, *ty, *tz])),
         Some(_) => {
@@ -90,7 +116,6 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         }
         None => None,
     };
-    let out = args.out;
     let frame_times = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let request = crate::app::screenshot::ScreenshotRequest {
         out: out.clone(),
@@ -102,11 +127,11 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         measure: args.measure,
         frame_times: frame_times.clone(),
         hide_objects: args.no_objects,
-        overlays: args.overlays,
+        overlays: args.overlay,
         dialog: args.dialog,
         outcome: Default::default(),
     };
-    crate::app::startup::run_screenshot(args.path, args.size, request, args.from, args.client)
+    crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)
         .map_err(LoamError::Usage)?;
     println!("wrote {}", out.display());
     if let Ok(mut t) = frame_times.lock()

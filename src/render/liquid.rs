@@ -111,9 +111,7 @@ void main() {
         alpha = mix(alpha, 1.0, 0.5 * fresnel);
     }
     if (u_brush.w > 0.5) {
-        float r = length(v_world.xy - u_brush.xy);
-        float w = max(fwidth(r), 1e-4);
-        float ring = 1.0 - clamp(abs(r - u_brush.z) / w - 1.0, 0.0, 1.0);
+        float ring = outline(length(v_world.xy - u_brush.xy) - u_brush.z);
         color = mix(color, vec3(1.0), 0.9 * ring);
         alpha = max(alpha, ring);
     }

@@ -15,6 +15,12 @@ vec3 hazed(vec3 color, vec3 world, vec3 eye, vec3 sky) {
     float fog = clamp((length(world - eye) - 1200.0) / 2600.0, 0.0, 1.0);
     return mix(color, sky, fog * 0.7);
 }
+// A line about two pixels wide where the signed distance d crosses zero (brush rings,
+// selection borders): 1 on the line, fading to 0 one pixel out.
+float outline(float d) {
+    float w = max(fwidth(d), 1e-4);
+    return 1.0 - clamp(abs(d) / w - 1.0, 0.0, 1.0);
+}
 "#;
 
 /// Prepends the GLSL version line (desktop GL 3.3 core or GLES 3.0), and to a fragment shader

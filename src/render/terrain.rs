@@ -286,15 +286,13 @@ void main() {
         // Distance outside (positive) or inside (negative) the rectangle's border.
         vec2 d2 = max(lo - p, p - hi);
         float d = max(d2.x, d2.y);
-        float w = max(fwidth(d), 1e-4);
-        float line = 1.0 - clamp(abs(d) / w - 1.0, 0.0, 1.0);
+        float line = outline(d);
         if (d < 0.0) color = mix(color, vec3(0.6, 0.85, 1.0), 0.18);
         color = mix(color, vec3(1.0), 0.9 * line);
     }
     if (u_brush.w > 0.5) {
         float d = length(v_world.xy - u_brush.xy);
-        float w = max(fwidth(d), 1e-4);
-        float ring = 1.0 - clamp(abs(d - u_brush.z) / w - 1.0, 0.0, 1.0);
+        float ring = outline(d - u_brush.z);
         color = mix(color, vec3(1.0), 0.9 * ring);
         if (d < u_brush.z) color = mix(color, vec3(1.0, 1.0, 0.6), 0.12);
     }

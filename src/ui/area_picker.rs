@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use egui::{Sense, TextEdit, Vec2};
 use egui_extras::{Column, TableBuilder};
 
+use super::labelled;
 use crate::assets::client::{Area, AreaNames};
 
 /// Pixels each subzone is set in under its zone.
@@ -41,9 +42,11 @@ pub fn show(ui: &mut egui::Ui, names: &AreaNames, map: Option<u32>, chosen: &mut
     let id = egui::Id::unique("loam-area-picker");
     let mut state: PickerState = ui.data(|d| d.get_temp(id)).unwrap_or_default();
     ui.horizontal(|ui| {
-        let label = ui.label("Find zone");
-        ui.add(TextEdit::singleline(&mut state.query).hint_text("part of a name"))
-            .labelled_by(label.id);
+        labelled(
+            ui,
+            "Find zone",
+            TextEdit::singleline(&mut state.query).hint_text("part of a name"),
+        );
     });
     if map.is_some() {
         ui.checkbox(&mut state.all_maps, "Zones of every map");

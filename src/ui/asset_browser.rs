@@ -10,6 +10,7 @@ use egui_extras::{Column, TableBuilder};
 
 use std::collections::HashMap;
 
+use super::labelled;
 use crate::assets::catalog::{AssetKind, Catalog, Row};
 use crate::command::Intent;
 
@@ -76,9 +77,11 @@ pub fn show(
     });
     let mut filter = browser.filter.to_string();
     ui.horizontal(|ui| {
-        let label = ui.label("Filter");
-        ui.add(egui::TextEdit::singleline(&mut filter).hint_text("words in the path"))
-            .labelled_by(label.id);
+        labelled(
+            ui,
+            "Filter",
+            egui::TextEdit::singleline(&mut filter).hint_text("words in the path"),
+        );
     });
     if filter != browser.filter {
         out.intents.push(Intent::BrowserFilter(filter));

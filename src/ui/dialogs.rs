@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::labelled;
 use crate::command::Intent;
 use crate::format::Generation;
 
@@ -147,8 +148,7 @@ pub fn open_from_client(
                 ui.label(listing.names.to_string());
             }
             ui.horizontal(|ui| {
-                let label = ui.label("Filter");
-                ui.text_edit_singleline(filter).labelled_by(label.id);
+                labelled(ui, "Filter", egui::TextEdit::singleline(filter));
             });
             let words = filter.to_ascii_lowercase();
             egui::ScrollArea::vertical()
@@ -450,9 +450,7 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
     let mut out = Vec::new();
     fixed_window(NEW_MAP_TITLE, 440.0).show(ui.ctx(), |ui| {
         ui.horizontal(|ui| {
-            let label = ui.label("Name");
-            ui.text_edit_singleline(&mut fields.name)
-                .labelled_by(label.id);
+            labelled(ui, "Name", egui::TextEdit::singleline(&mut fields.name));
         });
         ui.label("Client generation:");
         ui.horizontal(|ui| {
@@ -472,18 +470,20 @@ pub fn new_map(ui: &mut egui::Ui, view: &NewMapView, fields: &mut NewMapFields) 
             ui.label(format!("({n} tile{})", if n == 1 { "" } else { "s" }));
         });
         ui.horizontal(|ui| {
-            let label = ui.label("Height");
-            ui.add(
+            labelled(
+                ui,
+                "Height",
                 egui::DragValue::new(&mut fields.height)
                     .speed(1.0)
                     .suffix(" yd"),
-            )
-            .labelled_by(label.id);
+            );
         });
         ui.horizontal(|ui| {
-            let label = ui.label("Texture");
-            ui.add(egui::TextEdit::singleline(&mut fields.texture).desired_width(300.0))
-                .labelled_by(label.id);
+            labelled(
+                ui,
+                "Texture",
+                egui::TextEdit::singleline(&mut fields.texture).desired_width(300.0),
+            );
         });
         out.extend(chosen_path(
             ui,
@@ -755,9 +755,11 @@ fn tile_fields(ui: &mut egui::Ui, tiles: &mut [u8; 4], many: bool) {
 /// The heights a black and a white pixel stand for.
 fn range_fields(ui: &mut egui::Ui, min: &mut f32, max: &mut f32) {
     for (what, value) in [("Black is", min), ("white is", max)] {
-        let label = ui.label(what);
-        ui.add(egui::DragValue::new(value).speed(1.0).suffix(" yd"))
-            .labelled_by(label.id);
+        labelled(
+            ui,
+            what,
+            egui::DragValue::new(value).speed(1.0).suffix(" yd"),
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::labelled;
 use crate::command::Intent;
 use crate::format::Generation;
 use crate::render::scene::ObjectFilter;
@@ -369,12 +370,16 @@ fn uid_range(ui: &mut egui::Ui, range: Option<(u32, u32)>, out: &mut Vec<Intent>
         .or(range)
         .unwrap_or((1_000_000, 1_999_999));
     ui.horizontal(|ui| {
-        let l = ui.label("First uid");
-        ui.add(egui::DragValue::new(&mut first).range(1..=u32::MAX))
-            .labelled_by(l.id);
-        let l = ui.label("Last uid");
-        ui.add(egui::DragValue::new(&mut last).range(1..=u32::MAX))
-            .labelled_by(l.id);
+        labelled(
+            ui,
+            "First uid",
+            egui::DragValue::new(&mut first).range(1..=u32::MAX),
+        );
+        labelled(
+            ui,
+            "Last uid",
+            egui::DragValue::new(&mut last).range(1..=u32::MAX),
+        );
     });
     ui.data_mut(|d| d.insert_temp(id, (first, last)));
     ui.horizontal(|ui| {

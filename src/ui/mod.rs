@@ -17,3 +17,14 @@ pub mod texture_dialog;
 pub mod tile_map;
 pub mod tools;
 pub mod viewport;
+
+/// Shows `text` and then `widget`, naming the text as the widget's accessible label (how screen
+/// readers, and the window tests, find a field by the words beside it).
+pub fn labelled(
+    ui: &mut egui::Ui,
+    text: impl Into<egui::WidgetText>,
+    widget: impl egui::Widget,
+) -> egui::Response {
+    let label = ui.label(text);
+    ui.add(widget).labelled_by(label.id)
+}

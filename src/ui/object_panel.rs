@@ -6,6 +6,7 @@
 
 use egui::DragValue;
 
+use super::labelled;
 use crate::command::Intent;
 use crate::command::PlaceOptions;
 use crate::edit::objects::ObjectRecord;
@@ -105,11 +106,11 @@ fn place_options(ui: &mut egui::Ui, place: &PlaceOptions) -> Option<PlaceOptions
         .unwrap_or_else(|| place.model.clone().unwrap_or_default());
     let resp = ui
         .horizontal(|ui| {
-            let label = ui.label("Place");
-            ui.add(
+            labelled(
+                ui,
+                "Place",
                 egui::TextEdit::singleline(&mut typed).hint_text("pick in Assets, or type a path"),
             )
-            .labelled_by(label.id)
         })
         .inner;
     if resp.changed() {
@@ -128,9 +129,11 @@ fn place_options(ui: &mut egui::Ui, place: &PlaceOptions) -> Option<PlaceOptions
     if !model.to_ascii_lowercase().ends_with(".wmo") {
         ui.horizontal(|ui| {
             for (text, value) in [("Scale from", &mut p.scale.0), ("to", &mut p.scale.1)] {
-                let label = ui.label(text);
-                ui.add(DragValue::new(value).speed(0.01).range(0.01..=63.0))
-                    .labelled_by(label.id);
+                labelled(
+                    ui,
+                    text,
+                    DragValue::new(value).speed(0.01).range(0.01..=63.0),
+                );
             }
         });
     }
@@ -149,10 +152,11 @@ fn record_fields(ui: &mut egui::Ui, record: &ObjectRecord) -> Option<ObjectRecor
     let mut field =
         |ui: &mut egui::Ui, name: &str, value: &mut f64, speed: f64, decimals: usize| {
             ui.horizontal(|ui| {
-                let label = ui.label(name);
-                let resp = ui
-                    .add(DragValue::new(value).speed(speed).max_decimals(decimals))
-                    .labelled_by(label.id);
+                let resp = labelled(
+                    ui,
+                    name,
+                    DragValue::new(value).speed(speed).max_decimals(decimals),
+                );
                 changed |= resp.changed();
                 done |= resp.drag_stopped() || resp.lost_focus();
             });

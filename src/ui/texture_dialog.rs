@@ -3,6 +3,7 @@
 //! texture's layers grow, over one tile, the loaded tiles or the whole map. The app turns the form into the same `texture_*` operation `loam apply` runs
 //! (one undo step); the rules are `edit::texture_ops`'.
 
+use super::labelled;
 use crate::command::{Intent, TexturesIntent};
 
 /// The dialog's window title (and accessible name).
@@ -127,9 +128,11 @@ pub fn show(
 /// A texture path: typed, or picked from the loaded tiles' textures.
 fn texture_field(ui: &mut egui::Ui, label: &str, path: &mut String, textures: &[String]) {
     ui.horizontal(|ui| {
-        let l = ui.label(label);
-        ui.add(egui::TextEdit::singleline(path).desired_width(260.0))
-            .labelled_by(l.id);
+        labelled(
+            ui,
+            label,
+            egui::TextEdit::singleline(path).desired_width(260.0),
+        );
         ui.menu_button("Pick…", |ui| {
             for t in textures {
                 if ui
@@ -147,9 +150,11 @@ fn texture_field(ui: &mut egui::Ui, label: &str, path: &mut String, textures: &[
 /// A ground effect id: typed, or picked from the client's table.
 fn effect_field(ui: &mut egui::Ui, effect: &mut i64, effects: &[(u32, String)]) {
     ui.horizontal(|ui| {
-        let l = ui.label("Effect id");
-        ui.add(egui::DragValue::new(effect).range(-1..=i64::from(u32::MAX - 1)))
-            .labelled_by(l.id);
+        labelled(
+            ui,
+            "Effect id",
+            egui::DragValue::new(effect).range(-1..=i64::from(u32::MAX - 1)),
+        );
         if let Some((_, name)) = effects.iter().find(|(id, _)| i64::from(*id) == *effect) {
             ui.label(name);
         }

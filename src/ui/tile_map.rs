@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
+use super::labelled;
 use crate::command::Intent;
 use crate::model::TileCoord;
 use crate::model::coords::{TILES_PER_SIDE, tile_grid_position};
@@ -261,12 +262,8 @@ pub fn show(ui: &mut egui::Ui, state: &TileMapState) -> Vec<Intent> {
         _ => shown,
     };
     ui.horizontal(|ui| {
-        let label = ui.label("X");
-        ui.add(egui::DragValue::new(&mut x).range(0..=63))
-            .labelled_by(label.id);
-        let label = ui.label("Y");
-        ui.add(egui::DragValue::new(&mut y).range(0..=63))
-            .labelled_by(label.id);
+        labelled(ui, "X", egui::DragValue::new(&mut x).range(0..=63));
+        labelled(ui, "Y", egui::DragValue::new(&mut y).range(0..=63));
         if ui.button("Go to tile").clicked()
             && let Some(c) = TileCoord::new(x as usize, y as usize)
         {

@@ -3,6 +3,7 @@
 
 use egui::{ComboBox, DragValue, Slider};
 
+use super::labelled;
 use crate::command::Intent;
 use crate::command::{Tool, ToolSettings};
 use crate::edit::liquid::LiquidKind;
@@ -150,9 +151,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         }
         Tool::Noise => {
             ui.horizontal(|ui| {
-                let label = ui.label("Seed");
-                ui.add(DragValue::new(&mut s.noise_seed))
-                    .labelled_by(label.id);
+                labelled(ui, "Seed", DragValue::new(&mut s.noise_seed));
             });
             ui.add(Slider::new(&mut s.noise_scale, 2.0..=200.0).text("Wavelength (yd)"));
         }
@@ -166,8 +165,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             ];
             for (label, pick, path) in fields {
                 ui.horizontal(|ui| {
-                    let l = ui.label(label);
-                    ui.text_edit_singleline(path).labelled_by(l.id);
+                    labelled(ui, label, egui::TextEdit::singleline(path));
                 });
                 ComboBox::from_label(pick)
                     .selected_text(short(path))
@@ -188,9 +186,11 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                     }
                 });
             ui.horizontal(|ui| {
-                let label = ui.label("Texture path");
-                ui.text_edit_singleline(&mut s.texture)
-                    .labelled_by(label.id);
+                labelled(
+                    ui,
+                    "Texture path",
+                    egui::TextEdit::singleline(&mut s.texture),
+                );
             });
             ui.add(Slider::new(&mut s.opacity, 0.0..=1.0).text("Opacity"));
         }
@@ -216,8 +216,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         }
         Tool::Area => {
             ui.horizontal(|ui| {
-                let label = ui.label("Area id");
-                ui.add(DragValue::new(&mut s.area_id)).labelled_by(label.id);
+                labelled(ui, "Area id", DragValue::new(&mut s.area_id));
             });
             if let Some(names) = &view.areas {
                 match names.describe(s.area_id) {
@@ -329,9 +328,7 @@ fn liquid_options(ui: &mut egui::Ui, s: &mut ToolSettings, client_types: &[(u16,
         if exact {
             let mut id = s.liquid_type.unwrap_or(s.liquid_kind.liquid_type());
             ui.horizontal(|ui| {
-                let label = ui.label("LiquidType");
-                ui.add(DragValue::new(&mut id).range(1..=1000))
-                    .labelled_by(label.id);
+                labelled(ui, "LiquidType", DragValue::new(&mut id).range(1..=1000));
             });
             s.liquid_type = Some(id);
         } else {
@@ -376,9 +373,7 @@ fn typed_height(
     if typed {
         let mut h = height.unwrap_or(0.0);
         ui.horizontal(|ui| {
-            let label = ui.label(label);
-            ui.add(DragValue::new(&mut h).speed(speed))
-                .labelled_by(label.id);
+            labelled(ui, label, DragValue::new(&mut h).speed(speed));
         });
         *height = Some(h);
     } else {
@@ -389,21 +384,21 @@ fn typed_height(
 /// The sun the shadow bakes use: azimuth (degrees clockwise from north) and elevation.
 pub fn sun_row(ui: &mut egui::Ui, sun: &mut crate::edit::shadows::Sun) {
     ui.horizontal(|ui| {
-        let l = ui.label("Sun azimuth");
-        ui.add(
+        labelled(
+            ui,
+            "Sun azimuth",
             DragValue::new(&mut sun.azimuth)
                 .range(0.0..=359.9)
                 .suffix("°"),
         )
-        .labelled_by(l.id)
         .on_hover_text("Where the light comes from, clockwise from north (315: the north-west)");
-        let l = ui.label("elevation");
-        ui.add(
+        labelled(
+            ui,
+            "elevation",
             DragValue::new(&mut sun.elevation)
                 .range(1.0..=90.0)
                 .suffix("°"),
         )
-        .labelled_by(l.id)
         .on_hover_text("Degrees above the horizon (55: Blizzard's own baked shadows)");
     });
 }
