@@ -72,9 +72,7 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
             // The tile's base texture becomes one no chunk paints yet (the texture Paint chose
             // is a layer of the stroke's chunks now, where the swap would leave them).
             let base = map(&h).tiles.values().next().unwrap().textures[0].clone();
-            h.get_by_label("Replace").click();
-            h.run();
-            h.get_by_label("Replace").type_text(&base);
+            editor_support::type_into(&mut h, "Replace", &base);
             h.run();
             h.get_by_label("With").click();
             h.run();

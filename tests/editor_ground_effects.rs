@@ -70,14 +70,10 @@ fn the_textures_dialog_sets_a_textures_effect_as_one_undo_step() {
     let sample = map(&h);
     let steps = h.state().editing().history.len();
     editor_support::click_each(&mut h, &["Edit", "Textures…", "Ground effect"]);
-    h.get_by_label("Texture").click();
-    h.run();
-    h.get_by_label("Texture").type_text(SAND);
+    editor_support::type_into(&mut h, "Texture", SAND);
     h.get_by_label("The loaded tiles").click();
     h.run();
-    h.get_by_label("Effect id").click();
-    h.run();
-    h.get_by_label("Effect id").type_text("1963");
+    editor_support::type_into(&mut h, "Effect id", "1963");
     h.get_by_label("The loaded tiles").click();
     h.run();
     h.get_by_label("Apply").click();

@@ -28,12 +28,8 @@ fn a_swap_then_remove_unused_from_the_dialog_are_two_undo_steps() {
     let steps = h.state().editing().history.len();
 
     open_dialog(&mut h);
-    h.get_by_label("Texture").click();
-    h.run();
-    h.get_by_label("Texture").type_text(OLD);
-    h.get_by_label("Replace with").click();
-    h.run();
-    h.get_by_label("Replace with").type_text(NEW);
+    editor_support::type_into(&mut h, "Texture", OLD);
+    editor_support::type_into(&mut h, "Replace with", NEW);
     h.get_by_label("The loaded tiles").click();
     h.run();
     h.get_by_label("Apply").click();
@@ -89,9 +85,7 @@ fn the_swap_brush_swaps_only_under_its_circle_as_one_undo_step() {
         ("Replace", "Tileset\\Loam\\Sample\\Grass06.blp"),
         ("With", NEW),
     ] {
-        h.get_by_label(field).click();
-        h.run();
-        h.get_by_label(field).type_text(text);
+        editor_support::type_into(&mut h, field, text);
         h.run();
     }
     let at = view.center() + egui::vec2(-30.0, 40.0);

@@ -76,9 +76,7 @@ fn the_area_picker_finds_a_subzone_by_part_of_its_name_and_the_status_bar_names_
     h.run();
     assert!(h.query_by_label("Durotar").is_some());
 
-    h.get_by_label("Find zone").click();
-    h.run();
-    h.get_by_label("Find zone").type_text("pride");
+    editor_support::type_into(&mut h, "Find zone", "pride");
     h.run();
     assert!(
         h.query_by_label("Westfall").is_none(),

@@ -204,8 +204,6 @@ fn fix_tile_by_tile_rebases_the_chunks_the_whole_maps_fix_rebases() {
     let wdt = seamy::write_with_scattered_bases(&dir.path().join("scattered"));
     let seams_only = Fixes {
         seams: true,
-        uids: false,
-        shadows: None,
         ..Fixes::default()
     };
     assert_fix_as_whole(&wdt, &["--seams"], &seams_only);
@@ -243,7 +241,6 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     let both = Fixes {
         seams: true,
         uids: true,
-        shadows: None,
         ..Fixes::default()
     };
     let printed = assert_fix_as_whole(&wdt, &["--seams", "--uids"], &both);
@@ -253,8 +250,6 @@ fn fix_reads_a_map_tile_by_tile_and_writes_what_the_whole_maps_fix_writes() {
     );
     let seams_only = Fixes {
         seams: true,
-        uids: false,
-        shadows: None,
         ..Fixes::default()
     };
     assert_fix_as_whole(&wdt, &["--seams"], &seams_only);

@@ -141,19 +141,13 @@ fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let packed = dir.join(format!("packed{to}"));
-    let o = loam(&[
-        "convert",
-        "--to",
+    let o = common::pack_into(
+        game,
         to,
-        "--pack",
-        "--client",
-        game.to_str().unwrap(),
-        "--map-name",
-        "The Isle",
-        "--minimap",
-        edited.join("Isle.wdt").to_str().unwrap(),
-        packed.to_str().unwrap(),
-    ]);
+        &["--map-name", "The Isle", "--minimap"],
+        &edited.join("Isle.wdt"),
+        &packed,
+    );
     let said = text(&o);
     assert!(o.status.success(), "{said}");
     // WDT, WDL, four tiles, the md5translate table and the minimap tiles (tiles that look
@@ -283,16 +277,13 @@ fn a_new_335_map_lands_where_the_client_and_the_servers_extractors_read_it() {
     let o = loam(&["client", "--maps", game.to_str().unwrap()]);
     assert!(text(&o).contains("Isle\t572\tThe Isle"), "{}", text(&o));
     // Exporting again keeps the archives and the id: nothing is added twice.
-    let again = loam(&[
-        "convert",
-        "--to",
+    let again = common::pack_into(
+        &game,
         "3.3.5",
-        "--pack",
-        "--client",
-        game.to_str().unwrap(),
-        dir.path().join("edited3.3.5/Isle.wdt").to_str().unwrap(),
-        dir.path().join("again").to_str().unwrap(),
-    ]);
+        &[],
+        &dir.path().join("edited3.3.5/Isle.wdt"),
+        &dir.path().join("again"),
+    );
     assert!(
         text(&again).contains("already names Isle (map 572)"),
         "{}",
@@ -349,20 +340,13 @@ fn a_patch_name_the_extractors_skip_is_warned_about_and_a_taken_id_refused() {
     let new = dir.path().join("new");
     common::loam_new("Isle", "3.3.5", "1 1 1 1", &[], &new);
     let pack = |extra: &[&str], out: &str| {
-        let mut args = vec![
-            "convert",
-            "--to",
+        text(&common::pack_into(
+            &game,
             "3.3.5",
-            "--pack",
-            "--client",
-            game.to_str().unwrap(),
-        ];
-        args.extend(extra);
-        let wdt = new.join("Isle.wdt");
-        let out = dir.path().join(out);
-        args.extend([wdt.to_str().unwrap(), out.to_str().unwrap()]);
-        let o = loam(&args);
-        text(&o)
+            extra,
+            &new.join("Isle.wdt"),
+            &dir.path().join(out),
+        ))
     };
     let said = pack(&["--patch-name", "patch-A.MPQ", "--map-id", "571"], "o1");
     assert!(
@@ -471,18 +455,13 @@ fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_serv
     assert!(plain.status.success(), "{}", text(&plain));
     // Packed with its row and its area (asked for), with the MWMO packing writes: only the
     // liquid type remains.
-    let o = loam(&[
-        "convert",
-        "--to",
+    let o = common::pack_into(
+        &game,
         "3.3.5",
-        "--pack",
-        "--client",
-        game.to_str().unwrap(),
-        "--area-name",
-        "Isle Shore",
-        wdt.to_str().unwrap(),
-        dir.path().join("packed").to_str().unwrap(),
-    ]);
+        &["--area-name", "Isle Shore"],
+        &wdt,
+        &dir.path().join("packed"),
+    );
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("added area(s) 77 to the client's AreaTable.dbc"),

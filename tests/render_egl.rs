@@ -104,19 +104,37 @@ fn render_with(
     // SAFETY: plain GL calls on the current context with objects created here.
     let pixels = unsafe {
         assert_eq!(offscreen(gl, W, H), glow::FRAMEBUFFER_COMPLETE);
-        renderer.draw(
-            gl,
-            &FrameParams {
-                view_projection: camera.view_projection(W as f32 / H as f32),
-                eye: camera.eye(),
-                overlays,
-            },
-        );
-        let pixels = read_back(gl, W, H);
-        renderer.destroy(gl);
-        pixels
+        renderer.draw(gl, &frame_params(camera, W, H, overlays));
+        picture(gl, W, H, png)
     };
-    flipped_and_saved(&pixels, W, H, png)
+    renderer.destroy(gl);
+    pixels
+}
+
+/// Overlays with the tile grid off: the pictures whose pixels are compared show only what is drawn.
+fn no_grid() -> Overlays {
+    Overlays {
+        tile_grid: false,
+        ..Overlays::default()
+    }
+}
+
+/// What a frame is drawn with: `camera`'s view of a `w`×`h` picture and `overlays`.
+fn frame_params(camera: &Camera, w: i32, h: i32, overlays: Overlays) -> FrameParams {
+    FrameParams {
+        view_projection: camera.view_projection(w as f32 / h as f32),
+        eye: camera.eye(),
+        overlays,
+    }
+}
+
+/// The `w`×`h` framebuffer's RGBA rows, top row first, also written to
+/// `target/render-tests/{png}` for a person to look at.
+///
+/// # Safety
+/// `gl` must be current, with the framebuffer bound.
+unsafe fn picture(gl: &glow::Context, w: i32, h: i32, png: &str) -> Vec<u8> {
+    flipped_and_saved(&unsafe { read_back(gl, w, h) }, w, h, png)
 }
 
 /// Binds a new framebuffer of `w`×`h` (RGBA8 colour, 24-bit depth), sets the viewport to it and
@@ -190,7 +208,12 @@ fn flipped_and_saved(pixels: &[u8], w: i32, h: i32, png: &str) -> Vec<u8> {
 }
 
 fn pixel(img: &[u8], x: i32, y: i32) -> [u8; 3] {
-    let i = ((y * W + x) * 4) as usize;
+    pixel_in(img, W, x, y)
+}
+
+/// The RGB of pixel (x, y) of an RGBA picture `width` pixels wide, top row first.
+fn pixel_in(img: &[u8], width: i32, x: i32, y: i32) -> [u8; 3] {
+    let i = ((y * width + x) * 4) as usize;
     [img[i], img[i + 1], img[i + 2]]
 }
 

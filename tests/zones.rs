@@ -76,17 +76,7 @@ fn without_a_readable_table_the_ids_stay_numbers_and_the_note_says_why() {
 /// `loam convert --to 3.3.5 --pack --client GAME [extra…] WDT OUT`, which must succeed; its
 /// standard output.
 fn pack(game: &std::path::Path, wdt: &str, extra: &[&str], out: &std::path::Path) -> String {
-    let mut args = vec![
-        "convert",
-        "--to",
-        "3.3.5",
-        "--pack",
-        "--client",
-        game.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    args.extend([wdt, out.to_str().unwrap()]);
-    let o = loam(&args);
+    let o = common::pack_into(game, "3.3.5", extra, std::path::Path::new(wdt), out);
     assert!(o.status.success(), "{}", text(&o));
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -5,9 +5,11 @@
 //! a target keeps, drops and reports) belongs to `convert`.
 #![allow(dead_code)]
 
+use loam::edit::objects::{ObjectRecord, record_of};
 use loam::format::{mcal, mclq};
 use loam::model::chunk::{FLAG_DO_NOT_FIX_ALPHA, FLAG_HAS_VERTEX_COLORS};
 use loam::model::liquid::{LiquidLayer, rectangle_mask};
+use loam::model::objects::{ObjectKind, placements};
 use loam::model::{AlphaMap, Tile};
 
 /// Makes `tile` storable in 0.5.x / 0.6.0: 8-bit alpha rounded to 4-bit steps, no vertex
@@ -94,37 +96,15 @@ pub fn assert_tile_matches(what: &str, orig: &Tile, back: &Tile) {
         assert_eq!(a.shadow, b.shadow, "{at}: shadow");
         assert_liquid_matches(&at, a, b);
     }
-    assert_eq!(orig.doodads.len(), back.doodads.len(), "{what}: doodads");
-    for (p, q) in orig.doodads.iter().zip(&back.doodads) {
-        assert_eq!(
-            orig.doodad_names.get(p.name_index as usize),
-            back.doodad_names.get(q.name_index as usize),
-            "{what}: doodad {} name",
-            p.unique_id
-        );
-        assert_eq!(p.unique_id, q.unique_id);
-        assert_eq!(p.position, q.position, "{what}: doodad {}", p.unique_id);
-        assert_eq!(p.rotation, q.rotation);
-        assert_eq!(p.scale, q.scale);
-        assert_eq!(p.flags, q.flags);
+    // Every placement's record, model named, in record order; WMO boxes besides.
+    for kind in [ObjectKind::Doodad, ObjectKind::Wmo] {
+        let records = |t: &'_ Tile| -> Vec<ObjectRecord> {
+            placements(t, kind).map(|p| record_of(t, p)).collect()
+        };
+        assert_eq!(records(orig), records(back), "{what}: {kind:?} placements");
     }
-    assert_eq!(orig.wmos.len(), back.wmos.len(), "{what}: wmos");
     for (p, q) in orig.wmos.iter().zip(&back.wmos) {
-        assert_eq!(
-            orig.wmo_names.get(p.name_index as usize),
-            back.wmo_names.get(q.name_index as usize),
-            "{what}: wmo {} name",
-            p.unique_id
-        );
-        assert_eq!(p.unique_id, q.unique_id);
-        assert_eq!(p.position, q.position);
-        assert_eq!(p.rotation, q.rotation);
-        assert_eq!(p.scale, q.scale);
         assert_eq!((p.bounds_min, p.bounds_max), (q.bounds_min, q.bounds_max));
-        assert_eq!(
-            (p.flags, p.doodad_set, p.name_set),
-            (q.flags, q.doodad_set, q.name_set)
-        );
     }
 }
 

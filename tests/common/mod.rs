@@ -281,6 +281,27 @@ pub fn loam_on(
     loam(&all)
 }
 
+/// `loam convert --to TO --pack --client GAME [extra…] MAP OUT`: a map packed into a client's
+/// archives (and written to OUT).
+pub fn pack_into(
+    game: &std::path::Path,
+    to: &str,
+    extra: &[&str],
+    map: &std::path::Path,
+    out: &std::path::Path,
+) -> std::process::Output {
+    let mut args = vec![
+        "convert",
+        "--to",
+        to,
+        "--pack",
+        "--client",
+        game.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    loam_on(&args, map, out)
+}
+
 /// The uniqueId of every placement (doodads, then WMOs, tile by tile) the map's tiles list.
 pub fn object_uids(map: &loam::model::Map) -> impl Iterator<Item = u32> + '_ {
     map.tiles.values().flat_map(|t| {

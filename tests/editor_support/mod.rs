@@ -180,3 +180,10 @@ pub fn with_tool(tool: loam::doc::editing::Tool) -> (Harness<'static, LoamApp>, 
     h.run();
     (h, view)
 }
+
+/// Types `text` into the field labelled `label`: a click to focus it, a frame, then the keys.
+pub fn type_into(h: &mut Harness<'_, LoamApp>, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.run();
+    h.get_by_label(label).type_text(text);
+}

@@ -11,7 +11,7 @@ use loam::model::{Map, Tile, TileCoord};
 use loam::render::camera::Camera;
 use loam::render::liquid::LiquidRenderer;
 use loam::render::mesh::build_tile_mesh;
-use loam::render::terrain::{FrameParams, Overlays, TerrainRenderer};
+use loam::render::terrain::TerrainRenderer;
 use loam::render::texture_store::mip_chain;
 
 const W: i32 = 240;
@@ -39,27 +39,19 @@ fn draw_with(camera: &Camera, tile: &Tile, png: &str, water: Option<[u8; 4]>) ->
     // SAFETY: plain GL calls on the current context with objects created here.
     let pixels = unsafe {
         super::offscreen(gl, W, H);
-        let params = FrameParams {
-            view_projection: camera.view_projection(W as f32 / H as f32),
-            eye: camera.eye(),
-            overlays: Overlays {
-                tile_grid: false,
-                ..Overlays::default()
-            },
-        };
+        let params = super::frame_params(camera, W, H, super::no_grid());
         terrain.draw(gl, &params);
         liquid.draw(gl, &params, Some((&terrain, &names)));
-        let pixels = super::read_back(gl, W, H);
-        liquid.destroy(gl);
-        terrain.destroy(gl);
-        pixels
+        super::picture(gl, W, H, png)
     };
-    super::flipped_and_saved(&pixels, W, H, png)
+    liquid.destroy(gl);
+    terrain.destroy(gl);
+    pixels
 }
 
+/// As `super::pixel_in`, widened so that differences can go below zero.
 fn pixel(img: &[u8], x: i32, y: i32) -> [i32; 3] {
-    let i = ((y * W + x) * 4) as usize;
-    [img[i] as i32, img[i + 1] as i32, img[i + 2] as i32]
+    super::pixel_in(img, W, x, y).map(i32::from)
 }
 
 #[test]

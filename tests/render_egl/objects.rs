@@ -19,7 +19,7 @@ use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::objects::ObjectRenderer;
 use loam::render::scene::{DrawList, ObjectFilter};
-use loam::render::terrain::{FrameParams, Overlays, TerrainRenderer};
+use loam::render::terrain::TerrainRenderer;
 use loam::render::texture_store::texture_key;
 
 const W: i32 = 400;
@@ -77,14 +77,7 @@ fn draw(frame: &Frame, png: &str) -> Vec<u8> {
     // SAFETY: plain GL calls on the current context with objects created here.
     let pixels = unsafe {
         assert_eq!(super::offscreen(gl, W, H), glow::FRAMEBUFFER_COMPLETE);
-        let params = FrameParams {
-            view_projection: frame.camera.view_projection(W as f32 / H as f32),
-            eye: frame.camera.eye(),
-            overlays: Overlays {
-                tile_grid: false,
-                ..Overlays::default()
-            },
-        };
+        let params = super::frame_params(&frame.camera, W, H, super::no_grid());
         terrain.draw(gl, &params);
         let stats = objects.draw(gl, &params, &frame.list);
         let uploaded: usize = frame
@@ -98,17 +91,15 @@ fn draw(frame: &Frame, png: &str) -> Vec<u8> {
             stats.instances, uploaded,
             "every listed instance of an uploaded model is drawn"
         );
-        let pixels = super::read_back(gl, W, H);
-        objects.destroy(gl);
-        terrain.destroy(gl);
-        pixels
+        super::picture(gl, W, H, png)
     };
-    super::flipped_and_saved(&pixels, W, H, png)
+    objects.destroy(gl);
+    terrain.destroy(gl);
+    pixels
 }
 
 fn pixel(img: &[u8], x: i32, y: i32) -> [u8; 3] {
-    let i = ((y * W + x) * 4) as usize;
-    [img[i], img[i + 1], img[i + 2]]
+    super::pixel_in(img, W, x, y)
 }
 
 /// Two frames of `tile` with `model` uploaded as `id`: first listed nowhere, then listed once at
