@@ -71,13 +71,9 @@ fn the_textures_dialog_sets_a_textures_effect_as_one_undo_step() {
     let steps = h.state().editing().history.len();
     editor_support::click_each(&mut h, &["Edit", "Textures…", "Ground effect"]);
     editor_support::type_into(&mut h, "Texture", SAND);
-    h.get_by_label("The loaded tiles").click();
-    h.run();
+    editor_support::click_each(&mut h, &["The loaded tiles"]);
     editor_support::type_into(&mut h, "Effect id", "1963");
-    h.get_by_label("The loaded tiles").click();
-    h.run();
-    h.get_by_label("Apply").click();
-    h.run();
+    editor_support::click_each(&mut h, &["The loaded tiles", "Apply"]);
     assert_eq!(h.state().editing().history.len(), steps + 1);
     let after = map(&h);
     let mut sand = 0;

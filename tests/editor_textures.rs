@@ -30,10 +30,7 @@ fn a_swap_then_remove_unused_from_the_dialog_are_two_undo_steps() {
     open_dialog(&mut h);
     editor_support::type_into(&mut h, "Texture", OLD);
     editor_support::type_into(&mut h, "Replace with", NEW);
-    h.get_by_label("The loaded tiles").click();
-    h.run();
-    h.get_by_label("Apply").click();
-    h.run();
+    editor_support::click_each(&mut h, &["The loaded tiles", "Apply"]);
     assert_eq!(h.state().editing().history.len(), steps + 1);
     let swapped = map(&h);
     let mut layers = 0;

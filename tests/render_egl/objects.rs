@@ -203,39 +203,51 @@ fn assert_stands_in(changed: [i32; 4], expected: [f32; 4], what: &str) {
     }
 }
 
+/// Draws `model` (uploaded as `id`) placed at `place(x, y)` over the flat ground tile at
+/// (x, y), looked at from `height` yards up, with `without_and_with`: both frames, the box of the
+/// changed pixels and their count. Asserts that the box covers the model's projected vertices.
+fn drawn_over_ground(
+    (id, model): (u32, &AnyModel),
+    height: f64,
+    place: impl Fn(f64, f64) -> Mat4,
+    colors: [Option<[u8; 4]>; 2],
+    png: &str,
+) -> (Vec<u8>, Vec<u8>, [i32; 4], usize) {
+    let (tile, [x, y]) = ground();
+    let camera = looking_down(x, y, height);
+    let vp = camera.view_projection(W as f32 / H as f32);
+    let matrix = place(x, y);
+    let (empty, placed) = without_and_with(camera, &tile, (id, model), colors, matrix, png);
+    let (changed, n) = changed_box(&empty, &placed);
+    assert_stands_in(changed, projected_box(vp, matrix, model), png);
+    (empty, placed, changed, n)
+}
+
 #[test]
 fn a_corpus_m2_stands_where_its_placement_puts_it_textured() {
     let tank = corpus_model("wowserhq-format/model/tank.m2");
-    let (tile, [x, y]) = ground();
-    let camera = looking_down(x, y, 60.0);
-    let vp = camera.view_projection(W as f32 / H as f32);
     // Turned a quarter about the up axis, tipped, and twice the size: a wrong rotation order
     // or axis would move the drawn pixels off the projected vertices.
-    let placement = DoodadPlacement {
-        name_index: 0,
-        unique_id: 1,
-        position: [x + 5.0, y - 3.0, 0.0],
-        rotation: [10.0, 90.0, 20.0],
-        scale: 2048,
-        flags: 0,
+    let place = |x: f64, y: f64| {
+        let placement = DoodadPlacement {
+            name_index: 0,
+            unique_id: 1,
+            position: [x + 5.0, y - 3.0, 0.0],
+            rotation: [10.0, 90.0, 20.0],
+            scale: 2048,
+            flags: 0,
+        };
+        placement_matrix(
+            placement.position,
+            placement.rotation,
+            placement.scale_factor(),
+        )
+        .as_mat4()
     };
-    let matrix = placement_matrix(
-        placement.position,
-        placement.rotation,
-        placement.scale_factor(),
-    )
-    .as_mat4();
-    let (empty, placed) = without_and_with(
-        camera,
-        &tile,
-        (1, &tank),
-        [None, Some([220, 30, 30, 255])],
-        matrix,
-        "objects-m2",
-    );
-    let (changed, n) = changed_box(&empty, &placed);
+    let red_texture = [None, Some([220, 30, 30, 255])];
+    let (empty, placed, changed, n) =
+        drawn_over_ground((1, &tank), 60.0, place, red_texture, "objects-m2");
     assert!(n > 200, "the tank covers {n} pixels");
-    assert_stands_in(changed, projected_box(vp, matrix, &tank), "tank");
     // Textured: its pixels are the texture's red, lit.
     let mut red = 0;
     for yy in changed[1]..=changed[3] {
@@ -252,22 +264,13 @@ fn a_corpus_m2_stands_where_its_placement_puts_it_textured() {
 #[test]
 fn a_corpus_wmo_stands_where_its_placement_puts_it_textured() {
     let inn = corpus_model("wowserhq-format/mapobj/inn.wmo");
-    let (tile, [x, y]) = ground();
-    let camera = looking_down(x, y, 160.0);
-    let vp = camera.view_projection(W as f32 / H as f32);
-    let matrix = placement_matrix([x - 10.0, y + 4.0, 0.5], [0.0, 30.0, 0.0], 1.0).as_mat4();
+    let place = |x: f64, y: f64| {
+        placement_matrix([x - 10.0, y + 4.0, 0.5], [0.0, 30.0, 0.0], 1.0).as_mat4()
+    };
     let green = Some([30, 200, 40, 255]);
-    let (empty, placed) = without_and_with(
-        camera,
-        &tile,
-        (7, &inn),
-        [green, green],
-        matrix,
-        "objects-wmo",
-    );
-    let (changed, n) = changed_box(&empty, &placed);
+    let (_, placed, changed, n) =
+        drawn_over_ground((7, &inn), 160.0, place, [green, green], "objects-wmo");
     assert!(n > 500, "the inn covers {n} pixels");
-    assert_stands_in(changed, projected_box(vp, matrix, &inn), "inn");
     let centre = pixel(
         &placed,
         (changed[0] + changed[2]) / 2,
