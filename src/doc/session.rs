@@ -15,7 +15,7 @@ use crate::format::evidence::Decision;
 use crate::model::{Map, Tile, TileCoord};
 use crate::pipeline;
 use crate::pipeline::MapKind;
-use crate::pipeline::source::{NameView, OpenedSource, TileSource, open_source};
+use crate::pipeline::source::{NameView, TileSource, open_source};
 use crate::pipeline::stream::{Overlay, Target, Written, write_map};
 
 /// One open map.
@@ -138,25 +138,19 @@ impl Session {
         let Some(opened) = open_source(path, from)? else {
             return Session::open_whole(path, from);
         };
-        let OpenedSource {
-            header,
-            tiles,
-            decision,
-            source,
-        } = opened;
         Ok(Session {
-            map: header,
+            map: opened.header,
             source: path.to_path_buf(),
-            folder: source.folder,
-            generation: decision.generation,
-            decision,
+            folder: opened.source.folder,
+            generation: opened.decision.generation,
+            decision: opened.decision,
             has_wdt: true,
-            wdt_inferred: source.kind == MapKind::Folder,
+            wdt_inferred: opened.source.kind == MapKind::Folder,
             lone_tile_file: None,
-            missing_tiles: source.missing,
+            missing_tiles: opened.source.missing,
             edited: BTreeSet::new(),
-            on_disk: tiles.coords().into_iter().collect(),
-            tiles: Some(Arc::new(tiles)),
+            on_disk: opened.tiles.coords().into_iter().collect(),
+            tiles: Some(Arc::new(opened.tiles)),
             failed: BTreeMap::new(),
             revision: 0,
             changed_since_autosave: BTreeSet::new(),
