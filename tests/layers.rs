@@ -65,57 +65,124 @@ fn the_model_and_the_codecs_know_nothing_above_them() {
     assert_eq!(uses_of("format", &above), Vec::<String>::new());
 }
 
-#[test]
-fn the_edit_modules_import_each_other_without_circles() {
-    let files = sources("edit");
-    let names: BTreeSet<String> = files
-        .iter()
-        .map(|(f, _)| {
-            Path::new(f)
-                .file_stem()
-                .unwrap()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|n| n != "mod")
-        .collect();
-    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (file, code) in &files {
-        let me = Path::new(file)
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        if me == "mod" {
-            continue;
+/// The first path segment of each path `code` names after `prefix` (`super::`,
+/// `crate::edit::`): `super::seams::Seam` gives `seams`, `super::{cells, stroke::Stroke}` gives
+/// `cells` and `stroke`.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = BTreeSet::new();
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+            continue; // `a::super::` or `notsuper::`: not this prefix.
         }
-        let d = deps.entry(me.clone()).or_default();
-        for n in &names {
-            if n != &me
-                && (code.contains(&format!("super::{n}"))
-                    || code.contains(&format!("crate::edit::{n}")))
-            {
-                d.insert(n.clone());
+        let rest = &code[at + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            out.extend(group.split(',').map(ident));
+        } else {
+            out.insert(ident(rest));
+        }
+    }
+    out.remove("");
+    out
+}
+
+/// Every folder below `src/` that holds modules, as `edit` or `assets/client`.
+fn module_folders() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.push(
+                    p.strip_prefix(&root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+                stack.push(p);
             }
         }
     }
-    // Depth-first search for a path back to where it started.
-    fn reaches(
-        deps: &BTreeMap<String, BTreeSet<String>>,
-        from: &str,
-        to: &str,
-        seen: &mut BTreeSet<String>,
-    ) -> bool {
-        deps.get(from)
+    out.sort();
+    out
+}
+
+#[test]
+fn modules_side_by_side_import_each_other_without_circles() {
+    let mut circles = Vec::new();
+    for folder in module_folders() {
+        let crate_path = format!("crate::{}::", folder.replace('/', "::"));
+        // The folder's own files (not those of folders below it), by module name.
+        let files: Vec<(String, String)> = sources(&folder)
             .into_iter()
-            .flatten()
-            .any(|d| d == to || (seen.insert(d.clone()) && reaches(deps, d, to, seen)))
+            .filter(|(f, _)| {
+                let parent = Path::new(f).parent().unwrap();
+                parent.ends_with(&folder) && !f.ends_with("mod.rs")
+            })
+            .map(|(f, code)| {
+                let stem = Path::new(&f)
+                    .file_stem()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (stem, code)
+            })
+            .collect();
+        let names: BTreeSet<&String> = files.iter().map(|(n, _)| n).collect();
+        let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (me, code) in &files {
+            let named = names_after(code, "super::")
+                .into_iter()
+                .chain(names_after(code, &crate_path));
+            deps.entry(me.clone())
+                .or_default()
+                .extend(named.filter(|n| n != me && names.contains(n)));
+        }
+        // Depth-first search for a path back to where it started.
+        fn reaches(
+            deps: &BTreeMap<String, BTreeSet<String>>,
+            from: &str,
+            to: &str,
+            seen: &mut BTreeSet<String>,
+        ) -> bool {
+            deps.get(from)
+                .into_iter()
+                .flatten()
+                .any(|d| d == to || (seen.insert(d.clone()) && reaches(deps, d, to, seen)))
+        }
+        circles.extend(
+            names
+                .iter()
+                .filter(|n| reaches(&deps, n, n, &mut BTreeSet::new()))
+                .map(|n| format!("{folder}/{n}.rs")),
+        );
     }
-    let circles: Vec<&String> = names
-        .iter()
-        .filter(|n| reaches(&deps, n, n, &mut BTreeSet::new()))
-        .collect();
-    assert!(circles.is_empty(), "edit modules in a circle: {circles:?}");
+    assert!(circles.is_empty(), "modules in a circle: {circles:?}");
+}
+
+#[test]
+fn the_module_reader_sees_grouped_and_plain_paths() {
+    let code = "use super::{cells, stroke::Stroke};\nlet x = super::seams::within(t);\n\
+                use crate::edit::{self, uids};\nfoo::super::not_this();";
+    let got = names_after(code, "super::");
+    assert_eq!(
+        got,
+        ["cells", "seams", "stroke"].map(String::from).into(),
+        "{got:?}"
+    );
+    assert_eq!(
+        names_after(code, "crate::edit::"),
+        ["self", "uids"].map(String::from).into()
+    );
 }
 
 #[test]

@@ -32,41 +32,12 @@ use crate::model::objects::placements;
 use crate::model::{FileQuirk, ObjectKind, Tile, TileCoord};
 use crate::pipeline;
 
+pub use super::problem::{MapUses, Problem, Severity};
+
 /// Seams up to this size (yards) are float noise and only counted. A hundredth of a yard is
 /// about a third of a millimetre of the player's scale, far below a visible crack, and well above
 /// what float rounding in other tools leaves (thousandths); real tears are yards.
 pub const DEFAULT_SEAM_THRESHOLD: f32 = 0.01;
-
-/// How bad a problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    /// The map is wrong; `check` exits 1.
-    Error,
-    /// Odd but readable (another tool's marks); reported, `check` still succeeds.
-    Warning,
-}
-
-/// One thing wrong with a map.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Problem {
-    /// The file it is in (or the WDT for map-wide problems).
-    pub file: PathBuf,
-    /// What is wrong, with enough location to find it.
-    pub message: String,
-    /// Whether it fails the check.
-    pub severity: Severity,
-}
-
-impl Problem {
-    /// An error in `file`.
-    pub fn error(file: PathBuf, message: String) -> Problem {
-        Problem {
-            file,
-            message,
-            severity: Severity::Error,
-        }
-    }
-}
 
 /// What `check` keeps of a tile once it has been read: the problems inside it and what the
 /// map-wide checks (seams across tiles, uniqueIds, the WDL) need of it.
@@ -132,22 +103,6 @@ pub struct Report {
     pub decision: Decision,
     /// What the client checks (`--client`) need of the map.
     pub uses: MapUses,
-}
-
-/// What a map needs of a game client: its Map.dbc row, the area and liquid ids its tiles use,
-/// and a WDT the servers' extractors accept.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct MapUses {
-    /// The map's folder name.
-    pub name: String,
-    /// Its WDT (the folder when it has none).
-    pub wdt: PathBuf,
-    /// True when the map has a split WDT without an MWMO chunk.
-    pub wdt_lacks_mwmo: bool,
-    /// Each area id the tiles use, with the first tile using it.
-    pub areas: BTreeMap<u32, TileCoord>,
-    /// Each LiquidType id the tiles use, with the first tile using it.
-    pub liquids: BTreeMap<u16, TileCoord>,
 }
 
 /// Checks one map that opened; returns its problems, seams larger than `seam_threshold` yards

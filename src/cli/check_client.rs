@@ -13,7 +13,7 @@ use crate::assets::client::{
 };
 use crate::format::Generation;
 
-use super::check::{MapUses, Problem, Severity};
+use super::problem::{MapUses, Problem, Severity};
 
 /// The problems `uses` (a map read as `generation`) has in `client`.
 pub fn client_problems(

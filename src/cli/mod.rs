@@ -13,6 +13,7 @@ pub mod minimap;
 pub mod model;
 pub mod new;
 pub mod pipe;
+pub mod problem;
 pub mod progress;
 pub mod sample;
 #[cfg(feature = "editor")]

@@ -124,7 +124,7 @@ pub fn default_patch_name(data_dir: &Path, name: &str) -> Result<String> {
             let want = format!("patch-{c}.mpq");
             let there = names.iter().find(|n| n.to_ascii_lowercase() == want)?;
             let path = data_dir.join(there);
-            (written_by_loam(&path) && super::tables::holds(&path, &wdt)).then(|| there.clone())
+            (written_by_loam(&path) && holds(&path, &wdt)).then(|| there.clone())
         })
     });
     match ours {
@@ -151,9 +151,14 @@ pub fn check_patch_name(name: &str) -> Result<()> {
 
 /// True when the archive at `path` holds loam's [`MARKER`].
 pub fn written_by_loam(path: &Path) -> bool {
-    // wow-mpq is a large parser; a damaged archive must read as "not ours", not panic.
+    holds(path, MARKER)
+}
+
+/// True when the archive at `path` holds `game_path`; false for an archive that cannot be read.
+pub(crate) fn holds(path: &Path, game_path: &str) -> bool {
+    // wow-mpq is a large parser; a damaged archive must read as "without it", not panic.
     catch_unwind(AssertUnwindSafe(|| {
-        Archive::open(path).is_ok_and(|mut a| a.read_file(MARKER).is_ok())
+        Archive::open(path).is_ok_and(|mut a| a.read_file(game_path).is_ok())
     }))
     .unwrap_or(false)
 }

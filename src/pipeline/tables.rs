@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use super::mpq::{Entry, write_archive};
-use super::pack::{MARKER, marker_text, replaceable, written_by_loam};
+use super::pack::{MARKER, holds, marker_text, replaceable, written_by_loam};
 use crate::assets::client::{
     AREA_TABLE_DBC, ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_areas,
     add_map, locale_dir, read_map_table,
@@ -228,12 +228,4 @@ fn table_archive_name(folder: &Path, stem: &str) -> Result<String> {
             folder.display()
         ))
     })
-}
-
-/// True when the archive at `path` holds `game_path`.
-pub(crate) fn holds(path: &Path, game_path: &str) -> bool {
-    std::panic::catch_unwind(|| {
-        wow_mpq::Archive::open(path).is_ok_and(|mut a| a.read_file(game_path).is_ok())
-    })
-    .unwrap_or(false)
 }
