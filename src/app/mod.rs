@@ -255,10 +255,10 @@ impl LoamApp {
             .unwrap_or_default();
         for o in overlays {
             match o.as_str() {
-                "chunk-grid" => app.settings.chunk_grid = true,
-                "layer-count" => app.settings.layer_count = true,
-                "areas" => app.settings.area_overlay = true,
-                "ground-effects" => app.settings.effects_overlay = true,
+                "chunk-grid" => app.settings.view.chunk_grid = true,
+                "layer-count" => app.settings.view.layer_count = true,
+                "areas" => app.settings.view.area_overlay = true,
+                "ground-effects" => app.settings.view.effects_overlay = true,
                 _ => {}
             }
         }
@@ -597,12 +597,12 @@ impl LoamApp {
                 }
             }
             Intent::GoToTile(t) => self.go_to_tile(t),
-            Intent::ShowChunkGrid(v) => self.settings.chunk_grid = v,
-            Intent::ShowTileGrid(v) => self.settings.tile_grid = v,
-            Intent::ShowLayerCount(v) => self.settings.layer_count = v,
-            Intent::ShowAreas(v) => self.settings.area_overlay = v,
-            Intent::ShowGroundEffects(v) => self.settings.effects_overlay = v,
-            Intent::ShowLiquids(v) => self.settings.liquids = v,
+            Intent::ShowChunkGrid(v) => self.settings.view.chunk_grid = v,
+            Intent::ShowTileGrid(v) => self.settings.view.tile_grid = v,
+            Intent::ShowLayerCount(v) => self.settings.view.layer_count = v,
+            Intent::ShowAreas(v) => self.settings.view.area_overlay = v,
+            Intent::ShowGroundEffects(v) => self.settings.view.effects_overlay = v,
+            Intent::ShowLiquids(v) => self.settings.view.liquids = v,
             Intent::SetObjectFilter(f) => self.settings.objects = f,
             Intent::AutosaveSecs(v) => self.settings.autosave_secs = v,
             Intent::RestoreRecovered(i) => self.restore(i),
@@ -1156,12 +1156,12 @@ impl LoamApp {
                     self.terrain_clipboard.outline(hover)
                 })
                 .flatten(),
-            chunk_grid: self.settings.chunk_grid,
-            tile_grid: self.settings.tile_grid,
-            layer_count: self.settings.layer_count,
-            areas: self.settings.area_overlay,
-            ground_effects: self.settings.effects_overlay,
-            liquids: self.settings.liquids,
+            chunk_grid: self.settings.view.chunk_grid,
+            tile_grid: self.settings.view.tile_grid,
+            layer_count: self.settings.view.layer_count,
+            areas: self.settings.view.area_overlay,
+            ground_effects: self.settings.view.effects_overlay,
+            liquids: self.settings.view.liquids,
             brush: self
                 .view
                 .hover
@@ -1402,7 +1402,7 @@ impl eframe::App for LoamApp {
         if let Some(view) = list {
             intents.extend(ui::dialogs::missing_models(ui, &view));
         }
-        if self.settings.area_overlay && self.doc.session.is_some() {
+        if self.settings.view.area_overlay && self.doc.session.is_some() {
             ui::area_legend::show(ui, input.rect, &panels::area_legend(&self.doc));
         }
         let map = self.doc.session.as_ref().map(|s| &s.map);

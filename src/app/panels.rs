@@ -25,14 +25,9 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
         unsaved: doc.has_unsaved(),
         can_undo: doc.editing.history.can_undo(),
         can_redo: doc.editing.history.can_redo(),
-        chunk_grid: settings.chunk_grid,
-        tile_grid: settings.tile_grid,
-        layer_count: settings.layer_count,
-        area_overlay: settings.area_overlay,
         shadow_sun: doc.editing.settings.shadow_sun,
         shadow_models: doc.editing.settings.shadow_models,
-        effects_overlay: settings.effects_overlay,
-        liquids: settings.liquids,
+        view: settings.view,
         objects: settings.objects,
         uid_range: doc
             .session

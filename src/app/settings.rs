@@ -20,7 +20,7 @@ pub const STORAGE_KEY: &str = "loam.settings";
 pub const DEFAULT_SPEED: f32 = 120.0;
 /// Default autosave interval in seconds.
 pub const DEFAULT_AUTOSAVE_SECS: u32 = 120;
-pub use crate::command::{AUTOSAVE_RANGE, LeftPanel};
+pub use crate::command::{AUTOSAVE_RANGE, LeftPanel, ViewToggles};
 
 /// Persisted editor settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,18 +33,9 @@ pub struct Settings {
     /// The game client's data folder, when configured (real textures then; procedural ones
     /// until then).
     pub client_data: Option<PathBuf>,
-    /// Draw chunk borders.
-    pub chunk_grid: bool,
-    /// Draw tile borders.
-    pub tile_grid: bool,
-    /// Tint chunks by layer count.
-    pub layer_count: bool,
-    /// Tint chunks by area id, with a legend of the areas' names.
-    pub area_overlay: bool,
-    /// Show where ground effects grow (dots) and where they are switched off (hatching).
-    pub effects_overlay: bool,
-    /// Draw liquid surfaces.
-    pub liquids: bool,
+    /// Grids, tints and liquids shown (View menu).
+    #[serde(flatten)]
+    pub view: ViewToggles,
     /// The camera last used on each map, keyed by the file it was opened from.
     pub cameras: BTreeMap<String, Camera>,
     /// The page the left panel shows.
@@ -66,12 +57,7 @@ impl Default for Settings {
             recent: Vec::new(),
             camera_speed: DEFAULT_SPEED,
             client_data: None,
-            chunk_grid: false,
-            tile_grid: true,
-            layer_count: false,
-            area_overlay: false,
-            effects_overlay: false,
-            liquids: true,
+            view: ViewToggles::default(),
             cameras: BTreeMap::new(),
             read_as: BTreeMap::new(),
             left_panel: LeftPanel::Tiles,
@@ -169,5 +155,23 @@ mod tests {
         };
         bad.sanitize();
         assert_eq!(bad.camera_speed, DEFAULT_SPEED);
+    }
+
+    #[test]
+    fn the_view_toggles_are_read_from_and_written_to_the_settings_top_level() {
+        // A settings file written before the toggles were grouped, with some of them missing.
+        let old = r#"{"camera_speed": 80.0, "chunk_grid": true, "liquids": false}"#;
+        let s: Settings = serde_json::from_str(old).unwrap();
+        let expected = ViewToggles {
+            chunk_grid: true,
+            liquids: false,
+            ..ViewToggles::default()
+        };
+        assert_eq!(s.view, expected);
+        assert!(s.view.tile_grid, "a missing toggle takes its default");
+        let text: serde_json::Value = serde_json::to_value(&s).unwrap();
+        assert_eq!(text["chunk_grid"], true);
+        assert_eq!(text["tile_grid"], true);
+        assert!(text.get("view").is_none(), "{text}");
     }
 }

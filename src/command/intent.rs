@@ -269,5 +269,37 @@ pub enum LeftPanel {
     Assets,
 }
 
+/// What the View menu shows in the 3D view besides the terrain: grids, tints and liquids.
+/// Saved with the settings (its fields at the settings' top level, as before it was grouped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ViewToggles {
+    /// Draw chunk borders.
+    pub chunk_grid: bool,
+    /// Draw tile borders.
+    pub tile_grid: bool,
+    /// Tint chunks by layer count.
+    pub layer_count: bool,
+    /// Tint chunks by area id, with a legend of the areas' names.
+    pub area_overlay: bool,
+    /// Show where ground effects grow (dots) and where they are switched off (hatching).
+    pub effects_overlay: bool,
+    /// Draw liquid surfaces.
+    pub liquids: bool,
+}
+
+impl Default for ViewToggles {
+    fn default() -> Self {
+        ViewToggles {
+            chunk_grid: false,
+            tile_grid: true,
+            layer_count: false,
+            area_overlay: false,
+            effects_overlay: false,
+            liquids: true,
+        }
+    }
+}
+
 /// The shortest and longest autosave intervals the setting takes, in seconds.
 pub const AUTOSAVE_RANGE: std::ops::RangeInclusive<u32> = 15..=3600;

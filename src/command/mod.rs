@@ -11,5 +11,5 @@ pub mod shortcuts;
 pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use intent::{
     AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel,
-    NewMapIntent, TexturesIntent,
+    NewMapIntent, TexturesIntent, ViewToggles,
 };

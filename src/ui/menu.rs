@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::labelled;
-use crate::command::Intent;
+use crate::command::{Intent, ViewToggles};
 use crate::format::Generation;
 use crate::render::scene::ObjectFilter;
 
@@ -17,22 +17,12 @@ pub struct MenuState {
     pub has_map: bool,
     /// Unsaved tiles exist.
     pub unsaved: bool,
-    /// Chunk grid shown.
-    pub chunk_grid: bool,
-    /// Tile grid shown.
-    pub tile_grid: bool,
-    /// Layer-count map shown.
-    pub layer_count: bool,
-    /// Area overlay shown.
-    pub area_overlay: bool,
     /// The sun shadow bakes use.
     pub shadow_sun: crate::edit::shadows::Sun,
     /// Bakes add the models' shadows.
     pub shadow_models: bool,
-    /// Ground-effects overlay shown.
-    pub effects_overlay: bool,
-    /// Liquid surfaces shown.
-    pub liquids: bool,
+    /// Grids, tints and liquids shown.
+    pub view: ViewToggles,
     /// Which objects are drawn.
     pub objects: ObjectFilter,
     /// The open map's uniqueId range (first, last), when it has one; `None` inside when a map
@@ -226,18 +216,18 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("View", |ui| {
-            toggle(ui, &mut out, state.chunk_grid, "Chunk grid", Intent::ShowChunkGrid);
-            toggle(ui, &mut out, state.tile_grid, "Tile grid", Intent::ShowTileGrid);
-            toggle(ui, &mut out, state.layer_count, "Layer count", Intent::ShowLayerCount);
-            toggle(ui, &mut out, state.area_overlay, "Areas", Intent::ShowAreas);
+            toggle(ui, &mut out, state.view.chunk_grid, "Chunk grid", Intent::ShowChunkGrid);
+            toggle(ui, &mut out, state.view.tile_grid, "Tile grid", Intent::ShowTileGrid);
+            toggle(ui, &mut out, state.view.layer_count, "Layer count", Intent::ShowLayerCount);
+            toggle(ui, &mut out, state.view.area_overlay, "Areas", Intent::ShowAreas);
             toggle(
                 ui,
                 &mut out,
-                state.effects_overlay,
+                state.view.effects_overlay,
                 "Ground effects",
                 Intent::ShowGroundEffects,
             );
-            toggle(ui, &mut out, state.liquids, "Liquids", Intent::ShowLiquids);
+            toggle(ui, &mut out, state.view.liquids, "Liquids", Intent::ShowLiquids);
             ui.separator();
             let mut f = state.objects;
             let mut changed = ui.checkbox(&mut f.doodads, "Doodads").changed();
