@@ -49,6 +49,19 @@ struct Frame<'a> {
     list: DrawList,
 }
 
+/// Draws `tile` and what `list` names with no model uploaded (boxes and markers only).
+fn draw_without_models(camera: Camera, tile: &Tile, list: DrawList, png: &str) -> Vec<u8> {
+    let tiles = [tile];
+    let frame = Frame {
+        camera,
+        tiles: &tiles,
+        models: vec![],
+        texture_color: None,
+        list,
+    };
+    draw(&frame, png)
+}
+
 /// Draws a frame into a W×H framebuffer; RGBA rows, top first.
 fn draw(frame: &Frame, png: &str) -> Vec<u8> {
     let egl = super::egl();
@@ -346,17 +359,7 @@ fn missing_models_draw_placeholders_named_on_hover() {
     let list = scene.draw_list(vp, camera.eye(), &ObjectFilter::default());
     assert_eq!(list.placeholders.len(), 2);
     assert_eq!(list.model_instances(), 0);
-    let tiles = [&tile];
-    let img = draw(
-        &Frame {
-            camera,
-            tiles: &tiles,
-            models: vec![],
-            texture_color: None,
-            list,
-        },
-        "objects-placeholders.png",
-    );
+    let img = draw_without_models(camera, &tile, list, "objects-placeholders.png");
     // Magenta over each placement: the doodad's 4-yard box (2 yards, scale 2) and the WMO's
     // record box.
     for (wx, wy) in [(x + 20.0, y), (x - 20.0, y)] {
@@ -483,21 +486,8 @@ fn a_wmo_shows_its_default_set_and_the_chosen_one() {
         gap > 8.0,
         "a set-1 doodad away from the others: best gap {gap} px"
     );
-    let tiles = [&tile];
-    let picture = |list: DrawList, png: &str| {
-        draw(
-            &Frame {
-                camera,
-                tiles: &tiles,
-                models: vec![],
-                texture_color: None,
-                list,
-            },
-            png,
-        )
-    };
-    let img1 = picture(with1, "objects-wmo-set1.png");
-    let img2 = picture(with2, "objects-wmo-set2.png");
+    let img1 = draw_without_models(camera, &tile, with1, "objects-wmo-set1.png");
+    let img2 = draw_without_models(camera, &tile, with2, "objects-wmo-set2.png");
     let magenta = |p: [u8; 3]| p[0] > p[1] + 60 && p[2] > p[1] + 60;
     let (lx, ly) = (lonely[0] as i32, lonely[1] as i32);
     assert!(magenta(pixel(&img1, lx, ly)), "set 1 shows its doodad");
