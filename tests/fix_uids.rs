@@ -79,8 +79,7 @@ fn check_names_the_clashes_and_fix_uids_renumbers_each_later_object_once() {
     assert!(clashes[3].contains("uniqueId 1100 is used by two different WMOs (tile 31_31 "));
 
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&["fix", "--uids", &wdt, out.path().to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["fix", "--uids", &wdt, out.path().to_str().unwrap()]);
     let t = text(&o);
     let changes: Vec<&str> = t.lines().filter(|l| l.contains("uniqueId ")).collect();
     assert_eq!(changes.len(), 3, "three objects renumbered:\n{t}");
@@ -137,8 +136,7 @@ fn check_names_the_clashes_and_fix_uids_renumbers_each_later_object_once() {
         }
     }
 
-    let o = loam(&["check", fixed.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["check", fixed.to_str().unwrap()]);
     assert!(!text(&o).contains("uniqueId"), "{}", text(&o));
 
     // Fixing the fixed map changes nothing.
@@ -157,20 +155,18 @@ fn seams_and_uids_together_do_both() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = write(&clashing_map(), dir.path());
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&[
+    let o = common::loam_ok(&[
         "fix",
         "--seams",
         "--uids",
         &wdt,
         out.path().to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
     assert!(t.contains("seams: "), "{t}");
     assert!(t.contains("uids: 3 object(s)"), "{t}");
     let fixed = out.path().join("Sample.wdt");
-    let o = loam(&["check", "--seam-threshold", "0", fixed.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["check", "--seam-threshold", "0", fixed.to_str().unwrap()]);
     assert!(!text(&o).contains("uniqueId"), "{}", text(&o));
 }
 

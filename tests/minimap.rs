@@ -7,7 +7,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{loam, text};
+use common::text;
 use wow_mpq::ArchiveBuilder;
 
 /// Decodes a BLP with wow-blp's parser and converter: (width, height, RGBA).
@@ -31,9 +31,7 @@ fn lines_of(table: &str, map: &str) -> Vec<(String, String)> {
 fn minimap(args: &[&str]) -> String {
     let mut all = vec!["minimap"];
     all.extend(args);
-    let o = loam(&all);
-    assert!(o.status.success(), "{}", text(&o));
-    text(&o)
+    text(&common::loam_ok(&all))
 }
 
 /// Writes the 2×2 picture of the sample's four tiles as one PNG for a person to look at.
@@ -175,15 +173,7 @@ fn only_changed_tiles_are_drawn_again_and_their_old_files_go() {
     )
     .unwrap();
     let edited = map.clone();
-    let o = loam(&[
-        "apply",
-        wdt.to_str().unwrap(),
-        ops.to_str().unwrap(),
-        "--to",
-        "3.3.5",
-        edited.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    common::apply_335(&wdt, &ops, &edited);
     let said = minimap(&[
         edited.join("Sample.wdt").to_str().unwrap(),
         out.to_str().unwrap(),
@@ -235,14 +225,13 @@ fn the_table_keeps_the_clients_other_maps_and_the_alpha_gets_its_txt() {
     let map = common::sample_in(dir.path().join("map"));
     let out = dir.path().join("out");
     let v112 = dir.path().join("v112");
-    let o = loam(&[
+    common::loam_ok(&[
         "convert",
         "--to",
         "1.12",
         map.join("Sample.wdt").to_str().unwrap(),
         v112.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
     minimap(&[
         v112.join("Sample.wdt").to_str().unwrap(),
         out.to_str().unwrap(),

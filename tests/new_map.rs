@@ -20,9 +20,7 @@ fn tc(x: usize, y: usize) -> TileCoord {
 fn new_ok(args: &[&str]) -> String {
     let mut all = vec!["new"];
     all.extend(args);
-    let o = loam(&all);
-    assert!(o.status.success(), "loam {all:?}: {}", text(&o));
-    text(&o)
+    text(&common::loam_ok(&all))
 }
 
 /// Opens the map at `wdt` as `g` (0.6.0 must be named: a flat 0.6.0 tile is a flat 1.12 one

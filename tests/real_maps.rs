@@ -165,8 +165,7 @@ fn a_0_6_0_tile_without_liquid_opens_as_0_6_0_when_the_user_says_so() {
     let wdt = dir.path().join("Old.wdt");
 
     // The bytes cannot tell: 1.12 is assumed, and info says so.
-    let o = loam(&["info", s(&wdt)]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["info", s(&wdt)]);
     assert!(
         text(&o).contains("generation 1.12") && text(&o).contains("1.12 assumed"),
         "{}",
@@ -198,8 +197,7 @@ fn one_bad_tile_does_not_stop_the_map() {
     assert!(why.contains("Sample_32_31.adt"), "{why}");
     assert!(why.contains("at byte"), "the error names where: {why}");
 
-    let o = loam(&["info", s(&wdt)]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["info", s(&wdt)]);
     assert!(
         text(&o).contains("1 unreadable") && text(&o).contains("unreadable 32_31"),
         "{}",
@@ -272,15 +270,12 @@ fn a_folder_of_tiles_without_a_wdt_is_a_map() {
         }
     }
 
-    let o = loam(&["info", s(src.path())]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["info", s(src.path())]);
     assert!(text(&o).contains("without a WDT"), "{}", text(&o));
-    let o = loam(&["check", s(src.path())]);
-    assert!(o.status.success(), "{}", text(&o));
+    common::loam_ok(&["check", s(src.path())]);
 
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&["convert", "--to", "3.3.5", s(src.path()), s(out.path())]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["convert", "--to", "3.3.5", s(src.path()), s(out.path())]);
     assert!(text(&o).contains("WDT written"), "{}", text(&o));
     let back = pipeline::open_map(&out.path().join("Sample.wdt")).unwrap();
     assert_eq!(back.kind, MapKind::SplitWdt);

@@ -12,8 +12,7 @@ use loam::pipeline;
 
 /// `loam check` with no threshold finds no seam in `map`, not even float noise.
 fn assert_no_seam_at_all(map: &std::path::Path) {
-    let o = loam(&["check", "--seam-threshold", "0", map.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["check", "--seam-threshold", "0", map.to_str().unwrap()]);
     assert!(!text(&o).contains("seam"), "no seam at all:\n{}", text(&o));
 }
 
@@ -72,8 +71,7 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
     assert!(t.contains("3 problem(s) found"), "{t}");
 
     // A higher threshold lists nothing, counts everything and passes.
-    let o = loam(&["check", "--seam-threshold", "100", wdt_s]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["check", "--seam-threshold", "100", wdt_s]);
     assert!(!text(&o).contains(": seam of "), "{}", text(&o));
     assert!(
         text(&o).contains(&format!(
@@ -87,8 +85,7 @@ fn check_lists_tears_largest_first_and_counts_the_noise_then_fix_closes_all() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 
     let out = tempfile::tempdir().unwrap();
-    let o = loam(&["fix", "--seams", wdt_s, out.path().to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["fix", "--seams", wdt_s, out.path().to_str().unwrap()]);
     let t = text(&o);
     let changed = format!("seams: {} vertices changed", seamy::SHARED_VERTICES);
     assert!(t.contains(&changed), "missing {changed:?} in:\n{t}");

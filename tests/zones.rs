@@ -29,8 +29,7 @@ fn info_with_a_335_or_a_112_client_names_the_tiles_zones_and_subzones() {
             v112,
             &[("DBFilesClient\\AreaTable.dbc", &area_table(fields, AREAS))],
         );
-        let o = loam(&["info", &sample_tile(), "--client", game.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", text(&o));
+        let o = common::loam_ok(&["info", &sample_tile(), "--client", game.to_str().unwrap()]);
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(out.contains("\n         1  Elwynn Forest\n"), "{out}");
         assert!(
@@ -62,8 +61,7 @@ fn without_a_readable_table_the_ids_stay_numbers_and_the_note_says_why() {
         false,
         &[("DBFilesClient\\AreaTable.dbc", &area_table(20, AREAS))],
     );
-    let o = loam(&["info", &sample_tile(), "--client", game.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = common::loam_ok(&["info", &sample_tile(), "--client", game.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("  area ids: 1 2\n"));
     assert!(
         String::from_utf8_lossy(&o.stderr)

@@ -216,7 +216,7 @@ pub fn absolute_heights(m: &wow_adt::McnkChunk) -> Vec<f32> {
 
 /// `loam apply --to 3.3.5 MAP OPS OUT`, which must succeed; what it said.
 pub fn apply_335(map: &std::path::Path, ops: &std::path::Path, out: &std::path::Path) -> String {
-    let o = loam(&[
+    let o = loam_ok(&[
         "apply",
         map.to_str().unwrap(),
         ops.to_str().unwrap(),
@@ -224,7 +224,6 @@ pub fn apply_335(map: &std::path::Path, ops: &std::path::Path, out: &std::path::
         "3.3.5",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
     text(&o)
 }
 
@@ -262,6 +261,15 @@ pub fn loam<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
         .args(args)
         .output()
         .expect("loam runs")
+}
+
+/// Runs the `loam` binary with `args`, which must succeed (else the test fails with the
+/// command and what it printed).
+pub fn loam_ok<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    let o = loam(args);
+    let words: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+    assert!(o.status.success(), "loam {}: {}", words.join(" "), text(&o));
+    o
 }
 
 /// What a run of the binary printed: its stdout, then its stderr.
