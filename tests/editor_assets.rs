@@ -196,7 +196,7 @@ fn the_browser_lists_client_files_by_kind_with_thumbnails_and_a_click_sets_the_p
         Some((AssetKind::Model, "Custom\\Doodads\\Rabbit.m2".to_string()))
     );
     assert!(
-        h.query_by_label_contains("common.MPQ").is_some(),
+        editor_support::shows(&h, "common.MPQ"),
         "the detail line names the archive"
     );
     h.get_by_label(&format!("WMOs ({})", 1 + wmos)).click();
@@ -320,7 +320,7 @@ fn a_map_opens_from_the_client_and_save_asks_for_a_folder() {
     let mut h = open_from_client(&dialogs, game.path());
     let maps = h.state().message().map(str::to_string);
     assert!(
-        h.query_by_label_contains("map(s)").is_some(),
+        editor_support::shows(&h, "map(s)"),
         "the dialog is up; {maps:?}"
     );
     h.get_by_label("Custom  My Custom Map (map 901)").click();

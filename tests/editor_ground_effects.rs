@@ -5,7 +5,6 @@
 
 mod editor_support;
 
-use egui_kittest::kittest::Queryable;
 use loam::doc::editing::Tool;
 use loam::model::Map;
 
@@ -28,18 +27,8 @@ fn off_cells(m: &Map) -> u32 {
 fn the_brush_switches_cells_off_under_the_drag_and_the_panel_says_so() {
     let (mut h, view) = editor_support::with_tool(Tool::EffectsOff);
     let at = view.center() + egui::vec2(-30.0, 40.0);
-    editor_support::ground_under(&mut h, at);
-    let sample = map(&h);
+    let (sample, after) = editor_support::one_stroke(&mut h, at);
     assert_eq!(off_cells(&sample), 0, "the sample grows effects everywhere");
-    let steps = h.state().editing().history.len();
-    editor_support::drag(
-        &mut h,
-        at,
-        at + egui::vec2(30.0, 0.0),
-        egui::Modifiers::NONE,
-    );
-    assert_eq!(h.state().editing().history.len(), steps + 1);
-    let after = map(&h);
     let off = off_cells(&after);
     // A 20-yard brush (a few chunks' worth of 4-yard cells), not the whole map.
     assert!(off > 20 && off < 2000, "{off} cells off");
@@ -54,8 +43,7 @@ fn the_brush_switches_cells_off_under_the_drag_and_the_panel_says_so() {
     h.hover_at(at);
     h.run();
     assert!(
-        h.query_by_label_contains("ground effects switched off")
-            .is_some(),
+        editor_support::shows(&h, "ground effects switched off"),
         "the panel names the cell under the cursor as off"
     );
     editor_support::click_each(&mut h, &["Undo"]);

@@ -43,8 +43,7 @@ fn a_picked_heightmap_imports_as_one_undo_step() {
     h.get_by_label("Image…").click();
     h.run();
     assert!(
-        h.query_by_label_contains("Sample_31_31_height.png (257×257)")
-            .is_some(),
+        editor_support::shows(&h, "Sample_31_31_height.png (257×257)"),
         "the chosen image and its size are shown"
     );
     h.get_by_label("Import").click();
@@ -78,7 +77,7 @@ fn the_export_dialog_writes_the_maps_images_on_its_worker() {
     h.run();
     editor_support::click_each(&mut h, &["File", "Export images…"]);
     assert!(
-        h.query_by_label_contains("Tile 31_31's heights").is_some(),
+        editor_support::shows(&h, "Tile 31_31's heights"),
         "a preview"
     );
     dialogs.answer_folder(Some(dir.path().to_path_buf()));

@@ -101,8 +101,7 @@ fn the_dialog_says_why_a_map_cannot_be_made_and_will_not_write_over_one() {
     std::fs::write(dir.path().join("NewMap/NewMap.wdt"), b"theirs").unwrap();
     let mut h = new_map_dialog(dir.path());
     assert!(
-        h.query_by_label_contains("already has NewMap.wdt")
-            .is_some(),
+        editor_support::shows(&h, "already has NewMap.wdt"),
         "the dialog says the files are there"
     );
     // Create is disabled: clicking it writes nothing.

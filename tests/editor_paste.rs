@@ -37,12 +37,12 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
     let mut h = editor_support::scripted(&dialogs, None, None);
     select_rectangle(&mut h);
     assert!(
-        h.query_by_label_contains("Selection: ").is_some(),
+        editor_support::shows(&h, "Selection: "),
         "the drag selected a rectangle"
     );
     h.get_by_label("Copy").click();
     h.run();
-    assert!(h.query_by_label_contains("quads of Sample").is_some());
+    assert!(editor_support::shows(&h, "quads of Sample"));
 
     // Another map: the clipboard stays.
     let adt = common::corpus_file("wowserhq-format/map/continent4229.adt");
@@ -53,7 +53,7 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
         h.get_by_label(Tool::CopyPaste.name()).click();
         h.run();
     }
-    assert!(h.query_by_label_contains("quads of Sample").is_some());
+    assert!(editor_support::shows(&h, "quads of Sample"));
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
     let at = view.center() + egui::vec2(-30.0, 40.0);
     editor_support::ground_under(&mut h, at);
@@ -84,7 +84,7 @@ fn bake_shadows_in_the_selection_bakes_only_the_chunks_it_overlaps_as_one_undo_s
     let dialogs = ScriptedDialogs::default();
     let mut h = editor_support::scripted(&dialogs, None, None);
     let ([a, b], [pa, pb]) = select_rectangle(&mut h);
-    assert!(h.query_by_label_contains("Selection: ").is_some());
+    assert!(editor_support::shows(&h, "Selection: "));
     // Raise a hill in it (the sample's own shadows are baked already; the new ground casts new
     // ones), then back to the selection, which the tool kept.
     h.get_by_label(Tool::Raise.name()).click();
@@ -94,7 +94,7 @@ fn bake_shadows_in_the_selection_bakes_only_the_chunks_it_overlaps_as_one_undo_s
     editor_support::drag(&mut h, mid, mid + egui::vec2(4.0, 0.0), Modifiers::NONE);
     h.get_by_label(Tool::CopyPaste.name()).click();
     h.run();
-    assert!(h.query_by_label_contains("Selection: ").is_some());
+    assert!(editor_support::shows(&h, "Selection: "));
     let before = editor_support::map(&h);
     let steps = h.state().editing().history.len();
     h.get_by_label("Bake shadows in the selection").click();

@@ -187,3 +187,24 @@ pub fn type_into(h: &mut Harness<'_, LoamApp>, label: &str, text: &str) {
     h.run();
     h.get_by_label(label).type_text(text);
 }
+
+/// A drag of the chosen brush from `at` 30 points east, on the ground (hovered first, so that
+/// the tiles under it are loaded): the map before and after it. Asserts that it made exactly
+/// one undo step.
+pub fn one_stroke(h: &mut Harness<'_, LoamApp>, at: Pos2) -> (loam::model::Map, loam::model::Map) {
+    ground_under(h, at);
+    let before = map(h);
+    let steps = h.state().editing().history.len();
+    drag(h, at, at + egui::vec2(30.0, 0.0), Modifiers::NONE);
+    assert_eq!(
+        h.state().editing().history.len(),
+        steps + 1,
+        "one undo step"
+    );
+    (before, map(h))
+}
+
+/// True when some widget's label contains `text` (a message, a dialog's line).
+pub fn shows(h: &Harness<'_, LoamApp>, text: &str) -> bool {
+    h.query_by_label_contains(text).is_some()
+}
