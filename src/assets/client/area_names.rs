@@ -247,25 +247,20 @@ mod tests {
     /// A WDBC table of `fields` four-byte fields: `rows` of (numbers before the name, name),
     /// the name written into the first locale column at `name_at`.
     fn table(fields: usize, name_at: usize, rows: &[(&[u32], &str)]) -> Vec<u8> {
-        let mut strings = vec![0u8];
-        let mut records = Vec::new();
-        for (numbers, name) in rows {
-            let mut rec = vec![0u32; fields];
-            rec[..numbers.len()].copy_from_slice(numbers);
-            rec[name_at] = strings.len() as u32;
-            strings.extend_from_slice(name.as_bytes());
-            strings.push(0);
-            records.extend(rec);
-        }
-        let mut b = b"WDBC".to_vec();
-        for v in [rows.len(), fields, fields * 4, strings.len()] {
-            b.extend_from_slice(&(v as u32).to_le_bytes());
-        }
-        records
+        let records: Vec<Vec<Result<u32, usize>>> = rows
             .iter()
-            .for_each(|v| b.extend_from_slice(&v.to_le_bytes()));
-        b.extend(strings);
-        b
+            .enumerate()
+            .map(|(k, (numbers, _))| {
+                let mut rec = vec![Ok(0); fields];
+                for (field, n) in rec.iter_mut().zip(*numbers) {
+                    *field = Ok(*n);
+                }
+                rec[name_at] = Err(k);
+                rec
+            })
+            .collect();
+        let names: Vec<&str> = rows.iter().map(|(_, name)| *name).collect();
+        crate::assets::client::dbc::test_table(fields, &records, &names)
     }
 
     #[test]

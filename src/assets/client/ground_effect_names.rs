@@ -223,34 +223,7 @@ impl ClientData {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A WDBC table of `fields` four-byte fields; `strings` go into the string block and a
-    /// record's `Err(k)` field points at the k-th of them.
-    fn table(fields: usize, rows: &[Vec<Result<u32, usize>>], strings: &[&str]) -> Vec<u8> {
-        let mut block = vec![0u8];
-        let mut at = Vec::new();
-        for s in strings {
-            at.push(block.len() as u32);
-            block.extend_from_slice(s.as_bytes());
-            block.push(0);
-        }
-        let mut b = b"WDBC".to_vec();
-        for v in [rows.len(), fields, fields * 4, block.len()] {
-            b.extend_from_slice(&(v as u32).to_le_bytes());
-        }
-        for row in rows {
-            assert_eq!(row.len(), fields);
-            for f in row {
-                let v = match f {
-                    Ok(v) => *v,
-                    Err(k) => at[*k],
-                };
-                b.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        b.extend(block);
-        b
-    }
+    use crate::assets::client::dbc::test_table as table;
 
     #[test]
     fn wrath_tables_name_an_effect_by_its_doodads() {
