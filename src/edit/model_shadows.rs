@@ -87,15 +87,12 @@ pub fn shadows_of(
     tile: &Tile,
     casters: &[Caster],
     sun: Sun,
-    shape: &dyn Fn(&str) -> Option<Shape>,
+    shape: ShapeOf<'_>,
     ground: &dyn Fn(f64, f64) -> Option<f32>,
 ) -> (Vec<(usize, ShadowMap)>, Cast) {
     let mut cells = vec![0u64; CELLS * CELLS / 64];
     let mut cast = Cast::default();
-    let (sa, ca) = sun.azimuth.to_radians().sin_cos();
-    let (se, ce) = sun.elevation.to_radians().sin_cos();
-    // Toward the sun, in world axes (x north, y west): north cos(az), east sin(az).
-    let to_sun = [ca * ce, -sa * ce, se];
+    let to_sun = sun.toward();
     let (tx, ty) = (tile.coord.x as f64, tile.coord.y as f64);
     let mut seen = BTreeSet::new();
     for c in casters {
@@ -158,7 +155,7 @@ pub fn cast_onto(
     tile: &mut Tile,
     casters: &[Caster],
     sun: Sun,
-    shape: &dyn Fn(&str) -> Option<Shape>,
+    shape: ShapeOf<'_>,
     ground: &dyn Fn(f64, f64) -> Option<f32>,
 ) -> Cast {
     let (maps, cast) = shadows_of(tile, casters, sun, shape, ground);

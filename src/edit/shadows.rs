@@ -69,6 +69,14 @@ impl Sun {
         })
     }
 
+    /// The unit vector toward this sun in world axes (x north, y west, z up).
+    pub fn toward(self) -> [f64; 3] {
+        let (sa, ca) = self.azimuth.to_radians().sin_cos();
+        let (se, ce) = self.elevation.to_radians().sin_cos();
+        // North is cos(azimuth), east sin(azimuth), and east is world −y.
+        [ca * ce, -sa * ce, se]
+    }
+
     /// The ray toward this sun on the lattice: (east, south) per unit of horizontal travel, and
     /// the yards it climbs per lattice step.
     fn ray(self) -> Ray {
