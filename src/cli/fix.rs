@@ -177,27 +177,9 @@ pub fn apply(map: &mut Map, fixes: &Fixes) -> Vec<String> {
 
 /// Adds the models' shadows to every tile of `map` (over its terrain bake); the report lines.
 fn cast_models(map: &mut Map, sun: Sun, models: &ModelSource) -> Vec<String> {
-    let shape = |p: &str| models.shape(p);
-    let mut total = model_shadows::Cast::default();
-    let coords: Vec<TileCoord> = map.tiles.keys().copied().collect();
-    let mut results = Vec::new();
-    for &coord in &coords {
-        let casters = model_shadows::casters_around(map, coord);
-        let ground = |x: f64, y: f64| crate::edit::lattice::height_at(map, x, y);
-        results.push((
-            coord,
-            model_shadows::shadows_of(&map.tiles[&coord], &casters, sun, &shape, &ground),
-        ));
-    }
-    for (coord, (maps, cast)) in results {
-        let tile = map.tiles.get_mut(&coord).expect("listed above");
-        for (index, s) in maps {
-            tile.chunks[index].shadow = Some(s);
-            tile.chunks[index].flags |= crate::model::chunk::FLAG_HAS_SHADOW;
-        }
-        add_cast(&mut total, cast);
-    }
-    models_lines(&total)
+    let tiles: Vec<TileCoord> = map.tiles.keys().copied().collect();
+    let cast = model_shadows::cast_over(map, tiles, sun, &|p| models.shape(p), |_, _, _| true);
+    models_lines(&cast)
 }
 
 /// Adds the shadows of the objects of `tile` and its neighbours (`casters`, by tile) to a tile
@@ -224,15 +206,6 @@ fn cast_onto_lone_tile(
         crate::edit::lattice::height_at(&alone, cx, cy)
     };
     model_shadows::cast_onto(tile, &around, sun, &|p| models.shape(p), &ground)
-}
-
-/// Adds one tile's casting to the totals (objects near a border are counted by each tile
-/// they cast into).
-fn add_cast(total: &mut model_shadows::Cast, cast: model_shadows::Cast) {
-    total.objects += cast.objects;
-    total.cells += cast.cells;
-    total.missing.extend(cast.missing);
-    total.changed.extend(cast.changed);
 }
 
 /// The report lines of `--models`: the count, then a warning per model that was not found.
@@ -498,7 +471,7 @@ fn fix_streamed(
             if let Some(models) = &fixes.models {
                 let c = cast_onto_lone_tile(tile, survey_casters, sun, models);
                 if let Ok(mut total) = cast.lock() {
-                    add_cast(&mut total, c);
+                    total.add(c);
                 }
             }
         }

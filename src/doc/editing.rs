@@ -335,31 +335,17 @@ fn cast_models(
     shapes: crate::edit::model_shadows::ShapeOf<'_>,
     stroke: &mut Stroke,
 ) -> crate::edit::model_shadows::Cast {
-    use crate::edit::model_shadows;
-    let mut total = model_shadows::Cast::default();
     let tiles: std::collections::BTreeSet<TileCoord> = match chunks {
         Some(c) => c.iter().map(|(t, _)| *t).collect(),
         None => map.tiles.keys().copied().collect(),
     };
-    for coord in tiles {
-        let casters = model_shadows::casters_around(map, coord);
-        let ground = |x: f64, y: f64| crate::edit::lattice::height_at(map, x, y);
-        let (maps, cast) =
-            model_shadows::shadows_of(&map.tiles[&coord], &casters, sun, shapes, &ground);
-        for (index, s) in maps {
-            if chunks.is_some_and(|c| !c.contains(&(coord, index))) {
-                continue;
-            }
-            stroke.snapshot(map, coord, index);
-            let c = &mut map.tiles.get_mut(&coord).expect("a loaded tile").chunks[index];
-            c.shadow = Some(s);
-            c.flags |= crate::model::chunk::FLAG_HAS_SHADOW;
+    crate::edit::model_shadows::cast_over(map, tiles, sun, shapes, |m, tile, index| {
+        let wanted = chunks.is_none_or(|c| c.contains(&(tile, index)));
+        if wanted {
+            stroke.snapshot(m, tile, index);
         }
-        total.objects += cast.objects;
-        total.cells += cast.cells;
-        total.missing.extend(cast.missing);
-    }
-    total
+        wanted
+    })
 }
 
 #[cfg(test)]

@@ -15,11 +15,12 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use super::lattice;
 use super::shadows::Sun;
 use crate::model::chunk::{FLAG_HAS_SHADOW, ShadowMap};
 use crate::model::coords::{self, CHUNKS_PER_SIDE};
 use crate::model::objects::{Placement, placements};
-use crate::model::{ObjectKind, Tile, TileCoord};
+use crate::model::{Chunk, Map, ObjectKind, Tile, TileCoord};
 
 /// A model's triangles in model space (z up), as the caller read them.
 pub type Shape = Arc<Vec<[[f32; 3]; 3]>>;
@@ -75,8 +76,19 @@ pub struct Cast {
     pub missing: BTreeSet<String>,
     /// Cells newly shadowed.
     pub cells: u64,
-    /// Chunks whose shadow map (or its presence) changed.
+    /// Chunks whose shadow map (or its presence) changed, by their index in their tile.
     pub changed: Vec<usize>,
+}
+
+impl Cast {
+    /// Adds another tile's casting to these totals (an object near a tile border counts once
+    /// for each tile it casts into).
+    pub fn add(&mut self, other: Cast) {
+        self.objects += other.objects;
+        self.cells += other.cells;
+        self.missing.extend(other.missing);
+        self.changed.extend(other.changed);
+    }
 }
 
 /// The shadow maps of `tile`'s chunks with the shadows of `casters` added (only the chunks that
@@ -160,11 +172,46 @@ pub fn cast_onto(
 ) -> Cast {
     let (maps, cast) = shadows_of(tile, casters, sun, shape, ground);
     for (index, map) in maps {
-        let c = &mut tile.chunks[index];
-        c.shadow = Some(map);
-        c.flags |= FLAG_HAS_SHADOW;
+        put_shadow(&mut tile.chunks[index], map);
     }
     cast
+}
+
+/// Adds the placed models' shadows to the loaded tiles `tiles` of `map`: each is cast on by
+/// the objects of the tile and its neighbours, carried onto the map's ground. `write` is asked
+/// before each changed chunk (tile, index) is written: it may remember the chunk first (an undo
+/// step) or refuse it (a chunk outside a selection).
+pub fn cast_over(
+    map: &mut Map,
+    tiles: impl IntoIterator<Item = TileCoord>,
+    sun: Sun,
+    shape: ShapeOf<'_>,
+    mut write: impl FnMut(&Map, TileCoord, usize) -> bool,
+) -> Cast {
+    let mut total = Cast::default();
+    for coord in tiles {
+        let Some(tile) = map.tiles.get(&coord) else {
+            continue;
+        };
+        let casters = casters_around(map, coord);
+        let ground = |x: f64, y: f64| lattice::height_at(map, x, y);
+        let (maps, cast) = shadows_of(tile, &casters, sun, shape, &ground);
+        for (index, s) in maps {
+            if write(map, coord, index)
+                && let Some(t) = map.tiles.get_mut(&coord)
+            {
+                put_shadow(&mut t.chunks[index], s);
+            }
+        }
+        total.add(cast);
+    }
+    total
+}
+
+/// Gives `chunk` the shadow map `shadow`, with the MCNK flag that says it has one.
+fn put_shadow(chunk: &mut Chunk, shadow: ShadowMap) {
+    chunk.shadow = Some(shadow);
+    chunk.flags |= FLAG_HAS_SHADOW;
 }
 
 /// Carries world point `p` away from the sun until it meets the ground: (x, y) where its
@@ -226,7 +273,7 @@ fn fill_triangle(cells: &mut [u64], rc: [[f64; 2]; 3]) {
 }
 
 /// The casters of `tile` and its loaded neighbours (an object beside the tile casts into it).
-pub fn casters_around(map: &crate::model::Map, coord: TileCoord) -> Vec<Caster> {
+pub fn casters_around(map: &Map, coord: TileCoord) -> Vec<Caster> {
     let mut out = Vec::new();
     for dy in -1i32..=1 {
         for dx in -1i32..=1 {
