@@ -75,18 +75,15 @@ impl LatticeRect {
     /// The loaded chunks the rectangle overlaps (tile, index), for baking a selection's shadows.
     pub fn chunks(&self, map: &Map) -> Vec<(TileCoord, usize)> {
         let steps = STEPS_PER_CHUNK;
-        let n = coords::CHUNKS_PER_SIDE;
         let mut out = Vec::new();
         for cy in self.gy0.div_euclid(steps)..=(self.gy1 - 1).div_euclid(steps) {
             for cx in self.gx0.div_euclid(steps)..=(self.gx1 - 1).div_euclid(steps) {
                 let (Ok(x), Ok(y)) = (usize::try_from(cx), usize::try_from(cy)) else {
                     continue;
                 };
-                let Some(tile) = TileCoord::new(x / n, y / n) else {
-                    continue;
-                };
-                if map.tiles.contains_key(&tile) {
-                    out.push((tile, (y % n) * n + x % n));
+                match coords::chunk_of_map_chunk(x, y) {
+                    Some((tile, index)) if map.tiles.contains_key(&tile) => out.push((tile, index)),
+                    _ => {}
                 }
             }
         }

@@ -68,8 +68,7 @@ impl Vertex {
 
     /// The vertex stored at `index` of chunk `chunk` of `tile`.
     pub fn of(tile: TileCoord, chunk: usize, index: usize) -> Vertex {
-        let ccol = (tile.x as usize * CHUNKS_PER_SIDE + chunk % CHUNKS_PER_SIDE) as i32;
-        let crow = (tile.y as usize * CHUNKS_PER_SIDE + chunk / CHUNKS_PER_SIDE) as i32;
+        let [ccol, crow] = coords::map_chunk(tile, chunk).map(|v| v as i32);
         let (row, rem) = ((index / 17) as i32, index % 17);
         let (col, inner) = if rem < 9 {
             (rem as i32, false)
@@ -120,13 +119,8 @@ pub fn chunks_in(
     );
     (r0..=r1).flat_map(move |r| {
         (c0..=c1).filter_map(move |c| {
-            let tile = TileCoord::new(c as usize / CHUNKS_PER_SIDE, r as usize / CHUNKS_PER_SIDE)?;
-            Some((
-                tile,
-                (r as usize % CHUNKS_PER_SIDE) * CHUNKS_PER_SIDE + c as usize % CHUNKS_PER_SIDE,
-                c,
-                r,
-            ))
+            let (tile, index) = coords::chunk_of_map_chunk(c as usize, r as usize)?;
+            Some((tile, index, c, r))
         })
     })
 }

@@ -183,10 +183,9 @@ impl Terrain {
         for by in 0..bh {
             for bx in 0..bw {
                 let (c, r) = (cx0 as usize + bx, cy0 as usize + by);
-                let Some(tile) = TileCoord::new(c / CHUNKS_PER_SIDE, r / CHUNKS_PER_SIDE) else {
+                let Some((tile, index)) = coords::chunk_of_map_chunk(c, r) else {
                     continue;
                 };
-                let index = (r % CHUNKS_PER_SIDE) * CHUNKS_PER_SIDE + c % CHUNKS_PER_SIDE;
                 let Some(h) = source.chunk_heights(tile, index) else {
                     continue;
                 };
@@ -352,10 +351,8 @@ impl Terrain {
 
 /// The global chunk (column, row) of chunk `chunk` of `tile`.
 fn global_chunk(tile: TileCoord, chunk: usize) -> (i32, i32) {
-    (
-        (tile.x as usize * CHUNKS_PER_SIDE + chunk % CHUNKS_PER_SIDE) as i32,
-        (tile.y as usize * CHUNKS_PER_SIDE + chunk / CHUNKS_PER_SIDE) as i32,
-    )
+    let [column, row] = coords::map_chunk(tile, chunk);
+    (column as i32, row as i32)
 }
 
 /// True when the client reads chunk flags `flags` as "fixed" (63×63 maps).

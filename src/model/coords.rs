@@ -89,6 +89,25 @@ pub fn yards_to_steps(yards: f64) -> f64 {
     yards / UNIT_SIZE
 }
 
+/// Chunk `chunk` (row-major index) of `tile` on the map-wide chunk grid: its column (east) and
+/// row (south), 0 to 1023 each.
+pub fn map_chunk(tile: TileCoord, chunk: usize) -> [usize; 2] {
+    [
+        tile.x as usize * CHUNKS_PER_SIDE + chunk % CHUNKS_PER_SIDE,
+        tile.y as usize * CHUNKS_PER_SIDE + chunk / CHUNKS_PER_SIDE,
+    ]
+}
+
+/// The tile and row-major chunk index of the map-wide chunk at `column`, `row` ([`map_chunk`]'s
+/// inverse); `None` off the map.
+pub fn chunk_of_map_chunk(column: usize, row: usize) -> Option<(TileCoord, usize)> {
+    let tile = TileCoord::new(column / CHUNKS_PER_SIDE, row / CHUNKS_PER_SIDE)?;
+    Some((
+        tile,
+        (row % CHUNKS_PER_SIDE) * CHUNKS_PER_SIDE + column % CHUNKS_PER_SIDE,
+    ))
+}
+
 /// World (x, y) of the north-west corner of chunk (`chunk_x`, `chunk_y`) of a tile.
 pub fn chunk_north_west(tile: TileCoord, chunk_x: usize, chunk_y: usize) -> [f64; 2] {
     let [x, y] = tile.north_west();
@@ -336,6 +355,18 @@ mod tests {
         // Northrend_37_25 chunk 0 stores (3733.333, -2666.666).
         let n = TileCoord::new(37, 25).unwrap();
         assert_eq!(chunk_header_xy(n, 0, 0), [3733.333, -2666.666]);
+    }
+
+    #[test]
+    fn map_chunks_and_tile_chunks_convert_both_ways() {
+        let tile = TileCoord::new(31, 30).unwrap();
+        // Chunk 17: row 1, column 1 of the tile.
+        assert_eq!(map_chunk(tile, 17), [31 * 16 + 1, 30 * 16 + 1]);
+        for index in [0, 15, 16, 255] {
+            let [c, r] = map_chunk(tile, index);
+            assert_eq!(chunk_of_map_chunk(c, r), Some((tile, index)));
+        }
+        assert_eq!(chunk_of_map_chunk(1024, 0), None);
     }
 
     #[test]
