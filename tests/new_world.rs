@@ -118,9 +118,9 @@ fn dbc_rows(bytes: &[u8]) -> Vec<(u32, String)> {
         .collect()
 }
 
-/// The new map made, edited with a raise stroke and packed into the client at `game`; returns
-/// the edited folder (whose files must land in the client unchanged).
-fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
+/// A new map Isle of four tiles at height 10, edited with a raise stroke, written as `to`
+/// into `dir/edited<to>`; returns that folder.
+fn make_edited(dir: &Path, to: &str) -> PathBuf {
     let new = dir.join(format!("new{to}"));
     common::loam_new("Isle", to, "30 30 31 31", &["--height", "10"], &new);
     // A raise stroke at world (0, 0), the south-east corner of tile 31_31 (the only tile it reaches).
@@ -139,6 +139,13 @@ fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
         to,
         edited.to_str().unwrap(),
     ]);
+    edited
+}
+
+/// The new map made, edited with a raise stroke and packed into the client at `game`; returns
+/// the edited folder (whose files must land in the client unchanged).
+fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
+    let edited = make_edited(dir, to);
     let packed = dir.join(format!("packed{to}"));
     let o = common::pack_into(
         game,
@@ -154,11 +161,15 @@ fn make_and_pack(dir: &Path, game: &Path, to: &str, patch: &str) -> PathBuf {
     assert!(said.contains("minimap: 4 tile(s) drawn"), "{said}");
     assert!(said.contains(patch), "{said}");
     if to == "1.12" {
-        // 1.12's extractors read only Blizzard's patches: the pack says how to reach them.
+        // 1.12's extractors read only Blizzard's patches: the pack says, last, what they miss
+        // and how to reach them.
+        let last = String::from_utf8_lossy(&o.stderr);
+        let last = last.lines().last().unwrap_or_default();
         assert!(
-            said.contains(
-                "warning: patch-4.MPQ: the client loads it, but the servers' map extractors"
-            ) && said.contains("loam server-data"),
+            last.contains(
+                "warning: the servers' map extractors will not see Isle's files (in patch-4.MPQ), \
+                 DBFilesClient\\Map.dbc row (in patch-5.MPQ)"
+            ) && last.contains("loam server-data"),
             "{said}"
         );
     } else {
@@ -347,15 +358,26 @@ fn a_patch_name_the_extractors_skip_is_warned_about_and_a_taken_id_refused() {
         ))
     };
     let said = pack(&["--patch-name", "patch-A.MPQ", "--map-id", "571"], "o1");
-    assert!(
-        said.contains("warning: patch-A.MPQ: the client loads it, but the servers' map extractors"),
-        "{said}"
-    );
     assert!(said.contains("map id 571 is taken by Northrend"), "{said}");
     // The server's copy merges patch-A into patch-5, the last patch the extractors read.
     let said = pack(&["--patch-name", "patch-A.MPQ"], "o2");
     assert!(
         said.contains("added Isle to the client's Map.dbc"),
+        "{said}"
+    );
+    // The rows go where the extractors read them all the same, and the map's archive is named
+    // as what they miss.
+    assert!(
+        said.contains(
+            "warning: the table rows are not put into patch-A.MPQ: the servers' extractors do \
+             not read it either way"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("will not see Isle's files (in patch-A.MPQ): they open a fixed list")
+            && !said.contains("Map.dbc row (in")
+            && said.contains("loam server-data"),
         "{said}"
     );
     let served = server_data(&game, &dir.path().join("server"));
@@ -486,4 +508,285 @@ fn check_with_a_client_names_what_would_stop_the_map_in_the_client_and_on_a_serv
     let records = word(&areas, 4) as usize;
     let last = 20 + (records - 1) * 144;
     assert_eq!((word(&areas, last), word(&areas, last + 4)), (77, map_id));
+}
+
+/// A 1.12 client with Blizzard's `patch.MPQ` but no `patch-2.MPQ` (its Map.dbc, naming
+/// Kalimdor, in `dbc.MPQ`): one whose `patch-2.MPQ` name is free for a map maker's archive.
+fn client_112_without_patch_2(root: &Path) -> PathBuf {
+    let data = root.join("Data");
+    for n in ["terrain.MPQ", "texture.MPQ", "model.MPQ"] {
+        archive(&data.join(n), &[("Textures\\x.blp", b"x")]);
+    }
+    let table = common::map_dbc(42, 4, 1, "Kalimdor", "Kalimdor");
+    archive(&data.join("dbc.MPQ"), &[("DBFilesClient\\Map.dbc", &table)]);
+    archive(&data.join("patch.MPQ"), &[("Interface\\x.lua", b"x")]);
+    root.to_path_buf()
+}
+
+/// The 1.12 servers' extractors' archive lists, highest priority first: vmangos's and cMaNGOS
+/// classic's `contrib/extractor/System.cpp` (cMaNGOS classic and MaNGOS Zero do not open
+/// `model`).
+const EXTRACTORS_112: [(&str, &str); 2] = [
+    ("vmangos", "patch-2 patch terrain dbc model"),
+    ("cMaNGOS classic", "patch-2 patch terrain dbc"),
+];
+
+#[test]
+fn a_112_map_packed_into_patch_2_carries_its_row_where_both_extractors_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_112_without_patch_2(&dir.path().join("Game"));
+    let edited = make_edited(dir.path(), "1.12");
+    let packed = dir.path().join("packed");
+    let o = common::pack_into(
+        &game,
+        "1.12",
+        &["--patch-name", "patch-2.MPQ", "--minimap"],
+        &edited.join("Isle.wdt"),
+        &packed,
+    );
+    let said = text(&o);
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains("added Isle to the client's Map.dbc as map 2 (in ")
+            && said.contains("patch-2.MPQ)"),
+        "{said}"
+    );
+    assert!(!said.contains("warning"), "{said}");
+    let data = game.join("Data");
+    // One archive holds it all: no table archive beside it.
+    let mpqs: Vec<String> = fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("patch"))
+        .collect();
+    assert_eq!(mpqs.len(), 2, "{mpqs:?}");
+    for (server, list) in EXTRACTORS_112 {
+        let archives = chain(&data, list);
+        let rows = dbc_rows(&extract(&archives, "DBFilesClient\\Map.dbc", dir.path()).unwrap());
+        assert!(
+            rows.contains(&(1, "Kalimdor".to_string())),
+            "{server}: {rows:?}"
+        );
+        extracted_as_a_server_would(&archives, &archives, &packed, 2, dir.path());
+    }
+    assert_sectored_for_libmpq(&data);
+    // The client lists it too, and `check --client` finds nothing the servers would miss.
+    let o = loam(&["client", "--maps", game.to_str().unwrap()]);
+    assert!(text(&o).contains("Isle\t2\tIsle"), "{}", text(&o));
+    let o = loam(&[
+        "check",
+        "--client",
+        game.to_str().unwrap(),
+        packed.join("Isle.wdt").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    // Packing again into the same archive keeps the row there (the archive is rewritten whole).
+    let again = common::pack_into(
+        &game,
+        "1.12",
+        &["--patch-name", "patch-2.MPQ"],
+        &edited.join("Isle.wdt"),
+        &dir.path().join("again"),
+    );
+    assert!(
+        text(&again).contains("already names Isle (map 2)") && !text(&again).contains("warning"),
+        "{}",
+        text(&again)
+    );
+    let rows = dbc_rows(
+        &extract(
+            &chain(&data, "patch-2"),
+            "DBFilesClient\\Map.dbc",
+            dir.path(),
+        )
+        .unwrap(),
+    );
+    assert!(rows.contains(&(2, "Isle".to_string())), "{rows:?}");
+}
+
+#[test]
+fn a_112_pack_beyond_the_extractors_lists_says_so_last_and_check_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_112_without_patch_2(&dir.path().join("Game"));
+    let new = dir.path().join("new");
+    common::loam_new("Isle", "1.12", "1 1 1 1", &[], &new);
+    let o = common::pack_into(
+        &game,
+        "1.12",
+        &["--patch-name", "patch-3.MPQ"],
+        &new.join("Isle.wdt"),
+        &dir.path().join("packed"),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    // The map in patch-3 and its row in the first free table archive, patch-4: both beyond
+    // the extractors' lists, both named, with the mend.
+    assert!(
+        last.starts_with(
+            "warning: the servers' map extractors will not see Isle's files (in patch-3.MPQ), \
+             DBFilesClient\\Map.dbc row (in patch-4.MPQ)"
+        ) && last.contains("loam server-data"),
+        "{}",
+        text(&o)
+    );
+    let data = game.join("Data");
+    for (server, list) in EXTRACTORS_112 {
+        let archives = chain(&data, list);
+        assert_eq!(
+            extract(&archives, "World\\Maps\\Isle\\Isle.wdt", dir.path()),
+            None,
+            "{server}"
+        );
+    }
+    let check = |game: &Path| {
+        let o = loam(&[
+            "check",
+            "--client",
+            game.to_str().unwrap(),
+            dir.path().join("packed/Isle.wdt").to_str().unwrap(),
+        ]);
+        (o.status.code(), text(&o))
+    };
+    let (code, said) = check(&game);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("will not see Isle's files (in patch-3.MPQ), DBFilesClient\\Map.dbc row"),
+        "{said}"
+    );
+    // In the servers' copy they see it all, and check says nothing of them.
+    let served = server_data(&game, &dir.path().join("server"));
+    let (code, said) = check(served.parent().unwrap());
+    assert_eq!(code, Some(0), "{said}");
+    for (server, list) in EXTRACTORS_112 {
+        let archives = chain(&served, list);
+        let rows = dbc_rows(&extract(&archives, "DBFilesClient\\Map.dbc", dir.path()).unwrap());
+        assert!(rows.iter().any(|(_, d)| d == "Isle"), "{server}: {rows:?}");
+    }
+}
+
+/// Every file under `root` by its path below it, with its bytes.
+fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir(root)
+        .into_iter()
+        .map(|p| {
+            (
+                p.strip_prefix(root).unwrap().to_path_buf(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn server_data_with_the_pack_is_the_copy_server_data_writes_after_it() {
+    for (to, make) in [
+        ("1.12", client_112 as fn(&Path) -> PathBuf),
+        ("3.3.5", client_335),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let game = make(&dir.path().join("Game"));
+        let new = dir.path().join("new");
+        common::loam_new("Isle", to, "1 1 1 1", &[], &new);
+        let with = dir.path().join("with");
+        let o = common::pack_into(
+            &game,
+            to,
+            &[
+                "--patch-name",
+                "patch-A.MPQ",
+                "--server-data",
+                with.to_str().unwrap(),
+            ],
+            &new.join("Isle.wdt"),
+            &dir.path().join("packed"),
+        );
+        let said = text(&o);
+        assert!(o.status.success(), "{said}");
+        assert!(
+            said.contains(&format!(
+                "run the server's map extractor on {}",
+                with.display()
+            )),
+            "{said}"
+        );
+        // What the extractors miss in the client is said with the copy that has it.
+        assert!(
+            said.contains(&format!(
+                "the servers' copy written to {} has them",
+                with.display()
+            )),
+            "{said}"
+        );
+        let after = dir.path().join("after");
+        server_data(&game, &after);
+        let (a, b) = (tree(&with), tree(&after));
+        assert!(a.len() > 5, "{to}: {} files", a.len());
+        assert_eq!(
+            a.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+            b.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+            "{to}"
+        );
+        for ((p, x), (_, y)) in a.iter().zip(&b) {
+            assert!(x == y, "{to}: {} differs", p.display());
+        }
+        // An OUT that has a Data folder already is refused before anything is packed.
+        let o = common::pack_into(
+            &game,
+            to,
+            &["--server-data", with.to_str().unwrap()],
+            &new.join("Isle.wdt"),
+            &dir.path().join("packed2"),
+        );
+        assert!(
+            !o.status.success() && text(&o).contains("give a new folder"),
+            "{}",
+            text(&o)
+        );
+        assert!(!dir.path().join("packed2").exists());
+    }
+}
+
+#[test]
+fn a_335_map_named_into_patch_5_keeps_its_row_in_the_locale_patch_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = client_335(&dir.path().join("Game"));
+    let new = dir.path().join("new");
+    common::loam_new("Isle", "3.3.5", "30 30 31 31", &["--height", "12"], &new);
+    let packed = dir.path().join("packed");
+    let o = common::pack_into(
+        &game,
+        "3.3.5",
+        &["--patch-name", "patch-5.MPQ"],
+        &new.join("Isle.wdt"),
+        &packed,
+    );
+    let said = text(&o);
+    assert!(o.status.success(), "{said}");
+    // The locale archives load after every base patch and carry Blizzard's Map.dbc: a row in
+    // patch-5 would be hidden, so it goes to patch-enUS-4, which both client and extractors read.
+    assert!(
+        said.contains(
+            "warning: the table rows are not put into patch-5.MPQ: locale-enUS.MPQ loads after \
+             it and has its own DBFilesClient\\Map.dbc, which would hide them from the client"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("patch-enUS-4.MPQ)"), "{said}");
+    assert!(!said.contains("will not see"), "{said}");
+    let data = game.join("Data");
+    let locale = chain(
+        &data.join("enUS"),
+        "patch-enUS-4 patch-enUS-3 patch-enUS-2 patch-enUS locale-enUS",
+    );
+    let base = chain(
+        &data,
+        "patch-5 patch-4 patch-3 patch-2 patch expansion lichking common-2 common",
+    );
+    let rows = dbc_rows(&extract(&locale, "DBFilesClient\\Map.dbc", dir.path()).unwrap());
+    assert!(rows.contains(&(572, "Isle".to_string())), "{rows:?}");
+    let wdt = extract(&base, "World\\Maps\\Isle\\Isle.wdt", dir.path()).expect("the WDT");
+    assert_eq!(wdt, fs::read(packed.join("Isle.wdt")).unwrap());
 }

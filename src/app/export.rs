@@ -11,7 +11,7 @@ use crate::command::Intent;
 use crate::doc::Document;
 use crate::doc::session::Session;
 use crate::format::Generation;
-use crate::pipeline::pack;
+use crate::pipeline::{client_pack, pack};
 use crate::ui;
 
 pub use crate::command::ExportIntent;
@@ -25,6 +25,11 @@ struct ExportDialog {
     patch_name: String,
     wdl: bool,
     minimap: bool,
+    /// Also write the servers' copy of the client, into `server_folder`.
+    server_copy: bool,
+    server_folder: Option<PathBuf>,
+    /// What the last export said that the user must know, shown in the dialog.
+    warnings: Vec<String>,
 }
 
 /// The generations a client archive can be written for.
@@ -84,6 +89,9 @@ impl Export {
                     patch_name: String::new(),
                     wdl: true,
                     minimap: true,
+                    server_copy: false,
+                    server_folder: None,
+                    warnings: Vec::new(),
                 });
             }
             ExportIntent::Target(g) => {
@@ -106,6 +114,18 @@ impl Export {
             ExportIntent::Minimap(on) => {
                 if let Some(d) = &mut self.dialog {
                     d.minimap = on;
+                }
+            }
+            ExportIntent::ServerCopy(on) => {
+                if let Some(d) = &mut self.dialog {
+                    d.server_copy = on;
+                }
+            }
+            ExportIntent::PickServerFolder => {
+                if let Some(f) = dialogs.pick_folder()
+                    && let Some(d) = &mut self.dialog
+                {
+                    d.server_folder = Some(f);
                 }
             }
             ExportIntent::Write => self.write(doc, c.message),
@@ -148,53 +168,84 @@ impl Export {
             )?;
             Ok(written.files)
         };
-        let result = pack::export_map(
-            &s.source,
-            Some(s.generation),
-            d.target,
-            &archive_folder(folder),
-            (!name.is_empty()).then_some(name),
-            d.wdl,
-            &extra,
-        );
+        let staged = pack::stage_for_client(&s.source, Some(s.generation), target, d.wdl);
         // Into a game client of a generation loam writes tables for, the map also gets its
-        // Map.dbc row, without which the client never loads it.
+        // Map.dbc row, without which the client never loads it, and the servers' view of it
+        // is checked.
         let is_client = crate::assets::client::find_data_dir(folder).is_ok()
             && matches!(target, Generation::V112 | Generation::V335);
-        let result = result.and_then(|p| {
-            let table = is_client
-                .then(|| {
-                    crate::pipeline::tables::register_map(
-                        &archive_folder(folder),
-                        &s.map.name,
-                        &Default::default(),
-                    )
-                })
-                .transpose()?;
-            Ok((p, table))
+        let patch = (!name.is_empty()).then_some(name);
+        let dest = archive_folder(folder);
+        let server_out = d
+            .server_folder
+            .clone()
+            .filter(|_| d.server_copy && is_client);
+        let result = staged.and_then(|staged| {
+            let extra = extra(staged.dir.path(), &staged.name)?;
+            if is_client {
+                let request = client_pack::ClientPackRequest {
+                    patch_name: patch,
+                    extra: &extra,
+                    table: &Default::default(),
+                    server_data: server_out.as_deref(),
+                };
+                let p = client_pack::pack_into_client(
+                    staged.dir.path(),
+                    &staged.name,
+                    target,
+                    &dest,
+                    &request,
+                )?;
+                Ok((p.packed.clone(), Some(p)))
+            } else {
+                let p = pack::pack_map_with(
+                    staged.dir.path(),
+                    &staged.name,
+                    target,
+                    &dest,
+                    patch,
+                    &extra,
+                )?;
+                Ok((p, None))
+            }
         });
         *message = Some(match result {
-            Ok((p, table)) => {
-                self.dialog = None;
+            Ok((p, client)) => {
                 let names: Vec<String> = p
                     .archives
                     .iter()
                     .map(|(a, _)| a.display().to_string())
                     .collect();
-                let table = match table {
-                    Some(r) => {
-                        let row = match (r.added, r.id) {
-                            (true, Some(id)) => format!("; Map.dbc names it as map {id}"),
-                            (false, Some(id)) => format!("; Map.dbc already names it (map {id})"),
-                            _ => String::new(),
-                        };
-                        let said: String = r.warnings.iter().map(|w| format!(" — {w}")).collect();
-                        row + &said
+                let mut said = format!("exported to {}", names.join(", "));
+                let mut warnings = Vec::new();
+                if let Some(c) = client {
+                    let r = &c.registered;
+                    match (r.added, r.id) {
+                        (true, Some(id)) => said += &format!("; Map.dbc names it as map {id}"),
+                        (false, Some(id)) => {
+                            said += &format!("; Map.dbc already names it (map {id})")
+                        }
+                        _ => {}
                     }
-                    None => String::new(),
-                };
-                let warnings = table_warnings(&p, target);
-                format!("exported to {}{table}{warnings}", names.join(", "))
+                    if let Some(out) = &server_out {
+                        said += &format!("; the servers' copy is in {}", out.display());
+                    }
+                    said += &r
+                        .warnings
+                        .iter()
+                        .map(|w| format!(" — {w}"))
+                        .collect::<String>();
+                    warnings.extend(c.rows_apart.clone());
+                    warnings.extend(c.unseen_warning.clone());
+                }
+                let line: String = warnings.iter().map(|w| format!(" — {w}")).collect();
+                // What the servers will not see stays in the dialog, not only in the status
+                // line that the next message replaces.
+                match (&mut self.dialog, warnings.is_empty()) {
+                    (Some(d), false) => d.warnings = warnings,
+                    _ => self.dialog = None,
+                }
+                said + &line
             }
             Err(e) => format!("export failed: {e}"),
         });
@@ -224,22 +275,15 @@ impl Export {
             wdl: d.wdl,
             minimap: d.minimap,
             unsaved: !s.edited.is_empty(),
+            server_client: d
+                .folder
+                .as_deref()
+                .is_some_and(|f| crate::assets::client::find_data_dir(f).is_ok())
+                && matches!(d.target, Generation::V112 | Generation::V335),
+            server_copy: d.server_copy,
+            server_folder: d.server_folder.clone(),
+            warnings: d.warnings.clone(),
         };
         ui::dialogs::export_for_client(ui, &view, &mut d.patch_name)
     }
-}
-
-/// The extractor warnings of an export into a client, joined for the status line.
-fn table_warnings(packed: &pack::Packed, target: Generation) -> String {
-    packed
-        .archives
-        .iter()
-        .filter_map(|(a, _)| {
-            crate::pipeline::server_data::extractor_warning(
-                target,
-                &a.file_name()?.to_string_lossy(),
-            )
-        })
-        .map(|w| format!(" — {w}"))
-        .collect()
 }

@@ -12,6 +12,7 @@ use crate::assets::client::{
     read_liquid_table, read_map_table,
 };
 use crate::format::Generation;
+use crate::pipeline::extractors::{extractor_view, unseen_between, unseen_warning};
 
 use super::problem::{MapUses, Problem, Severity};
 
@@ -104,6 +105,17 @@ pub fn client_problems(
                     }
                 }
             }
+        }
+    }
+    // What the client loads of the map but the servers' extractors would not (a row in a
+    // custom patch beyond their list): the server then knows no such map.
+    if matches!(client_gen, ClientGeneration::V112 | ClientGeneration::V335)
+        && let Ok(server) = extractor_view(client.data_dir())
+    {
+        let ids: Vec<u32> = uses.areas.keys().copied().collect();
+        let unseen = unseen_between(client, &server, &uses.name, &ids);
+        if let Some(w) = unseen_warning(&unseen, client_gen, &uses.name, client.data_dir(), None) {
+            out.push(error(w));
         }
     }
     out

@@ -26,6 +26,8 @@ pub struct Extras {
     pub table: pipeline::tables::TableRequest,
     /// Draw the minimap and pack it with the map (`--minimap`).
     pub minimap: bool,
+    /// Also write the servers' copy of the client here (`--server-data OUT`, with `client`).
+    pub server_data: Option<PathBuf>,
 }
 
 /// Runs `loam convert --to TARGET [--area-map CSV] [--pack …] SRC DST`.
@@ -43,6 +45,9 @@ pub fn run(
         pipeline::pack::layout(to)?;
         if let Some(n) = &extras.patch_name {
             pipeline::pack::check_patch_name(n)?;
+        }
+        if let Some(out) = &extras.server_data {
+            pipeline::client_pack::check_server_data_out(out)?;
         }
     }
     let pack_dest = match (&extras.client, extras.pack) {
@@ -110,66 +115,83 @@ pub fn run(
         } else {
             Vec::new()
         };
-        let packed = pipeline::pack::pack_map_with(
-            dst,
-            &converted.name,
-            to,
-            &dest,
-            extras.patch_name.as_deref(),
-            &extra,
-        )?;
-        for f in &packed.loose {
-            println!("wrote {}", f.display());
+        let Some(client) = &extras.client else {
+            // Archives into a plain folder: no client to register the map with.
+            let packed = pipeline::pack::pack_map_with(
+                dst,
+                &converted.name,
+                to,
+                &dest,
+                extras.patch_name.as_deref(),
+                &extra,
+            )?;
+            print_packed(&packed);
+            return Ok(report_unreadable(&converted.name, &converted.failed));
+        };
+        let mut table = extras.table.clone();
+        let ids = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
+        let names = super::client::area_names(&super::client::open(client)?, client);
+        if table.area_name.is_some() {
+            table.map_areas = ids.clone();
         }
-        if extras.minimap && extras.client.is_some() {
+        let request = pipeline::client_pack::ClientPackRequest {
+            patch_name: extras.patch_name.as_deref(),
+            extra: &extra,
+            table: &table,
+            server_data: extras.server_data.as_deref(),
+        };
+        let done =
+            pipeline::client_pack::pack_into_client(dst, &converted.name, to, &dest, &request)?;
+        print_packed(&done.packed);
+        if extras.minimap {
             check_minimap_reaches_client(&dest, &converted.name, to);
         }
-        for (archive, files) in &packed.archives {
-            println!("packed {} file(s) into {}", files.len(), archive.display());
-            let file = archive.file_name().unwrap_or_default().to_string_lossy();
-            if extras.client.is_some()
-                && let Some(w) = pipeline::server_data::extractor_warning(to, &file)
-            {
-                eprintln!("warning: {w}");
-            }
+        print!("{}", named_areas(&ids, &names));
+        if let Some(map) = &options.area_map {
+            print!("{}", named_mapping(map, &names));
         }
-        if let Some(client) = &extras.client {
-            let mut table = extras.table.clone();
-            let ids = area_ids(&dst.join(format!("{}.wdt", converted.name)), to)?;
-            let names = super::client::area_names(&super::client::open(client)?, client);
-            print!("{}", named_areas(&ids, &names));
-            if let Some(map) = &options.area_map {
-                print!("{}", named_mapping(map, &names));
-            }
-            if table.area_name.is_some() {
-                table.map_areas = ids;
-            }
-            let r = pipeline::tables::register_map(&dest, &converted.name, &table)?;
-            if !r.areas.is_empty() {
-                let ids: Vec<String> = r.areas.iter().map(u32::to_string).collect();
-                println!(
-                    "added area(s) {} to the client's AreaTable.dbc",
-                    ids.join(", ")
-                );
-            }
-            match (&r.archive, r.id) {
-                (Some(a), Some(id)) => println!(
-                    "added {} to the client's Map.dbc as map {id} (in {})",
-                    converted.name,
-                    a.display()
-                ),
-                (None, Some(id)) => println!(
-                    "the client's Map.dbc already names {} (map {id})",
-                    converted.name
-                ),
-                _ => {}
-            }
-            for w in &r.warnings {
-                eprintln!("warning: {w}");
-            }
+        let r = &done.registered;
+        if !r.areas.is_empty() {
+            let ids: Vec<String> = r.areas.iter().map(u32::to_string).collect();
+            println!(
+                "added area(s) {} to the client's AreaTable.dbc",
+                ids.join(", ")
+            );
+        }
+        match (&r.archive, r.id) {
+            (Some(a), Some(id)) if r.added => println!(
+                "added {} to the client's Map.dbc as map {id} (in {})",
+                converted.name,
+                a.display()
+            ),
+            (_, Some(id)) => println!(
+                "the client's Map.dbc already names {} (map {id})",
+                converted.name
+            ),
+            _ => {}
+        }
+        for w in r.warnings.iter().chain(&done.rows_apart) {
+            eprintln!("warning: {w}");
+        }
+        if let (Some(out), Some(copy)) = (&extras.server_data, &done.server_data) {
+            super::server_data::print_written(copy, out);
+        }
+        // Last, so that it is what the user reads when the command ends.
+        if let Some(w) = &done.unseen_warning {
+            eprintln!("warning: {w}");
         }
     }
     Ok(report_unreadable(&converted.name, &converted.failed))
+}
+
+/// Says which archives and loose files a pack wrote.
+fn print_packed(packed: &pipeline::pack::Packed) {
+    for f in &packed.loose {
+        println!("wrote {}", f.display());
+    }
+    for (archive, files) in &packed.archives {
+        println!("packed {} file(s) into {}", files.len(), archive.display());
+    }
 }
 
 /// The converted map's area ids as the client will name them (`--area-map`'s results

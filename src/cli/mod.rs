@@ -191,6 +191,10 @@ pub enum Command {
         /// --area` or the Area brush).
         #[arg(long, value_name = "NAME", requires = "client")]
         area_name: Option<String>,
+        /// With --client: also write the servers' copy of the client into OUT (as `loam
+        /// server-data CLIENT OUT` does), the folder to run the servers' map extractor on.
+        #[arg(long, value_name = "OUT", requires = "client")]
+        server_data: Option<PathBuf>,
     },
     /// Write a map's WDL (low-resolution heights the client draws distant terrain from) from
     /// its tiles, read a few at a time.
@@ -485,6 +489,7 @@ pub fn run(cli: Cli) -> ExitCode {
             map_name,
             minimap,
             area_name,
+            server_data,
         }) => convert::run(
             &src,
             &dst,
@@ -504,6 +509,7 @@ pub fn run(cli: Cli) -> ExitCode {
                     map_areas: Vec::new(),
                 },
                 minimap,
+                server_data,
             },
         ),
         Some(Command::Wdl { map, out, from }) => wdl::run(&map, out.as_deref(), from),

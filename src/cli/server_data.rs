@@ -7,9 +7,18 @@ use std::process::ExitCode;
 use crate::disk::LoamError;
 use crate::pipeline::server_data::write_server_data;
 
+use crate::pipeline::server_data::ServerData;
+
 /// Runs `loam server-data`.
 pub fn run(client: &Path, out: &Path) -> Result<ExitCode, LoamError> {
     let written = write_server_data(client, out)?;
+    print_written(&written, out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Says what a servers' copy written to `out` holds, and where to run the extractor (also
+/// `convert --pack --client --server-data`'s words).
+pub fn print_written(written: &ServerData, out: &Path) {
     for (archive, sources) in &written.merged {
         let names: Vec<String> = sources
             .iter()
@@ -34,5 +43,4 @@ pub fn run(client: &Path, out: &Path) -> Result<ExitCode, LoamError> {
         eprintln!("warning: {w}");
     }
     println!("run the server's map extractor on {}", out.display());
-    Ok(ExitCode::SUCCESS)
 }

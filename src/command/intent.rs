@@ -253,6 +253,10 @@ pub enum ExportIntent {
     Wdl(bool),
     /// Draw and pack the minimap with the map (on by default).
     Minimap(bool),
+    /// Also write the servers' copy of the client (what their map extractors read).
+    ServerCopy(bool),
+    /// Ask for the folder of the servers' copy.
+    PickServerFolder,
     /// Convert, pack and write.
     Write,
     /// Close without writing.

@@ -7,7 +7,9 @@
 //! Used by `cli` and the document layer alike. Not for: touching the filesystem directly
 //! beyond reads (atomic writes live in `disk`) or the bytes of one chunk (see `format`).
 
+pub mod client_pack;
 pub mod encode;
+pub mod extractors;
 pub mod locate;
 pub mod mpq;
 pub mod open;

@@ -245,23 +245,24 @@ pub fn pack_map_with(
     Ok(Packed { archives, loose })
 }
 
-/// Files a pack carries beside the map's own, made from the converted map: given the folder
-/// it was written to and its name, the (game path, file) pairs to add (the minimap's).
-pub type ExtraFiles<'a> = &'a dyn Fn(&Path, &str) -> Result<Vec<(String, PathBuf)>>;
+/// A map converted for a client in a temporary folder, ready to pack (removed when dropped).
+#[derive(Debug)]
+pub struct Staged {
+    /// The folder holding the converted files.
+    pub dir: tempfile::TempDir,
+    /// The map's name (its WDT is `dir/Name.wdt`).
+    pub name: String,
+}
 
 /// Converts the map at `src` (read as `from`, or as its bytes decide) to `to` in a temporary
-/// folder, with its WDL when `wdl`, and packs it into `dest` with what `extra` adds (see
-/// [`pack_map_with`]): the editor's File ▸ Export for client, which works from the files on
-/// disk, a few tiles at a time.
-pub fn export_map(
+/// folder, with its WDL when `wdl`, for packing: the editor's File ▸ Export for client, which
+/// works from the files on disk, a few tiles at a time. A tile that cannot be read stops it.
+pub fn stage_for_client(
     src: &Path,
     from: Option<Generation>,
     to: Generation,
-    dest: &Path,
-    patch_name: Option<&str>,
     wdl: bool,
-    extra: ExtraFiles,
-) -> Result<Packed> {
+) -> Result<Staged> {
     layout(to)?;
     let staging = tempfile::tempdir().map_err(io_err(Path::new("temporary folder")))?;
     let converted = super::stream::convert_map(
@@ -284,15 +285,10 @@ pub fn export_map(
     if wdl {
         super::wdl::write_wdl(staging.path(), &converted.name, &converted.low_res)?;
     }
-    let extra = extra(staging.path(), &converted.name)?;
-    pack_map_with(
-        staging.path(),
-        &converted.name,
-        to,
-        dest,
-        patch_name,
-        &extra,
-    )
+    Ok(Staged {
+        dir: staging,
+        name: converted.name,
+    })
 }
 
 /// What the marker file says.

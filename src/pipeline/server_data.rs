@@ -20,25 +20,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::extractors::extractor_patch;
 use super::mpq::{Entry, Source, write_archive};
-use crate::assets::client::{ArchiveKind, ClientData, ClientGeneration, Mpq, locale_dir, name_key};
+use crate::assets::client::{ClientData, ClientGeneration, Mpq, locale_dir, name_key};
 use crate::disk::{LoamError, Result, io_err};
-use crate::format::Generation;
-
-/// The base patches the 1.12 servers' extractors read, in load order.
-const EXTRACTOR_PATCHES_112: [&str; 2] = ["patch.mpq", "patch-2.mpq"];
-
-/// The base patches the 3.3.5 servers' extractors read, in load order.
-pub const EXTRACTOR_PATCHES_335: [&str; 5] = [
-    "patch.mpq",
-    "patch-2.mpq",
-    "patch-3.mpq",
-    "patch-4.mpq",
-    "patch-5.mpq",
-];
-
-/// How many locale patches (`patch-<locale>`, `-2` … `-4`) the 3.3.5 extractors read.
-const EXTRACTOR_LOCALE_PATCHES_335: usize = 4;
 
 /// What [`write_server_data`] wrote.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,62 +35,6 @@ pub struct ServerData {
     pub merged: Vec<(PathBuf, Vec<PathBuf>)>,
     /// What the copy could not carry (files a merged archive holds but names nowhere).
     pub warnings: Vec<String>,
-}
-
-/// Among a `generation` client's archives of `kind`, the last one its servers' extractors read
-/// (as they spell it: they open it by that name, and file names are case-sensitive off Windows)
-/// and every one they read (lower case). `None` when they read every archive of that kind, or
-/// loam knows no extractor list for the generation. `locale` is the locale code (`enUS`).
-fn extractor_patch(
-    generation: &ClientGeneration,
-    kind: ArchiveKind,
-    locale: &str,
-) -> Option<(String, Vec<String>)> {
-    let lower = |names: &[&str]| names.iter().map(|s| s.to_string()).collect();
-    match (generation, kind) {
-        (ClientGeneration::V112, ArchiveKind::Patch) => {
-            Some(("patch-2.MPQ".into(), lower(&EXTRACTOR_PATCHES_112)))
-        }
-        (ClientGeneration::V335, ArchiveKind::Patch) => {
-            Some(("patch-5.MPQ".into(), lower(&EXTRACTOR_PATCHES_335)))
-        }
-        (ClientGeneration::V335, ArchiveKind::LocalePatch) => {
-            let read = (1..=EXTRACTOR_LOCALE_PATCHES_335)
-                .map(|i| match i {
-                    1 => format!("patch-{locale}.mpq"),
-                    i => format!("patch-{locale}-{i}.mpq"),
-                })
-                .map(|n| n.to_ascii_lowercase())
-                .collect();
-            Some((
-                format!("patch-{locale}-{EXTRACTOR_LOCALE_PATCHES_335}.MPQ"),
-                read,
-            ))
-        }
-        _ => None,
-    }
-}
-
-/// A warning when `archive` (a file name), a map packed for a generation-`g` client into its
-/// `Data` folder, is a patch the servers' map extractors do not open; it says how to reach them.
-pub fn extractor_warning(g: Generation, archive: &str) -> Option<String> {
-    let generation = match g {
-        Generation::V112 => ClientGeneration::V112,
-        Generation::V335 => ClientGeneration::V335,
-        _ => return None,
-    };
-    let lower = archive.to_ascii_lowercase();
-    let (_, read) = extractor_patch(&generation, ArchiveKind::Patch, "")?;
-    (!read.contains(&lower)).then(|| {
-        let list = match generation {
-            ClientGeneration::V112 => "vmangos's and cMaNGOS classic's read only patch.MPQ and patch-2.MPQ",
-            _ => "TrinityCore's, AzerothCore's and cMaNGOS's read only patch.MPQ and patch-2 … patch-5.MPQ",
-        };
-        format!(
-            "{archive}: the client loads it, but the servers' map extractors ({list}); \
-             `loam server-data CLIENT OUT` writes a copy of the client in which they find it"
-        )
-    })
 }
 
 /// Writes `out/Data`: the archives of the client at `client` (its folder or its `Data`) as its

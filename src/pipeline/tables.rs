@@ -27,7 +27,7 @@ use super::mpq::{Entry, write_archive};
 use super::pack::{MARKER, holds, marker_text, replaceable, written_by_loam};
 use crate::assets::client::{
     AREA_TABLE_DBC, ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_areas,
-    add_map, locale_dir, read_map_table,
+    add_map, archive_stack_with, locale_dir, read_map_table,
 };
 use crate::disk::{LoamError, Result};
 
@@ -66,22 +66,77 @@ pub struct Registered {
     pub warnings: Vec<String>,
 }
 
-/// Gives map `directory` a row in the Map.dbc of the client whose `Data` folder is
-/// `data_dir` (see the module's doc), unless it has one. A client loam writes no tables for
-/// (another generation, no table, a table of another layout) is a warning, not an error: the
-/// map's files are packed all the same. An id the user asked for that another map has is an
-/// error.
-pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Result<Registered> {
+/// The rows a map is to have, worked out from the client's tables as it reads them now.
+#[derive(Debug, Clone)]
+struct RowPlan {
+    generation: ClientGeneration,
+    /// The map's id.
+    id: u32,
+    /// True when its Map.dbc row is new.
+    added: bool,
+    /// The AreaTable ids added.
+    areas: Vec<u32>,
+    /// Map.dbc as it will read: with the new row, or as it is.
+    map_table: Vec<u8>,
+    /// AreaTable.dbc as it will read, when there is one: with the new rows, or as it is.
+    area_table: Option<Vec<u8>>,
+    /// True when the AreaTable rows were asked for (`--area-name`).
+    areas_asked: bool,
+    /// The folder the tables' own archive goes into, and its name's stem (`patch`,
+    /// `patch-enUS`).
+    folder: PathBuf,
+    stem: String,
+}
+
+impl RowPlan {
+    /// True when a table changes.
+    fn changes(&self) -> bool {
+        self.added || !self.areas.is_empty()
+    }
+
+    /// The tables an archive of them holds: Map.dbc, and AreaTable when it changed or was asked
+    /// for (our own archive may have carried it from an earlier export), or when `keep_areas`.
+    fn tables(&self, keep_areas: bool) -> Vec<(&'static str, Vec<u8>)> {
+        let mut out = vec![(MAP_DBC, self.map_table.clone())];
+        if let Some(t) = &self.area_table
+            && (self.areas_asked || keep_areas)
+        {
+            out.push((AREA_TABLE_DBC, t.clone()));
+        }
+        out
+    }
+
+    /// What the plan did, once written into `archive`.
+    fn registered(&self, archive: Option<PathBuf>, warnings: Vec<String>) -> Registered {
+        Registered {
+            id: Some(self.id),
+            added: self.added,
+            areas: self.areas.clone(),
+            archive,
+            warnings,
+        }
+    }
+}
+
+/// The rows map `directory` is to have in the client whose `Data` folder is `data_dir`, or
+/// why loam gives it none (see [`register_map`]).
+fn plan_rows(
+    data_dir: &Path,
+    directory: &str,
+    req: &TableRequest,
+) -> Result<std::result::Result<RowPlan, Registered>> {
     let usage = |e: String| LoamError::Usage(e);
-    let skipped = |why: String| Registered {
-        id: None,
-        added: false,
-        areas: Vec::new(),
-        archive: None,
-        warnings: vec![format!(
-            "{why}; add map {directory} to the client's {MAP_DBC} by hand, or the client will \
-             not load it"
-        )],
+    let skipped = |why: String| {
+        Err(Registered {
+            id: None,
+            added: false,
+            areas: Vec::new(),
+            archive: None,
+            warnings: vec![format!(
+                "{why}; add map {directory} to the client's {MAP_DBC} by hand, or the client \
+                 will not load it"
+            )],
+        })
     };
     let client = match ClientData::open(data_dir) {
         Ok(c) => c,
@@ -127,7 +182,6 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
     };
     let (map_bytes, outcome) = add_map(&table, &generation, &entry).map_err(usage)?;
     let (MapRowOutcome::Present(id) | MapRowOutcome::Added(id)) = outcome;
-    let added = map_bytes.is_some();
     // The areas, when asked: rows for the map's area ids the table lacks.
     let current_areas = client.read(AREA_TABLE_DBC).ok().flatten();
     let (area_bytes, areas) = match (&req.area_name, &current_areas) {
@@ -141,61 +195,174 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
         }
         (None, _) => (None, Vec::new()),
     };
-    if map_bytes.is_none() && area_bytes.is_none() {
-        return Ok(Registered {
-            id: Some(id),
-            added: false,
-            areas,
-            archive: None,
-            warnings: Vec::new(),
-        });
+    Ok(Ok(RowPlan {
+        generation,
+        id,
+        added: map_bytes.is_some(),
+        areas,
+        map_table: map_bytes.unwrap_or(table),
+        area_table: area_bytes.or(current_areas),
+        areas_asked: req.area_name.is_some(),
+        folder,
+        stem,
+    }))
+}
+
+/// Gives map `directory` a row in the Map.dbc of the client whose `Data` folder is
+/// `data_dir` (see the module's doc), unless it has one. A client loam writes no tables for
+/// (another generation, no table, a table of another layout) is a warning, not an error: the
+/// map's files are packed all the same. An id the user asked for that another map has is an
+/// error.
+pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Result<Registered> {
+    let plan = match plan_rows(data_dir, directory, req)? {
+        Ok(p) => p,
+        Err(skipped) => return Ok(skipped),
+    };
+    if !plan.changes() {
+        return Ok(plan.registered(None, Vec::new()));
     }
-    // The archive holds both tables as the client will read them: what changed, and the other
-    // as it reads now (our own archive may have carried it from an earlier export).
-    let mut tables = vec![(MAP_DBC, map_bytes.unwrap_or(table))];
-    if let Some(t) = area_bytes.or(current_areas.filter(|_| req.area_name.is_some())) {
-        tables.push((AREA_TABLE_DBC, t));
-    }
-    let name = table_archive_name(&folder, &stem)?;
+    let name = table_archive_name(&plan.folder, &plan.stem)?;
     let mut warnings = Vec::new();
-    if generation == ClientGeneration::V335 && !name.eq_ignore_ascii_case(&format!("{stem}-4.MPQ"))
+    let stem = &plan.stem;
+    if plan.generation == ClientGeneration::V335
+        && !name.eq_ignore_ascii_case(&format!("{stem}-4.MPQ"))
     {
         warnings.push(format!(
             "{name}: the client reads it, but the servers' map extractors read the locale's \
              patches only up to {stem}-4.MPQ (taken by another tool's archive), so a server \
-             will not know map {id}; free {stem}-4.MPQ and export again"
+             will not know map {}; free {stem}-4.MPQ and export again",
+            plan.id
         ));
     }
-    let target = replaceable(&folder.join(&name))?;
-    let mut entries: Vec<Entry> = tables
+    let target = replaceable(&plan.folder.join(&name))?;
+    let mut entries: Vec<Entry> = plan
+        .tables(false)
         .into_iter()
         .map(|(path, bytes)| Entry::bytes(path, bytes))
         .collect();
     entries.push(Entry::bytes(MARKER, marker_text()));
     write_archive(&entries, true, &target)?;
-    // Read back as the client would: the row must be in the table it reads now.
+    warnings.extend(hidden_row_warning(
+        data_dir,
+        directory,
+        &plan.generation,
+        plan.id,
+        &target,
+    ));
+    Ok(plan.registered(Some(target), warnings))
+}
+
+/// After the tables were written into `target`: a warning when the client, read as it loads
+/// its archives, still lacks row `id` (an archive loading later hides ours).
+fn hidden_row_warning(
+    data_dir: &Path,
+    directory: &str,
+    generation: &ClientGeneration,
+    id: u32,
+    target: &Path,
+) -> Option<String> {
     let seen = ClientData::open(data_dir)
         .ok()
         .and_then(|c| c.read(MAP_DBC).ok().flatten())
-        .and_then(|b| read_map_table(&b, &generation))
+        .and_then(|b| read_map_table(&b, generation))
         .is_some_and(|rows| {
             rows.iter()
                 .any(|(i, d, _)| *i == i64::from(id) && d.eq_ignore_ascii_case(directory))
         });
-    if !seen {
-        warnings.push(format!(
+    (!seen).then(|| {
+        format!(
             "{} holds the new row, but an archive the client loads after it has its own {MAP_DBC} \
              and hides it",
             target.display()
-        ));
-    }
-    Ok(Registered {
-        id: Some(id),
-        added,
-        areas,
-        archive: Some(target),
-        warnings,
+        )
     })
+}
+
+/// Where a pack's table rows go when it asked for them in the map's own archive.
+#[derive(Debug, Clone)]
+pub enum Carried {
+    /// In the map's archive: the tables to add to it (game path, bytes), whole, and what the
+    /// rows will be once it is written.
+    InArchive {
+        /// The tables, each whole as the client will read it.
+        tables: Vec<(&'static str, Vec<u8>)>,
+        /// The rows (its `archive` is the map's archive).
+        registered: Registered,
+    },
+    /// In their own archive ([`register_map`]), with why not in the map's when the user named
+    /// that archive.
+    Apart(Option<String>),
+}
+
+/// Whether map `directory`'s table rows can go into `archive`, the patch archive its files are
+/// packed into (in `data_dir`): when the user `named` it, or it is the archive an earlier pack
+/// put them in, and the servers' extractors read it (`extractors_read`), and no archive the
+/// client loads after it has a table of its own that would hide them. Keeping map and rows in
+/// one archive that the extractors read is what lets a server see a new map without
+/// `loam server-data`.
+pub fn rows_for_archive(
+    data_dir: &Path,
+    directory: &str,
+    req: &TableRequest,
+    archive: &Path,
+    named: bool,
+    extractors_read: bool,
+) -> Result<Carried> {
+    let file = archive
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let carried_before = archive.is_file() && written_by_loam(archive) && holds(archive, MAP_DBC);
+    if !named && !carried_before {
+        return Ok(Carried::Apart(None));
+    }
+    if !extractors_read {
+        return Ok(Carried::Apart(named.then(|| {
+            format!(
+                "the table rows are not put into {file}: the servers' extractors do not read it \
+                 either way"
+            )
+        })));
+    }
+    let plan = match plan_rows(data_dir, directory, req)? {
+        Ok(p) => p,
+        Err(_) => return Ok(Carried::Apart(None)),
+    };
+    let keep_areas = carried_before && holds(archive, AREA_TABLE_DBC);
+    let tables = plan.tables(keep_areas);
+    let stack = archive_stack_with(&plan.generation, data_dir, Some(archive));
+    let same = |p: &Path| {
+        p.parent() == archive.parent()
+            && p.file_name().map(|n| n.to_ascii_lowercase())
+                == archive.file_name().map(|n| n.to_ascii_lowercase())
+    };
+    let later = stack
+        .iter()
+        .skip_while(|(p, _)| !same(p))
+        .skip(1)
+        .map(|(p, _)| p);
+    for p in later {
+        if let Some((table, _)) = tables.iter().find(|(t, _)| holds(p, t)) {
+            return Ok(Carried::Apart(Some(format!(
+                "the table rows are not put into {file}: {} loads after it and has its own \
+                 {table}, which would hide them from the client",
+                p.file_name().unwrap_or_default().to_string_lossy()
+            ))));
+        }
+    }
+    let registered = plan.registered(Some(archive.to_path_buf()), Vec::new());
+    Ok(Carried::InArchive { tables, registered })
+}
+
+/// After a pack that carried the rows in the map's archive: the warning [`register_map`]
+/// gives when the client, read again, lacks the row.
+pub fn check_carried(data_dir: &Path, directory: &str, registered: &Registered) -> Option<String> {
+    let (Some(id), Some(archive)) = (registered.id, &registered.archive) else {
+        return None;
+    };
+    let generation = ClientData::open(data_dir).ok()?.generation().clone();
+    hidden_row_warning(data_dir, directory, &generation, id, archive)
 }
 
 /// The archive for the client's tables in `folder`: the one loam wrote before (it holds

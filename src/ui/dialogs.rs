@@ -201,6 +201,14 @@ pub struct ExportView {
     pub minimap: bool,
     /// The map has unsaved edits (the export reads the files on disk).
     pub unsaved: bool,
+    /// The folder is a client whose servers' map extractors loam knows (1.12, 3.3.5).
+    pub server_client: bool,
+    /// The servers' copy of the client is written too.
+    pub server_copy: bool,
+    /// Where the servers' copy goes.
+    pub server_folder: Option<PathBuf>,
+    /// What the last export said that the user must know (what the servers will not see).
+    pub warnings: Vec<String>,
 }
 
 /// The Export for client window's title.
@@ -267,10 +275,37 @@ pub fn export_for_client(
         {
             out.push(Intent::Export(E::Minimap(minimap)));
         }
+        if view.server_client {
+            let mut copy = view.server_copy;
+            ui.horizontal(|ui| {
+                if ui
+                    .checkbox(&mut copy, "Write the servers' copy")
+                    .on_hover_text(
+                        "The client's Data folder as the servers' map extractors read it \
+                         (loam server-data): run the extractor on this folder.",
+                    )
+                    .changed()
+                {
+                    out.push(Intent::Export(E::ServerCopy(copy)));
+                }
+                if copy {
+                    if ui.button("Folder…").clicked() {
+                        out.push(Intent::Export(E::PickServerFolder));
+                    }
+                    match &view.server_folder {
+                        Some(f) => ui.label(f.display().to_string()),
+                        None => ui.label("(a new folder)"),
+                    };
+                }
+            });
+        }
         if let Some(d) = &view.destination {
             ui.label(format!("Into {}", d.display()));
         }
         ui.label("An archive loam did not write is never replaced.");
+        for w in &view.warnings {
+            ui.colored_label(ui.visuals().warn_fg_color, w);
+        }
         if view.unsaved {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
@@ -279,11 +314,18 @@ pub fn export_for_client(
         }
         ui.separator();
         ui.horizontal(|ui| {
-            let ready = view.folder.is_some() && !view.unsaved;
+            let ready = view.folder.is_some()
+                && !view.unsaved
+                && !(view.server_copy && view.server_folder.is_none());
             if ui.add_enabled(ready, egui::Button::new("Export")).clicked() {
                 out.push(Intent::Export(E::Write));
             }
-            if ui.button("Cancel").clicked() {
+            let close = if view.warnings.is_empty() {
+                "Cancel"
+            } else {
+                "Close"
+            };
+            if ui.button(close).clicked() {
                 out.push(Intent::Export(E::Cancel));
             }
         });

@@ -40,7 +40,7 @@ pub use loose::LooseIndex;
 pub use map_table::{MapEntry, MapRowOutcome, add_map};
 pub use maps::{ClientMap, MAP_DBC, MapListing, MapNames, MapRow, read_map_table, wdt_path};
 pub use mpq::{Mpq, name_key};
-pub use order::ArchiveKind;
+pub use order::{ArchiveKind, archive_stack_with};
 pub use path::{display_form, glob_match, normalise};
 pub use source::AssetSource;
 
@@ -192,6 +192,25 @@ impl ClientData {
     /// Opens a game folder (the one holding `Data/`) or its `Data/` folder: tells the
     /// generation, opens the archives in the client's order and indexes every name they hold.
     pub fn open(dir: &Path) -> Result<ClientData, AssetError> {
+        Self::open_reading(dir, &|_, _| true, true)
+    }
+
+    /// The client as a program that reads only some of its archives and no loose files sees
+    /// it: the servers' map extractors open a fixed list of archives (`pipeline::server_data`).
+    /// `keep` says, for each archive of the client's stack, whether that program opens it.
+    pub fn open_archives_only(
+        dir: &Path,
+        keep: &dyn Fn(&Path, ArchiveKind) -> bool,
+    ) -> Result<ClientData, AssetError> {
+        Self::open_reading(dir, keep, false)
+    }
+
+    /// [`open`](Self::open) with the archives `keep` allows, and loose files when `loose`.
+    fn open_reading(
+        dir: &Path,
+        keep: &dyn Fn(&Path, ArchiveKind) -> bool,
+        loose: bool,
+    ) -> Result<ClientData, AssetError> {
         let data_dir = find_data_dir(dir)?;
         let top: BTreeSet<String> = order::list_folder(&data_dir)
             .into_keys()
@@ -226,7 +245,10 @@ impl ClientData {
         let mut mpqs = Vec::new();
         let mut infos = Vec::new();
         let mut index = KeyMap::default();
-        let stack = order::archive_stack(&generation, &data_dir);
+        let stack: Vec<_> = order::archive_stack(&generation, &data_dir)
+            .into_iter()
+            .filter(|(p, kind)| keep(p, *kind))
+            .collect();
         let mut skipped = Vec::new();
         for (path, kind) in stack {
             // One damaged archive (a half-downloaded custom patch) must not hide the rest of
@@ -271,7 +293,7 @@ impl ClientData {
         {
             return Err(first);
         }
-        let loose = honours_loose_files(&generation).then_some(walk.loose);
+        let loose = (loose && honours_loose_files(&generation)).then_some(walk.loose);
         Ok(ClientData {
             data_dir,
             generation,

@@ -73,9 +73,19 @@ pub(crate) fn locale_folder(data: &BTreeMap<String, PathBuf>) -> Option<(String,
 
 type Stack = Vec<(PathBuf, ArchiveKind)>;
 
-/// Appends archive `name` (lower case) when the folder has it as a file.
-fn push(stack: &mut Stack, files: &BTreeMap<String, PathBuf>, name: &str, kind: ArchiveKind) {
-    if let Some(p) = files.get(name).filter(|p| p.is_file()) {
+/// Appends archive `name` (lower case) when the folder has it as a file, or it is the archive
+/// about to be written (`also`).
+fn push(
+    stack: &mut Stack,
+    files: &BTreeMap<String, PathBuf>,
+    name: &str,
+    kind: ArchiveKind,
+    also: Option<&Path>,
+) {
+    if let Some(p) = files
+        .get(name)
+        .filter(|p| p.is_file() || Some(p.as_path()) == also)
+    {
         stack.push((p.clone(), kind));
     }
 }
@@ -86,10 +96,11 @@ fn push_patches(
     files: &BTreeMap<String, PathBuf>,
     stem: &str,
     kind: ArchiveKind,
+    also: Option<&Path>,
 ) {
-    push(stack, files, &format!("{stem}.mpq"), kind);
+    push(stack, files, &format!("{stem}.mpq"), kind, also);
     for c in PATCH_SUFFIXES.chars() {
-        push(stack, files, &format!("{stem}-{c}.mpq"), kind);
+        push(stack, files, &format!("{stem}-{c}.mpq"), kind, also);
     }
 }
 
@@ -99,7 +110,30 @@ pub fn archive_stack(
     generation: &ClientGeneration,
     data_dir: &Path,
 ) -> Vec<(PathBuf, ArchiveKind)> {
-    let top = list_folder(data_dir);
+    archive_stack_with(generation, data_dir, None)
+}
+
+/// [`archive_stack`] as it will be once the archive `also` (a file in the `Data` folder or its
+/// locale folder, which may not exist yet) is written: where a new archive will load, and so
+/// which archives will load after it.
+pub fn archive_stack_with(
+    generation: &ClientGeneration,
+    data_dir: &Path,
+    also: Option<&Path>,
+) -> Vec<(PathBuf, ArchiveKind)> {
+    let mut top = list_folder(data_dir);
+    // The new archive joins the listing of its own folder under its lower-case name.
+    let add = |listing: &mut BTreeMap<String, PathBuf>, folder: &Path| {
+        if let Some(a) = also
+            && a.parent() == Some(folder)
+            && let Some(n) = a.file_name()
+        {
+            listing
+                .entry(n.to_string_lossy().to_ascii_lowercase())
+                .or_insert_with(|| a.to_path_buf());
+        }
+    };
+    add(&mut top, data_dir);
     let mut stack = Vec::new();
     match generation {
         ClientGeneration::Alpha | ClientGeneration::V060 | ClientGeneration::V112 => {
@@ -109,9 +143,9 @@ pub fn archive_stack(
                 .iter()
                 .chain(VANILLA_CONTENT.iter())
             {
-                push(&mut stack, &top, name, ArchiveKind::Base);
+                push(&mut stack, &top, name, ArchiveKind::Base, also);
             }
-            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch);
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch, also);
         }
         ClientGeneration::V243 | ClientGeneration::V335 => {
             for name in [
@@ -120,11 +154,12 @@ pub fn archive_stack(
                 "expansion.mpq",
                 "lichking.mpq",
             ] {
-                push(&mut stack, &top, name, ArchiveKind::Base);
+                push(&mut stack, &top, name, ArchiveKind::Base, also);
             }
-            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch);
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch, also);
             if let Some((code, dir)) = locale_folder(&top) {
-                let files = list_folder(&dir);
+                let mut files = list_folder(&dir);
+                add(&mut files, &dir);
                 let l = code.to_ascii_lowercase();
                 for stem in [
                     "base",
@@ -141,6 +176,7 @@ pub fn archive_stack(
                         &files,
                         &format!("{stem}-{l}.mpq"),
                         ArchiveKind::Locale,
+                        also,
                     );
                 }
                 push_patches(
@@ -148,6 +184,7 @@ pub fn archive_stack(
                     &files,
                     &format!("patch-{l}"),
                     ArchiveKind::LocalePatch,
+                    also,
                 );
             }
         }
@@ -159,10 +196,57 @@ pub fn archive_stack(
                 .collect();
             rest.sort();
             for (n, _) in rest {
-                push(&mut stack, &top, n, ArchiveKind::Base);
+                push(&mut stack, &top, n, ArchiveKind::Base, also);
             }
-            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch);
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch, also);
         }
     }
     stack
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(stack: &[(PathBuf, ArchiveKind)]) -> Vec<String> {
+        stack
+            .iter()
+            .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn an_archive_about_to_be_written_takes_its_place_in_the_load_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path();
+        std::fs::create_dir_all(data.join("enUS")).unwrap();
+        for n in [
+            "common.MPQ",
+            "patch.MPQ",
+            "patch-3.MPQ",
+            "enUS/locale-enUS.MPQ",
+        ] {
+            std::fs::write(data.join(n), b"").unwrap();
+        }
+        let g = ClientGeneration::V335;
+        assert_eq!(
+            names(&archive_stack(&g, data)),
+            ["common.MPQ", "patch.MPQ", "patch-3.MPQ", "locale-enUS.MPQ"]
+        );
+        let with = archive_stack_with(&g, data, Some(&data.join("patch-2.MPQ")));
+        assert_eq!(
+            names(&with),
+            [
+                "common.MPQ",
+                "patch.MPQ",
+                "patch-2.MPQ",
+                "patch-3.MPQ",
+                "locale-enUS.MPQ"
+            ]
+        );
+        let locale = archive_stack_with(&g, data, Some(&data.join("enUS/patch-enUS-4.MPQ")));
+        assert_eq!(names(&locale).last().unwrap(), "patch-enUS-4.MPQ");
+        // Nothing was written.
+        assert!(!data.join("patch-2.MPQ").exists());
+    }
 }
