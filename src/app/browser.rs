@@ -3,7 +3,7 @@
 //! listfile), the tab, filter and open folders, the rows the panel shows, and texture
 //! thumbnails decoded on a second worker, newest request first.
 //!
-//! Not for: widgets (`ui::asset_browser`) or where bytes come from (`app::client`).
+//! Not for: widgets (`ui::asset_browser`) or where bytes come from (`doc::client`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

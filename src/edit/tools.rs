@@ -2,7 +2,7 @@
 //! the brush, and each tool's own values; how a click places a model. Plain data with the
 //! conversion to the operations `edit` runs, so that the panel, the app and `loam apply` agree.
 //!
-//! Not for: running strokes (`app::editing`) or drawing the panel (`ui::tools`).
+//! Not for: running strokes (`doc::editing`) or drawing the panel (`ui::tools`).
 
 use serde::{Deserialize, Serialize};
 

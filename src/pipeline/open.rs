@@ -2,8 +2,8 @@
 //! user), every tile read with that one codec, and a tile that cannot be read set aside with its
 //! reason instead of stopping the rest.
 //!
-//! Not for: finding the files (`locate`) or streaming tiles one at a time (`app::session`,
-//! `convert` pipelines use [`read_tile_as`] directly).
+//! Not for: finding the files (`locate`) or reading tiles one at a time as the streamed
+//! conversion and the editor do (`pipeline::source`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

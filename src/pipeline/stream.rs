@@ -3,8 +3,12 @@
 //! WDT is read a tile at a time from its file (never whole) and written in place: its header
 //! first with MAIN empty, then each tile block appended, then MAIN's entries patched.
 //!
-//! Not for: what a target keeps (see `convert`) or editing (the editor's Save as works on the
-//! map in memory).
+//! The editor saves through here too (`doc::session`): Save as writes the whole map with
+//! [`write_map`], its edited tiles taken from memory (an [`Overlay`]) and every other tile
+//! read from the source, and Save of a 0.5.x WDT rewrites that file the same way. Only a map
+//! held whole in memory (a lone tile, a 0.5.5 map with prototype ADTs) is encoded whole.
+//!
+//! Not for: what a target keeps (see `convert`) or editing (see `doc::editing`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

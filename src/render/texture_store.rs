@@ -1,6 +1,6 @@
 //! The map-wide store of layer textures on the GPU: one mipmapped texture array per size class
 //! (64, 128, 256 and 512 texels square), a slot per distinct texture path, shared by every tile
-//! that names the path. A path shows its procedural stand-in (`render::procedural`) until its
+//! that names the path. A path shows its procedural stand-in (`assets::procedural`) until its
 //! real texture arrives, and keeps it when there is none.
 //!
 //! Why arrays per size and not per tile: a continent has a few hundred distinct tileset

@@ -34,7 +34,7 @@ pub const SAMPLE_NAME: &str = "Sample";
 pub const SAMPLE_TILES: [(u8, u8); 4] = [(31, 31), (32, 31), (31, 32), (32, 32)];
 /// The sample's texture paths; index 0 (grass) is every chunk's base layer. The sample ships
 /// these textures; the numbers in the names were picked so that even without them the
-/// procedural stand-in colours (a hash of the path, see `render::procedural`) read as what the
+/// procedural stand-in colours (a hash of the path, see `assets::procedural`) read as what the
 /// names say: green grass, brown dirt, yellow sand, blue-grey rock, pink flowers.
 pub const SAMPLE_TEXTURES: [&str; 5] = [
     "Tileset\\Loam\\Sample\\Grass06.blp",

@@ -7,7 +7,7 @@
 //! MapName_lang — 13 fields, the localized name 8 strings and a flags word); a table of any
 //! other shape there lists its maps by folder name only rather than guessed at.
 //!
-//! Not for: opening the map (see `app::client_maps`).
+//! Not for: copying a map out of the client to open it (see `doc::client_maps`).
 
 use std::collections::BTreeMap;
 use std::fmt;
