@@ -20,8 +20,9 @@ use crate::doc::Document;
 use crate::doc::editing::Touched;
 use crate::doc::session::Session;
 use crate::edit::objects::{self, ObjectRecord, ObjectStroke};
-use crate::edit::transform;
+use crate::edit::transform::{self, Axis, GizmoMotion, MouseTravel};
 use crate::model::ObjectKind;
+use crate::model::placement::doodad_scale_record;
 use crate::render::camera::Camera;
 use crate::render::gizmo::{self, Handle};
 use crate::render::pick::TerrainPoint;
@@ -97,28 +98,37 @@ impl ObjectTool {
     }
 
     /// The keyboard transform under way and its axis lock, for the panel.
-    pub fn transform(&self) -> Option<(TransformMode, Option<char>)> {
+    pub fn transform(&self) -> Option<(TransformMode, Option<Axis>)> {
         self.transform.as_ref().map(|t| (t.mode, t.axis))
     }
 }
 
 pub use crate::command::PlaceOptions;
 
-pub use crate::edit::tools::TransformMode;
+pub use crate::edit::transform::TransformMode;
 
 /// A keyboard transform: the records when it began, where the mouse and ground were, the
 /// axis lock, and the edit so far (reverted on Esc).
 #[derive(Debug)]
 struct Transform {
     mode: TransformMode,
-    axis: Option<char>,
+    axis: Option<Axis>,
     stroke: ObjectStroke,
     originals: Vec<ObjectRecord>,
     start_ndc: Option<[f32; 2]>,
     start_ground: Option<[f64; 3]>,
-    /// A gizmo drag: the handle, the gizmo's centre and arrow direction, and the arrow
-    /// position or ring angle where the drag began. Released, it is confirmed.
-    handle: Option<(Handle, Vec3, Vec3, f32)>,
+    /// A gizmo drag's grip. Released, it is confirmed.
+    grip: Option<Grip>,
+}
+
+/// Where a gizmo drag took hold: the handle, the gizmo's centre and the arrow's direction at
+/// the press, and the arrow position or ring angle where the drag began.
+#[derive(Debug, Clone, Copy)]
+struct Grip {
+    handle: Handle,
+    centre: Vec3,
+    arrow: Vec3,
+    start: f32,
 }
 
 /// A drag of the selection: the records when it began and the ground point it began on.
@@ -285,7 +295,12 @@ impl ObjectTool {
             },
             start_ndc: Some(ndc),
             start_ground: None,
-            handle: Some((handle, centre, axis, start)),
+            grip: Some(Grip {
+                handle,
+                centre,
+                arrow: axis,
+                start,
+            }),
         });
         true
     }
@@ -388,10 +403,9 @@ impl ObjectTool {
             t.start_ground = ctx.hover.map(|h| h.world);
         }
         let (dx_ndc, dy_ndc) = (f64::from(ndc[0] - start[0]), f64::from(ndc[1] - start[1]));
-        let n = t.originals.len() as f64;
-        let centre = [0, 1].map(|i| t.originals.iter().map(|r| r.position[i]).sum::<f64>() / n);
+        let centre = transform::centre(&t.originals);
         let eye = ctx.camera.eye();
-        let reach = ((eye.x as f64 - centre[0]).hypot(eye.y as f64 - centre[1])).max(10.0);
+        let reach = transform::reach([f64::from(eye.x), f64::from(eye.y)], centre);
         if ctx.doc.session.is_none() {
             return;
         }
@@ -401,73 +415,34 @@ impl ObjectTool {
         };
         // A gizmo drag: how far along its arrow, or how far round its ring, the cursor is now.
         let (ray_origin, ray_dir) = ctx.camera.ray(ndc, input.aspect());
-        let handle_delta = t.handle.and_then(|(handle, c, axis, start)| match handle {
+        let motion = t.grip.and_then(|g| match g.handle {
             Handle::Axis(_) => {
-                gizmo::along_axis(c, axis, ray_origin, ray_dir).map(|now| now - start)
+                gizmo::along_axis(g.centre, g.arrow, ray_origin, ray_dir).map(|now| {
+                    GizmoMotion::Along {
+                        direction: g.arrow,
+                        distance: now - g.start,
+                    }
+                })
             }
-            Handle::Ring => gizmo::angle_on_ground(c, ray_origin, ray_dir).map(|now| {
-                // The shorter way round from where the drag began.
-                (now - start + 540.0).rem_euclid(360.0) - 180.0
-            }),
-            // Sideways on screen: half the view's width doubles the size.
-            Handle::Scale => Some(dx_ndc as f32),
+            Handle::Ring => gizmo::angle_on_ground(g.centre, ray_origin, ray_dir)
+                .map(|now| GizmoMotion::Round(transform::turn_since(g.start, now))),
+            Handle::Scale => Some(GizmoMotion::Sideways(dx_ndc as f32)),
         });
-        let mut targets = Vec::with_capacity(t.originals.len());
-        for o in &t.originals {
-            let mut r = o.clone();
-            if let (Some((handle, _, axis, _)), Some(delta)) = (t.handle, handle_delta) {
-                let delta = f64::from(delta);
-                match handle {
-                    Handle::Axis(_) => {
-                        for i in 0..3 {
-                            r.position[i] += f64::from(axis[i]) * delta;
-                        }
-                    }
-                    Handle::Scale => {
-                        let factor = (1.0 + delta * 2.0).max(0.01);
-                        let Some(scaled) = transform::scaled_about(o, centre, factor) else {
-                            continue;
-                        };
-                        r = scaled;
-                    }
-                    Handle::Ring => r = transform::turned_about(o, centre, delta),
-                }
-                targets.push(r);
-                continue;
-            }
-            if t.handle.is_some() {
+        let travel = MouseTravel {
+            screen: [dx_ndc, dy_ndc],
+            ground: ground_delta,
+            reach,
+        };
+        let targets: Vec<ObjectRecord> = t
+            .originals
+            .iter()
+            .filter_map(|o| match (t.grip, motion) {
+                (Some(_), Some(m)) => transform::gizmo_step(o, centre, m),
                 // No answer this frame (the ray runs along the arrow): stay where it was.
-                continue;
-            }
-            match t.mode {
-                TransformMode::Move => match t.axis {
-                    // Up and down by the mouse's height on screen, scaled by the distance.
-                    Some('z') => r.position[2] += dy_ndc * reach * 0.5,
-                    Some('x') => r.position[0] += ground_delta[0],
-                    Some('y') => r.position[1] += ground_delta[1],
-                    _ => {
-                        r.position[0] += ground_delta[0];
-                        r.position[1] += ground_delta[1];
-                    }
-                },
-                TransformMode::Turn => {
-                    let degrees = dx_ndc * 180.0;
-                    match t.axis {
-                        Some('x') => r.rotation[2] = (f64::from(o.rotation[2]) + degrees) as f32,
-                        Some('y') => r.rotation[0] = (f64::from(o.rotation[0]) + degrees) as f32,
-                        _ => r = transform::turned_about(o, centre, degrees),
-                    }
-                }
-                TransformMode::Scale => {
-                    let factor = (1.0 + dx_ndc * 2.0).max(0.01);
-                    let Some(scaled) = transform::scaled_about(o, centre, factor) else {
-                        continue;
-                    };
-                    r = scaled;
-                }
-            }
-            targets.push(r);
-        }
+                (Some(_), None) => None,
+                (None, _) => transform::keyboard_step(o, centre, t.mode, t.axis, &travel),
+            })
+            .collect();
         // Every tile the objects' new places touch is in memory before they go there.
         self.load_tiles_for(ctx, &targets);
         let Some(s) = put_records(&mut ctx.doc.session, ctx.scene, &mut t.stroke, &targets) else {
@@ -475,7 +450,7 @@ impl ObjectTool {
         };
         ctx.scene.invalidate();
         // A gizmo drag ends when the button is let go, a keyboard transform with a click.
-        let confirmed = if t.handle.is_some() {
+        let confirmed = if t.grip.is_some() {
             !input.brush_held
         } else {
             input.brush_pressed
@@ -586,7 +561,7 @@ impl ObjectTool {
             position: at.world,
             rotation: [tilt[0], turn, tilt[1]],
             scale: match kind {
-                ObjectKind::Doodad => (scale * 1024.0).round().clamp(1.0, 65535.0) as u16,
+                ObjectKind::Doodad => doodad_scale_record(f64::from(scale)),
                 // MODF has no scale before Legion.
                 ObjectKind::Wmo => 0,
             },
@@ -666,12 +641,12 @@ impl ObjectTool {
             originals,
             start_ndc: None,
             start_ground: None,
-            handle: None,
+            grip: None,
         });
     }
 
     /// Locks the transform under way to `axis` (X, Y, Z), or unlocks it when it already is.
-    fn toggle_axis(&mut self, axis: char) {
+    fn toggle_axis(&mut self, axis: Axis) {
         if let Some(t) = &mut self.transform {
             t.axis = if t.axis == Some(axis) {
                 None

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::assets::catalog::AssetKind;
-use crate::edit::tools::{PlaceOptions, ToolSettings, TransformMode};
+use crate::edit::tools::{PlaceOptions, ToolSettings};
+use crate::edit::transform::{Axis, TransformMode};
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::render::scene::ObjectFilter;
@@ -78,7 +79,7 @@ pub enum Intent {
     /// G, R or T with objects selected: move, turn or scale them with the mouse until a click.
     TransformSelection(TransformMode),
     /// X, Y or Z during a transform: lock it to that axis (again: unlock).
-    TransformAxis(char),
+    TransformAxis(Axis),
     /// Esc during a transform: the objects go back.
     CancelTransform,
     /// Copies of the selection in place (Ctrl+D).

@@ -11,7 +11,7 @@
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::Intent;
-use crate::edit::tools::TransformMode;
+use crate::edit::transform::{Axis, TransformMode};
 
 /// When a shortcut applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,19 +100,19 @@ pub fn shortcuts() -> Vec<Shortcut> {
         shortcut(
             Modifiers::NONE,
             Key::X,
-            Intent::TransformAxis('x'),
+            Intent::TransformAxis(Axis::X),
             When::Transforming,
         ),
         shortcut(
             Modifiers::NONE,
             Key::Y,
-            Intent::TransformAxis('y'),
+            Intent::TransformAxis(Axis::Y),
             When::Transforming,
         ),
         shortcut(
             Modifiers::NONE,
             Key::Z,
-            Intent::TransformAxis('z'),
+            Intent::TransformAxis(Axis::Z),
             When::Transforming,
         ),
         shortcut(
@@ -230,7 +230,7 @@ mod tests {
             !keys_for(transforming).contains(&move_it),
             "G waits for the end"
         );
-        assert!(keys_for(transforming).contains(&Intent::TransformAxis('z')));
+        assert!(keys_for(transforming).contains(&Intent::TransformAxis(Axis::Z)));
         assert!(!keys_for(transforming).contains(&Intent::DuplicateSelection));
         let other_tool = State {
             object_tool: false,

@@ -13,6 +13,7 @@ pub mod heightmap;
 pub mod history;
 pub mod image_ops;
 pub mod lattice;
+pub mod layer_flags;
 pub mod liquid;
 pub mod model_shadows;
 pub mod new_map;

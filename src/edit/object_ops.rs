@@ -10,6 +10,7 @@ use super::history::History;
 use super::lattice;
 use super::objects::{self, ModelBox, ObjectRecord, ObjectStroke};
 use super::outcome::OpResult;
+use crate::model::placement::{doodad_scale_fits, doodad_scale_record};
 use crate::model::{Map, ObjectKind};
 
 /// What an object operation does.
@@ -105,7 +106,7 @@ impl ObjectOp {
             return Err(format!("position has {} numbers, not 2 or 3", p.len()));
         }
         if let Some(s) = self.scale
-            && !(s.is_finite() && (1.0 / 1024.0..64.0).contains(&s))
+            && !doodad_scale_fits(f64::from(s))
         {
             return Err(format!("scale {s} is outside 1/1024 to 63.99"));
         }
@@ -169,7 +170,7 @@ fn record_after(
             position: given()?,
             rotation: op.rotation.unwrap_or([0.0; 3]),
             scale: match kind {
-                ObjectKind::Doodad => record_scale(scale),
+                ObjectKind::Doodad => doodad_scale_record(f64::from(scale)),
                 ObjectKind::Wmo => 0,
             },
             flags: 0,
@@ -187,7 +188,7 @@ fn record_after(
                     "uid {uid} is a WMO: MODF has no scale before Legion (3.3.5 and older)"
                 ));
             }
-            record.scale = record_scale(op.scale.unwrap_or(1.0));
+            record.scale = doodad_scale_record(f64::from(op.scale.unwrap_or(1.0)));
         }
         ObjectTool::Place | ObjectTool::Delete => {}
     }
@@ -226,11 +227,6 @@ fn position(map: &Map, p: &[f64]) -> Result<[f64; 3], String> {
             .ok_or_else(|| format!("no loaded terrain under ({x}, {y}) to stand on")),
         _ => Err("position takes 2 or 3 numbers".into()),
     }
-}
-
-/// The record scale of a doodad scale factor (1024 = 1).
-fn record_scale(s: f32) -> u16 {
-    (s * 1024.0).round().clamp(1.0, 65535.0) as u16
 }
 
 /// Applies one object operation as one undo step in `history`. `model_box` gives a model

@@ -20,6 +20,7 @@ use crate::model::coords::{CHUNKS_PER_SIDE, placed_box};
 pub use crate::model::coords::{chunks_overlapping, tiles_overlapping};
 pub use crate::model::objects::UidRange;
 use crate::model::objects::{Placement, placements};
+use crate::model::placement::doodad_scale_factor;
 use crate::model::{DoodadPlacement, Map, ObjectKind, Tile, TileCoord, WmoPlacement};
 
 /// A model-space box (min, max), as model files declare their bounds.
@@ -59,7 +60,7 @@ impl ObjectRecord {
     /// The scale factor the placement matrix uses (WMOs are never scaled before Legion).
     pub fn scale_factor(&self) -> f32 {
         match self.kind {
-            ObjectKind::Doodad => self.scale as f32 / 1024.0,
+            ObjectKind::Doodad => doodad_scale_factor(self.scale) as f32,
             ObjectKind::Wmo => 1.0,
         }
     }

@@ -10,7 +10,7 @@ use super::brush::Brush;
 use super::lattice::{STEPS_PER_CHUNK, chunks_near};
 use super::stroke::Stroke;
 use crate::model::alpha::{ALPHA_SIDE, AlphaMap};
-use crate::model::chunk::{Chunk, LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA, Layer};
+use crate::model::chunk::{Chunk, Layer};
 use crate::model::{Map, TileCoord};
 
 /// Most layers a chunk can have.
@@ -118,11 +118,7 @@ pub fn dab(
                 };
                 let effect_id = super::ground_effects::usual_effect(map, texture).unwrap_or(0);
                 let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
-                let flags = if big_alpha {
-                    LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED
-                } else {
-                    LAYER_USE_ALPHA
-                };
+                let flags = super::layer_flags::gaining_alpha(0, big_alpha);
                 if k == c.layers.len() {
                     c.layers.push(Layer {
                         texture: index as u32,

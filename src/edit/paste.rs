@@ -35,6 +35,7 @@ use serde::Deserialize;
 use super::clipboard::{self, Clipboard, LatticeRect, TEXELS_PER_QUAD, Texel};
 use super::history::History;
 use super::lattice::{self, MAP_STEPS, STEPS_PER_CHUNK, Vertex, chunks_in};
+use super::layer_flags;
 use super::liquid::{self, LiquidStyle};
 use super::objects::{self, ModelBox, NewUids, ObjectRecord, ObjectStroke};
 use super::outcome::OpResult;
@@ -43,7 +44,7 @@ use super::patch::Patch;
 use super::sculpt::commit_heights;
 use super::stroke::Stroke;
 use crate::model::alpha::{ALPHA_SIDE, ALPHA_TEXELS, AlphaMap};
-use crate::model::chunk::{Chunk, LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA, Layer};
+use crate::model::chunk::{Chunk, LAYER_USE_ALPHA, Layer};
 use crate::model::coords;
 use crate::model::{Map, TileCoord};
 
@@ -624,20 +625,6 @@ fn paste_textures(map: &mut Map, clip: &Clipboard, place: &Placement, stroke: &m
     }
 }
 
-/// The flags of a layer at slot `k`: the base has no alpha; alpha layers say they have one,
-/// compressed only where the map's alpha is 8-bit (the only depth with RLE).
-fn slot_flags(flags: u32, k: usize, big: bool) -> u32 {
-    if k == 0 {
-        return flags & !(LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED);
-    }
-    let flags = flags | LAYER_USE_ALPHA;
-    if big {
-        flags
-    } else {
-        flags & !LAYER_ALPHA_COMPRESSED
-    }
-}
-
 /// A chunk covered whole from one source chunk: its layers and alpha as they were (names and
 /// layers; texture indices are filled in by the caller). `None` past four layers.
 fn whole_chunk(
@@ -653,7 +640,7 @@ fn whole_chunk(
         .enumerate()
         .map(|(k, l)| Layer {
             texture: 0,
-            flags: slot_flags(l.flags, k, big),
+            flags: layer_flags::at_slot(l.flags, k, big),
             effect_id: l.effect_id,
             alpha: (k > 0).then(|| {
                 let mut texels = Box::new([0u8; ALPHA_TEXELS]);
@@ -755,14 +742,14 @@ fn mixed_chunk(
             // A texture new to the chunk, or the old base now painted over it, gets the
             // compression a painted layer gets.
             let was_alpha = was_own && flags & LAYER_USE_ALPHA != 0;
-            let flags = if k > 0 && !was_alpha && big {
-                flags | LAYER_ALPHA_COMPRESSED
+            let flags = if k > 0 && !was_alpha {
+                layer_flags::gaining_alpha(flags, big)
             } else {
                 flags
             };
             Layer {
                 texture: 0,
-                flags: slot_flags(flags, k, big),
+                flags: layer_flags::at_slot(flags, k, big),
                 effect_id,
                 alpha: (k > 0).then(|| {
                     let mut texels = Box::new([0u8; ALPHA_TEXELS]);

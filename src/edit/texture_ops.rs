@@ -22,7 +22,6 @@ use super::history::History;
 use super::lattice::{STEPS_PER_CHUNK, chunks_near};
 use super::outcome::OpResult;
 use super::stroke::Stroke;
-use crate::model::chunk::{LAYER_ALPHA_COMPRESSED, LAYER_USE_ALPHA};
 use crate::model::coords::{self, CHUNKS_PER_SIDE};
 use crate::model::{Map, TileCoord};
 
@@ -328,7 +327,7 @@ fn remove(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResu
         // The new base covers the chunk: a base layer has no alpha map.
         let base = &mut layers[0];
         base.alpha = None;
-        base.flags &= !(LAYER_USE_ALPHA | LAYER_ALPHA_COMPRESSED);
+        base.flags = super::layer_flags::as_base(base.flags);
     }
     Ok(OpResult::record(
         map,
@@ -414,6 +413,7 @@ fn swap(map: &mut Map, op: &TextureOp, history: &mut History) -> Result<OpResult
 mod tests {
     use super::*;
     use crate::model::Tile;
+    use crate::model::chunk::LAYER_USE_ALPHA;
 
     fn swap(json: &str) -> TextureOp {
         serde_json::from_str(json).unwrap()

@@ -417,29 +417,3 @@ impl Default for PlaceOptions {
         }
     }
 }
-
-/// What a keyboard transform does with the mouse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TransformMode {
-    /// G: move over the ground (X or Y: along that world axis only; Z: up and down).
-    Move,
-    /// R: turn about the up axis (X: about north, Y: about west), a multi-selection about its
-    /// centre.
-    Turn,
-    /// T: scale doodads (a multi-selection spreads from its centre). Not S: S flies the
-    /// camera back.
-    Scale,
-}
-
-impl TransformMode {
-    /// The panel's words for a transform under way.
-    pub fn describe(self, axis: Option<char>) -> String {
-        let what = match self {
-            TransformMode::Move => "Moving",
-            TransformMode::Turn => "Turning",
-            TransformMode::Scale => "Scaling",
-        };
-        let lock = axis.map_or(String::new(), |a| format!(" (axis {a})"));
-        format!("{what}{lock}: click to confirm, Esc to cancel, X/Y/Z lock an axis")
-    }
-}

@@ -20,8 +20,28 @@ pub struct DoodadPlacement {
 impl DoodadPlacement {
     /// Scale as a factor.
     pub fn scale_factor(&self) -> f32 {
-        self.scale as f32 / 1024.0
+        doodad_scale_factor(self.scale) as f32
     }
+}
+
+/// What an MDDF scale of 1024 stands for: the model at its own size.
+const DOODAD_SCALE_ONE: f64 = 1024.0;
+
+/// The size factor an MDDF scale stands for (1024 = 1).
+pub fn doodad_scale_factor(record: u16) -> f64 {
+    f64::from(record) / DOODAD_SCALE_ONE
+}
+
+/// The MDDF scale of size factor `factor`, to the nearest 1/1024 and kept within what the
+/// field holds; never 0, which the client would not draw.
+pub fn doodad_scale_record(factor: f64) -> u16 {
+    (factor * DOODAD_SCALE_ONE).round().clamp(1.0, 65535.0) as u16
+}
+
+/// True for a size factor an MDDF scale holds, 1/1024 to just under 64; scripts refuse others
+/// rather than have them clamped.
+pub fn doodad_scale_fits(factor: f64) -> bool {
+    factor.is_finite() && (1.0 / DOODAD_SCALE_ONE..64.0).contains(&factor)
 }
 
 /// A placed WMO (MODF record).
@@ -47,4 +67,33 @@ pub struct WmoPlacement {
     pub name_set: u16,
     /// The last u16 of the record: padding in 3.3.5, scale in later clients.
     pub scale: u16,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_doodad_scale_is_stored_in_1024ths_and_never_zero() {
+        assert_eq!(doodad_scale_record(1.0), 1024);
+        assert_eq!(doodad_scale_record(0.5), 512);
+        assert_eq!(
+            doodad_scale_record(1.0 + 0.4 / 1024.0),
+            1024,
+            "to the nearest step"
+        );
+        assert_eq!(doodad_scale_record(0.0), 1, "the client draws no scale 0");
+        assert_eq!(doodad_scale_record(100.0), 65535);
+        assert_eq!(doodad_scale_factor(1536), 1.5);
+        for record in [1, 512, 1024, 65535] {
+            assert_eq!(doodad_scale_record(doodad_scale_factor(record)), record);
+        }
+    }
+
+    #[test]
+    fn only_factors_the_field_holds_fit() {
+        assert!(doodad_scale_fits(1.0 / 1024.0) && doodad_scale_fits(63.99));
+        assert!(!doodad_scale_fits(64.0) && !doodad_scale_fits(0.0005));
+        assert!(!doodad_scale_fits(f64::NAN) && !doodad_scale_fits(f64::INFINITY));
+    }
 }

@@ -23,7 +23,7 @@ use super::source::{NameView, OpenedSource, TileSource, open_source};
 use crate::convert::{self, Report};
 use crate::disk::{LoamError, Result, StreamedFile, io_err, tile_file_name};
 use crate::format::alpha::tile::SaveNames;
-use crate::format::alpha::wdt::{self as alpha_wdt, MAIN_DATA_OFFSET, MAIN_ENTRY_BYTES};
+use crate::format::alpha::wdt::{self as alpha_wdt, MonolithicWriter, WdtSink};
 use crate::format::evidence::Decision;
 use crate::format::v18::{self, AlphaTarget};
 use crate::format::wdl::WdlTile;
@@ -340,8 +340,8 @@ fn write_monolithic(
     );
     // Pass 2: the file, written in place.
     let wdt = stream.spelling.path(&format!("{}.wdt", header.name));
-    let mut file = StreamedFile::create(&wdt)?;
-    file.write(&alpha_wdt::write_header(header, &names, global_wmo))?;
+    let file = StreamedFile::create(&wdt)?;
+    let mut writer = MonolithicWriter::begin(file, header, &names, global_wmo)?;
     let good: Vec<TileCoord> = stubs.iter().map(|s| s.coord).collect();
     let batch = rayon::current_num_threads().max(1) * 2;
     for group in good.chunks(batch) {
@@ -358,13 +358,7 @@ fn write_monolithic(
         for (c, b) in blocks {
             match b {
                 Ok((block, r)) => {
-                    let at = file.end();
-                    let block = block.placed_at(at);
-                    file.write(&block.bytes)?;
-                    file.patch(
-                        (MAIN_DATA_OFFSET + c.index() * MAIN_ENTRY_BYTES) as u64,
-                        main_entry(at as u32, block.size_to_first_mcnk),
-                    );
+                    writer.add_tile(c, block)?;
                     out.report.merge(r);
                 }
                 Err(e) if all_or_nothing => return Err(e),
@@ -374,7 +368,7 @@ fn write_monolithic(
             }
         }
     }
-    file.finish()?;
+    writer.finish().finish()?;
     out.files = 1;
     if !out.failed.is_empty() {
         out.report.note(
@@ -522,10 +516,20 @@ fn convert_in_memory(
     })
 }
 
-/// A MAIN entry: the offset of a tile's block in the monolithic file and its size.
-fn main_entry(offset: u32, size: u32) -> [u8; 8] {
-    let mut entry = [0u8; 8];
-    entry[..4].copy_from_slice(&offset.to_le_bytes());
-    entry[4..].copy_from_slice(&size.to_le_bytes());
-    entry
+/// A streamed conversion writes its monolithic WDT straight into the file: tile blocks
+/// appended as they are encoded, MAIN's entries patched when the file is finished.
+impl WdtSink for StreamedFile {
+    type Error = LoamError;
+
+    fn end(&self) -> usize {
+        StreamedFile::end(self)
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> Result<()> {
+        self.write(bytes)
+    }
+
+    fn patch(&mut self, at: usize, bytes: [u8; 8]) {
+        StreamedFile::patch(self, at as u64, bytes);
+    }
 }

@@ -11,6 +11,7 @@ use crate::command::Intent;
 use crate::command::PlaceOptions;
 use crate::edit::objects::ObjectRecord;
 use crate::model::ObjectKind;
+use crate::model::placement::{doodad_scale_factor, doodad_scale_record};
 
 /// The label of the selection line, also how tests find the panel.
 pub const SELECTION_LABEL: &str = "Selection";
@@ -175,9 +176,9 @@ fn record_fields(ui: &mut egui::Ui, record: &ObjectRecord) -> Option<ObjectRecor
     r.rotation = [a as f32, b as f32, c as f32];
     match r.kind {
         ObjectKind::Doodad => {
-            let mut s = f64::from(r.scale) / 1024.0;
+            let mut s = doodad_scale_factor(r.scale);
             field(ui, "Scale", &mut s, 0.01, 3);
-            r.scale = (s * 1024.0).round().clamp(1.0, 65535.0) as u16;
+            r.scale = doodad_scale_record(s);
         }
         ObjectKind::Wmo => {
             ui.label("Scale: 1 (WMOs have no scale before Legion)");

@@ -321,11 +321,93 @@ pub fn encode_tile(tile: &crate::model::Tile, names: &SaveNames) -> TileBlock {
     }
 }
 
-/// The header chunks of a monolithic WDT (MVER, MPHD, MAIN with every entry zero, MDNM, MONM,
-/// the map-wide MODF) for a streaming writer, which appends [`TileBlock`]s after them and then
-/// writes each MAIN entry at [`MAIN_DATA_OFFSET`] + 16 × tile index: offset, size.
-pub fn write_header(map: &Map, names_out: &SaveNames, global_wmo_index: Option<u32>) -> Vec<u8> {
-    write_container(map, &[], names_out, global_wmo_index, true)
+/// Where a monolithic WDT's bytes go as [`MonolithicWriter`] writes them: memory (`Vec<u8>`),
+/// or a file a streaming conversion writes in place.
+pub trait WdtSink {
+    /// What a failed write says.
+    type Error;
+    /// Bytes written so far: the offset the next append lands at.
+    fn end(&self) -> usize;
+    /// Appends `bytes`.
+    fn append(&mut self, bytes: &[u8]) -> std::result::Result<(), Self::Error>;
+    /// Overwrites the 8 bytes at `at`, already written (half a MAIN entry).
+    fn patch(&mut self, at: usize, bytes: [u8; 8]);
+}
+
+/// A save in memory: the whole file in one buffer.
+impl WdtSink for Vec<u8> {
+    type Error = std::convert::Infallible;
+
+    fn end(&self) -> usize {
+        self.len()
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> std::result::Result<(), Self::Error> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn patch(&mut self, at: usize, bytes: [u8; 8]) {
+        if let Some(old) = self.get_mut(at..at + 8) {
+            old.copy_from_slice(&bytes);
+        }
+    }
+}
+
+/// The one writer of monolithic WDTs, for the editor's save and the streaming conversion
+/// alike: the header chunks first with MAIN empty, then each tile's block appended as it comes
+/// and its MAIN entry pointed at it, so that a writer never needs more than one tile in hand.
+#[derive(Debug)]
+pub struct MonolithicWriter<S> {
+    sink: S,
+}
+
+impl<S: WdtSink> MonolithicWriter<S> {
+    /// Starts a WDT of `map` in `sink`: MVER, MPHD, MAIN with every entry zero, MDNM and MONM
+    /// of `names`, and the map-wide MODF, naming MONM entry `global_wmo_index`.
+    pub fn begin(
+        mut sink: S,
+        map: &Map,
+        names: &SaveNames,
+        global_wmo_index: Option<u32>,
+    ) -> std::result::Result<Self, S::Error> {
+        sink.append(&header(map, names, global_wmo_index))?;
+        Ok(MonolithicWriter { sink })
+    }
+
+    /// Appends tile `coord`'s block (from [`encode_tile`]) and points its MAIN entry at it.
+    pub fn add_tile(
+        &mut self,
+        coord: TileCoord,
+        block: TileBlock,
+    ) -> std::result::Result<(), S::Error> {
+        let at = self.sink.end();
+        let block = block.placed_at(at);
+        self.sink.append(&block.bytes)?;
+        let mut entry = [0u8; 8];
+        entry[..4].copy_from_slice(&(at as u32).to_le_bytes());
+        entry[4..].copy_from_slice(&block.size_to_first_mcnk.to_le_bytes());
+        self.sink.patch(main_entry_at(coord), entry);
+        Ok(())
+    }
+
+    /// Lists tile `coord` as stored in a 0.5.5 prototype ADT beside the WDT: no offset or size,
+    /// and [`EXTERNAL_TILE_FLAG`] in its MAIN entry's flags word.
+    pub fn add_external(&mut self, coord: TileCoord) {
+        let mut flags = [0u8; 8];
+        flags[..4].copy_from_slice(&EXTERNAL_TILE_FLAG.to_le_bytes());
+        self.sink.patch(main_entry_at(coord) + 8, flags);
+    }
+
+    /// The sink, holding the whole WDT.
+    pub fn finish(self) -> S {
+        self.sink
+    }
+}
+
+/// Where tile `coord`'s MAIN entry starts in the file.
+fn main_entry_at(coord: TileCoord) -> usize {
+    MAIN_DATA_OFFSET + coord.index() * MAIN_ENTRY_BYTES
 }
 
 /// Encodes a map as a monolithic WDT holding every loaded tile.
@@ -351,8 +433,8 @@ pub(crate) fn save_names(map: &Map, tiles: &[&crate::model::Tile]) -> (SaveNames
     )
 }
 
-/// Writes the WDT: header chunks, then either every tile block (`embed`) or none, with MAIN
-/// entries flagged [`EXTERNAL_TILE_FLAG`] for tiles stored in prototype ADTs.
+/// Writes the WDT in memory: header chunks, then either every tile block (`embed`) or none,
+/// with MAIN entries flagged [`EXTERNAL_TILE_FLAG`] for tiles stored in prototype ADTs.
 pub(crate) fn write_container(
     map: &Map,
     tiles: &[&crate::model::Tile],
@@ -361,14 +443,28 @@ pub(crate) fn write_container(
     embed: bool,
 ) -> Vec<u8> {
     let block_guess = if embed { tiles.len() << 20 } else { 0 };
-    let mut w = Writer::with_capacity(MAIN_BYTES + block_guess);
+    let buffer = Vec::with_capacity(MAIN_BYTES + block_guess);
+    let Ok(mut wdt) = MonolithicWriter::begin(buffer, map, names_out, global_wmo_index);
+    for tile in tiles {
+        if embed {
+            let Ok(()) = wdt.add_tile(tile.coord, encode_tile(tile, names_out));
+        } else {
+            wdt.add_external(tile.coord);
+        }
+    }
+    wdt.finish()
+}
+
+/// The header chunks: MVER, MPHD, MAIN with every entry zero (its payload at
+/// [`MAIN_DATA_OFFSET`]), MDNM, MONM and the map-wide MODF.
+fn header(map: &Map, names_out: &SaveNames, global_wmo_index: Option<u32>) -> Vec<u8> {
+    let mut w = Writer::with_capacity(MAIN_DATA_OFFSET + MAIN_BYTES);
     w.chunk(tags::MVER, &VERSION.to_le_bytes());
     let mphd = w.begin(tags::MPHD);
     let mphd_data = mphd.payload_offset();
     w.zeros(MPHD_BYTES);
     w.end(mphd);
     let main = w.begin(tags::MAIN);
-    let main_data = main.payload_offset();
     w.zeros(MAIN_BYTES);
     w.end(main);
 
@@ -390,19 +486,6 @@ pub(crate) fn write_container(
     head.u32(stored_name_count(names_out.wmos.len()));
     head.u32(ofs_monm as u32);
     w.patch_bytes(mphd_data, head.as_bytes());
-
-    for tile in tiles {
-        let entry = main_data + tile.coord.index() * MAIN_ENTRY_BYTES;
-        if !embed {
-            w.patch_u32(entry + 8, EXTERNAL_TILE_FLAG);
-            continue;
-        }
-        let mhdr_at = w.len();
-        let block = encode_tile(tile, names_out).placed_at(mhdr_at);
-        w.bytes(&block.bytes);
-        w.patch_u32(entry, mhdr_at as u32);
-        w.patch_u32(entry + 4, block.size_to_first_mcnk);
-    }
     w.into_bytes()
 }
 
@@ -441,6 +524,18 @@ mod tests {
     fn name_counts_are_stored_plus_one() {
         assert_eq!(stored_name_count(0), 0);
         assert_eq!(stored_name_count(1), 2);
+    }
+
+    #[test]
+    fn main_starts_where_readers_and_the_writer_look_for_it() {
+        let bytes = write_wdt(&small_map());
+        let main = chunk_at(&bytes, MAIN_DATA_OFFSET - 8, 0, tags::FILE).unwrap();
+        assert_eq!(main.tag, tags::MAIN);
+        // Tile (1, 2) is the only one: its entry points at its MHDR, after the header.
+        let entry = MAIN_DATA_OFFSET + TileCoord::new(1, 2).unwrap().index() * MAIN_ENTRY_BYTES;
+        let at = u32::from_le_bytes(bytes[entry..entry + 4].try_into().unwrap()) as usize;
+        assert!(at > MAIN_DATA_OFFSET + MAIN_BYTES);
+        assert_eq!(&bytes[at..at + 4], tags::MHDR.to_disk().as_slice());
     }
 
     #[test]
