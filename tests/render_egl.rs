@@ -4,7 +4,7 @@
 //!
 //! Needs the EGL runtime packages listed in docs/ci-needs.md.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use glow::HasContext;
 use glutin::api::egl::context::PossiblyCurrentContext;

@@ -3,7 +3,7 @@
 //! Pictures go to `target/render-tests/` like the terrain's.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
