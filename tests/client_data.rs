@@ -14,10 +14,8 @@ use loam::assets::client::{
 use proptest::prelude::*;
 use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-
 fn corpus(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(CORPUS).join(rel)).unwrap_or_else(|e| panic!("corpus file {rel}: {e}"))
+    std::fs::read(common::corpus().join(rel)).unwrap_or_else(|e| panic!("corpus file {rel}: {e}"))
 }
 
 /// Writes an archive with StormLib's `smpq` (installed by .ci/setup): the files are staged

@@ -21,9 +21,7 @@ use loam::assets::catalog::AssetKind;
 use loam::doc::editing::Tool;
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel)
+    common::corpus().join(rel)
 }
 
 fn read(p: &Path) -> Vec<u8> {

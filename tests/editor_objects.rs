@@ -600,8 +600,7 @@ fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
 /// The corpus tile with 381 doodads and 19 WMOs, opened without a client: every model is
 /// missing and drawn as a placeholder.
 fn continent4229() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/wowserhq-format/map/continent4229.adt")
+    common::corpus().join("wowserhq-format/map/continent4229.adt")
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! the 3D view shows its placeholder): opening through a scripted file dialog, jumping with the
 //! tile map, Save as… listing its targets and the quit question.
 
+mod common;
 mod editor_support;
 
 use std::path::{Path, PathBuf};
@@ -16,9 +17,7 @@ use loam::model::TileCoord;
 use loam::model::coords::TILE_SIZE;
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel)
+    common::corpus().join(rel)
 }
 
 fn harness(dialogs: &ScriptedDialogs, open: Option<PathBuf>) -> Harness<'static, LoamApp> {

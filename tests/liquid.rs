@@ -23,7 +23,6 @@ use loam::model::{Map, TileCoord};
 use loam::pipeline;
 
 const SAMPLE: &str = "resources/sample/Sample.wdt";
-const CORPUS: &str = "../shared/corpus";
 
 /// What a map's liquid is, quad by quad: (tile, chunk, quad) → (LiquidType, the surface height
 /// at the quad's four corners).
@@ -195,7 +194,7 @@ fn liquid_edited_on_an_older_map_saves_in_its_own_generation() {
 #[test]
 fn removing_all_liquid_leaves_no_stale_flags() {
     // pvpzone3430 holds MCLQ ocean in a 3.3.5 tile; take all of it away.
-    let path = Path::new(CORPUS).join("wowserhq-format/map/pvpzone3430.adt");
+    let path = common::corpus().join("wowserhq-format/map/pvpzone3430.adt");
     let opened = pipeline::open_map(&path).unwrap();
     let mut map = opened.map;
     let had = map.tiles.values().next().unwrap().liquid_chunk_count();
@@ -311,7 +310,7 @@ fn wow_adt_reads_the_edited_mh2o_with_the_same_quads_and_types() {
 fn depth_bytes_follow_the_rule_blizzards_mh2o_shows() {
     // Every MH2O vertex of Northrend_37_25 with heights and depths: the stored depth against
     // the rule loam writes, ⌊9 × (surface − ground)⌋ clamped to 0..=255.
-    let path = Path::new(CORPUS).join("warcraft-net/ADT/Northrend_37_25.adt");
+    let path = common::corpus().join("warcraft-net/ADT/Northrend_37_25.adt");
     let map = pipeline::open_map(&path).unwrap().map;
     let (mut total, mut same) = (0, 0);
     for tile in map.tiles.values() {

@@ -4,7 +4,7 @@
 //!
 //! Needs the EGL runtime packages listed in docs/ci-needs.md.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use glow::HasContext;
 use glutin::api::egl::context::PossiblyCurrentContext;
@@ -20,6 +20,7 @@ use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer, area_colour};
 
+mod common;
 #[path = "render_egl/liquid.rs"]
 mod liquid;
 #[path = "render_egl/objects.rs"]
@@ -223,8 +224,7 @@ fn is_sky(p: [u8; 3]) -> bool {
 }
 
 fn corpus_tile() -> Tile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
+    let path = common::corpus().join("wowserhq-format/map/continent4229.adt");
     loam::pipeline::open_map(&path)
         .expect("corpus tile opens")
         .map

@@ -2,6 +2,8 @@
 //! and the PNG checked (size, terrain drawn in the 3D view). Needs `xvfb-run` and Mesa's GL (see
 //! docs/ci-needs.md). The PNGs stay in `target/xvfb-tests/` for a person to look at.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,8 +82,7 @@ fn the_window_screenshots_the_sample_and_a_corpus_tile() {
     let share = terrain_share(w, h, &px);
     assert!(share > 0.4, "the sample covers {share:.2} of the view");
 
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
+    let corpus = common::corpus().join("wowserhq-format/map/continent4229.adt");
     let tile = dir.join("continent4229.png");
     screenshot(&[
         corpus.to_str().unwrap(),
@@ -284,8 +285,7 @@ fn pixels_differing(a: &(usize, usize, Vec<u8>), b: &(usize, usize, Vec<u8>)) ->
 fn placeholders_mark_missing_models_without_covering_the_terrain() {
     // The corpus tile with 381 doodads and 19 WMOs, no client: every model is missing.
     let dir = out_dir();
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/wowserhq-format/map/continent4229.adt");
+    let corpus = common::corpus().join("wowserhq-format/map/continent4229.adt");
     let with = dir.join("continent4229-placeholders.png");
     let without = dir.join("continent4229-no-objects.png");
     for (png, extra) in [(&with, None), (&without, Some("--no-objects"))] {

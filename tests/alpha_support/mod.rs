@@ -145,9 +145,7 @@ fn assert_liquid_matches(at: &str, a: &loam::model::Chunk, b: &loam::model::Chun
 pub fn corpus_tiles(adts: &[&'static str]) -> Vec<(&'static str, Tile, Tile)> {
     adts.iter()
         .map(|rel| {
-            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../shared/corpus")
-                .join(rel);
+            let path = crate::common::corpus().join(rel);
             let opened = loam::pipeline::open_map(&path).unwrap();
             let original = opened.map.tiles.into_values().next().unwrap();
             let mut prepared = original.clone();

@@ -1,11 +1,26 @@
 //! Helpers shared by the integration tests: where the corpus is and how to compare bytes.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// The shared corpus folder (always present beside the checkout, in CI too).
+/// The shared corpus folder, `../shared/corpus` beside the checkout: CI always has it, a fresh
+/// clone does not (README.md). A test that needs it fails here, naming the folder it looked in,
+/// rather than later at a read that says only "No such file or directory".
 pub fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The checkout's parent spelled out, so the message names the folder without a `..`.
+    let dir = checkout
+        .parent()
+        .unwrap_or(checkout)
+        .join("shared")
+        .join("corpus");
+    assert!(
+        dir.is_dir(),
+        "the corpus is missing: looked in {} (the tests read real map files from \
+         ../shared/corpus beside the checkout; see README.md)",
+        dir.display()
+    );
+    dir
 }
 
 /// A corpus file.

@@ -3,7 +3,7 @@
 //! Pictures go to `target/render-tests/` like the terrain's.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,9 +26,7 @@ const W: i32 = 400;
 const H: i32 = 400;
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel)
+    crate::common::corpus().join(rel)
 }
 
 /// Reads a corpus model with its companions from its folder.
