@@ -18,7 +18,7 @@ fn corpus(rel: &str) -> Vec<u8> {
     std::fs::read(common::corpus().join(rel)).unwrap_or_else(|e| panic!("corpus file {rel}: {e}"))
 }
 
-/// Writes an archive with StormLib's `smpq` (installed by .ci/setup): the files are staged
+/// Writes an archive with StormLib's `smpq` (installed by `packaging/setup --tests`): the files are staged
 /// under their game paths in a scratch folder and added by relative path.
 fn smpq(archive: &Path, files: &[(&str, &[u8])], options: &[&str]) {
     let stage = tempfile::tempdir().unwrap();
@@ -39,7 +39,7 @@ fn smpq(archive: &Path, files: &[(&str, &[u8])], options: &[&str]) {
         .args(&rel)
         .status()
         .unwrap_or_else(|e| {
-            panic!("smpq could not be run ({e}): install it with .ci/setup (Debian package smpq)")
+            panic!("smpq could not be run ({e}): install it with `bash packaging/setup --tests` (Debian package smpq)")
         });
     assert!(status.success(), "smpq failed on {}", archive.display());
 }

@@ -83,7 +83,7 @@ fn extract(chain: &[PathBuf], game_path: &str, scratch: &Path) -> Option<Vec<u8>
             .args(["-x", "-f", a.to_str().unwrap(), game_path])
             .current_dir(&out)
             .output()
-            .expect("smpq runs (install it with .ci/setup)");
+            .expect("smpq runs (install it with `bash packaging/setup --tests`)");
         let file = out.join(game_path.replace('\\', "/"));
         if run.status.success()
             && let Ok(bytes) = fs::read(&file)

@@ -35,7 +35,9 @@ fn smpq(args: &[&str]) -> String {
     let out = Command::new("smpq")
         .args(args)
         .output()
-        .unwrap_or_else(|e| panic!("smpq could not be run ({e}): install it with .ci/setup"));
+        .unwrap_or_else(|e| {
+            panic!("smpq could not be run ({e}): install it with `bash packaging/setup --tests`")
+        });
     assert!(out.status.success(), "smpq {args:?}: {out:?}");
     String::from_utf8_lossy(&out.stdout).to_string()
 }

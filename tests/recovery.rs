@@ -98,7 +98,7 @@ fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("xvfb-run is missing: install the packages in docs/ci-needs.md");
+        .expect("xvfb-run is missing: install them with `bash packaging/setup --tests`");
     let root = recovery_root(&data);
     let (dir, manifest) = wait_for_manifest(&root, &mut child);
     // SIGKILL the editor itself (xvfb-run's child): no chance to clean up.

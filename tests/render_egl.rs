@@ -2,7 +2,7 @@
 //! device, no X server), with assertions on the pixels. Each test also writes its picture to
 //! `target/render-tests/` for a person to look at.
 //!
-//! Needs the EGL runtime packages listed in docs/ci-needs.md.
+//! Needs the EGL runtime packages `bash packaging/setup --tests` installs.
 
 use std::path::PathBuf;
 
@@ -38,12 +38,12 @@ struct Egl {
 
 fn egl() -> Egl {
     let devices = Device::query_devices().expect(
-        "EGL is not available: install the packages in docs/ci-needs.md (libegl1, libegl-mesa0, libgl1-mesa-dri)",
+        "EGL is not available: install them with `bash packaging/setup --tests` (libegl1, libegl-mesa0, libgl1-mesa-dri)",
     );
     let device = devices
         .into_iter()
         .find(|d| d.extensions().contains("EGL_MESA_device_software"))
-        .expect("no EGL_MESA_device_software device (Mesa's llvmpipe); see docs/ci-needs.md");
+        .expect("no EGL_MESA_device_software device (Mesa's llvmpipe); install them with `bash packaging/setup --tests`");
     // SAFETY: the device comes from EGL itself; no native display is involved.
     let display = unsafe { Display::with_device(&device, None) }.expect("EGL display");
     let template = ConfigTemplateBuilder::new()

@@ -1,6 +1,6 @@
 //! End to end: the real window under Xvfb, `loam screenshot` on the sample and on a corpus tile,
 //! and the PNG checked (size, terrain drawn in the 3D view). Needs `xvfb-run` and Mesa's GL (see
-//! docs/ci-needs.md). The PNGs stay in `target/xvfb-tests/` for a person to look at.
+//! `packaging/setup --tests`). The PNGs stay in `target/xvfb-tests/` for a person to look at.
 
 mod common;
 
@@ -31,7 +31,7 @@ fn run_screenshot(args: &[&str]) -> std::process::Output {
         .arg("screenshot")
         .args(args)
         .output()
-        .expect("xvfb-run is missing: install the packages in docs/ci-needs.md")
+        .expect("xvfb-run is missing: install them with `bash packaging/setup --tests`")
 }
 
 #[test]
@@ -150,7 +150,9 @@ fn the_sample_is_textured_from_a_client_archive_written_by_stormlib() {
         .arg(client.join("Data").join("common.MPQ"))
         .args(&names)
         .status()
-        .expect("smpq is missing: install it with .ci/setup (Debian package smpq)");
+        .expect(
+            "smpq is missing: install it with `bash packaging/setup --tests` (Debian package smpq)",
+        );
     assert!(status.success());
 
     let shot = |name: &str, map: &Path, client: Option<&Path>| {

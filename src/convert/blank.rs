@@ -97,7 +97,12 @@ mod tests {
     fn a_blank_112_chunk_is_laid_out_as_blizzards_one_texture_tile() {
         let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../shared/corpus/blizzardry/Azeroth_38_46.adt");
-        let theirs = std::fs::read(corpus).unwrap();
+        let theirs = std::fs::read(&corpus).unwrap_or_else(|e| {
+            panic!(
+                "the corpus is missing: looked for {} ({e})",
+                corpus.display()
+            )
+        });
         let ours = v18::write_adt(
             &blank(Generation::V112).tile(TileCoord::new(38, 46).unwrap()),
             v18::AlphaTarget { big: false },

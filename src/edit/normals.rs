@@ -246,7 +246,12 @@ mod tests {
     fn recomputed_normals_match_blizzards_on_a_real_tile() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../shared/corpus/warcraft-net/ADT/Northrend_37_25.adt");
-        let opened = crate::pipeline::open_map(&path).unwrap();
+        let opened = crate::pipeline::open_map(&path).unwrap_or_else(|e| {
+            panic!(
+                "the corpus tile could not be read: looked for {} ({e})",
+                path.display()
+            )
+        });
         let mut map = opened.map;
         let coord = *map.tiles.keys().next().unwrap();
         let before = map.tiles[&coord].clone();
