@@ -1,11 +1,11 @@
 //! The app's side of showing objects: feeding the object scene each frame, the status line,
 //! and which object is under the cursor.
 //!
-//! Not for: the scene itself (`app::objects`) or placing objects (a tool of its own).
+//! Not for: the scene itself (`app::object_scene`) or placing objects (a tool of its own).
 
 use glam::Vec3;
 
-use super::objects::ObjectScene;
+use super::object_scene::ObjectScene;
 use super::viewport::SharedGl;
 use crate::doc::session::Session;
 use crate::render::camera::Camera;
