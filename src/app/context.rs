@@ -40,6 +40,22 @@ pub struct Shell {
     pub frame_ms: f32,
 }
 
+impl Shell {
+    /// The window as it opens: nothing said, nothing asked; `screenshot` for a `loam
+    /// screenshot` run.
+    pub fn new(dialogs: Box<dyn FileDialogs>, screenshot: bool) -> Shell {
+        Shell {
+            dialogs,
+            message: None,
+            confirm_quit: false,
+            quit_confirmed: false,
+            title: String::new(),
+            screenshot,
+            frame_ms: 0.0,
+        }
+    }
+}
+
 /// What a component asks of the shell, carried out in order once the component's call returns.
 pub enum Request {
     /// Open this map read as this generation (`None`: as its bytes decide).

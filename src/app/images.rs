@@ -455,6 +455,31 @@ fn fit(size: egui::Vec2) -> egui::Vec2 {
     size * (PREVIEW / size.x.max(size.y).max(1.0)).min(1.0)
 }
 
+impl Component for TerrainImages {
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        let intent = match intent {
+            Intent::Command(Command::ImportImage) => Intent::Images(ImagesIntent::OpenImport),
+            Intent::Command(Command::ExportImages) => Intent::Images(ImagesIntent::OpenExport),
+            other => other,
+        };
+        self.handle_images(intent, &mut cx.dialog_ctx())
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut AppCtx) -> Vec<Intent> {
+        self.draw(ui, &cx.doc)
+    }
+
+    fn poll(&mut self, cx: &mut AppCtx) -> Vec<Intent> {
+        self.poll_export(&mut cx.shell.message);
+        Vec::new()
+    }
+
+    /// The import the user asked for, once: the shell runs it.
+    fn take_ops(&mut self) -> Option<OpsFile> {
+        self.pending.take()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,30 +506,5 @@ mod tests {
         );
         assert_eq!(n("island.png"), None);
         assert_eq!(n("a_99_1_height.png"), None, "off the map");
-    }
-}
-
-impl Component for TerrainImages {
-    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
-        let intent = match intent {
-            Intent::Command(Command::ImportImage) => Intent::Images(ImagesIntent::OpenImport),
-            Intent::Command(Command::ExportImages) => Intent::Images(ImagesIntent::OpenExport),
-            other => other,
-        };
-        self.handle_images(intent, &mut cx.dialog_ctx())
-    }
-
-    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut AppCtx) -> Vec<Intent> {
-        self.draw(ui, &cx.doc)
-    }
-
-    fn poll(&mut self, cx: &mut AppCtx) -> Vec<Intent> {
-        self.poll_export(&mut cx.shell.message);
-        Vec::new()
-    }
-
-    /// The import the user asked for, once: the shell runs it.
-    fn take_ops(&mut self) -> Option<OpsFile> {
-        self.pending.take()
     }
 }

@@ -105,30 +105,6 @@ fn list_text(models: &[MissingModel]) -> String {
         .join("\n")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::TileCoord;
-
-    #[test]
-    fn the_list_names_each_model_why_and_where() {
-        let m = MissingModel {
-            name: "World\\Custom\\Tree.m2".into(),
-            why: "not found".into(),
-            placements: 3,
-            tiles: [
-                TileCoord::new(31, 31).unwrap(),
-                TileCoord::new(32, 31).unwrap(),
-            ]
-            .into(),
-        };
-        assert_eq!(
-            list_text(&[m]),
-            "World\\Custom\\Tree.m2\tnot found\t3 placed in 31_31 32_31"
-        );
-    }
-}
-
 impl Component for MissingModels {
     /// Carries out the notice's and the list's intents; the notice stays hidden, once
     /// dismissed, until it would count more than it does now.
@@ -166,5 +142,29 @@ impl Component for MissingModels {
             out.extend(ui::dialogs::missing_models(ui, &list));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TileCoord;
+
+    #[test]
+    fn the_list_names_each_model_why_and_where() {
+        let m = MissingModel {
+            name: "World\\Custom\\Tree.m2".into(),
+            why: "not found".into(),
+            placements: 3,
+            tiles: [
+                TileCoord::new(31, 31).unwrap(),
+                TileCoord::new(32, 31).unwrap(),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            list_text(&[m]),
+            "World\\Custom\\Tree.m2\tnot found\t3 placed in 31_31 32_31"
+        );
     }
 }

@@ -52,7 +52,6 @@ mod window;
 mod worker;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::command::shortcuts::{clipboard_intents, shortcuts};
 use crate::doc::editing::{Editing, Tool};
@@ -70,7 +69,6 @@ use intent::Intent;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
 use settings::Settings;
 use streams::Streams;
-use tile_loader::TileLoader;
 use view::View;
 use viewport::GlState;
 
@@ -108,42 +106,17 @@ impl LoamApp {
         let client = (options.client.as_deref())
             .or(settings.client_data.as_deref())
             .map(client::Client::open);
-        let egui = cc.egui_ctx.clone();
-        let wake = || {
-            let ctx = egui.clone();
-            move || ctx.request_repaint()
-        };
-        let streams = Streams {
-            loader: TileLoader::new(wake()),
-            session_id: 0,
-            textures: textures::TextureLoader::new(wake()),
-            objects: object_scene::ObjectScene::new(Arc::new(wake())),
-            repaint: Arc::new(wake()),
-        };
-        let shell = Shell {
-            dialogs: options.dialogs,
-            message: None,
-            confirm_quit: false,
-            quit_confirmed: false,
-            title: String::new(),
-            screenshot: screenshot.is_some(),
-            frame_ms: 0.0,
-        };
         let doc = Document {
             client,
             ..Document::default()
         };
-        let gl = GlState::new(cc.gl.as_deref());
-        let cx = AppCtx::new(
-            settings,
-            doc,
-            View::default(),
-            gl,
-            streams,
-            shell,
-            egui.clone(),
-        );
-        let parts = Components::new(asset_browser::AssetBrowser::new(wake()));
+        let egui = cc.egui_ctx.clone();
+        let (gl, view) = (GlState::new(cc.gl.as_deref()), View::default());
+        let shell = Shell::new(options.dialogs, screenshot.is_some());
+        let streams = Streams::new(&egui);
+        let cx = AppCtx::new(settings, doc, view, gl, streams, shell, egui.clone());
+        let browser = asset_browser::AssetBrowser::new(move || egui.request_repaint());
+        let parts = Components::new(browser);
         let mut app = LoamApp {
             cx,
             parts,
@@ -385,16 +358,6 @@ impl LoamApp {
         opening::restart_streams(&mut self.cx, source);
     }
 
-    /// The object under the cursor (the scene's index), unless the terrain in front hides it.
-    fn object_index_under(&self, input: &ui::viewport::ViewportInput) -> Option<usize> {
-        let aim = object_view::Aim {
-            camera: &self.cx.view.camera,
-            hover: self.cx.view.hover.as_ref(),
-            filter: &self.cx.settings.objects,
-        };
-        object_view::object_index_under(&self.cx.streams.objects, &aim, input)
-    }
-
     /// The menu, the status bar, the left panel (tile map or asset browser) and the right
     /// panel (tools, objects, history); returns what they ask for.
     fn draw_panels(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
@@ -557,9 +520,8 @@ impl eframe::App for LoamApp {
             (Some(m), Some(ndc)) => camera_control::pick(m, &cx.view.camera, ndc, input.aspect()),
             _ => None,
         };
-        self.cx.view.object_hover = self
-            .object_index_under(&input)
-            .and_then(|i| self.cx.streams.objects.describe(i));
+        let under = object_view::under_cursor(&self.cx, &input);
+        self.cx.view.object_hover = under.and_then(|i| self.cx.streams.objects.describe(i));
         for c in self.parts.all() {
             c.drive(&input, &mut self.cx);
         }

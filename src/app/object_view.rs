@@ -5,6 +5,7 @@
 
 use glam::Vec3;
 
+use super::context::AppCtx;
 use super::object_scene::ObjectScene;
 use super::viewport::SharedGl;
 use crate::doc::session::Session;
@@ -37,6 +38,17 @@ pub(super) struct Aim<'a> {
     pub camera: &'a Camera,
     pub hover: Option<&'a TerrainPoint>,
     pub filter: &'a ObjectFilter,
+}
+
+/// The object under the cursor (the scene's index) as `cx`'s view stands, unless the terrain
+/// in front hides it.
+pub(super) fn under_cursor(cx: &AppCtx, input: &ViewportInput) -> Option<usize> {
+    let aim = Aim {
+        camera: &cx.view.camera,
+        hover: cx.view.hover.as_ref(),
+        filter: &cx.settings.objects,
+    };
+    object_index_under(&cx.streams.objects, &aim, input)
 }
 
 /// The object under the cursor (the scene's index), unless the terrain in front hides it.

@@ -41,6 +41,21 @@ pub struct Streams {
 }
 
 impl Streams {
+    /// Starts the workers, each waking `egui` when it has something.
+    pub fn new(egui: &egui::Context) -> Streams {
+        let wake = || {
+            let ctx = egui.clone();
+            move || ctx.request_repaint()
+        };
+        Streams {
+            loader: TileLoader::new(wake()),
+            session_id: 0,
+            textures: textures::TextureLoader::new(wake()),
+            objects: object_scene::ObjectScene::new(std::sync::Arc::new(wake())),
+            repaint: std::sync::Arc::new(wake()),
+        }
+    }
+
     /// Sends `tile`'s mesh to the GPU and asks for the textures it names (the liquids' too).
     fn upload(&mut self, gl: &mut GlState, tile: &Tile) {
         self.textures.want(&tile.textures);
