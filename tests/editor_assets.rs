@@ -16,7 +16,7 @@ use egui_kittest::kittest::Queryable;
 use wow_mpq::{ArchiveBuilder, FormatVersion, ListfileOption};
 
 use loam::app::LoamApp;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::assets::catalog::AssetKind;
 use loam::doc::editing::Tool;
 
@@ -170,7 +170,7 @@ fn the_browser_lists_client_files_by_kind_with_thumbnails_and_a_click_sets_the_p
     let missing = h.state().browser().thumbnail("Tileset\\Test\\Broken.blp");
     assert!(matches!(
         missing,
-        Some(loam::app::browser::Thumb::Missing(_))
+        Some(loam::app::asset_browser::Thumb::Missing(_))
     ));
 
     h.get_by_label("Dxt1.blp").click();

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use loam::app::LoamApp;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 
 fn harness(dialogs: &ScriptedDialogs) -> Harness<'static, LoamApp> {
     editor_support::harness(editor_support::Opening {

@@ -5,7 +5,7 @@
 mod editor_support;
 
 use egui_kittest::kittest::Queryable;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::model::TileCoord;
 
 /// The heights of tile 31_31 of the open map.

@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use loam::app::LoamApp;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::model::TileCoord;
 
 fn tc(x: usize, y: usize) -> TileCoord {

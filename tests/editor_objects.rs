@@ -588,7 +588,10 @@ fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
     assert_eq!(s.map.tiles[&a].doodads.len(), 1);
     assert!(s.edited.contains(&b), "so it is saved");
     // Saved: the file of b lists no rock, a lists it once.
-    h.state_mut().handle(&ctx, loam::app::intent::Intent::Save);
+    h.state_mut().handle(
+        &ctx,
+        loam::app::intent::Intent::Command(loam::command::Command::Save),
+    );
     h.run();
     let back = loam::pipeline::open_map(&dir.path().join("Edge.wdt"))
         .unwrap()

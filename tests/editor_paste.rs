@@ -7,7 +7,7 @@ mod editor_support;
 
 use egui::Modifiers;
 use egui_kittest::kittest::Queryable;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::doc::editing::Tool;
 use loam::ui::viewport::VIEWPORT_LABEL;
 

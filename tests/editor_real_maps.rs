@@ -13,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 
 use common::sample_with_a_bad_tile;
 use loam::app::LoamApp;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::format::Generation;
 use loam::format::v060;
 use loam::model::TileCoord;

@@ -15,7 +15,7 @@ use editor_support::map;
 fn open_dialog(h: &mut egui_kittest::Harness<'_, loam::app::LoamApp>) {
     editor_support::click_each(h, &["Edit", "Textures…"]);
     assert!(
-        h.query_by_label(loam::ui::texture_dialog::TEXTURES_TITLE)
+        h.query_by_label(loam::ui::dialogs::textures::TEXTURES_TITLE)
             .is_some()
     );
 }

@@ -12,7 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
 use loam::app::LoamApp;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::model::TileCoord;
 use loam::model::coords::TILE_SIZE;
 

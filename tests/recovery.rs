@@ -152,7 +152,8 @@ fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
 
     // Save writes them over the map, and nothing is left to recover.
     let ctx = h.ctx.clone();
-    h.state_mut().handle(&ctx, Intent::Save);
+    h.state_mut()
+        .handle(&ctx, Intent::Command(loam::command::Command::Save));
     assert!(h.state().session().unwrap().edited.is_empty());
     let saved = loam::pipeline::open_map(&wdt).unwrap().map;
     assert_eq!(saved.tiles[&t].chunks, want.tiles[&t].chunks);
@@ -270,7 +271,8 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
         vec![t]
     );
     let ctx = h.ctx.clone();
-    h.state_mut().handle(&ctx, Intent::Save);
+    h.state_mut()
+        .handle(&ctx, Intent::Command(loam::command::Command::Save));
     assert!(h.state().session().unwrap().edited.is_empty());
     let mut back = loam::doc::session::Session::open(&wdt).unwrap();
     back.load_all();

@@ -300,7 +300,7 @@ fn the_editor_says_what_a_failed_save_wrote_and_keeps_the_rest_unsaved() {
                 cc,
                 StartOptions {
                     open: Some(open),
-                    dialogs: Box::new(loam::app::dialogs::ScriptedDialogs::default()),
+                    dialogs: Box::new(loam::app::file_picker::ScriptedDialogs::default()),
                     screenshot: None,
                     read_as: None,
                     client: None,
@@ -320,7 +320,8 @@ fn the_editor_says_what_a_failed_save_wrote_and_keeps_the_rest_unsaved() {
     std::fs::create_dir(&blocked).unwrap();
     std::fs::write(blocked.join("keep"), b"x").unwrap();
     let ctx = h.ctx.clone();
-    h.state_mut().handle(&ctx, Intent::Save);
+    h.state_mut()
+        .handle(&ctx, Intent::Command(loam::command::Command::Save));
     let message = h.state().message().unwrap_or_default().to_string();
     assert!(message.starts_with("save failed: "), "{message}");
     assert!(

@@ -3,8 +3,13 @@
 //! a liquid tool picks the area id or the liquid under the cursor instead. The object tool has
 //! a component of its own (`object_tool`); both take the same frame of viewport input.
 //!
+//! As a component ([`Brushes`]) it also takes the tool panel's settings and the stamp image.
+//!
 //! Not for: what a dab does (`doc::editing`, `edit::ops`) or the tool panel (`ui::tools`).
 
+use super::component::Component;
+use super::context::AppCtx;
+use crate::command::{Command, Intent};
 use crate::doc::editing::{Editing, Touched};
 use crate::edit::liquid::LiquidKind;
 use crate::edit::objects::ModelBox;
@@ -67,4 +72,62 @@ pub fn drive(
         }
     }
     frame
+}
+
+/// The brushes as a component: the tool panel's settings, the stamp, and the strokes the view
+/// drives (the strokes and settings themselves are the document's).
+#[derive(Debug, Default)]
+pub struct Brushes;
+
+impl Brushes {
+    /// Takes the tool panel's settings, reading a newly chosen stamp's pixels.
+    fn set_tools(cx: &mut AppCtx, settings: crate::edit::tools::ToolSettings) {
+        cx.doc.editing.settings = settings;
+        if let Err(e) = super::stamps::load(&mut cx.doc.editing.settings) {
+            cx.shell.message = Some(e);
+        }
+    }
+}
+
+impl Component for Brushes {
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        match intent {
+            Intent::SetTools(settings) => Brushes::set_tools(cx, *settings),
+            Intent::Command(Command::PickStamp) => {
+                if let Some(path) = cx.shell.dialogs.pick_image() {
+                    let mut settings = cx.doc.editing.settings.clone();
+                    settings.brush.stamp = Some(crate::edit::brush::Stamp {
+                        path: path.to_string_lossy().into_owned(),
+                        mask: None,
+                    });
+                    Brushes::set_tools(cx, settings);
+                }
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// With a brush as the tool (not the object tool, not Copy & paste): this frame's dabs,
+    /// redrawn at once, and a finished stroke's chunks marked.
+    fn drive(&mut self, input: &ViewportInput, cx: &mut AppCtx) {
+        if matches!(
+            cx.doc.editing.settings.tool,
+            Tool::Objects | Tool::CopyPaste
+        ) {
+            return;
+        }
+        let Some(s) = &mut cx.doc.session else {
+            return;
+        };
+        let scene = &cx.streams.objects;
+        let model_box = |name: &str| scene.model_box(name);
+        let at = cx.view.hover.map(|p| p.world);
+        let frame = drive(&mut cx.doc.editing, &mut s.map, at, input, &model_box);
+        if frame.message.is_some() {
+            cx.shell.message = frame.message;
+        }
+        cx.redraw(frame.redraw.into_iter().collect());
+        cx.after_edit(frame.touched);
+    }
 }

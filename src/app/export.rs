@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::dialogs::DialogCtx;
+use super::context::DialogCtx;
 use crate::command::Intent;
 use crate::doc::Document;
 use crate::doc::session::Session;
@@ -285,5 +285,22 @@ impl Export {
             warnings: d.warnings.clone(),
         };
         ui::dialogs::export_for_client(ui, &view, &mut d.patch_name)
+    }
+}
+
+/// The dialog as the shell reaches it: File ▸ Export for client… opens it.
+impl super::component::Component for Export {
+    fn handle(&mut self, intent: Intent, cx: &mut super::context::AppCtx) -> Option<Intent> {
+        let intent = match intent {
+            Intent::Command(crate::command::Command::ExportForClient) => {
+                Intent::Export(crate::command::ExportIntent::Open)
+            }
+            other => other,
+        };
+        Export::handle(self, intent, &mut cx.dialog_ctx())
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut super::context::AppCtx) -> Vec<Intent> {
+        Export::ui(self, ui, cx.doc.session.as_ref())
     }
 }

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::dialogs::DialogCtx;
-use crate::command::{ImageKind, ImagesIntent, Intent};
+use super::component::Component;
+use super::context::{AppCtx, DialogCtx};
+use crate::command::{Command, ImageKind, ImagesIntent, Intent};
 use crate::doc::Document;
 use crate::edit::heightmap::{ImportMode, Raster, height_range, tile_heights};
 use crate::edit::image_ops::{ImageOp, ImageTool};
@@ -121,7 +122,7 @@ fn named(path: &Path) -> Option<(ImageKind, TileCoord, String)> {
 impl TerrainImages {
     /// Carries out the image intents (the status line's text goes to `message`); hands every
     /// other intent back.
-    pub fn handle(&mut self, intent: Intent, c: &mut DialogCtx) -> Option<Intent> {
+    fn handle_images(&mut self, intent: Intent, c: &mut DialogCtx) -> Option<Intent> {
         let Intent::Images(i) = intent else {
             return Some(intent);
         };
@@ -160,11 +161,6 @@ impl TerrainImages {
             }
         }
         None
-    }
-
-    /// The import the user asked for, once: the app runs it (`LoamApp::apply_ops`).
-    pub fn take_ops(&mut self) -> Option<OpsFile> {
-        self.pending.take()
     }
 
     fn open_import(&mut self, doc: &Document) {
@@ -343,7 +339,7 @@ impl TerrainImages {
     }
 
     /// Once the export running is done: closes its dialog and says what it wrote.
-    pub fn poll(&mut self, message: &mut Option<String>) {
+    fn poll_export(&mut self, message: &mut Option<String>) {
         let Some(w) = &self.writing else { return };
         let Some(result) = w.result.lock().ok().and_then(|mut r| r.take()) else {
             return;
@@ -368,7 +364,7 @@ impl TerrainImages {
     }
 
     /// Draws the dialog that is up.
-    pub fn ui(&mut self, ui: &mut egui::Ui, doc: &Document) -> Vec<Intent> {
+    fn draw(&mut self, ui: &mut egui::Ui, doc: &Document) -> Vec<Intent> {
         let mut out = Vec::new();
         if let Some(d) = &mut self.import {
             let texture = d.preview.as_ref().map(|p| {
@@ -457,6 +453,31 @@ impl TerrainImages {
 /// `size` scaled to fit [`PREVIEW`] points a side.
 fn fit(size: egui::Vec2) -> egui::Vec2 {
     size * (PREVIEW / size.x.max(size.y).max(1.0)).min(1.0)
+}
+
+impl Component for TerrainImages {
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        let intent = match intent {
+            Intent::Command(Command::ImportImage) => Intent::Images(ImagesIntent::OpenImport),
+            Intent::Command(Command::ExportImages) => Intent::Images(ImagesIntent::OpenExport),
+            other => other,
+        };
+        self.handle_images(intent, &mut cx.dialog_ctx())
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut AppCtx) -> Vec<Intent> {
+        self.draw(ui, &cx.doc)
+    }
+
+    fn poll(&mut self, cx: &mut AppCtx) -> Vec<Intent> {
+        self.poll_export(&mut cx.shell.message);
+        Vec::new()
+    }
+
+    /// The import the user asked for, once: the shell runs it.
+    fn take_ops(&mut self) -> Option<OpsFile> {
+        self.pending.take()
+    }
 }
 
 #[cfg(test)]

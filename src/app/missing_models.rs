@@ -2,10 +2,12 @@
 //! the view (no client folder: choose one; a client set: how many it lacks, and the list), and
 //! the list itself (paths, why, the tiles that place them), copyable.
 //!
-//! Not for: drawing placeholders (`render::objects`) or finding models (`app::objects`).
+//! Not for: drawing placeholders (`render::objects`) or finding models (`app::object_scene`).
 
-use super::intent::Intent;
-use super::objects::{MissingModel, ObjectScene};
+use super::component::Component;
+use super::context::AppCtx;
+use super::object_scene::{MissingModel, ObjectScene};
+use crate::command::{Command, Intent};
 use crate::doc::client::Client;
 use crate::ui;
 
@@ -22,7 +24,7 @@ pub struct MissingModels {
 impl MissingModels {
     /// The notice over the view, if one is due: `client` is the chosen client folder, if any,
     /// `textures_missing` how many of the map's textures were not found.
-    pub fn notice(
+    fn notice(
         &self,
         scene: &ObjectScene,
         client: Option<&Client>,
@@ -50,7 +52,7 @@ impl MissingModels {
                     c.dir.display()
                 ),
                 action_label: "Choose another client folder…".into(),
-                action: Intent::PickClientData,
+                action: Intent::Command(Command::PickClientData),
             },
             Some(_) => ui::viewport::Notice {
                 text: format!("{n} {models} not found in the client or the map's folder"),
@@ -61,19 +63,9 @@ impl MissingModels {
                 // "▸" is not in egui's default fonts: words only.
                 text: format!("{what} not found: no game client folder is chosen."),
                 action_label: "Choose the client folder…".into(),
-                action: Intent::PickClientData,
+                action: Intent::Command(Command::PickClientData),
             },
         })
-    }
-
-    /// Carries out the notice's and the list's intents (others are left alone); `shown` is the
-    /// count the notice shows now, below which it stays hidden once dismissed.
-    pub fn handle(&mut self, intent: &Intent, shown: usize) {
-        match intent {
-            Intent::ShowMissingModels(open) => self.list_open = *open,
-            Intent::DismissModelNotice => self.dismissed_at = Some(shown),
-            _ => {}
-        }
     }
 
     /// What the notice counts: `models` missing, and without a client missing textures too.
@@ -82,7 +74,7 @@ impl MissingModels {
     }
 
     /// The list window's content, while it is open.
-    pub fn list(&self, scene: &ObjectScene) -> Option<ui::dialogs::MissingModelsView> {
+    fn list(&self, scene: &ObjectScene) -> Option<ui::dialogs::MissingModelsView> {
         self.list_open.then(|| {
             let models = scene.missing_models();
             ui::dialogs::MissingModelsView {
@@ -111,6 +103,46 @@ fn list_text(models: &[MissingModel]) -> String {
         .map(|m| row(m).join("\t"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+impl Component for MissingModels {
+    /// Carries out the notice's and the list's intents; the notice stays hidden, once
+    /// dismissed, until it would count more than it does now.
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        match intent {
+            Intent::ShowMissingModels(open) => self.list_open = open,
+            Intent::Command(Command::DismissModelNotice) => {
+                let shown = MissingModels::shown(
+                    cx.streams.objects.missing_model_count(),
+                    cx.doc.client.is_some(),
+                    cx.streams.textures.missing_count(),
+                );
+                self.dismissed_at = Some(shown);
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// The notice over the view, or the list it opens up into: one or the other.
+    fn over_view(&mut self, ui: &mut egui::Ui, view: egui::Rect, cx: &mut AppCtx) -> Vec<Intent> {
+        let list = self.list(&cx.streams.objects);
+        let mut out = Vec::new();
+        if cx.doc.session.is_some()
+            && list.is_none()
+            && let Some(n) = self.notice(
+                &cx.streams.objects,
+                cx.doc.client.as_ref(),
+                cx.streams.textures.missing_count(),
+            )
+        {
+            out.extend(ui::viewport::notice(ui, view, &n));
+        }
+        if let Some(list) = list {
+            out.extend(ui::dialogs::missing_models(ui, &list));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

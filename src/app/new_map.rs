@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::dialogs::DialogCtx;
-use crate::command::{Intent, NewMapIntent};
+use super::component::Component;
+use super::context::{AppCtx, DialogCtx};
+use crate::command::{Command, Intent, NewMapIntent};
 use crate::convert::blank::{DEFAULT_TEXTURE, blank_tile};
 use crate::doc::Document;
 use crate::doc::new_map::{self as create, NewMap as NewMapSpec};
@@ -35,7 +36,7 @@ pub struct NewMap {
 impl NewMap {
     /// Carries out the New map intents (the status line's text goes to `message`); hands
     /// every other intent back, and once a map is written, an [`Intent::Open`] of it.
-    pub fn handle(&mut self, intent: Intent, c: &mut DialogCtx) -> Option<Intent> {
+    fn handle_new_map(&mut self, intent: Intent, c: &mut DialogCtx) -> Option<Intent> {
         let Intent::NewMap(n) = intent else {
             return Some(intent);
         };
@@ -92,7 +93,7 @@ impl NewMap {
 
     /// Once the map being written is done: closes the dialog and hands back an
     /// [`Intent::Open`] of it (or says why it could not be made).
-    pub fn poll(&mut self, message: &mut Option<String>) -> Option<Intent> {
+    fn poll_writing(&mut self, message: &mut Option<String>) -> Option<Intent> {
         let made = self.writing.as_ref()?.poll()?;
         self.writing = None;
         match made {
@@ -113,7 +114,7 @@ impl NewMap {
     }
 
     /// Draws the dialog when it is up.
-    pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
+    fn draw(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
         let Some(d) = &mut self.dialog else {
             return Vec::new();
         };
@@ -157,7 +158,7 @@ fn spec(d: &NewMapDialog) -> NewMapSpec {
 /// Adds tile `c` to the open map's files (see `doc::new_map::add_tiles`): its ground is the
 /// first texture and mean height of a loaded tile beside it, else the default texture at 0.
 /// Returns the message for the status line.
-pub fn add_tile(doc: &Document, c: TileCoord) -> Result<String, String> {
+fn add_tile(doc: &Document, c: TileCoord) -> Result<String, String> {
     let s = doc.session.as_ref().ok_or("no map is open")?;
     if doc.has_unsaved() {
         return Err("save first: adding a tile writes the map's files".into());
@@ -180,7 +181,7 @@ pub fn add_tile(doc: &Document, c: TileCoord) -> Result<String, String> {
 }
 
 /// Removes tile `c` from the open map's files. Returns the message for the status line.
-pub fn remove_tile(doc: &Document, c: TileCoord) -> Result<String, String> {
+fn remove_tile(doc: &Document, c: TileCoord) -> Result<String, String> {
     let s = doc.session.as_ref().ok_or("no map is open")?;
     if doc.has_unsaved() {
         return Err("save first: removing a tile writes the map's files".into());
@@ -200,5 +201,52 @@ fn wdt_of(s: &crate::doc::session::Session) -> Result<PathBuf, String> {
         Ok(s.source.clone())
     } else {
         Err("tiles are added to a map with a WDT; Save as… writes one".into())
+    }
+}
+
+/// After tiles were added to or removed from the open map's files (`done`: what happened, or
+/// why not): asks for it to open again, the camera where it was, and says what happened.
+fn change_tiles(cx: &mut AppCtx, done: Result<String, String>) {
+    match done {
+        Ok(said) => {
+            let camera = cx.view.camera;
+            if let Some(path) = cx.doc.session.as_ref().map(|s| s.source.clone()) {
+                cx.open(&path);
+            }
+            cx.then(move |cx| {
+                cx.view.camera = camera;
+                cx.shell.message = Some(said);
+            });
+        }
+        Err(e) => cx.shell.message = Some(e),
+    }
+}
+
+impl Component for NewMap {
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        match intent {
+            Intent::Command(Command::NewMap) => {
+                self.handle_new_map(Intent::NewMap(NewMapIntent::Open), &mut cx.dialog_ctx())
+            }
+            Intent::AddTile(c) => {
+                change_tiles(cx, add_tile(&cx.doc, c));
+                None
+            }
+            Intent::RemoveTile(c) => {
+                change_tiles(cx, remove_tile(&cx.doc, c));
+                None
+            }
+            other => self.handle_new_map(other, &mut cx.dialog_ctx()),
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _cx: &mut AppCtx) -> Vec<Intent> {
+        self.draw(ui)
+    }
+
+    fn poll(&mut self, cx: &mut AppCtx) -> Vec<Intent> {
+        self.poll_writing(&mut cx.shell.message)
+            .into_iter()
+            .collect()
     }
 }

@@ -2,7 +2,7 @@
 //! skins and WMO groups) and BLP textures through the map's `ByteSource` and hand back
 //! GPU-ready meshes and pixels; answers for an earlier map or source are dropped.
 //!
-//! Not for: GL (the object renderer) or which models a map needs (`app::objects`).
+//! Not for: GL (the object renderer) or which models a map needs (`app::object_scene`).
 
 use std::cell::RefCell;
 use std::collections::HashSet;

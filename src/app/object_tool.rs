@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use super::objects::ObjectScene;
-use crate::command::Intent;
+use super::object_scene::ObjectScene;
+use crate::command::{Command, Intent};
 use crate::doc::Document;
 use crate::doc::editing::Touched;
 use crate::doc::session::Session;
@@ -713,17 +713,21 @@ impl ObjectTool {
                     objects::put(map, stroke, &record, model_box(&record.model));
                 });
             }
-            Intent::SnapSelectionToGround => self.edit_selection(ctx, "Snap", |map, r| {
-                let z = crate::edit::lattice::height_at(map, r.position[0], r.position[1])?;
-                r.position[2] = f64::from(z);
-                Some(())
-            }),
-            Intent::AlignSelectionToGround => self.edit_selection(ctx, "Align", |map, r| {
-                let normal = objects::ground_normal(map, r.position[0], r.position[1])?;
-                r.rotation = objects::aligned_to(r.rotation, normal);
-                Some(())
-            }),
-            Intent::DeleteSelection => {
+            Intent::Command(Command::SnapSelectionToGround) => {
+                self.edit_selection(ctx, "Snap", |map, r| {
+                    let z = crate::edit::lattice::height_at(map, r.position[0], r.position[1])?;
+                    r.position[2] = f64::from(z);
+                    Some(())
+                })
+            }
+            Intent::Command(Command::AlignSelectionToGround) => {
+                self.edit_selection(ctx, "Align", |map, r| {
+                    let normal = objects::ground_normal(map, r.position[0], r.position[1])?;
+                    r.rotation = objects::aligned_to(r.rotation, normal);
+                    Some(())
+                })
+            }
+            Intent::Command(Command::DeleteSelection) => {
                 let records = ctx.doc.selected_objects();
                 self.load_tiles_for(ctx, &records);
                 let selection = std::mem::take(&mut ctx.doc.selection);
@@ -734,13 +738,13 @@ impl ObjectTool {
                     }
                 });
             }
-            Intent::ClearSelection => ctx.doc.selection.clear(),
+            Intent::Command(Command::ClearSelection) => ctx.doc.selection.clear(),
             Intent::TransformSelection(mode) => self.begin_transform(ctx, mode),
             Intent::TransformAxis(axis) => self.toggle_axis(axis),
-            Intent::CancelTransform => self.cancel_transform(ctx),
-            Intent::DuplicateSelection => self.duplicate(ctx),
-            Intent::CopySelection => self.copy(ctx),
-            Intent::PasteSelection => self.paste(ctx),
+            Intent::Command(Command::CancelTransform) => self.cancel_transform(ctx),
+            Intent::Command(Command::DuplicateSelection) => self.duplicate(ctx),
+            Intent::Command(Command::CopySelection) => self.copy(ctx),
+            Intent::Command(Command::PasteSelection) => self.paste(ctx),
             Intent::SelectSameModel(model) => {
                 if let Some(s) = &ctx.doc.session {
                     let all = crate::model::objects::collect(&s.map);
@@ -842,4 +846,67 @@ fn put_records<'s>(
         objects::put(&mut s.map, stroke, r, scene.model_box(&r.model));
     }
     Some(s)
+}
+
+/// The tool as the shell reaches it: each call sees the document, the scene and the view
+/// through an [`ObjectCtx`], and the chunks it changed are marked and redrawn after.
+impl super::component::Component for ObjectTool {
+    fn handle(&mut self, intent: Intent, cx: &mut super::context::AppCtx) -> Option<Intent> {
+        // A model picked in the asset browser is what clicks place.
+        if let Intent::PickAsset(kind, path) = intent {
+            if kind == crate::assets::catalog::AssetKind::Texture {
+                return Some(Intent::PickAsset(kind, path));
+            }
+            self.place.model = Some(path);
+            self.place.active = true;
+            return None;
+        }
+        self.with_ctx(cx, |tool, c| ObjectTool::handle(tool, c, intent))
+    }
+
+    fn drive(&mut self, input: &ViewportInput, cx: &mut super::context::AppCtx) {
+        if cx.doc.editing.settings.tool == crate::edit::tools::Tool::Objects {
+            self.with_ctx(cx, |tool, c| tool.click(c, input));
+        }
+    }
+
+    fn is_busy(&self) -> bool {
+        self.is_dragging()
+    }
+
+    /// The selection, a drag and the uids belonged to the old map (or source).
+    fn sources_changed(
+        &mut self,
+        cx: &mut super::context::AppCtx,
+        _source: &crate::assets::textures::ByteSource,
+    ) {
+        if cx.doc.session.is_some() {
+            self.with_ctx(cx, |tool, c| tool.clear(c));
+        }
+    }
+}
+
+impl ObjectTool {
+    /// Runs `f` with this tool and what it works with, then marks and redraws the chunks it
+    /// changed.
+    fn with_ctx<R>(
+        &mut self,
+        cx: &mut super::context::AppCtx,
+        f: impl FnOnce(&mut ObjectTool, &mut ObjectCtx) -> R,
+    ) -> R {
+        let mut c = ObjectCtx {
+            doc: &mut cx.doc,
+            scene: &mut cx.streams.objects,
+            camera: &cx.view.camera,
+            hover: cx.view.hover,
+            filter: &cx.settings.objects,
+            message: &mut cx.shell.message,
+            repaint: &cx.streams.repaint,
+            touched: Vec::new(),
+        };
+        let r = f(self, &mut c);
+        let touched = c.touched;
+        cx.after_edit(touched);
+        r
+    }
 }

@@ -1,11 +1,12 @@
 //! The app's side of showing objects: feeding the object scene each frame, the status line,
 //! and which object is under the cursor.
 //!
-//! Not for: the scene itself (`app::objects`) or placing objects (a tool of its own).
+//! Not for: the scene itself (`app::object_scene`) or placing objects (a tool of its own).
 
 use glam::Vec3;
 
-use super::objects::ObjectScene;
+use super::context::AppCtx;
+use super::object_scene::ObjectScene;
 use super::viewport::SharedGl;
 use crate::doc::session::Session;
 use crate::render::camera::Camera;
@@ -37,6 +38,17 @@ pub(super) struct Aim<'a> {
     pub camera: &'a Camera,
     pub hover: Option<&'a TerrainPoint>,
     pub filter: &'a ObjectFilter,
+}
+
+/// The object under the cursor (the scene's index) as `cx`'s view stands, unless the terrain
+/// in front hides it.
+pub(super) fn under_cursor(cx: &AppCtx, input: &ViewportInput) -> Option<usize> {
+    let aim = Aim {
+        camera: &cx.view.camera,
+        hover: cx.view.hover.as_ref(),
+        filter: &cx.settings.objects,
+    };
+    object_index_under(&cx.streams.objects, &aim, input)
 }
 
 /// The object under the cursor (the scene's index), unless the terrain in front hides it.

@@ -1,13 +1,14 @@
 //! File ▸ Open from client: the dialog listing the client's maps, and the copy of the chosen
-//! one out of the archives on a worker (see `doc::client_maps`), for the app to open when done.
+//! one out of the archives on a worker (see `doc::client_maps`), opened when done.
 //!
 //! Not for: listing or extracting (see `assets::client`, `doc::client_maps`).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::component::Component;
+use super::context::AppCtx;
 use crate::assets::client::{ClientData, MapListing};
-use crate::command::Intent;
+use crate::command::{Command, Intent, OpenFromClientIntent};
 use crate::doc::client_maps::Copying;
 use crate::ui;
 
@@ -24,52 +25,10 @@ pub struct OpenFromClient {
     copying: Option<Copying>,
 }
 
-/// What a finished copy gives the app.
-pub enum Copied {
-    /// The map's WDT, copied out, to open; with the map's directory name.
-    Open(PathBuf, String),
-    /// Why it could not be copied (for the status bar).
-    Failed(String),
-}
-
 impl OpenFromClient {
     /// True while a map is being copied out of the client.
     pub fn is_copying(&self) -> bool {
         self.copying.is_some()
-    }
-
-    /// Carries out the dialog's intents with the opened `client` (when the client folder is
-    /// one); the message for the status bar goes to `message`. Returns the intent back when
-    /// it is none of the dialog's.
-    pub fn handle(
-        &mut self,
-        intent: Intent,
-        client: Option<Arc<ClientData>>,
-        repaint: Arc<dyn Fn() + Send + Sync>,
-        message: &mut Option<String>,
-    ) -> Option<Intent> {
-        match intent {
-            Intent::OpenFromClientDialog => match client {
-                Some(c) => {
-                    self.dialog = Some(Listing {
-                        listing: c.maps(),
-                        filter: String::new(),
-                    })
-                }
-                None => {
-                    *message =
-                        Some("choose a game client in Settings first (a folder with Data/)".into())
-                }
-            },
-            Intent::OpenFromClient(directory) => {
-                if let Some(client) = client {
-                    self.start_copy(client, &directory, repaint, message);
-                }
-            }
-            Intent::CloseOpenFromClient => self.dialog = None,
-            other => return Some(other),
-        }
-        None
     }
 
     fn start_copy(
@@ -92,26 +51,73 @@ impl OpenFromClient {
         *message = Some(format!("copying {} out of the client…", map.directory));
         self.copying = Some(Copying::start(client, map, move || repaint()));
     }
+}
 
-    /// The copy's outcome, once it finished.
-    pub fn poll(&mut self) -> Option<Copied> {
-        let result = self.copying.as_ref().and_then(Copying::poll)?;
+impl Component for OpenFromClient {
+    /// Carries out the dialog's intents with the client (when the client folder is one).
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        let intent = match intent {
+            Intent::Command(Command::OpenFromClient) => OpenFromClientIntent::Open,
+            Intent::OpenFromClient(i) => i,
+            other => return Some(other),
+        };
+        let client = cx.doc.client_data();
+        let message = &mut cx.shell.message;
+        match intent {
+            OpenFromClientIntent::Open => match client {
+                Some(c) => {
+                    self.dialog = Some(Listing {
+                        listing: c.maps(),
+                        filter: String::new(),
+                    })
+                }
+                None => {
+                    *message =
+                        Some("choose a game client in Settings first (a folder with Data/)".into())
+                }
+            },
+            OpenFromClientIntent::Map(directory) => {
+                if let Some(client) = client {
+                    self.start_copy(client, &directory, cx.streams.repaint.clone(), message);
+                }
+            }
+            OpenFromClientIntent::Close => self.dialog = None,
+        }
+        None
+    }
+
+    /// Draws the window when it is up.
+    fn ui(&mut self, ui: &mut egui::Ui, _cx: &mut AppCtx) -> Vec<Intent> {
+        let Some(d) = &mut self.dialog else {
+            return Vec::new();
+        };
+        ui::dialogs::open_from_client(ui, &d.listing, &mut d.filter)
+    }
+
+    /// Once the copy finished: opens the copied map (saying where it came from, unless the
+    /// opening had more to say), or says why it could not be copied.
+    fn poll(&mut self, cx: &mut AppCtx) -> Vec<Intent> {
+        let Some(result) = self.copying.as_ref().and_then(Copying::poll) else {
+            return Vec::new();
+        };
         let name = self
             .copying
             .take()
             .map(|c| c.map.directory)
             .unwrap_or_default();
-        Some(match result {
-            Ok(wdt) => Copied::Open(wdt, name),
-            Err(e) => Copied::Failed(format!("could not open {name} from the client: {e}")),
-        })
-    }
-
-    /// Draws the window when it is up.
-    pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
-        let Some(d) = &mut self.dialog else {
-            return Vec::new();
-        };
-        ui::dialogs::open_from_client(ui, &d.listing, &mut d.filter)
+        match result {
+            Ok(wdt) => {
+                cx.open(&wdt);
+                cx.then(move |cx| {
+                    if cx.doc.session.is_some() && cx.shell.message.is_none() {
+                        cx.shell.message = Some(format!(
+                            "{name} opened from the client; File > Save as… writes it to a folder"
+                        ));
+                    }
+                });
+            }
+            Err(e) => cx.say(format!("could not open {name} from the client: {e}")),
+        }
+        Vec::new()
     }
 }

@@ -2,11 +2,15 @@
 //! left and right panels' layout. The panels themselves (`ui::menu`, `ui::tile_map`,
 //! `ui::tools`, `ui::object_panel`, `ui::history`) only see these views and return intents.
 //!
-//! Not for: the widgets (`ui`) or carrying the intents out (`app/mod.rs` routes them).
+//! The status bar's line is assembled here too.
+//!
+//! Not for: the widgets (`ui`) or carrying the intents out (the components).
 
-use super::browser::AssetBrowser;
-use super::browsing;
+use super::asset_browser::AssetBrowser;
+use super::asset_picking;
+use super::context::AppCtx;
 use super::object_tool::ObjectTool;
+use super::object_view;
 use super::settings::{LeftPanel, Settings};
 use crate::command::{Intent, PlaceOptions, ToolSettings};
 use crate::doc::Document;
@@ -49,6 +53,51 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
     }
 }
 
+/// The status bar's view: the cursor, the area under it, the frame time, unsaved and loaded
+/// tiles, the message, and how the textures and objects stand.
+pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
+    // Read before the struct literal: a lock taken inside it would live to the end of the
+    // statement, and `object_status` locks the same state.
+    let uploaded = cx.gl.lock().uploaded.len();
+    let session = cx.doc.session.as_ref();
+    ui::status::StatusInfo {
+        hover: cx.view.hover,
+        area_name: cx.view.hover.and_then(|p| {
+            let names = &cx.doc.client.as_ref()?.areas;
+            names.describe(p.area_id)
+        }),
+        frame_ms: cx.shell.frame_ms,
+        unsaved: if cx.has_unsaved() {
+            session.map_or(0, |s| s.edited.len())
+        } else {
+            0
+        },
+        tiles_loaded: (session.map_or(0, |s| s.map.tiles.len()), uploaded),
+        message: cx.shell.message.clone(),
+        textures: cx.streams.textures.status(),
+        objects: object_view::object_status(&cx.streams.objects, session, &cx.gl),
+    }
+}
+
+/// The tile map's view: the camera, the tiles present, loaded, drawn, edited and unreadable,
+/// and the tile last gone to.
+pub(super) fn tile_map(cx: &AppCtx) -> ui::tile_map::TileMapState {
+    let camera = &cx.view.camera;
+    let mut state = ui::tile_map::TileMapState {
+        camera: Some(([camera.position[0], camera.position[1]], camera.yaw)),
+        drawn: cx.gl.lock().uploaded.clone(),
+        gone_to: cx.view.gone_to,
+        ..Default::default()
+    };
+    if let Some(s) = &cx.doc.session {
+        state.present = s.map.present_tiles().into_iter().collect();
+        state.loaded = s.map.tiles.keys().copied().collect();
+        state.edited = s.edited.clone();
+        state.unreadable = s.failed.clone();
+    }
+    state
+}
+
 /// What the left panel draws from.
 pub(super) struct Left<'a> {
     /// The page shown (Map or Assets).
@@ -79,7 +128,7 @@ pub(super) fn left(ui: &mut egui::Ui, left: Left) -> Vec<Intent> {
             }
             intents.extend(ui::tile_map::show(ui, left.tile_map));
         }
-        LeftPanel::Assets => intents.extend(browsing::draw_browser(
+        LeftPanel::Assets => intents.extend(asset_picking::draw_browser(
             ui,
             left.browser,
             &left.doc.editing.settings.texture,

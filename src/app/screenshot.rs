@@ -1,5 +1,6 @@
-//! Screenshots of the real window: wait until the tiles in view are on the GPU and drawn, ask
-//! egui for the next frame's pixels, write them as PNG and close the window.
+//! Screenshots of the real window: set the view up as asked (a tile, a camera, a selection,
+//! overlays, a dialog, the asset browser), wait until the tiles in view are on the GPU and
+//! drawn, ask egui for the next frame's pixels, write them as PNG and close the window.
 //!
 //! Not for: offscreen rendering (the EGL test draws without a window).
 
@@ -7,12 +8,67 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::context::AppCtx;
+use super::view::go_to_tile;
+use crate::command::{Command, Intent, LeftPanel};
+use crate::edit::tools::Tool;
 use crate::model::TileCoord;
 
 /// Frames to draw after every wanted tile is on the GPU, so the picture has settled.
 const SETTLE_FRAMES: u32 = 3;
 /// Give up when the tiles are not drawn by then.
 const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A View menu overlay a screenshot turns on (`loam screenshot --overlay NAME`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShotOverlay {
+    /// Chunk borders.
+    ChunkGrid,
+    /// Chunks tinted by layer count.
+    LayerCount,
+    /// Chunks tinted by area id, with the legend.
+    Areas,
+    /// Where ground effects grow, and where they are switched off.
+    GroundEffects,
+}
+
+/// A dialog a screenshot shows (`loam screenshot --dialog NAME`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShotDialog {
+    /// File ▸ Export for client….
+    Export,
+    /// File ▸ Save as….
+    SaveAs,
+    /// File ▸ New map….
+    NewMap,
+    /// File ▸ Open from client… (with `--client`).
+    OpenFromClient,
+    /// The list of models drawn as placeholders.
+    MissingModels,
+    /// File ▸ Import image….
+    ImportImage,
+    /// File ▸ Export images….
+    ExportImages,
+    /// Edit ▸ Textures….
+    Textures,
+}
+
+impl ShotDialog {
+    /// The intent that shows the dialog.
+    pub fn intent(self) -> Intent {
+        let command = match self {
+            ShotDialog::Export => Command::ExportForClient,
+            ShotDialog::SaveAs => Command::SaveAs,
+            ShotDialog::NewMap => Command::NewMap,
+            ShotDialog::OpenFromClient => Command::OpenFromClient,
+            ShotDialog::MissingModels => return Intent::ShowMissingModels(true),
+            ShotDialog::ImportImage => Command::ImportImage,
+            ShotDialog::ExportImages => Command::ExportImages,
+            ShotDialog::Textures => Command::Textures,
+        };
+        Intent::Command(command)
+    }
+}
 
 /// What `loam screenshot` asked for.
 #[derive(Debug, Clone)]
@@ -38,10 +94,10 @@ pub struct ScreenshotRequest {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
-    /// View overlays to turn on: `chunk-grid`, `layer-count`, `areas`.
-    pub overlays: Vec<String>,
-    /// Show this dialog: `export` (File ▸ Export for client…) or `save-as` (File ▸ Save as…).
-    pub dialog: Option<String>,
+    /// View overlays to turn on.
+    pub overlays: Vec<ShotOverlay>,
+    /// Show this dialog.
+    pub dialog: Option<ShotDialog>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -71,39 +127,42 @@ impl ScreenshotJob {
         }
     }
 
-    /// The asset browser filter to show, if one was asked for.
-    pub fn browse(&self) -> Option<&str> {
-        self.request.browse.as_deref()
-    }
-
-    /// The camera's eye and target, if they were given.
-    pub fn view(&self) -> Option<([f64; 3], [f64; 3])> {
-        self.request.view
-    }
-
-    /// The uniqueIds to select.
-    pub fn select(&self) -> &[u32] {
-        &self.request.select
-    }
-
-    /// The view overlays to turn on (`chunk-grid`, `layer-count`, `areas`).
-    pub fn overlays(&self) -> &[String] {
-        &self.request.overlays
-    }
-
-    /// True when the shot is to be taken with doodads and WMOs hidden.
-    pub fn hide_objects(&self) -> bool {
-        self.request.hide_objects
-    }
-
-    /// The dialog the shot shows, if any (`export`, `save-as`).
-    pub fn dialog(&self) -> Option<&str> {
-        self.request.dialog.as_deref()
-    }
-
-    /// The tile to frame, if one was asked for.
-    pub fn tile(&self) -> Option<TileCoord> {
-        self.request.tile
+    /// Sets the view up as asked, once the map is open (and the operations ran): the tile
+    /// framed or the camera placed, the objects selected with the object tool, objects hidden,
+    /// overlays on. Returns the intents the components carry out: the dialog to show, and the
+    /// asset browser's page with its filter.
+    pub fn set_up(&self, cx: &mut AppCtx) -> Vec<Intent> {
+        let r = &self.request;
+        if let Some(tile) = r.tile {
+            go_to_tile(&mut cx.view, cx.doc.session.as_ref(), tile);
+        }
+        if !r.select.is_empty() {
+            cx.doc.editing.settings.tool = Tool::Objects;
+            cx.doc.select_uids(&r.select);
+        }
+        if let Some((eye, target)) = r.view {
+            cx.view.camera.position = eye;
+            cx.view.camera.look_at(target);
+        }
+        if r.hide_objects {
+            cx.settings.objects.doodads = false;
+            cx.settings.objects.wmos = false;
+        }
+        let view = &mut cx.settings.view;
+        for o in &r.overlays {
+            match o {
+                ShotOverlay::ChunkGrid => view.chunk_grid = true,
+                ShotOverlay::LayerCount => view.layer_count = true,
+                ShotOverlay::Areas => view.area_overlay = true,
+                ShotOverlay::GroundEffects => view.effects_overlay = true,
+            }
+        }
+        let mut intents: Vec<Intent> = r.dialog.map(ShotDialog::intent).into_iter().collect();
+        if let Some(filter) = &r.browse {
+            intents.push(Intent::ShowLeftPanel(LeftPanel::Assets));
+            intents.push(Intent::BrowserFilter(filter.clone()));
+        }
+        intents
     }
 
     /// Called once a frame; `ready` says every wanted tile is drawn, `failure` why there is

@@ -69,6 +69,17 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The settings eframe kept in `storage` (the defaults when there are none, or when
+    /// `fresh`: a screenshot must not depend on what a user left behind), sanitized.
+    pub fn restored(storage: Option<&dyn eframe::Storage>, fresh: bool) -> Settings {
+        let mut settings = match storage {
+            Some(s) if !fresh => eframe::get_value::<Settings>(s, STORAGE_KEY).unwrap_or_default(),
+            _ => Settings::default(),
+        };
+        settings.sanitize();
+        settings
+    }
+
     /// Puts `path` first in the recent list, without duplicates, keeping at most
     /// [`RECENT_LIMIT`].
     pub fn add_recent(&mut self, path: &Path) {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::dialogs::RfdDialogs;
+use super::file_picker::RfdDialogs;
 use super::recovery::{self, Recovery};
 use super::screenshot::ScreenshotRequest;
 use super::{LoamApp, StartOptions};

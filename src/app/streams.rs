@@ -2,13 +2,13 @@
 //! read from disk near the camera (and dropped far from it), layer textures, and the placed
 //! objects with their models; and which tiles go to the GPU each frame.
 //!
-//! Not for: reading a tile (`streaming`, `pipeline::source`) or GL (`render`, `viewport`).
+//! Not for: reading a tile (`tile_loader`, `pipeline::source`) or GL (`render`, `viewport`).
 
 use std::collections::BTreeSet;
 
-use super::objects;
-use super::streaming::TileLoader;
+use super::object_scene;
 use super::textures;
+use super::tile_loader::TileLoader;
 use super::view::tiles_near;
 use super::viewport::{GlState, SharedGl};
 use crate::doc::session::Session;
@@ -27,19 +27,35 @@ const UPLOADS_PER_FRAME: usize = 2;
 
 /// What streams from the open map's source to the screen, each on a worker of its own: tiles
 /// from disk, layer textures, and the placed objects with their models.
-pub(super) struct Streams {
-    pub(super) loader: TileLoader,
+pub struct Streams {
+    /// Tiles read from disk on a worker.
+    pub loader: TileLoader,
     /// Counts opened maps, so that a worker's late answer for the previous map is dropped.
-    pub(super) session_id: u64,
+    pub session_id: u64,
     /// Layer textures decoding on the worker, and which are missing.
-    pub(super) textures: textures::TextureLoader,
+    pub textures: textures::TextureLoader,
     /// The placed objects and the models behind them.
-    pub(super) objects: objects::ObjectScene,
+    pub objects: object_scene::ObjectScene,
     /// Asks egui for a repaint (workers call it when they have something).
-    pub(super) repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
+    pub repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
 }
 
 impl Streams {
+    /// Starts the workers, each waking `egui` when it has something.
+    pub fn new(egui: &egui::Context) -> Streams {
+        let wake = || {
+            let ctx = egui.clone();
+            move || ctx.request_repaint()
+        };
+        Streams {
+            loader: TileLoader::new(wake()),
+            session_id: 0,
+            textures: textures::TextureLoader::new(wake()),
+            objects: object_scene::ObjectScene::new(std::sync::Arc::new(wake())),
+            repaint: std::sync::Arc::new(wake()),
+        }
+    }
+
     /// Sends `tile`'s mesh to the GPU and asks for the textures it names (the liquids' too).
     fn upload(&mut self, gl: &mut GlState, tile: &Tile) {
         self.textures.want(&tile.textures);

@@ -5,8 +5,11 @@
 
 use std::sync::Arc;
 
+use super::component::Component;
+use super::context::AppCtx;
 use crate::command::{ClipboardIntent, Intent};
 use crate::doc::Document;
+use crate::doc::editing::Tool;
 use crate::edit::clipboard::{self, Clipboard, LatticeRect};
 use crate::edit::ops::{Operation, OpsFile};
 use crate::edit::paste::{PasteOp, PasteOptions, Placement};
@@ -31,8 +34,8 @@ pub struct TerrainClipboard {
 
 impl TerrainClipboard {
     /// Carries out the tool's intents (a problem goes to `message`); hands every other
-    /// intent back.
-    pub fn handle(
+    /// intent back, and Bake shadows in the selection on as the bake of its chunks.
+    fn handle_clipboard(
         &mut self,
         intent: Intent,
         doc: &Document,
@@ -78,7 +81,7 @@ impl TerrainClipboard {
 
     /// Follows the view's pointer: a drag selects, a click pastes (while pasting). `at` is
     /// the ground under the pointer.
-    pub fn drive(&mut self, input: &ViewportInput, at: Option<[f64; 3]>) {
+    fn follow_pointer(&mut self, input: &ViewportInput, at: Option<[f64; 3]>) {
         let at = at.map(|p| [p[0], p[1]]);
         if self.pasting {
             if input.brush_pressed
@@ -129,11 +132,6 @@ impl TerrainClipboard {
         Ok(())
     }
 
-    /// The paste a click asked for, once: the app runs it.
-    pub fn take_ops(&mut self) -> Option<OpsFile> {
-        self.pending.take()
-    }
-
     /// What the panel shows.
     pub fn view(&self) -> ClipboardView {
         let rect = self
@@ -180,5 +178,23 @@ impl TerrainClipboard {
             ([lo[0], lo[1]], [hi[0], hi[1]])
         };
         Some([lo[0] as f32, lo[1] as f32, hi[0] as f32, hi[1] as f32])
+    }
+}
+
+impl Component for TerrainClipboard {
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        self.handle_clipboard(intent, &cx.doc, &mut cx.shell.message)
+    }
+
+    /// With the Copy & paste tool: a drag selects, a click pastes (while pasting).
+    fn drive(&mut self, input: &ViewportInput, cx: &mut AppCtx) {
+        if cx.doc.editing.settings.tool == Tool::CopyPaste {
+            self.follow_pointer(input, cx.view.hover.map(|p| p.world));
+        }
+    }
+
+    /// The paste a click asked for, once: the shell runs it.
+    fn take_ops(&mut self) -> Option<OpsFile> {
+        self.pending.take()
     }
 }

@@ -1,14 +1,15 @@
 //! The Edit ▸ Textures… dialog as a component: its form while open, and the texture
-//! operation it asks the app to run through the one op runner (`LoamApp::apply_ops`), as
+//! operation it asks the shell to run through the one op runner (`app::ops`), as
 //! one undo step, exactly as `loam apply` runs `texture_swap`, `texture_remove`,
 //! `texture_remove_unused` and `texture_effect`.
 
-use crate::command::{Intent, TexturesIntent};
+use super::component::Component;
+use super::context::AppCtx;
+use crate::command::{Command, Intent, TexturesIntent};
 use crate::doc::Document;
 use crate::edit::ops::{Operation, OpsFile};
 use crate::edit::texture_ops::TextureOp;
-use crate::model::TileCoord;
-use crate::ui::texture_dialog::{TextureAction, TextureForm, TextureScope};
+use crate::ui::dialogs::textures::{TextureAction, TextureForm, TextureScope};
 
 /// The dialog's state.
 #[derive(Debug, Default)]
@@ -17,71 +18,6 @@ pub struct TextureTools {
     /// The last form applied: the dialog reopens with its choices.
     last: TextureForm,
     pending: Option<OpsFile>,
-}
-
-impl TextureTools {
-    /// Carries out the Textures intents (a problem goes to `message`); hands every other
-    /// intent back. `hover` is the tile under the cursor, which the dialog opens on.
-    pub fn handle(
-        &mut self,
-        intent: Intent,
-        doc: &Document,
-        hover: Option<TileCoord>,
-        message: &mut Option<String>,
-    ) -> Option<Intent> {
-        let Intent::Textures(t) = intent else {
-            return Some(intent);
-        };
-        match t {
-            TexturesIntent::Open => {
-                let Some(s) = &doc.session else { return None };
-                let tile = hover.or_else(|| s.map.tiles.keys().next().copied());
-                let mut form = self.form.take().unwrap_or_else(|| self.last.clone());
-                if let Some(t) = tile {
-                    form.tile = [t.x, t.y];
-                }
-                self.form = Some(form);
-            }
-            TexturesIntent::Cancel => self.form = None,
-            TexturesIntent::Apply => {
-                let Some(form) = &self.form else { return None };
-                match operation(form, doc) {
-                    Ok(op) => {
-                        self.pending = Some(OpsFile {
-                            ops: vec![Operation::Texture(op)],
-                            folder: None,
-                        });
-                        self.last = self.form.take().unwrap_or_default();
-                    }
-                    Err(e) => *message = Some(format!("cannot apply: {e}")),
-                }
-            }
-        }
-        None
-    }
-
-    /// The operation the user asked for, once: the app runs it.
-    pub fn take_ops(&mut self) -> Option<OpsFile> {
-        self.pending.take()
-    }
-
-    /// Draws the dialog while it is open.
-    pub fn ui(&mut self, ui: &mut egui::Ui, doc: &Document) -> Vec<Intent> {
-        let Some(form) = &mut self.form else {
-            return Vec::new();
-        };
-        let mut textures: Vec<String> = doc
-            .session
-            .iter()
-            .flat_map(|s| s.map.tiles.values())
-            .flat_map(|t| t.textures.iter().cloned())
-            .collect();
-        textures.sort_by_key(|t| t.to_ascii_lowercase());
-        textures.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        let effects = doc.client.as_ref().map(|c| c.ground_effects.clone());
-        let effects = effects.as_deref().map_or(&[][..], |e| e.list());
-        crate::ui::texture_dialog::show(ui, form, &textures, effects)
-    }
 }
 
 /// The texture operation `form` describes over the tiles it names.
@@ -110,4 +46,68 @@ fn operation(form: &TextureForm, doc: &Document) -> Result<TextureOp, String> {
     };
     op.validate()?;
     Ok(op)
+}
+
+impl Component for TextureTools {
+    /// Carries out the Textures intents; the dialog opens on the tile under the cursor.
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        let t = match intent {
+            Intent::Command(Command::Textures) => TexturesIntent::Open,
+            Intent::Textures(t) => t,
+            other => return Some(other),
+        };
+        let hover = cx.view.hover.map(|p| p.tile);
+        match t {
+            TexturesIntent::Open => {
+                let Some(s) = &cx.doc.session else {
+                    return None;
+                };
+                let tile = hover.or_else(|| s.map.tiles.keys().next().copied());
+                let mut form = self.form.take().unwrap_or_else(|| self.last.clone());
+                if let Some(t) = tile {
+                    form.tile = [t.x, t.y];
+                }
+                self.form = Some(form);
+            }
+            TexturesIntent::Cancel => self.form = None,
+            TexturesIntent::Apply => {
+                let Some(form) = &self.form else { return None };
+                match operation(form, &cx.doc) {
+                    Ok(op) => {
+                        self.pending = Some(OpsFile {
+                            ops: vec![Operation::Texture(op)],
+                            folder: None,
+                        });
+                        self.last = self.form.take().unwrap_or_default();
+                    }
+                    Err(e) => cx.shell.message = Some(format!("cannot apply: {e}")),
+                }
+            }
+        }
+        None
+    }
+
+    /// Draws the dialog while it is open.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut AppCtx) -> Vec<Intent> {
+        let doc = &cx.doc;
+        let Some(form) = &mut self.form else {
+            return Vec::new();
+        };
+        let mut textures: Vec<String> = doc
+            .session
+            .iter()
+            .flat_map(|s| s.map.tiles.values())
+            .flat_map(|t| t.textures.iter().cloned())
+            .collect();
+        textures.sort_by_key(|t| t.to_ascii_lowercase());
+        textures.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        let effects = doc.client.as_ref().map(|c| c.ground_effects.clone());
+        let effects = effects.as_deref().map_or(&[][..], |e| e.list());
+        crate::ui::dialogs::textures::show(ui, form, &textures, effects)
+    }
+
+    /// The operation the user asked for, once: the shell runs it.
+    fn take_ops(&mut self) -> Option<OpsFile> {
+        self.pending.take()
+    }
 }

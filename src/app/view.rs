@@ -12,7 +12,9 @@ use crate::render::camera::Camera;
 use crate::render::pick::TerrainPoint;
 
 /// The 3D view's state besides the GL objects: the camera and what the cursor is over.
-pub(super) struct View {
+#[derive(Default)]
+pub struct View {
+    /// The camera.
     pub camera: Camera,
     /// The terrain point under the cursor, as of the last frame.
     pub hover: Option<TerrainPoint>,
@@ -110,4 +112,30 @@ pub fn initial_camera(session: &Session) -> Camera {
         camera.look_at([cx, cy, ground]);
     }
     camera
+}
+
+/// Moves `view`'s camera over a tile of `session`'s map (loaded or not), above its highest
+/// point, and remembers the tile as the one gone to.
+pub fn go_to_tile(view: &mut View, session: Option<&Session>, tile: TileCoord) {
+    view.gone_to = Some(tile);
+    let range = session.and_then(|s| s.map.tiles.get(&tile)).map(|t| {
+        t.chunks
+            .iter()
+            .map(|c| c.height_range())
+            .fold((f32::MAX, f32::MIN), |(l, h), (a, b)| (l.min(a), h.max(b)))
+    });
+    let (lo, hi) = range.unwrap_or_else(|| {
+        let z = view.camera.position[2] as f32 - 200.0;
+        (z, z)
+    });
+    let ground = lo + (hi - lo) * 0.4;
+    view.camera.frame_tile(tile, ground);
+    // Mountains must not stand between the camera and the tile: rise above the top.
+    let clear = hi as f64 + 120.0;
+    if view.camera.position[2] < clear {
+        let [nx, ny] = tile.north_west();
+        let half = TILE_SIZE / 2.0;
+        view.camera.position[2] = clear;
+        view.camera.look_at([nx - half, ny - half, ground as f64]);
+    }
 }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::app::screenshot::{ShotDialog, ShotOverlay};
 use crate::disk::LoamError;
 use crate::model::TileCoord;
 
@@ -69,17 +70,12 @@ pub struct ShotArgs {
     /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
     #[arg(long)]
     no_objects: bool,
-    /// Turn on view overlays (as in the View menu): `chunk-grid`, `layer-count`, `areas`
-    /// (chunks tinted by area id, with the legend), `ground-effects`.
-    #[arg(long, value_name = "NAME", num_args = 1.., value_parser = ["chunk-grid", "layer-count", "areas", "ground-effects"])]
-    overlay: Vec<String>,
-    /// Show a dialog (for a picture of it): `export` (File ▸ Export for client…),
-    /// `save-as` (File ▸ Save as…), `new-map` (File ▸ New map…), `open-from-client` (File ▸ Open from client…,
-    /// with --client), `missing-models` (the list of models drawn as placeholders),
-    /// `import-image` (File ▸ Import image…), `export-images` (File ▸ Export images…) or
-    /// `textures` (Edit ▸ Textures…).
-    #[arg(long, value_name = "NAME", value_parser = ["export", "save-as", "new-map", "open-from-client", "missing-models", "import-image", "export-images", "textures"])]
-    dialog: Option<String>,
+    /// Turn on view overlays (as in the View menu).
+    #[arg(long, value_name = "NAME", num_args = 1.., value_enum)]
+    overlay: Vec<ShotOverlay>,
+    /// Show a dialog (for a picture of it).
+    #[arg(long, value_name = "NAME", value_enum)]
+    dialog: Option<ShotDialog>,
 }
 
 /// Reads an operations file (docs/scripting.md); errors name it.

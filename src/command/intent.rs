@@ -1,10 +1,13 @@
 //! What the user asked for: the one enum every panel, menu and shortcut emits and the app
-//! carries out, so that the ui never changes the model or the session itself.
+//! carries out, so that the ui never changes the model or the session itself. Requests without
+//! a value are [`Command`]s (one table with their labels and keys); the variants here carry a
+//! value, or group one dialog's requests.
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::Command;
 use crate::assets::catalog::AssetKind;
 use crate::edit::tools::{PlaceOptions, ToolSettings};
 use crate::edit::transform::{Axis, TransformMode};
@@ -15,35 +18,19 @@ use crate::render::scene::ObjectFilter;
 /// One request from the ui.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Intent {
-    /// Ask for a map with the file dialog, then open it.
-    OpenDialog,
-    /// Ask for a folder of tiles with the folder dialog, then open it as a map.
-    OpenFolderDialog,
+    /// A request without a value, from the one table of them (menus, buttons, keys).
+    Command(Command),
+    /// The File ▸ Save as… dialog.
+    SaveAs(SaveAsIntent),
+    /// The File ▸ Open from client… dialog.
+    OpenFromClient(OpenFromClientIntent),
     /// Open this .wdt, .adt or folder of tiles.
     Open(PathBuf),
     /// Reopen the current map read as this generation (`None`: as its bytes decide), and
     /// remember the choice for it.
     ReadAs(Option<Generation>),
-    /// Open the bundled sample map.
-    OpenSample,
-    /// Write the edited tiles back in their generation.
-    Save,
-    /// Show the Save as… dialog.
-    SaveAsDialog,
     /// The File ▸ Export for client dialog.
     Export(ExportIntent),
-    /// Choose the Save as… target generation (the report is recomputed).
-    SaveAsTarget(Generation),
-    /// Ask for the Save as… folder.
-    SaveAsPickFolder,
-    /// Write the map as the dialog says.
-    SaveAsWrite,
-    /// Close the Save as… dialog without writing.
-    SaveAsCancel,
-    /// Write the WDL with Save as… (on by default).
-    SaveAsWdl(bool),
-    /// Quit (asks first when there are unsaved changes).
-    Quit,
     /// Set the autosave interval, in seconds.
     AutosaveSecs(u32),
     /// Open recovered map number N (of those offered) with its autosaved tiles as unsaved edits.
@@ -70,26 +57,10 @@ pub enum Intent {
     ShowLiquids(bool),
     /// Write this record over the object with its kind and uniqueId (typed in the object panel).
     EditObject(crate::edit::objects::ObjectRecord),
-    /// Stand the selected objects on the terrain under them.
-    SnapSelectionToGround,
-    /// Tip the selected objects so that they stand square to the slope under them.
-    AlignSelectionToGround,
-    /// Delete the selected objects.
-    DeleteSelection,
     /// G, R or T with objects selected: move, turn or scale them with the mouse until a click.
     TransformSelection(TransformMode),
     /// X, Y or Z during a transform: lock it to that axis (again: unlock).
     TransformAxis(Axis),
-    /// Esc during a transform: the objects go back.
-    CancelTransform,
-    /// Copies of the selection in place (Ctrl+D).
-    DuplicateSelection,
-    /// The selection to the object clipboard (Ctrl+C).
-    CopySelection,
-    /// The object clipboard's objects at the cursor (Ctrl+V).
-    PasteSelection,
-    /// Select no object.
-    ClearSelection,
     /// Give the open map this uniqueId range for new objects (first, last), or none.
     SetUidRange(Option<(u32, u32)>),
     /// Select every object of the loaded tiles that uses this model path.
@@ -100,22 +71,10 @@ pub enum Intent {
     SetObjectFilter(ObjectFilter),
     /// Set the fly speed in yards per second.
     CameraSpeed(f32),
-    /// Ask for the game client's data folder.
-    PickClientData,
     /// Open or close the list of models drawn as placeholders.
     ShowMissingModels(bool),
-    /// Hide the notice over the view about missing models (until more go missing).
-    DismissModelNotice,
-    /// Forget the client data folder (procedural textures only).
-    ClearClientData,
-    /// Dismiss the message in the status bar.
-    DismissMessage,
     /// New tool and brush settings from the tool panel.
     SetTools(Box<ToolSettings>),
-    /// Undo the last edit.
-    Undo,
-    /// Redo the next edit.
-    Redo,
     /// Undo or redo until this many history steps are applied.
     HistoryGoTo(usize),
     /// Show this page of the left panel (tile map or asset browser).
@@ -129,20 +88,6 @@ pub enum Intent {
     /// A file clicked in the asset browser: a texture becomes the paint texture; a model or
     /// WMO is selected for placing.
     PickAsset(AssetKind, String),
-    /// Ask for a listfile (one game path a line) whose names the asset browser adds.
-    PickListfile,
-    /// Forget the listfile.
-    ClearListfile,
-    /// List the maps of the client to open one.
-    OpenFromClientDialog,
-    /// Open this map (its folder name under `World\Maps\`) from the client's archives.
-    OpenFromClient(String),
-    /// Close the Open from client dialog.
-    CloseOpenFromClient,
-    /// Give every vertex shared by loaded chunks and tiles one height, as one undo step.
-    StitchSeams,
-    /// Bake the shadow maps of every loaded tile from its terrain, as one undo step.
-    BakeShadows,
     /// Bake the shadow maps of these chunks (tile, index) at the settings' sun, one undo step:
     /// the Copy & paste tool's selection.
     BakeShadowsIn(Vec<(crate::model::TileCoord, usize)>),
@@ -160,12 +105,38 @@ pub enum Intent {
     RemoveTile(TileCoord),
     /// The File ▸ Import image… and File ▸ Export images… dialogs.
     Images(ImagesIntent),
-    /// Ask for an image to be the brush's stamp.
-    PickStamp,
     /// The Edit ▸ Textures… dialog.
     Textures(TexturesIntent),
     /// The Copy & paste tool.
     Clipboard(ClipboardIntent),
+}
+
+/// What the Save as… dialog asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveAsIntent {
+    /// Show the dialog (what [`Command::SaveAs`] asks).
+    Open,
+    /// Choose the target generation (the report is recomputed).
+    Target(Generation),
+    /// Ask for the folder.
+    PickFolder,
+    /// Write the map as the dialog says.
+    Write,
+    /// Close without writing.
+    Cancel,
+    /// Write the WDL with the map (on by default).
+    Wdl(bool),
+}
+
+/// What the Open from client dialog asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpenFromClientIntent {
+    /// List the client's maps (what [`Command::OpenFromClient`] asks).
+    Open,
+    /// Open this map (its folder name under `World\Maps\`) from the client's archives.
+    Map(String),
+    /// Close the dialog.
+    Close,
 }
 
 /// What the Copy & paste tool's panel and keys ask the app to do.
@@ -184,7 +155,8 @@ pub enum ClipboardIntent {
 /// What the Textures dialog asks the app to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TexturesIntent {
-    /// Show the dialog (its tile: the one under the cursor, or the first loaded).
+    /// Show the dialog (what [`Command::Textures`] asks; its tile: the one under the cursor,
+    /// or the first loaded).
     Open,
     /// Run the operation the form describes, as one undo step.
     Apply,
@@ -206,9 +178,9 @@ pub enum ImageKind {
 /// What the image dialogs ask the app to do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ImagesIntent {
-    /// Show the Import image dialog.
+    /// Show the Import image dialog (what [`Command::ImportImage`] asks).
     OpenImport,
-    /// Show the Export images dialog.
+    /// Show the Export images dialog (what [`Command::ExportImages`] asks).
     OpenExport,
     /// Choose what the image is.
     Kind(ImageKind),
@@ -229,7 +201,7 @@ pub enum ImagesIntent {
 /// What the New map dialog asks the app to do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NewMapIntent {
-    /// Show the dialog.
+    /// Show the dialog (what [`Command::NewMap`] asks).
     Open,
     /// Choose the generation to write.
     Generation(Generation),
@@ -244,7 +216,7 @@ pub enum NewMapIntent {
 /// What the Export for client dialog asks the app to do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExportIntent {
-    /// Show the dialog.
+    /// Show the dialog (what [`Command::ExportForClient`] asks).
     Open,
     /// Choose the target generation.
     Target(Generation),

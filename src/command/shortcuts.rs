@@ -1,5 +1,6 @@
 //! The editor's keyboard shortcuts, in one table: each key combination, the intent it stands
-//! for and when it applies. The app turns key presses into intents from this table, and the
+//! for and when it applies; the commands' keys come from the command table
+//! (`command::commands`). The app turns key presses into intents from this table, and the
 //! menus show their keys from it, so that a shortcut and its menu item cannot disagree.
 //!
 //! The object tool's keys are here too (G, R, T start a transform; X, Y, Z and Esc steer one;
@@ -10,7 +11,7 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::Intent;
+use super::{Command, Intent};
 use crate::edit::transform::{Axis, TransformMode};
 
 /// When a shortcut applies.
@@ -68,79 +69,68 @@ pub struct Shortcut {
     pub when: When,
 }
 
-/// Every shortcut, in the order they are tried: a combination that holds another (Ctrl+Shift+Z
-/// holds Ctrl+Z) comes first, so that the longer one wins.
-pub fn shortcuts() -> Vec<Shortcut> {
-    let shortcut = |modifiers, key, intent, when| Shortcut {
-        keys: KeyboardShortcut::new(modifiers, key),
+/// When a command's keys apply: the object tool's commands only with it (and a selection).
+fn when(command: Command) -> When {
+    match command {
+        Command::DeleteSelection => When::ObjectsSelected,
+        Command::CancelTransform => When::Transforming,
+        Command::DuplicateSelection => When::ObjectTool,
+        _ => When::Always,
+    }
+}
+
+/// The keys of the requests that carry a value, which are not commands: the object tool's
+/// transform (G, R, T start one; X, Y, Z lock its axis).
+fn transform_shortcuts() -> Vec<Shortcut> {
+    let shortcut = |key, intent, when| Shortcut {
+        keys: KeyboardShortcut::new(Modifiers::NONE, key),
         intent,
         when,
     };
     vec![
+        shortcut(Key::X, Intent::TransformAxis(Axis::X), When::Transforming),
+        shortcut(Key::Y, Intent::TransformAxis(Axis::Y), When::Transforming),
+        shortcut(Key::Z, Intent::TransformAxis(Axis::Z), When::Transforming),
         shortcut(
-            Modifiers::COMMAND | Modifiers::SHIFT,
-            Key::Z,
-            Intent::Redo,
-            When::Always,
-        ),
-        shortcut(Modifiers::COMMAND, Key::Y, Intent::Redo, When::Always),
-        shortcut(Modifiers::COMMAND, Key::Z, Intent::Undo, When::Always),
-        shortcut(
-            Modifiers::NONE,
-            Key::Delete,
-            Intent::DeleteSelection,
-            When::ObjectsSelected,
-        ),
-        shortcut(
-            Modifiers::NONE,
-            Key::Escape,
-            Intent::CancelTransform,
-            When::Transforming,
-        ),
-        shortcut(
-            Modifiers::NONE,
-            Key::X,
-            Intent::TransformAxis(Axis::X),
-            When::Transforming,
-        ),
-        shortcut(
-            Modifiers::NONE,
-            Key::Y,
-            Intent::TransformAxis(Axis::Y),
-            When::Transforming,
-        ),
-        shortcut(
-            Modifiers::NONE,
-            Key::Z,
-            Intent::TransformAxis(Axis::Z),
-            When::Transforming,
-        ),
-        shortcut(
-            Modifiers::NONE,
             Key::G,
             Intent::TransformSelection(TransformMode::Move),
             When::ObjectsIdle,
         ),
         shortcut(
-            Modifiers::NONE,
             Key::R,
             Intent::TransformSelection(TransformMode::Turn),
             When::ObjectsIdle,
         ),
         // Not S: S flies the camera back.
         shortcut(
-            Modifiers::NONE,
             Key::T,
             Intent::TransformSelection(TransformMode::Scale),
             When::ObjectsIdle,
         ),
-        shortcut(
-            Modifiers::COMMAND,
-            Key::D,
-            Intent::DuplicateSelection,
-            When::ObjectTool,
-        ),
     ]
+}
+
+/// Every shortcut, in the order they are tried: the commands' keys (from the command table)
+/// and the transform's, a combination that holds another (Ctrl+Shift+Z holds Ctrl+Z) first,
+/// so that the longer one wins, then by key.
+pub fn shortcuts() -> Vec<Shortcut> {
+    let mut all: Vec<Shortcut> = Command::ALL
+        .iter()
+        .flat_map(|&c| {
+            c.default_keys().iter().map(move |&keys| Shortcut {
+                keys,
+                intent: Intent::Command(c),
+                when: when(c),
+            })
+        })
+        .chain(transform_shortcuts())
+        .collect();
+    let held = |m: Modifiers| [m.alt, m.ctrl, m.shift, m.mac_cmd, m.command].map(usize::from);
+    all.sort_by_key(|s| {
+        let n: usize = held(s.keys.modifiers).iter().sum();
+        (std::cmp::Reverse(n), s.keys.logical_key)
+    });
+    all
 }
 
 /// The intents of this frame's clipboard events (egui turns Ctrl+C and Ctrl+V into events,
@@ -165,15 +155,16 @@ pub fn clipboard_intents(events: &[egui::Event], state: &State) -> Vec<Intent> {
     }
     let mut out = Vec::new();
     if events.iter().any(|e| matches!(e, egui::Event::Copy)) {
-        out.push(Intent::CopySelection);
+        out.push(Intent::Command(Command::CopySelection));
     }
     if events.iter().any(|e| matches!(e, egui::Event::Paste(_))) {
-        out.push(Intent::PasteSelection);
+        out.push(Intent::Command(Command::PasteSelection));
     }
     out
 }
 
-/// The first shortcut for `intent`, for its menu item.
+/// The first shortcut for `intent`, for its menu item: the one lookup of keys, so that a
+/// shortcut and its menu item cannot disagree.
 pub fn for_intent(intent: &Intent) -> Option<KeyboardShortcut> {
     shortcuts()
         .into_iter()
@@ -200,7 +191,7 @@ mod tests {
             }
         }
         assert_eq!(
-            for_intent(&Intent::Undo),
+            for_intent(&Intent::Command(Command::Undo)),
             Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
         );
     }
@@ -221,7 +212,7 @@ mod tests {
         };
         let move_it = Intent::TransformSelection(TransformMode::Move);
         assert!(keys_for(idle).contains(&move_it));
-        assert!(!keys_for(idle).contains(&Intent::CancelTransform));
+        assert!(!keys_for(idle).contains(&Intent::Command(Command::CancelTransform)));
         let transforming = State {
             transforming: true,
             ..idle
@@ -231,17 +222,24 @@ mod tests {
             "G waits for the end"
         );
         assert!(keys_for(transforming).contains(&Intent::TransformAxis(Axis::Z)));
-        assert!(!keys_for(transforming).contains(&Intent::DuplicateSelection));
+        assert!(!keys_for(transforming).contains(&Intent::Command(Command::DuplicateSelection)));
         let other_tool = State {
             object_tool: false,
             ..transforming
         };
         assert_eq!(
             keys_for(other_tool),
-            vec![Intent::Redo, Intent::Redo, Intent::Undo]
+            vec![
+                Intent::Command(Command::Redo),
+                Intent::Command(Command::Redo),
+                Intent::Command(Command::Undo)
+            ]
         );
         let copy = [egui::Event::Copy];
-        assert_eq!(clipboard_intents(&copy, &idle), vec![Intent::CopySelection]);
+        assert_eq!(
+            clipboard_intents(&copy, &idle),
+            vec![Intent::Command(Command::CopySelection)]
+        );
         assert!(clipboard_intents(&copy, &transforming).is_empty());
     }
 }

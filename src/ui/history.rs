@@ -1,6 +1,6 @@
 //! The history panel: every undo step by name, the current one marked; a click goes there.
 
-use crate::command::Intent;
+use crate::command::{Command, Intent};
 
 /// Shows the steps (`labels`, oldest first, `applied` of them in effect).
 pub fn show(ui: &mut egui::Ui, labels: &[String], applied: usize, can_redo: bool) -> Vec<Intent> {
@@ -11,13 +11,13 @@ pub fn show(ui: &mut egui::Ui, labels: &[String], applied: usize, can_redo: bool
             .add_enabled(applied > 0, egui::Button::new("Undo"))
             .clicked()
         {
-            out.push(Intent::Undo);
+            out.push(Intent::Command(Command::Undo));
         }
         if ui
             .add_enabled(can_redo, egui::Button::new("Redo"))
             .clicked()
         {
-            out.push(Intent::Redo);
+            out.push(Intent::Command(Command::Redo));
         }
     });
     if ui.selectable_label(applied == 0, "Opened").clicked() {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::labelled;
-use crate::command::{Intent, ViewToggles};
+use crate::command::{Command, Intent, ViewToggles, shortcuts};
 use crate::format::Generation;
 use crate::render::scene::ObjectFilter;
 
@@ -80,19 +80,9 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
     let mut out = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if ui.button("Open…").clicked() {
-                out.push(Intent::OpenDialog);
-            }
-            if ui
-                .add_enabled(
-                    state.client_has_archives,
-                    egui::Button::new("Open from client…"),
-                )
-                .on_disabled_hover_text("Choose a game client in Settings first")
-                .clicked()
-            {
-                out.push(Intent::OpenFromClientDialog);
-            }
+            command(ui, Command::OpenMap, true, &mut out);
+            command(ui, Command::OpenFromClient, state.client_has_archives, &mut out)
+                .on_disabled_hover_text("Choose a game client in Settings first");
             ui.menu_button("Open recent", |ui| {
                 if state.recent.is_empty() {
                     ui.label("(none yet)");
@@ -103,104 +93,27 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                     }
                 }
             });
-            if ui.button("Open folder of tiles…").clicked() {
-                out.push(Intent::OpenFolderDialog);
-            }
-            if ui.button("Open sample map").clicked() {
-                out.push(Intent::OpenSample);
-            }
-            if ui
-                .button("New map…")
-                .on_hover_text("A new map of flat tiles in any generation loam writes")
-                .clicked()
-            {
-                out.push(Intent::NewMap(crate::command::NewMapIntent::Open));
-            }
+            command(ui, Command::OpenFolder, true, &mut out);
+            command(ui, Command::OpenSample, true, &mut out);
+            command(ui, Command::NewMap, true, &mut out);
             read_as_menu(ui, state, &mut out);
             ui.separator();
-            if ui
-                .add_enabled(state.has_map && state.unsaved, egui::Button::new("Save"))
-                .clicked()
-            {
-                out.push(Intent::Save);
-            }
-            if ui
-                .add_enabled(state.has_map, egui::Button::new("Save as…"))
-                .clicked()
-            {
-                out.push(Intent::SaveAsDialog);
-            }
-            if ui
-                .add_enabled(state.has_map, egui::Button::new("Export for client…"))
-                .on_hover_text(
-                    "A patch archive (1.12, 3.3.5) or per-file archives (0.5.x) with the WDL",
-                )
-                .clicked()
-            {
-                out.push(Intent::Export(crate::command::ExportIntent::Open));
-            }
+            command(ui, Command::Save, state.has_map && state.unsaved, &mut out);
+            command(ui, Command::SaveAs, state.has_map, &mut out);
+            command(ui, Command::ExportForClient, state.has_map, &mut out);
             ui.separator();
-            if ui
-                .add_enabled(state.has_map, egui::Button::new("Import image…"))
-                .on_hover_text("Heights, a texture's alpha or vertex colours from an image (Noggit Red's layouts)")
-                .clicked()
-            {
-                out.push(Intent::Images(crate::command::ImagesIntent::OpenImport));
-            }
-            if ui
-                .add_enabled(state.has_map, egui::Button::new("Export images…"))
-                .on_hover_text("Every tile's heights, alpha maps and vertex colours as PNG files")
-                .clicked()
-            {
-                out.push(Intent::Images(crate::command::ImagesIntent::OpenExport));
-            }
+            command(ui, Command::ImportImage, state.has_map, &mut out);
+            command(ui, Command::ExportImages, state.has_map, &mut out);
             ui.separator();
-            if ui.button("Quit").clicked() {
-                out.push(Intent::Quit);
-            }
+            command(ui, Command::Quit, true, &mut out);
         });
         ui.menu_button("Edit", |ui| {
-            // The keys shown are the ones the shortcut table answers to.
-            let ctx = ui.ctx().clone();
-            let keys = |intent| {
-                crate::command::shortcuts::for_intent(&intent)
-                    .map(|k| ctx.format_shortcut(&k))
-                    .unwrap_or_default()
-            };
-            let undo = egui::Button::new("Undo").shortcut_text(keys(Intent::Undo));
-            if ui.add_enabled(state.can_undo, undo).clicked() {
-                out.push(Intent::Undo);
-            }
-            let redo = egui::Button::new("Redo").shortcut_text(keys(Intent::Redo));
-            if ui.add_enabled(state.can_redo, redo).clicked() {
-                out.push(Intent::Redo);
-            }
+            command(ui, Command::Undo, state.can_undo, &mut out);
+            command(ui, Command::Redo, state.can_redo, &mut out);
             ui.separator();
-            let stitch = egui::Button::new("Stitch seams");
-            if ui
-                .add_enabled(state.has_map, stitch)
-                .on_hover_text("Give every vertex shared by the loaded chunks and tiles one height")
-                .clicked()
-            {
-                out.push(Intent::StitchSeams);
-            }
-            if ui
-                .add_enabled(state.has_map, egui::Button::new("Textures…"))
-                .on_hover_text("Swap a texture for another, remove one, or remove unused ones")
-                .clicked()
-            {
-                out.push(Intent::Textures(crate::command::TexturesIntent::Open));
-            }
-            let bake = egui::Button::new("Bake shadows");
-            if ui
-                .add_enabled(state.has_map, bake)
-                .on_hover_text(
-                    "Cast every loaded chunk's shadow map from the terrain, from the sun below",
-                )
-                .clicked()
-            {
-                out.push(Intent::BakeShadows);
-            }
+            command(ui, Command::StitchSeams, state.has_map, &mut out);
+            command(ui, Command::Textures, state.has_map, &mut out);
+            command(ui, Command::BakeShadows, state.has_map, &mut out);
             let mut sun = state.shadow_sun;
             super::tools::sun_row(ui, &mut sun);
             if sun != state.shadow_sun {
@@ -305,36 +218,55 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             };
             // Each: what is set, a button that picks it and one, enabled when it is set, that
             // forgets it.
-            for (shown, (choose, pick), (forget, clear), set) in [
+            for (shown, pick, clear, set) in [
                 (
                     client,
-                    ("Choose client folder…", Intent::PickClientData),
-                    ("Forget client folder", Intent::ClearClientData),
+                    Command::PickClientData,
+                    Command::ClearClientData,
                     state.client.is_some(),
                 ),
                 (
                     listfile,
-                    ("Add listfile…", Intent::PickListfile),
-                    ("Forget listfile", Intent::ClearListfile),
+                    Command::PickListfile,
+                    Command::ClearListfile,
                     state.listfile.is_some(),
                 ),
             ] {
                 ui.separator();
                 ui.label(shown);
-                if ui.button(choose).clicked() {
-                    out.push(pick);
-                }
-                if ui.add_enabled(set, egui::Button::new(forget)).clicked() {
-                    out.push(clear);
-                }
+                command(ui, pick, true, &mut out);
+                command(ui, clear, set, &mut out);
             }
         });
     });
     out
 }
 
-/// Settings ▸ uniqueId range: the range new objects of the open map take, stored beside it, so
-/// that several people editing one map never hand out the same uid.
+/// A command's menu item, labelled from the command table with its tooltip and the keys the
+/// shortcut table answers to; pushes the command when clicked.
+fn command(
+    ui: &mut egui::Ui,
+    command: Command,
+    enabled: bool,
+    out: &mut Vec<Intent>,
+) -> egui::Response {
+    let intent = Intent::Command(command);
+    let keys = shortcuts::for_intent(&intent)
+        .map(|k| ui.ctx().format_shortcut(&k))
+        .unwrap_or_default();
+    let mut response = ui.add_enabled(
+        enabled,
+        egui::Button::new(command.text()).shortcut_text(keys),
+    );
+    if let Some(tip) = command.tooltip() {
+        response = response.on_hover_text(tip);
+    }
+    if response.clicked() {
+        out.push(intent);
+    }
+    response
+}
+
 /// A checkbox showing `shown`; ticking or unticking it pushes the intent `intent` makes of the
 /// new value.
 fn toggle(
@@ -349,6 +281,8 @@ fn toggle(
     }
 }
 
+/// Settings ▸ uniqueId range: the range new objects of the open map take, stored beside it, so
+/// that several people editing one map never hand out the same uid.
 fn uid_range(ui: &mut egui::Ui, range: Option<(u32, u32)>, out: &mut Vec<Intent>) {
     match range {
         Some((a, b)) => ui.label(format!("uniqueId range: {a}-{b}")),

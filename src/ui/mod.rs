@@ -13,7 +13,6 @@ pub mod history;
 pub mod menu;
 pub mod object_panel;
 pub mod status;
-pub mod texture_dialog;
 pub mod tile_map;
 pub mod tools;
 pub mod viewport;

@@ -7,8 +7,8 @@
 use egui::DragValue;
 
 use super::labelled;
-use crate::command::Intent;
 use crate::command::PlaceOptions;
+use crate::command::{Command, Intent};
 use crate::edit::objects::ObjectRecord;
 use crate::model::ObjectKind;
 use crate::model::placement::{doodad_scale_factor, doodad_scale_record};
@@ -62,20 +62,20 @@ pub fn show(
     if !selected.is_empty() {
         ui.horizontal_wrapped(|ui| {
             if ui.button("Snap to ground").clicked() {
-                out.push(Intent::SnapSelectionToGround);
+                out.push(Intent::Command(Command::SnapSelectionToGround));
             }
             if ui
                 .button("Align to slope")
                 .on_hover_text("Tip each object square to the ground under it, keeping its turn")
                 .clicked()
             {
-                out.push(Intent::AlignSelectionToGround);
+                out.push(Intent::Command(Command::AlignSelectionToGround));
             }
             if ui.button("Delete").on_hover_text("Delete key").clicked() {
-                out.push(Intent::DeleteSelection);
+                out.push(Intent::Command(Command::DeleteSelection));
             }
             if ui.button("Select none").clicked() {
-                out.push(Intent::ClearSelection);
+                out.push(Intent::Command(Command::ClearSelection));
             }
         });
         let mut local = place.local_axes;

@@ -1,6 +1,6 @@
 //! The status bar: what is under the cursor, frame time, unsaved tiles and the last message.
 
-use crate::command::Intent;
+use crate::command::{Command, Intent};
 use crate::render::pick::TerrainPoint;
 
 /// What the status bar shows.
@@ -80,7 +80,7 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
             });
         }
         if info.message.is_some() && ui.small_button("Dismiss").clicked() {
-            out.push(Intent::DismissMessage);
+            out.push(Intent::Command(Command::DismissMessage));
         }
     });
     out

@@ -4,7 +4,7 @@
 use egui::{ComboBox, DragValue, Slider};
 
 use super::labelled;
-use crate::command::Intent;
+use crate::command::{Command, Intent};
 use crate::command::{Tool, ToolSettings};
 use crate::edit::liquid::LiquidKind;
 use crate::edit::sculpt::FlattenMode;
@@ -274,7 +274,7 @@ fn stamp_row(ui: &mut egui::Ui, s: &mut ToolSettings, view: &ToolsView, out: &mu
             .on_hover_text("Any grey image as the brush's shape and strength")
             .clicked()
         {
-            out.push(Intent::PickStamp);
+            out.push(Intent::Command(Command::PickStamp));
         }
     });
     if s.brush.stamp.is_some() {

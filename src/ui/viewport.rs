@@ -256,7 +256,9 @@ pub fn notice(ui: &egui::Ui, rect: Rect, notice: &Notice) -> Vec<crate::command:
                         .on_hover_text(NOTICE_HIDE_LABEL)
                         .clicked()
                     {
-                        out.push(crate::command::Intent::DismissModelNotice);
+                        out.push(crate::command::Intent::Command(
+                            crate::command::Command::DismissModelNotice,
+                        ));
                     }
                 });
             });

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use egui::{Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use loam::app::dialogs::ScriptedDialogs;
+use loam::app::file_picker::ScriptedDialogs;
 use loam::app::recovery::Recovery;
 use loam::app::{LoamApp, StartOptions};
 

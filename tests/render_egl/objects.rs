@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Mat4, Vec3, Vec4};
 
-use loam::app::objects::ObjectScene;
+use loam::app::object_scene::ObjectScene;
 use loam::app::viewport::GlState;
 use loam::assets::models::{AnyModel, TextureRef, read_model};
 use loam::assets::textures::ByteSource;

@@ -3,8 +3,8 @@
 //! texture's layers grow, over one tile, the loaded tiles or the whole map. The app turns the form into the same `texture_*` operation `loam apply` runs
 //! (one undo step); the rules are `edit::texture_ops`'.
 
-use super::labelled;
 use crate::command::{Intent, TexturesIntent};
+use crate::ui::labelled;
 
 /// The dialog's window title (and accessible name).
 pub const TEXTURES_TITLE: &str = "Textures";
@@ -63,7 +63,7 @@ pub fn show(
     effects: &[(u32, String)],
 ) -> Vec<Intent> {
     let mut out = Vec::new();
-    super::dialogs::fixed_window(TEXTURES_TITLE, 460.0).show(ui.ctx(), |ui| {
+    super::fixed_window(TEXTURES_TITLE, 460.0).show(ui.ctx(), |ui| {
         ui.horizontal(|ui| {
             for (action, name) in [
                 (TextureAction::Swap, "Swap"),
@@ -114,7 +114,7 @@ pub fn show(
             TextureAction::Remove | TextureAction::Effect => !form.from.trim().is_empty(),
             TextureAction::RemoveUnused => true,
         };
-        out.extend(super::dialogs::ok_cancel(
+        out.extend(super::ok_cancel(
             ui,
             "Apply",
             ready,

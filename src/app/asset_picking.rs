@@ -1,23 +1,25 @@
-//! The app's side of the game data the user browses: what the asset browser lists names from,
-//! what picking a texture or a model does, and the browser's page in the left panel. Kept out
-//! of `app/mod.rs` so that it does not grow with each panel.
+//! The asset browser as a component: what it lists names from, its tab, filter, folders and
+//! listfile, what picking a texture or a model does, and its page in the left panel.
 //!
-//! Not for: the browser's own state and workers (`app::browser`) or its widgets
+//! Not for: the browser's own state and workers (`app::asset_browser`) or its widgets
 //! (`ui::asset_browser`).
 
 use std::sync::Arc;
 
-use super::browser::{AssetBrowser, NameSources};
+use super::asset_browser::{AssetBrowser, NameSources};
+use super::component::Component;
+use super::context::AppCtx;
 use crate::assets::catalog::AssetKind;
 use crate::assets::client::ClientData;
-use crate::command::Intent;
+use crate::assets::textures::ByteSource;
+use crate::command::{Command, Intent};
 use crate::doc::Document;
-use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
+use crate::edit::tools::{Tool, ToolSettings};
 use crate::ui;
 
 /// What the asset browser lists names from for `doc`: the client (its archives, or its folder
 /// of extracted files), the user's listfile, the open map's folder and the names its tiles use.
-pub(super) fn name_sources(doc: &Document, listfile: Option<std::path::PathBuf>) -> NameSources {
+fn name_sources(doc: &Document, listfile: Option<std::path::PathBuf>) -> NameSources {
     let mut sources = NameSources {
         client: doc.client_data(),
         listfile,
@@ -42,13 +44,9 @@ pub(super) fn name_sources(doc: &Document, listfile: Option<std::path::PathBuf>)
 }
 
 /// A texture picked in the browser becomes the paint brush's texture (switching to the paint
-/// tool); a model or WMO becomes what the object tool's clicks place.
-pub(super) fn pick_asset(
-    kind: AssetKind,
-    path: String,
-    tools: &mut ToolSettings,
-    place: &mut PlaceOptions,
-) {
+/// tool); a model or WMO switches to the object tool, whose component takes it up as what its
+/// clicks place.
+fn pick_for_tools(kind: AssetKind, path: String, tools: &mut ToolSettings) {
     if kind == AssetKind::Texture {
         if !matches!(
             tools.tool,
@@ -59,8 +57,6 @@ pub(super) fn pick_asset(
         tools.texture = path;
     } else {
         tools.tool = Tool::Objects;
-        place.model = Some(path);
-        place.active = true;
     }
 }
 
@@ -87,4 +83,46 @@ pub(super) fn draw_browser(
     let out = ui::asset_browser::show(ui, &browser.view(), texture, detail.as_deref());
     browser.want_thumbnails(out.visible_textures);
     out.intents
+}
+
+impl AssetBrowser {
+    /// Rebuilds the names for the open map and client, the thumbnails read through `source`.
+    fn restart_for(&mut self, cx: &AppCtx, source: ByteSource) {
+        let sources = name_sources(&cx.doc, cx.settings.listfile.clone());
+        self.restart(sources, source);
+    }
+}
+
+impl Component for AssetBrowser {
+    /// Carries out the browser's intents; a model picked goes on to the object tool.
+    fn handle(&mut self, intent: Intent, cx: &mut AppCtx) -> Option<Intent> {
+        match intent {
+            Intent::BrowserTab(k) => self.set_kind(k),
+            Intent::BrowserFilter(f) => self.set_filter(f),
+            Intent::BrowserToggleFolder(key) => self.toggle_folder(key),
+            Intent::PickAsset(kind, path) => {
+                self.selected = Some((kind, path.clone()));
+                pick_for_tools(kind, path.clone(), &mut cx.doc.editing.settings);
+                if kind != AssetKind::Texture {
+                    return Some(Intent::PickAsset(kind, path));
+                }
+            }
+            Intent::Command(Command::PickListfile) => {
+                if let Some(f) = cx.shell.dialogs.pick_listfile() {
+                    cx.settings.listfile = Some(f);
+                    self.restart_for(cx, cx.doc.byte_source());
+                }
+            }
+            Intent::Command(Command::ClearListfile) => {
+                cx.settings.listfile = None;
+                self.restart_for(cx, cx.doc.byte_source());
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn sources_changed(&mut self, cx: &mut AppCtx, source: &ByteSource) {
+        self.restart_for(cx, source.clone());
+    }
 }
