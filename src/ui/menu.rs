@@ -251,13 +251,12 @@ fn command(
     out: &mut Vec<Intent>,
 ) -> egui::Response {
     let intent = Intent::Command(command);
-    let keys = shortcuts::for_intent(&intent)
-        .map(|k| ui.ctx().format_shortcut(&k))
-        .unwrap_or_default();
-    let mut response = ui.add_enabled(
-        enabled,
-        egui::Button::new(command.text()).shortcut_text(keys),
-    );
+    let mut button = egui::Button::new(command.text());
+    // Only a command with keys gets the shortcut column: an empty one still names the button.
+    if let Some(keys) = shortcuts::for_intent(&intent) {
+        button = button.shortcut_text(ui.ctx().format_shortcut(&keys));
+    }
+    let mut response = ui.add_enabled(enabled, button);
     if let Some(tip) = command.tooltip() {
         response = response.on_hover_text(tip);
     }
