@@ -20,9 +20,14 @@ const UNIT: f64 = CHUNK / 8.0;
 /// The sample's tiles, as (X, Y) of their file names.
 const TILES: [(u8, u8); 4] = [(31, 31), (32, 31), (31, 32), (32, 32)];
 
+/// A vertex's place in a file: tile (X, Y), chunk index, index in MCVT order.
+type Place = (u8, u8, usize, usize);
+/// Every vertex of a map: world (x, y) and absolute height, by place.
+type Vertices = BTreeMap<Place, ([f64; 2], f32)>;
+
 /// Every vertex of a map folder as `wow-adt` reads it: world (x, y) worked out here from the
 /// tile, the chunk's index and the vertex's place in MCVT order, and its absolute height.
-fn vertices(dir: &Path) -> BTreeMap<(u8, u8, usize, usize), ([f64; 2], f32)> {
+fn vertices(dir: &Path) -> Vertices {
     let mut out = BTreeMap::new();
     for (tx, ty) in TILES {
         let root = common::root_adt(&dir.join(format!("Sample_{tx}_{ty}.adt")));
@@ -254,7 +259,7 @@ fn a_road_without_heights_takes_the_terrains_at_its_points() {
     assert!(said.contains("op 0: Road, "), "{said}");
     let before = vertices(&dir.path().join("sample"));
     let after = vertices(&out);
-    let height_at = |map: &BTreeMap<_, ([f64; 2], f32)>, p: [f64; 2]| {
+    let height_at = |map: &Vertices, p: [f64; 2]| {
         map.values()
             .find(|([x, y], _)| (x - p[0]).abs() < 1e-3 && (y - p[1]).abs() < 1e-3)
             .map(|(_, h)| f64::from(*h))

@@ -34,7 +34,7 @@ impl Plane {
         // Solve gx·u.x + gy·u.y = u.z and gx·v.x + gy·v.y = v.z.
         let det = u[0] * v[1] - u[1] * v[0];
         let span = (u[0].hypot(u[1]) * v[0].hypot(v[1])).max(f64::MIN_POSITIVE);
-        if !(det.abs() > 1e-9 * span) || points.iter().flatten().any(|c| !c.is_finite()) {
+        if points.iter().flatten().any(|c| !c.is_finite()) || det.abs() <= 1e-9 * span {
             return None;
         }
         let gx = (u[2] * v[1] - u[1] * v[2]) / det;
