@@ -2,6 +2,7 @@
 //! 8 yd shoulders and a texture, running about 400 yd across the tile borders at the sample's
 //! centre (all four of its tiles), applied as one undo step — heights, exact storage of
 //! shared vertices, normals and painting included. What the editor and `loam apply` wait for.
+//! The same road without its texture shows what the heights alone cost.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use loam::edit::History;
@@ -19,14 +20,24 @@ fn road() -> RoadOp {
 
 fn roads(c: &mut Criterion) {
     let sample = loam::sample::sample_map();
-    let op = road();
-    c.bench_function("road of 8 points across tile borders (sample)", |b| {
-        b.iter_batched_ref(
-            || (sample.clone(), History::default()),
-            |(map, history)| road_ops::apply(map, &op, history).expect("lays"),
-            BatchSize::LargeInput,
-        )
-    });
+    let painted = road();
+    let bare = RoadOp {
+        texture: None,
+        texture_width: None,
+        ..road()
+    };
+    for (name, op) in [
+        ("road of 8 points across tile borders (sample)", &painted),
+        ("the same road's heights only, no texture", &bare),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter_batched_ref(
+                || (sample.clone(), History::default()),
+                |(map, history)| road_ops::apply(map, op, history).expect("lays"),
+                BatchSize::LargeInput,
+            )
+        });
+    }
 }
 
 criterion_group! {

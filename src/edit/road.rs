@@ -183,9 +183,11 @@ impl Road {
     /// The nearest centreline point to world (`x`, `y`), when within [`Road::reach`].
     pub fn nearest(&self, x: f64, y: f64) -> Option<Nearest> {
         let pts = &self.line.points;
-        let mut best: Option<Nearest> = None;
+        // Squared distances while searching (this is the hot loop of painting a road).
+        let mut best: Option<(f64, usize, f64)> = None;
         for &i in self.grid.near(x, y) {
-            let (a, b) = (pts[i as usize], pts[i as usize + 1]);
+            let i = i as usize;
+            let (a, b) = (pts[i], pts[i + 1]);
             let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
             let len2 = dx * dx + dy * dy;
             let t = if len2 > 0.0 {
@@ -193,13 +195,16 @@ impl Road {
             } else {
                 0.0
             };
-            let d = (x - a[0] - dx * t).hypot(y - a[1] - dy * t);
-            if best.is_none_or(|n| d < n.distance) {
-                let arc = self.line.arc[i as usize] + t * len2.sqrt();
-                best = Some(Nearest { distance: d, arc });
+            let (ex, ey) = (x - a[0] - dx * t, y - a[1] - dy * t);
+            let d2 = ex * ex + ey * ey;
+            if best.is_none_or(|(b2, ..)| d2 < b2) {
+                best = Some((d2, i, t));
             }
         }
-        best.filter(|n| n.distance <= self.reach())
+        let (d2, i, t) = best?;
+        let distance = d2.sqrt();
+        let arc = self.line.arc[i] + t * (self.line.arc[i + 1] - self.line.arc[i]);
+        (distance <= self.reach()).then_some(Nearest { distance, arc })
     }
 
     /// The bed height at arc length `arc`: linear between the heights at the control points
