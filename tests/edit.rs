@@ -121,6 +121,9 @@ fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
         Tool::LiquidAdd => serde_json::json!({"liquid_type": 5 + radius as u16 % 8}),
         Tool::LiquidHeight => serde_json::json!({"height": strength * 25.0 - 5.0}),
         Tool::LiquidFlags => serde_json::json!({"deep": strength > 0.5, "fishable": radius > 20.0}),
+        Tool::Plane => serde_json::json!({
+            "through": [[0.0, 0.0, strength * 20.0], [50.0, 0.0, 10.0], [0.0, 50.0, -radius]],
+        }),
         _ => serde_json::json!({}),
     };
     json.as_object_mut()
@@ -134,6 +137,7 @@ fn tool_name(t: Tool) -> &'static str {
         Tool::Raise => "raise",
         Tool::Lower => "lower",
         Tool::Flatten => "flatten",
+        Tool::Plane => "plane",
         Tool::Smooth => "smooth",
         Tool::Ramp => "ramp",
         Tool::Noise => "noise",
@@ -176,7 +180,7 @@ fn assert_no_liquid_seams(map: &Map) {
     }
 }
 
-const TOOLS: [Tool; 18] = [
+const TOOLS: [Tool; 19] = [
     Tool::LiquidAdd,
     Tool::LiquidRemove,
     Tool::LiquidHeight,
@@ -185,6 +189,7 @@ const TOOLS: [Tool; 18] = [
     Tool::Raise,
     Tool::Lower,
     Tool::Flatten,
+    Tool::Plane,
     Tool::Smooth,
     Tool::Noise,
     Tool::Paint,

@@ -2,7 +2,8 @@
 //! (the `png` crate here, not loam's writer) imported through `loam apply`, and read back with
 //! the `wow-adt` crate; `loam export-images` then import giving every height back within half a
 //! 16-bit step and the alpha maps and vertex colours exactly; a map-wide image over a 2×2 block
-//! leaving no seam.
+//! leaving no seam; one image into one tile of the bundled sample leaving no seam at all,
+//! not even float noise.
 
 mod common;
 
@@ -260,6 +261,47 @@ fn a_map_wide_image_over_a_2x2_block_leaves_no_seam_and_meets_its_neighbours() {
     let (_, _, edge) = west.iter().find(|(x, y, _)| (*x, *y) == (15, 0)).unwrap();
     assert!((f64::from(edge[8]) - nw).abs() < 1e-3, "the shared vertex");
     assert_eq!(edge[0], 20.0, "one step west: untouched");
+}
+
+#[test]
+fn a_heightmap_imported_into_one_sample_tile_leaves_no_seam_at_all() {
+    // The sample's chunks keep their heights over bases of their own (each chunk's lowest
+    // height), so one imported height written to two chunks must still read back alike.
+    let dir = tempfile::tempdir().unwrap();
+    let sample = common::sample_in(dir.path().join("sample"));
+    let mut values = vec![0u16; 257 * 257];
+    for y in 0..257 {
+        for x in 0..257 {
+            let (fx, fy) = (x as f64 / 256.0, y as f64 / 256.0);
+            let ridge = (fx * 7.3).sin() * (fy * 5.1).cos();
+            values[y * 257 + x] = ((0.5 + 0.45 * ridge) * 65535.0) as u16;
+        }
+    }
+    png16(&dir.path().join("ridge.png"), 257, &values, 1);
+    let ops = dir.path().join("ops.json");
+    fs::write(
+        &ops,
+        r#"{"ops": [{"tool": "import_heightmap", "image": "ridge.png", "tile": [32, 32], "min": -13.7, "max": 187.3}]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let said = apply(&sample.join("Sample.wdt"), &ops, &out);
+    assert!(said.contains("Import heightmap, "), "{said}");
+    let o = common::loam_ok(&[
+        "check",
+        "--seam-threshold",
+        "0",
+        out.join("Sample.wdt").to_str().unwrap(),
+    ]);
+    assert!(!text(&o).contains("seam"), "no seam at all:\n{}", text(&o));
+    // And the image did land: the tile's north-west corner is the first pixel's height.
+    let nw = adt_heights(&out.join("Sample_32_32.adt"))
+        .into_iter()
+        .find(|(x, y, _)| (*x, *y) == (0, 0))
+        .unwrap()
+        .2[0];
+    let want = -13.7 + f64::from(values[0]) / 65535.0 * (187.3 + 13.7);
+    assert!((f64::from(nw) - want).abs() < 1e-3, "{nw} vs {want}");
 }
 
 #[test]

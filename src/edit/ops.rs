@@ -14,6 +14,7 @@ use super::object_ops::{self, ObjectOp, ObjectTool};
 use super::objects::ModelBox;
 pub use super::outcome::OpResult;
 use super::paint::{self, PaintMode};
+use super::plane::Plane;
 use super::sculpt::{self, FlattenMode, Sculpt};
 use super::shade;
 use super::stroke::Stroke;
@@ -44,6 +45,8 @@ pub enum Operation {
     Texture(super::texture_ops::TextureOp),
     /// Copying a rectangle of terrain and pasting it at points.
     Paste(super::paste::PasteOp),
+    /// A road along a curve: its bed, shoulders and texture.
+    Road(super::road_ops::RoadOp),
 }
 
 impl Operation {
@@ -54,7 +57,8 @@ impl Operation {
             Operation::Object(_)
             | Operation::Image(_)
             | Operation::Texture(_)
-            | Operation::Paste(_) => None,
+            | Operation::Paste(_)
+            | Operation::Road(_) => None,
         }
     }
 
@@ -74,6 +78,7 @@ impl Operation {
             Operation::Image(op) => op.reach(),
             Operation::Texture(op) => op.reach(),
             Operation::Paste(op) => op.reach(map, model_box),
+            Operation::Road(op) => op.reach(),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -91,6 +96,7 @@ impl Operation {
             Operation::Image(op) => op.validate(),
             Operation::Texture(op) => op.validate(),
             Operation::Paste(op) => op.validate(),
+            Operation::Road(op) => op.validate(),
         }
     }
 }
@@ -100,6 +106,11 @@ impl<'de> Deserialize<'de> for Operation {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
         let tool = value.get("tool").and_then(|t| t.as_str());
+        if tool.is_some_and(|t| super::road_ops::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Road)
+                .map_err(D::Error::custom);
+        }
         if tool.is_some_and(|t| super::paste::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Paste)
@@ -173,6 +184,7 @@ pub fn run(
                 style: cx.style,
             },
         ),
+        Operation::Road(op) => super::road_ops::apply(map, op, history),
     }
 }
 
@@ -184,8 +196,11 @@ pub enum Tool {
     Raise,
     /// Lower terrain by `strength` yards at the centre.
     Lower,
-    /// Flatten toward `height` (or the height under the first point).
+    /// Flatten toward `height` (or the height under the first point), or toward the plane
+    /// through that height at the first point rising `slope` degrees toward `direction`.
     Flatten,
+    /// Flatten toward the plane `through` three points (world x, y, height).
+    Plane,
     /// Smooth toward the neighbours' mean.
     Smooth,
     /// Flatten along the slope from the first point to the last (heights from the terrain there).
@@ -227,6 +242,7 @@ impl Tool {
         Tool::Raise,
         Tool::Lower,
         Tool::Flatten,
+        Tool::Plane,
         Tool::Smooth,
         Tool::Noise,
         Tool::Paint,
@@ -257,8 +273,14 @@ pub struct Op {
     pub spacing: Option<f32>,
     /// flatten: target height.
     pub height: Option<f32>,
-    /// flatten: both, raiseonly or loweronly.
+    /// flatten, plane: both, raiseonly or loweronly.
     pub mode: Option<FlattenMode>,
+    /// flatten: the slope of the plane flattened to, in degrees (with `direction`).
+    pub slope: Option<f32>,
+    /// flatten: the compass direction the plane rises toward, degrees (0 north, 90 east).
+    pub direction: Option<f32>,
+    /// plane: three points (world x, y, height) the plane passes through.
+    pub through: Option<[[f64; 3]; 3]>,
     /// noise: seed.
     pub seed: Option<u32>,
     /// noise: wavelength in yards (default 20).
@@ -325,7 +347,7 @@ impl Op {
     /// Rejects fields that do not belong to the tool and missing required ones.
     pub fn validate(&self) -> Result<(), String> {
         const LIQUID_SURFACE: &[Tool] = &[Tool::Flatten, Tool::LiquidAdd, Tool::LiquidHeight];
-        let specific: [(&str, bool, &[Tool]); 16] = [
+        let specific: [(&str, bool, &[Tool]); 19] = [
             ("stamp", self.stamp.is_some(), Tool::STAMPED),
             ("rotation", self.rotation.is_some(), Tool::STAMPED),
             ("height", self.height.is_some(), LIQUID_SURFACE),
@@ -342,7 +364,10 @@ impl Op {
             ),
             ("deep", self.deep.is_some(), &[Tool::LiquidFlags]),
             ("fishable", self.fishable.is_some(), &[Tool::LiquidFlags]),
-            ("mode", self.mode.is_some(), &[Tool::Flatten]),
+            ("mode", self.mode.is_some(), &[Tool::Flatten, Tool::Plane]),
+            ("slope", self.slope.is_some(), &[Tool::Flatten]),
+            ("direction", self.direction.is_some(), &[Tool::Flatten]),
+            ("through", self.through.is_some(), &[Tool::Plane]),
             ("seed", self.seed.is_some(), &[Tool::Noise]),
             ("scale", self.scale.is_some(), &[Tool::Noise]),
             (
@@ -376,10 +401,31 @@ impl Op {
             Tool::Area => &[("area_id", self.area_id.is_some())],
             Tool::Impassable | Tool::GroundEffects => &[("on", self.on.is_some())],
             Tool::LiquidHeight => &[("height", self.height.is_some())],
+            Tool::Plane => &[("through", self.through.is_some())],
             _ => &[],
         };
         if self.rotation.is_some() && self.stamp.is_none() {
             return Err("`rotation` turns a stamp: give `stamp` too".into());
+        }
+        if self.slope.is_some() != self.direction.is_some() {
+            return Err("give both `slope` and `direction`, or neither".into());
+        }
+        if let Some(slope) = self.slope
+            && !(0.0..90.0).contains(&slope.abs())
+        {
+            return Err(format!(
+                "`slope` is in degrees and must lie between -90 and 90, not {slope}"
+            ));
+        }
+        if self.direction.is_some_and(|d| !d.is_finite()) {
+            return Err("`direction` must be a number of degrees".into());
+        }
+        if let Some(through) = self.through
+            && Plane::through(through).is_none()
+        {
+            return Err(
+                "the three `through` points must not lie on one line seen from above".into(),
+            );
         }
         if self.kind.is_some() && self.liquid_type.is_some() {
             return Err("give `kind` or `liquid_type`, not both".into());
@@ -437,6 +483,7 @@ impl Op {
             Tool::Raise => "Raise",
             Tool::Lower => "Lower",
             Tool::Flatten => "Flatten",
+            Tool::Plane => "Plane",
             Tool::Smooth => "Smooth",
             Tool::Ramp => "Ramp",
             Tool::Noise => "Noise",
@@ -506,7 +553,13 @@ pub fn dab(
 ) {
     let brush = op.brush();
     match op.tool {
-        Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp => {
+        Tool::Raise
+        | Tool::Lower
+        | Tool::Flatten
+        | Tool::Plane
+        | Tool::Smooth
+        | Tool::Noise
+        | Tool::Ramp => {
             if let Some(tool) = sculpt_tool {
                 sculpt::dab(map, &brush, tool, x, y, stroke);
             }
@@ -591,8 +644,24 @@ pub fn apply(
             let target = given_or_under(op.height, "flatten", first, || {
                 lattice::height_at(map, first[0], first[1])
             })?;
-            Some(Sculpt::Flatten {
-                target,
+            let mode = op.mode.unwrap_or_default();
+            match (op.slope, op.direction) {
+                (Some(slope), Some(direction)) => {
+                    let origin = [first[0], first[1], f64::from(target)];
+                    let plane = Plane::sloping(origin, slope.into(), direction.into())
+                        .ok_or_else(|| format!("flatten: no plane of slope {slope}°"))?;
+                    Some(Sculpt::Plane { plane, mode })
+                }
+                _ => Some(Sculpt::Flatten { target, mode }),
+            }
+        }
+        Tool::Plane => {
+            let plane = op.through.and_then(Plane::through).ok_or_else(|| {
+                "plane: the three `through` points must not lie on one line seen from above"
+                    .to_string()
+            })?;
+            Some(Sculpt::Plane {
+                plane,
                 mode: op.mode.unwrap_or_default(),
             })
         }

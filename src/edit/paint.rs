@@ -47,7 +47,6 @@ pub fn dab(
 ) -> Vec<(TileCoord, usize)> {
     let (texture, opacity, mode) = (paint.texture.as_str(), paint.opacity, paint.mode);
     let ([cx, cy], radius, inner) = brush.on_lattice(x, y);
-    let big_alpha = map.big_alpha();
     let mut changed = Vec::new();
     for (tile, chunk, ccol, crow) in chunks_near(map, cx, cy, radius) {
         // Brush weight of each texel; texel (row, col) centres sit at eighths of a lattice step.
@@ -67,83 +66,100 @@ pub fn dab(
                 any |= w > 0.0;
             }
         }
-        if !any {
-            continue;
-        }
-        let existing = map.tiles[&tile]
-            .textures
-            .iter()
-            .position(|t| t.eq_ignore_ascii_case(texture));
-        let layer_with = existing.and_then(|i| {
-            map.tiles[&tile].chunks[chunk]
-                .layers
-                .iter()
-                .position(|l| l.texture as usize == i)
-        });
-        if mode == PaintMode::Erase {
-            let Some(k) = layer_with.filter(|&k| k > 0) else {
-                continue;
-            };
-            stroke.snapshot(map, tile, chunk);
-            let c = &mut map
-                .tiles
-                .get_mut(&tile)
-                .expect("chunks_near lists loaded tiles")
-                .chunks[chunk];
-            if let Some(alpha) = c.layers[k].alpha.as_mut() {
-                let texels = alpha.texels_mut();
-                for (t, w) in texels.iter_mut().zip(&weights) {
-                    *t = (*t as f32 * (1.0 - w)).round() as u8;
-                }
-            }
+        if any && weigh_chunk(map, (tile, chunk), &weights, texture, mode, stroke) {
             changed.push((tile, chunk));
-            continue;
         }
-        let k = match layer_with {
-            Some(k) => k,
-            None => {
-                let Some(k) = free_layer(&map.tiles[&tile].chunks[chunk]) else {
-                    stroke.refused.push((tile, chunk));
-                    continue;
-                };
-                stroke.snapshot(map, tile, chunk);
-                let index = match existing {
-                    Some(i) => i,
-                    None => {
-                        stroke.snapshot_textures(map, tile);
-                        let t = map.tiles.get_mut(&tile).expect("loaded");
-                        t.textures.push(texture.to_string());
-                        t.textures.len() - 1
-                    }
-                };
-                let effect_id = super::ground_effects::usual_effect(map, texture).unwrap_or(0);
-                let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
-                let flags = super::layer_flags::gaining_alpha(0, big_alpha);
-                if k == c.layers.len() {
-                    c.layers.push(Layer {
-                        texture: index as u32,
-                        flags,
-                        effect_id,
-                        alpha: Some(AlphaMap::filled(0)),
-                    });
-                } else {
-                    let layer = &mut c.layers[k];
-                    layer.texture = index as u32;
-                    layer.effect_id = effect_id;
-                    if k > 0 {
-                        layer.flags = flags;
-                        layer.alpha = Some(AlphaMap::filled(0));
-                    }
-                }
-                k
-            }
-        };
-        stroke.snapshot(map, tile, chunk);
-        let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
-        paint_layer(c, k, &weights);
-        changed.push((tile, chunk));
     }
     changed
+}
+
+/// Paints (or erases) `texture` into one chunk by per-texel `weights` (0..=1, 64×64, row by
+/// row, opacity included): the same layer rules as a dab, for tools that work out their own
+/// weights (a road). Returns whether the chunk changed; a chunk with four layers and none free
+/// is listed in `stroke.refused`.
+pub fn weigh_chunk(
+    map: &mut Map,
+    (tile, chunk): (TileCoord, usize),
+    weights: &[f32],
+    texture: &str,
+    mode: PaintMode,
+    stroke: &mut Stroke,
+) -> bool {
+    if !map.tiles.contains_key(&tile) {
+        return false;
+    }
+    let big_alpha = map.big_alpha();
+    let existing = map.tiles[&tile]
+        .textures
+        .iter()
+        .position(|t| t.eq_ignore_ascii_case(texture));
+    let layer_with = existing.and_then(|i| {
+        map.tiles[&tile].chunks[chunk]
+            .layers
+            .iter()
+            .position(|l| l.texture as usize == i)
+    });
+    if mode == PaintMode::Erase {
+        let Some(k) = layer_with.filter(|&k| k > 0) else {
+            return false;
+        };
+        stroke.snapshot(map, tile, chunk);
+        let c = &mut map
+            .tiles
+            .get_mut(&tile)
+            .expect("checked loaded above")
+            .chunks[chunk];
+        if let Some(alpha) = c.layers[k].alpha.as_mut() {
+            let texels = alpha.texels_mut();
+            for (t, w) in texels.iter_mut().zip(weights) {
+                *t = (*t as f32 * (1.0 - w)).round() as u8;
+            }
+        }
+        return true;
+    }
+    let k = match layer_with {
+        Some(k) => k,
+        None => {
+            let Some(k) = free_layer(&map.tiles[&tile].chunks[chunk]) else {
+                stroke.refused.push((tile, chunk));
+                return false;
+            };
+            stroke.snapshot(map, tile, chunk);
+            let index = match existing {
+                Some(i) => i,
+                None => {
+                    stroke.snapshot_textures(map, tile);
+                    let t = map.tiles.get_mut(&tile).expect("loaded");
+                    t.textures.push(texture.to_string());
+                    t.textures.len() - 1
+                }
+            };
+            let effect_id = super::ground_effects::usual_effect(map, texture).unwrap_or(0);
+            let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
+            let flags = super::layer_flags::gaining_alpha(0, big_alpha);
+            if k == c.layers.len() {
+                c.layers.push(Layer {
+                    texture: index as u32,
+                    flags,
+                    effect_id,
+                    alpha: Some(AlphaMap::filled(0)),
+                });
+            } else {
+                let layer = &mut c.layers[k];
+                layer.texture = index as u32;
+                layer.effect_id = effect_id;
+                if k > 0 {
+                    layer.flags = flags;
+                    layer.alpha = Some(AlphaMap::filled(0));
+                }
+            }
+            k
+        }
+    };
+    stroke.snapshot(map, tile, chunk);
+    let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
+    paint_layer(c, k, weights);
+    true
 }
 
 /// A layer slot for a new texture: a new one while fewer than four, else a layer whose weight is

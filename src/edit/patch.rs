@@ -1,8 +1,9 @@
 //! A rectangular window of the vertex lattice read out of the map once per dab: heights (and,
 //! on demand, vertex colours) of every outer and inner vertex in it, from whichever loaded copy
 //! holds them. Tools change the window; [`Patch::store`] writes each changed vertex to every
-//! copy, so vertices shared by chunks and tiles stay identical.
+//! copy, so vertices shared by chunks and tiles stay identical, in the files too.
 
+use super::exact;
 use super::lattice::{MAP_STEPS, STEPS_PER_CHUNK, Vertex, chunks_in};
 use crate::model::Map;
 use crate::model::coords::{self, TileCoord};
@@ -150,7 +151,8 @@ impl Patch {
         out
     }
 
-    /// Writes changed heights to every loaded copy; `before_write(tile, chunk)` is called once for
+    /// Writes changed heights to every loaded copy, each shared one as a float every copy's
+    /// chunk stores alike (`exact::settle`); `before_write(tile, chunk)` is called once for
     /// each chunk about to change (so a stroke can snapshot it first). Returns the chunks written.
     pub fn store(
         &self,
@@ -169,7 +171,7 @@ impl Patch {
                 }
             }
         }
-        for v in changed {
+        for &v in &changed {
             let h = self.get(v).expect("changed vertices are loaded");
             for c in v.copies() {
                 if let Some(t) = map.tiles.get_mut(&c.tile) {
@@ -177,6 +179,8 @@ impl Patch {
                 }
             }
         }
+        // So that each copy also reads back alike once saved relative to its chunk's base.
+        exact::settle(map, &changed);
         written
     }
 }

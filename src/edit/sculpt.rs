@@ -1,4 +1,4 @@
-//! Height sculpting: raise, lower, flatten, smooth, noise and ramp, one dab at a time, followed by
+//! Height sculpting: raise, lower, flatten (level or onto a plane), smooth, noise and ramp, one dab at a time, followed by
 //! the normals of every touched vertex and its neighbours.
 
 use serde::{Deserialize, Serialize};
@@ -7,6 +7,7 @@ use super::brush::Brush;
 use super::lattice::Vertex;
 use super::normals;
 use super::patch::Patch;
+use super::plane::Plane;
 use super::slope::ramp_height;
 use super::stroke::Stroke;
 use crate::model::Map;
@@ -47,6 +48,14 @@ pub enum Sculpt {
         /// Wavelength in yards.
         scale: f32,
     },
+    /// Flattens toward a sloping plane (the `plane` operation, the flatten brush's slope),
+    /// moving heights only as `mode` lets it.
+    Plane {
+        /// The plane flattened to.
+        plane: Plane,
+        /// Which way heights may move.
+        mode: FlattenMode,
+    },
     /// Flattens toward the straight slope from `from` to `to` (world x, y, height).
     Ramp {
         /// Start of the slope.
@@ -63,6 +72,7 @@ impl Sculpt {
             Sculpt::Raise => "Raise",
             Sculpt::Lower => "Lower",
             Sculpt::Flatten { .. } => "Flatten",
+            Sculpt::Plane { .. } => "Plane",
             Sculpt::Smooth => "Smooth",
             Sculpt::Noise { .. } => "Noise",
             Sculpt::Ramp { .. } => "Ramp",
@@ -95,13 +105,10 @@ pub fn dab(
         let new = match tool {
             Sculpt::Raise => h + brush.strength * w,
             Sculpt::Lower => h - brush.strength * w,
-            Sculpt::Flatten { target, mode } => {
-                let moved = h + (target - h) * (brush.strength * w).clamp(0.0, 1.0);
-                match mode {
-                    FlattenMode::Both => moved,
-                    FlattenMode::RaiseOnly => moved.max(h),
-                    FlattenMode::LowerOnly => moved.min(h),
-                }
+            Sculpt::Flatten { target, mode } => flatten(h, target, brush.strength * w, mode),
+            Sculpt::Plane { plane, mode } => {
+                let [wx, wy] = v.world_xy();
+                flatten(h, plane.height_at(wx, wy) as f32, brush.strength * w, mode)
             }
             Sculpt::Smooth => match neighbour_mean(&reading, v) {
                 Some(mean) => h + (mean - h) * (brush.strength * w).clamp(0.0, 1.0),
@@ -162,6 +169,22 @@ pub fn commit_heights(
         }
     }
     touched
+}
+
+/// Height `h` moved toward `target` by `amount` (0..1 of the way; 1 lands on it exactly),
+/// in the directions `mode` allows.
+fn flatten(h: f32, target: f32, amount: f32, mode: FlattenMode) -> f32 {
+    let amount = amount.clamp(0.0, 1.0);
+    let moved = if amount >= 1.0 {
+        target
+    } else {
+        h + (target - h) * amount
+    };
+    match mode {
+        FlattenMode::Both => moved,
+        FlattenMode::RaiseOnly => moved.max(h),
+        FlattenMode::LowerOnly => moved.min(h),
+    }
 }
 
 /// Mean height of a vertex's lattice neighbours: the four outer vertices one step away for an

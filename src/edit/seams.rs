@@ -11,7 +11,7 @@
 //! nothing. The mean is then moved to the nearest float that every sharing chunk stores exactly:
 //! the 1.12 to 3.3.5 and 0.6.0 files keep heights relative to a per-chunk base, and a height that
 //! does not survive `base + (h - base)` would reopen the seam by a few millionths of a yard on
-//! save. Some bases admit no common float near the mean (two bases whose last bits disagree, as
+//! save (the storing rule is `exact`'s, which the brushes use too). Some bases admit no common float near the mean (two bases whose last bits disagree, as
 //! other tools leave them, allow alternate floats each): then every chunk sharing that vertex
 //! gets base 0, which stores any height exactly (its absolute heights are unchanged; only the
 //! stored values change). Which chunks are rebased is decided from the bases as read, never from
@@ -25,6 +25,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::exact;
 use super::lattice::Vertex;
 use super::normals;
 use super::stroke::{Stroke, TerrainEdit};
@@ -264,7 +265,7 @@ pub(crate) fn stitch_vertices(
         // In f64 so that copies that already agree give back exactly their height.
         let mean = (heights.iter().map(|&h| h as f64).sum::<f64>() / heights.len() as f64) as f32;
         // Bases are only changed after the loop, so `bases` are always those read.
-        let mean = match storable(mean, &bases) {
+        let mean = match exact::storable(mean, &bases) {
             Some(h) => h,
             None => {
                 rebase.extend(
@@ -292,13 +293,8 @@ pub(crate) fn stitch_vertices(
         report.vertices += 1;
         changed.push(v);
     }
-    for (tile, chunk) in rebase {
-        // Already written: every rebased chunk holds a changed vertex.
-        if let Some(c) = map.tiles.get_mut(&tile).map(|t| &mut t.chunks[chunk]) {
-            c.base_height = 0.0;
-            c.quirks.relative_heights = None;
-        }
-    }
+    // Already written: every rebased chunk holds a changed vertex.
+    exact::rebase(map, rebase);
     for (tile, chunk) in normals::recompute_around(map, &changed, |m, t, c| {
         if !written.contains(&(t, c)) {
             before_write(m, t, c);
@@ -309,54 +305,6 @@ pub(crate) fn stitch_vertices(
         }
     }
     (report, changed)
-}
-
-/// The float nearest `h` that survives being stored relative to each of `bases` and read back
-/// (`base + (h - base)`), or `None` when none is near (the bases' grids do not meet there).
-fn storable(h: f32, bases: &[f32]) -> Option<f32> {
-    let keeps = |h: f32| {
-        bases
-            .iter()
-            .all(|&b| (b + (h - b)).to_bits() == h.to_bits())
-    };
-    if keeps(h) {
-        return Some(h);
-    }
-    // What a file would give back is the natural candidate: a fixed point after a step or two.
-    let mut c = h;
-    for _ in 0..4 {
-        for &b in bases {
-            c = b + (c - b);
-        }
-        if keeps(c) {
-            return Some(c);
-        }
-    }
-    // Otherwise the floats around `h`, nearest first; the spacing of storable heights is at
-    // most the largest base's step, a few hundred of `h`'s steps when `h` is near zero.
-    let (mut up, mut down) = (h, h);
-    for _ in 0..1024 {
-        up = next_float(up, true);
-        if keeps(up) {
-            return Some(up);
-        }
-        down = next_float(down, false);
-        if keeps(down) {
-            return Some(down);
-        }
-    }
-    None
-}
-
-/// The next float above (`up`) or below `h` (`f32::next_up` is newer than the crate's MSRV).
-fn next_float(h: f32, up: bool) -> f32 {
-    if h == 0.0 {
-        let tiny = f32::from_bits(1);
-        return if up { tiny } else { -tiny };
-    }
-    let bits = h.to_bits();
-    // Away from zero the magnitude, and so the bits, grow.
-    f32::from_bits(if (h > 0.0) == up { bits + 1 } else { bits - 1 })
 }
 
 /// [`stitch`] as one undo step ("Stitch seams, N chunks"), holding each touched chunk before and
@@ -514,45 +462,6 @@ mod tests {
         assert!(
             (map.tiles[&c].chunks[0].heights[coords::outer_vertex(4, 8)] - base - 50.0).abs()
                 < 1e-3
-        );
-    }
-
-    #[test]
-    fn next_float_steps_one_float() {
-        for h in [1.0f32, -1.0, 0.3, -1e-30, 0.0] {
-            let (up, down) = (next_float(h, true), next_float(h, false));
-            assert!(up > h && down < h, "{h}");
-            assert_eq!(next_float(up, false), h);
-            assert_eq!(next_float(down, true), h);
-        }
-    }
-
-    #[test]
-    fn stitched_heights_survive_storage_relative_to_each_chunk_base() {
-        for (h, bases) in [
-            (0.3f32, vec![100.0f32, -250.0]),
-            (12.345, vec![12.0, 900.0, -3.0, 0.0]),
-            (-0.001, vec![4000.0, 1.0]),
-            (57.1, vec![57.1, 57.1]),
-        ] {
-            let s = storable(h, &bases).expect("a storable float near");
-            for b in &bases {
-                assert_eq!((b + (s - b)).to_bits(), s.to_bits(), "{h} over {b}");
-            }
-            assert!((s - h).abs() < 1e-3, "{h} moved to {s}");
-        }
-    }
-
-    #[test]
-    fn bases_whose_grids_never_meet_store_no_common_float() {
-        // Two bases of other tools' making whose last bits disagree: near 238.06 one keeps the
-        // even floats only and the other the odd ones.
-        let bases = [102.24699f32, -244.99013];
-        assert_eq!(storable(238.05565, &bases), None);
-        assert_eq!(
-            storable(238.05565, &[0.0]),
-            Some(238.05565),
-            "base 0 stores anything"
         );
     }
 

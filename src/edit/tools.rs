@@ -242,7 +242,8 @@ impl ToolSettings {
         let tool = match op.tool {
             ops::Tool::Raise => Tool::Raise,
             ops::Tool::Lower => Tool::Lower,
-            ops::Tool::Flatten => Tool::Flatten,
+            // The editor's flatten tool shows a plane as its nearest setting until it has one.
+            ops::Tool::Flatten | ops::Tool::Plane => Tool::Flatten,
             ops::Tool::Smooth => Tool::Smooth,
             ops::Tool::Ramp => Tool::Ramp,
             ops::Tool::Noise => Tool::Noise,
@@ -339,6 +340,9 @@ impl ToolSettings {
             spacing: Some(b.spacing),
             height: None,
             mode: None,
+            slope: None,
+            direction: None,
+            through: None,
             seed: None,
             scale: None,
             texture: Some(self.texture.clone()),
