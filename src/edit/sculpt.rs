@@ -189,7 +189,7 @@ fn flatten(h: f32, target: f32, amount: f32, mode: FlattenMode) -> f32 {
 
 /// Mean height of a vertex's lattice neighbours: the four outer vertices one step away for an
 /// outer vertex, the quad's four corners for an inner one.
-fn neighbour_mean(p: &Patch, v: Vertex) -> Option<f32> {
+pub(super) fn neighbour_mean(p: &Patch, v: Vertex) -> Option<f32> {
     let around: [(i32, i32); 4] = if v.inner {
         [(0, 0), (1, 0), (0, 1), (1, 1)]
     } else {

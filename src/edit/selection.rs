@@ -120,7 +120,7 @@ pub fn apply(
                 let [x, y] = v.world_xy();
                 toward(plane.height_at(x, y) as f32)
             }
-            SelectionEdit::Smooth(strength) => match neighbour_mean(&reading, v) {
+            SelectionEdit::Smooth(strength) => match sculpt::neighbour_mean(&reading, v) {
                 Some(mean) => h + (mean - h) * (strength * w).clamp(0.0, 1.0),
                 None => h,
             },
@@ -128,26 +128,6 @@ pub fn apply(
         patch.set(v, new);
     }
     sculpt::commit_heights(map, &patch, stroke)
-}
-
-/// Mean height of a vertex's lattice neighbours, as the smooth brush takes it.
-fn neighbour_mean(p: &Patch, v: Vertex) -> Option<f32> {
-    let around: [(i32, i32); 4] = if v.inner {
-        [(0, 0), (1, 0), (0, 1), (1, 1)]
-    } else {
-        [(-1, 0), (1, 0), (0, -1), (0, 1)]
-    };
-    let hs: Vec<f32> = around
-        .iter()
-        .filter_map(|(dx, dy)| {
-            p.get(Vertex {
-                gx: v.gx + dx,
-                gy: v.gy + dy,
-                inner: false,
-            })
-        })
-        .collect();
-    (!hs.is_empty()).then(|| hs.iter().sum::<f32>() / hs.len() as f32)
 }
 
 #[cfg(test)]
