@@ -98,7 +98,7 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
     let pen = cx.settings.pen_pressure;
     let verb = if pen { "off" } else { "on" };
     add(
-        format!("Settings: pen pressure scales strength ({verb})"),
+        format!("Settings: turn pen pressure {verb}"),
         None,
         Intent::PenPressure(!pen),
     );

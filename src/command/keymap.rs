@@ -10,7 +10,7 @@
 //! ([`Tool::ALL`] and the two tools that are not brushes), so a command or tool added there
 //! gets a row (and can get a key) here without a change to this file.
 //!
-//! Not for: when a key applies (`super::shortcuts`) or reading key presses (the app).
+//! Not for: when a key applies (the shortcut table beside it) or reading key presses (the app).
 
 use std::collections::BTreeMap;
 
@@ -292,8 +292,8 @@ impl Keymap {
         }
     }
 
-    /// Gives `action` the single key `key`, taking it from every other action that has it
-    /// (from a camera move: its key under any modifiers).
+    /// Gives `action` the single key `key`, taking it from every other action it clashes
+    /// with (see [`Keymap::conflicts`]).
     pub fn assign(&mut self, action: Action, key: KeyboardShortcut) {
         for other in self.conflicts(action, key) {
             let kept = (self.keys(other).into_iter())
@@ -315,8 +315,8 @@ impl Keymap {
     }
 
     /// The other actions that `keys` already asks for: what giving it to `action` would
-    /// clash with. Camera keys are held without modifiers (Shift and Ctrl change the speed),
-    /// so a camera key clashes with that key under any modifiers.
+    /// clash with. Camera keys are held (Shift flies faster), so a camera key clashes with
+    /// that key alone or with Shift.
     pub fn conflicts(&self, action: Action, keys: KeyboardShortcut) -> Vec<Action> {
         Action::all()
             .into_iter()
@@ -366,13 +366,20 @@ impl Keymap {
 
 const KEYMAP_ID: &str = "loam-keymap";
 
-/// Two key combinations ask for the same press.
+/// Two key combinations ask for the same press. A camera key is held with or without Shift
+/// (which flies faster), so it clashes with its key alone or with Shift; a combination with
+/// Ctrl or Alt is left to the commands (Ctrl+D duplicates while D flies right).
 fn clashes(a: Action, ka: KeyboardShortcut, b: Action, kb: KeyboardShortcut) -> bool {
     let held = |x: Action| matches!(x, Action::Camera(_));
-    if held(a) || held(b) {
-        ka.logical_key == kb.logical_key
-    } else {
-        ka == kb
+    let plain = |k: KeyboardShortcut| {
+        let m = k.modifiers;
+        !(m.alt || m.ctrl || m.command || m.mac_cmd)
+    };
+    match (held(a), held(b)) {
+        (false, false) => ka == kb,
+        (true, true) => ka.logical_key == kb.logical_key,
+        (true, false) => ka.logical_key == kb.logical_key && plain(kb),
+        (false, true) => ka.logical_key == kb.logical_key && plain(ka),
     }
 }
 
@@ -476,6 +483,12 @@ mod tests {
         assert_eq!(
             map.conflicts(raise, w),
             vec![Action::Camera(CameraMove::Forward)]
+        );
+        let ctrl_w = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
+        assert_eq!(
+            map.conflicts(raise, ctrl_w),
+            vec![],
+            "Ctrl+W is a command's"
         );
         let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
         assert_eq!(
