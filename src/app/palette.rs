@@ -28,6 +28,9 @@ struct Entry {
     intent: Intent,
 }
 
+/// A View toggle: its name, whether it is on, and the intent that sets it.
+type Toggle = (&'static str, bool, fn(bool) -> Intent);
+
 /// Every entry, as of the settings now (a toggle's entry says what it will do).
 fn entries(cx: &AppCtx) -> Vec<Entry> {
     let mut out = Vec::new();
@@ -62,7 +65,7 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
         );
     }
     let v = cx.settings.view;
-    let toggles: [(&str, bool, fn(bool) -> Intent); 6] = [
+    let toggles: [Toggle; 6] = [
         ("Chunk grid", v.chunk_grid, Intent::ShowChunkGrid),
         ("Tile grid", v.tile_grid, Intent::ShowTileGrid),
         ("Layer count", v.layer_count, Intent::ShowLayerCount),

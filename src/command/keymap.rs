@@ -407,13 +407,12 @@ pub fn parse_shortcut(text: &str) -> Option<KeyboardShortcut> {
     let key = Key::from_name(parts.pop()?)?;
     let mut modifiers = Modifiers::NONE;
     for p in parts {
-        modifiers = modifiers
-            | match p {
-                "Ctrl" | "Cmd" => Modifiers::COMMAND,
-                "Alt" => Modifiers::ALT,
-                "Shift" => Modifiers::SHIFT,
-                _ => return None,
-            };
+        modifiers |= match p {
+            "Ctrl" | "Cmd" => Modifiers::COMMAND,
+            "Alt" => Modifiers::ALT,
+            "Shift" => Modifiers::SHIFT,
+            _ => return None,
+        };
     }
     Some(KeyboardShortcut::new(modifiers, key))
 }
@@ -423,13 +422,13 @@ pub fn parse_shortcut(text: &str) -> Option<KeyboardShortcut> {
 pub fn from_press(key: Key, modifiers: Modifiers) -> KeyboardShortcut {
     let mut m = Modifiers::NONE;
     if modifiers.command || modifiers.ctrl || modifiers.mac_cmd {
-        m = m | Modifiers::COMMAND;
+        m |= Modifiers::COMMAND;
     }
     if modifiers.alt {
-        m = m | Modifiers::ALT;
+        m |= Modifiers::ALT;
     }
     if modifiers.shift {
-        m = m | Modifiers::SHIFT;
+        m |= Modifiers::SHIFT;
     }
     KeyboardShortcut::new(m, key)
 }
