@@ -250,6 +250,21 @@ fn a_bookmark_brings_the_camera_back() {
         "{back:?} vs {saved:?}"
     );
     assert!((back.yaw - saved.yaw).abs() < 1e-4 && (back.pitch - saved.pitch).abs() < 1e-4);
+
+    // Rename and delete, as the window's buttons ask.
+    use loam::command::{Intent, PlacesIntent};
+    let ctx = h.ctx.clone();
+    let rename = Intent::Places(PlacesIntent::Rename(0, "north gate".into()));
+    h.state_mut().handle(&ctx, rename);
+    h.run();
+    assert_eq!(
+        h.state().settings().bookmarks_for(&key)[0].name,
+        "north gate"
+    );
+    h.get_by_label(&loam::ui::dialogs::places::jump_label("north gate"));
+    h.get_by_label("Delete").click();
+    h.run();
+    assert!(h.state().settings().bookmarks_for(&key).is_empty());
 }
 
 #[test]
