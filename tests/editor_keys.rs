@@ -311,3 +311,62 @@ fn tile_corner(tile: TileCoord, z: f64) -> [f64; 3] {
     let [x, y] = tile.north_west();
     [x, y, z]
 }
+
+#[test]
+fn the_left_handed_set_flies_on_the_arrows_and_alt_wheel_grows_the_brush() {
+    let mut h = editor(None);
+    editor_support::click_each(&mut h, &["Settings", "Keys…"]);
+    h.get_by_label("Left-handed (arrows and keypad)").click();
+    h.run();
+    let preset = h.state().settings().keys.preset;
+    assert_eq!(preset, loam::command::keymap::Preset::LeftHanded);
+    h.get_by_label(KEYS_FILTER_LABEL).click();
+    h.run();
+    // Let go of the filter field, so that held keys fly.
+    h.key_press(Key::Escape);
+    h.run();
+
+    let hold = |h: &mut Harness<'_, LoamApp>, key: Key| {
+        let before = h.state().camera().position;
+        h.key_down(key);
+        h.run_steps(10);
+        h.key_up(key);
+        h.run();
+        let after = h.state().camera().position;
+        ((after[0] - before[0]).powi(2) + (after[1] - before[1]).powi(2)).sqrt()
+    };
+    assert!(hold(&mut h, Key::ArrowUp) > 1.0, "the arrow flies");
+    assert_eq!(hold(&mut h, Key::W), 0.0, "W no longer does");
+
+    // Alt + wheel over the view steps the radius instead of zooming.
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    editor_support::ground_under(&mut h, view.center() + egui::vec2(0.0, 150.0));
+    let radius = h.state().editing().settings.brush.radius;
+    let eye = h.state().camera().position;
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, 2.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: Modifiers::ALT,
+    });
+    h.run();
+    let grown = h.state().editing().settings.brush.radius;
+    assert!(
+        (grown - radius * 1.125f32.powi(2)).abs() < 1e-3,
+        "{radius} → {grown}"
+    );
+    assert_eq!(h.state().camera().position, eye, "the view did not zoom");
+    // Without a modifier the wheel zooms, as before.
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, 2.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    assert_ne!(h.state().camera().position, eye, "the plain wheel zooms");
+    let radius_now = h.state().editing().settings.brush.radius;
+    assert_eq!(radius_now, grown);
+}

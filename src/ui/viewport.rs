@@ -174,8 +174,15 @@ pub fn show(
     }
     if response.hovered() {
         input.brush_wheel = ui.input(|i| brush_wheel(&i.events));
-        if input.brush_wheel.is_none() {
-            input.scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        // egui spreads a wheel turn over the next frames: the rest of a turn that stepped the
+        // brush must not zoom either, so zooming waits until that smoothed turn has run out.
+        let smoothed = ui.input(|i| i.smooth_scroll_delta.y);
+        let id = egui::Id::unique("loam-brush-wheel");
+        let stepping = input.brush_wheel.is_some()
+            || (smoothed != 0.0 && ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false));
+        ui.data_mut(|d| d.insert_temp(id, stepping));
+        if !stepping {
+            input.scroll = smoothed;
         }
         input.pressure = ui.input(|i| {
             i.events.iter().rev().find_map(|e| match e {
