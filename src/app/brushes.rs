@@ -9,13 +9,43 @@
 
 use super::component::Component;
 use super::context::AppCtx;
+use crate::command::keymap::BrushAdjust;
 use crate::command::{Command, Intent};
 use crate::doc::editing::{Editing, Touched};
 use crate::edit::liquid::LiquidKind;
 use crate::edit::objects::ModelBox;
 use crate::edit::tools::Tool;
+use crate::edit::tools::ToolSettings;
 use crate::model::{Map, TileCoord};
-use crate::ui::viewport::ViewportInput;
+use crate::ui::viewport::{ViewportInput, WheelTarget};
+
+/// The share of the set strength a pen pressed this hard (0..1) gives: never nothing, so that
+/// a light touch still marks.
+pub fn pressed(pressure: f32) -> f32 {
+    pressure.clamp(0.05, 1.0)
+}
+
+/// Steps a brush setting `times` times (a wheel's notches may be fractions): the radius by an
+/// eighth of itself each step within the panel's 1 to 200 yd, the strength by a twentieth of
+/// the tool's range, the inner radius by a twentieth of the outer one.
+pub fn adjust(settings: &mut ToolSettings, step: BrushAdjust, times: f32) {
+    let b = &mut settings.brush;
+    let strength_max = match settings.tool {
+        Tool::Raise | Tool::Lower | Tool::Noise => 20.0,
+        _ => 1.0,
+    };
+    match step {
+        BrushAdjust::RadiusUp => b.radius *= 1.125f32.powf(times),
+        BrushAdjust::RadiusDown => b.radius /= 1.125f32.powf(times),
+        BrushAdjust::StrengthUp => b.strength += strength_max / 20.0 * times,
+        BrushAdjust::StrengthDown => b.strength -= strength_max / 20.0 * times,
+        BrushAdjust::InnerUp => b.inner_radius += b.radius / 20.0 * times,
+        BrushAdjust::InnerDown => b.inner_radius -= b.radius / 20.0 * times,
+    }
+    b.radius = b.radius.clamp(1.0, 200.0);
+    b.strength = b.strength.clamp(0.0, strength_max);
+    b.inner_radius = b.inner_radius.clamp(0.0, b.radius);
+}
 
 /// What a frame of brush input did.
 #[derive(Debug, Default)]
@@ -103,6 +133,8 @@ impl Component for Brushes {
                     Brushes::set_tools(cx, settings);
                 }
             }
+            Intent::SelectTool(tool) => cx.doc.editing.settings.tool = tool,
+            Intent::AdjustBrush(step, times) => adjust(&mut cx.doc.editing.settings, step, times),
             other => return Some(other),
         }
         None
@@ -122,12 +154,55 @@ impl Component for Brushes {
         };
         let scene = &cx.streams.objects;
         let model_box = |name: &str| scene.model_box(name);
+        if let Some((target, notches)) = input.brush_wheel {
+            let step = match (target, notches > 0.0) {
+                (WheelTarget::Radius, true) => BrushAdjust::RadiusUp,
+                (WheelTarget::Radius, false) => BrushAdjust::RadiusDown,
+                (WheelTarget::Strength, true) => BrushAdjust::StrengthUp,
+                (WheelTarget::Strength, false) => BrushAdjust::StrengthDown,
+                (WheelTarget::Inner, true) => BrushAdjust::InnerUp,
+                (WheelTarget::Inner, false) => BrushAdjust::InnerDown,
+            };
+            adjust(&mut cx.doc.editing.settings, step, notches.abs());
+        }
         let at = cx.view.hover.map(|p| p.world);
+        // A pen's pressure scales the strength of this frame's dabs only: the panel keeps
+        // the strength the user set.
+        let pressure = input.pressure.filter(|_| cx.settings.pen_pressure);
+        let set = cx.doc.editing.settings.brush.strength;
+        if let Some(p) = pressure {
+            cx.doc.editing.settings.brush.strength = set * pressed(p);
+        }
         let frame = drive(&mut cx.doc.editing, &mut s.map, at, input, &model_box);
+        cx.doc.editing.settings.brush.strength = set;
         if frame.message.is_some() {
             cx.shell.message = frame.message;
         }
         cx.redraw(frame.redraw.into_iter().collect());
         cx.after_edit(frame.touched);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brush_steps_stay_within_the_panels_ranges() {
+        let mut s = ToolSettings::default();
+        let r = s.brush.radius;
+        adjust(&mut s, BrushAdjust::RadiusUp, 1.0);
+        assert!((s.brush.radius - r * 1.125).abs() < 1e-4);
+        adjust(&mut s, BrushAdjust::RadiusDown, 1.0);
+        assert!((s.brush.radius - r).abs() < 1e-4);
+        adjust(&mut s, BrushAdjust::StrengthUp, 1000.0);
+        assert_eq!(s.brush.strength, 20.0, "raise tops out at 20 yd");
+        adjust(&mut s, BrushAdjust::InnerUp, 1000.0);
+        assert_eq!(s.brush.inner_radius, s.brush.radius);
+        adjust(&mut s, BrushAdjust::RadiusDown, 1000.0);
+        assert_eq!(s.brush.radius, 1.0);
+        assert!(s.brush.inner_radius <= 1.0);
+        assert_eq!(pressed(0.5), 0.5);
+        assert_eq!(pressed(0.0), 0.05);
     }
 }

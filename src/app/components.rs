@@ -5,9 +5,9 @@
 
 use super::component::Component;
 use super::{
-    asset_browser, autosave, brushes, export, images, map_edits, missing_models, new_map,
-    object_tool, open_from_client, opening, save_as, terrain_clipboard, texture_tools,
-    view_settings, window,
+    asset_browser, autosave, brushes, export, images, keys, map_edits, missing_models, new_map,
+    object_tool, open_from_client, opening, palette, places, save_as, terrain_clipboard,
+    texture_tools, view_settings, window,
 };
 
 /// Every component of the editor.
@@ -44,13 +44,19 @@ pub struct Components {
     pub view_settings: view_settings::ViewSettings,
     /// The notice over the view about missing models, and their list.
     pub missing_models: missing_models::MissingModels,
+    /// Settings ▸ Keys.
+    pub keys: keys::KeySettings,
+    /// Go to & bookmarks, and Copy .go xyz.
+    pub places: places::Places,
+    /// The command palette (last: what it runs passes every other component first).
+    pub palette: palette::Palette,
 }
 
 impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 16] {
+    pub fn all(&mut self) -> [&mut dyn Component; 19] {
         [
             &mut self.save_as,
             &mut self.open_from_client,
@@ -68,6 +74,9 @@ impl Components {
             &mut self.opening,
             &mut self.view_settings,
             &mut self.missing_models,
+            &mut self.keys,
+            &mut self.places,
+            &mut self.palette,
         ]
     }
 
@@ -97,6 +106,9 @@ impl Components {
             opening: Default::default(),
             view_settings: Default::default(),
             missing_models: Default::default(),
+            keys: Default::default(),
+            places: Default::default(),
+            palette: Default::default(),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod context;
 pub mod export;
 pub mod file_picker;
 mod images;
+mod keys;
 mod map_edits;
 mod missing_models;
 mod new_map;
@@ -32,7 +33,9 @@ pub mod open_from_client;
 mod opening;
 mod ops;
 mod overlays;
+mod palette;
 mod panels;
+pub mod places;
 pub mod recovery;
 mod save_as;
 mod save_as_report;
@@ -53,7 +56,7 @@ mod worker;
 
 use std::path::{Path, PathBuf};
 
-use crate::command::shortcuts::{clipboard_intents, shortcuts};
+use crate::command::shortcuts::{clipboard_intents, shortcuts_for};
 use crate::doc::editing::{Editing, Tool};
 use crate::doc::session::Session;
 use crate::doc::{Document, client};
@@ -137,6 +140,14 @@ impl LoamApp {
             app.screenshot = Some(job);
         }
         app
+    }
+
+    /// Starts over with `settings` (sanitized) as if a previous run had left them: how a test
+    /// restarts the editor with what the last one saved.
+    pub fn with_settings(mut self, mut settings: Settings) -> LoamApp {
+        settings.sanitize();
+        self.cx.settings = settings;
+        self
     }
 
     /// Turns on the autosave into `r`'s folder and offers the maps recovered there.
@@ -415,6 +426,7 @@ impl LoamApp {
         let selected = cx.doc.selection.clone();
         let gizmo_at = self.gizmo_centre();
         let band = self.parts.object_tool.band();
+        let fly_keys = cx.settings.keys.camera_keys();
         egui::CentralPanel::no_frame()
             .show(ui, |ui| {
                 let view = ui.available_rect_before_wrap();
@@ -447,6 +459,7 @@ impl LoamApp {
                     placeholder.as_deref(),
                     cx.view.object_hover.as_deref(),
                     &ui::viewport::ViewMarks { gizmo, band },
+                    &fly_keys,
                 )
             })
             .inner
@@ -463,7 +476,7 @@ impl LoamApp {
             (self.parts.object_tool).shortcut_state(&self.cx.doc, tool == Tool::Objects);
         state.terrain_clipboard = tool == Tool::CopyPaste;
         let mut intents = Vec::new();
-        for s in shortcuts() {
+        for s in shortcuts_for(&self.cx.settings.keys) {
             if s.when.applies(&state) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
                 intents.push(s.intent);
             }
@@ -478,6 +491,8 @@ impl eframe::App for LoamApp {
         let ctx = ui.ctx().clone();
         self.cx.egui = ctx.clone();
         self.cx.shell.frame_ms = ctx.input(|i| i.unstable_dt) * 1000.0;
+        // Menus and tooltips read the user's keys from egui (`Keymap::current`).
+        self.cx.settings.keys.publish(&ctx);
 
         let mut intents = self.draw_panels(ui);
         self.cx.busy = self.parts.busy();

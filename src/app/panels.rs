@@ -50,6 +50,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
             .session
             .as_ref()
             .and_then(|s| settings.read_as_for(&s.source)),
+        pen_pressure: settings.pen_pressure,
     }
 }
 
@@ -76,6 +77,7 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
         message: cx.shell.message.clone(),
         textures: cx.streams.textures.status(),
         objects: object_view::object_status(&cx.streams.objects, session, &cx.gl),
+        go_xyz: super::places::current_go_xyz(cx),
     }
 }
 

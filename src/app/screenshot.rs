@@ -51,6 +51,10 @@ pub enum ShotDialog {
     ExportImages,
     /// Edit ▸ Textures….
     Textures,
+    /// Settings ▸ Keys, with a clash shown (W asked of the Smooth tool, which the camera has).
+    Keys,
+    /// The command palette with "sti" typed.
+    CommandPalette,
 }
 
 impl ShotDialog {
@@ -65,8 +69,24 @@ impl ShotDialog {
             ShotDialog::ImportImage => Command::ImportImage,
             ShotDialog::ExportImages => Command::ExportImages,
             ShotDialog::Textures => Command::Textures,
+            ShotDialog::Keys => Command::KeySettings,
+            ShotDialog::CommandPalette => return Intent::PaletteQuery("sti".into()),
         };
         Intent::Command(command)
+    }
+
+    /// The intents that show the dialog as its picture wants it: the opener, then what stages
+    /// it (Keys: a key pressed that another action has, so the clash is shown).
+    pub fn intents(self) -> Vec<Intent> {
+        let mut out = vec![self.intent()];
+        if self == ShotDialog::Keys {
+            use crate::command::KeysIntent;
+            use crate::command::keymap::Action;
+            let w = egui::KeyboardShortcut::new(egui::Modifiers::NONE, egui::Key::W);
+            out.push(Intent::Keys(KeysIntent::Listen(Action::Tool(Tool::Smooth))));
+            out.push(Intent::Keys(KeysIntent::Pressed(w)));
+        }
+        out
     }
 }
 
@@ -157,7 +177,7 @@ impl ScreenshotJob {
                 ShotOverlay::GroundEffects => view.effects_overlay = true,
             }
         }
-        let mut intents: Vec<Intent> = r.dialog.map(ShotDialog::intent).into_iter().collect();
+        let mut intents: Vec<Intent> = r.dialog.map(ShotDialog::intents).unwrap_or_default();
         if let Some(filter) = &r.browse {
             intents.push(Intent::ShowLeftPanel(LeftPanel::Assets));
             intents.push(Intent::BrowserFilter(filter.clone()));

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::command::keymap::Keymap;
 use crate::format::Generation;
 use crate::render::camera::Camera;
 use crate::render::scene::ObjectFilter;
@@ -49,6 +50,26 @@ pub struct Settings {
     pub objects: ObjectFilter,
     /// How often unsaved edits are written to the recovery folder, in seconds.
     pub autosave_secs: u32,
+    /// The user's keys (Settings ▸ Keys): a default set and the actions given keys of their own.
+    pub keys: Keymap,
+    /// Each map's named views (Go to & bookmarks), keyed as [`Settings::cameras`] is.
+    pub bookmarks: BTreeMap<String, Vec<Bookmark>>,
+    /// A pen's pressure scales the brush strength, where the platform reports it.
+    pub pen_pressure: bool,
+    /// The names of the command palette's entries last run, most recent first.
+    pub recent_commands: Vec<String>,
+}
+
+/// How many recently run palette entries are remembered.
+pub const RECENT_COMMANDS: usize = 8;
+
+/// A view of a map the user named, to come back to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bookmark {
+    /// The user's name for it.
+    pub name: String,
+    /// Where the camera was and where it looked.
+    pub camera: Camera,
 }
 
 impl Default for Settings {
@@ -64,6 +85,10 @@ impl Default for Settings {
             listfile: None,
             objects: ObjectFilter::default(),
             autosave_secs: DEFAULT_AUTOSAVE_SECS,
+            keys: Keymap::default(),
+            bookmarks: BTreeMap::new(),
+            pen_pressure: true,
+            recent_commands: Vec::new(),
         }
     }
 }
@@ -125,6 +150,16 @@ impl Settings {
             .clamp(*AUTOSAVE_RANGE.start(), *AUTOSAVE_RANGE.end());
         self.cameras.retain(|_, c| c.is_valid());
         self.read_as.retain(|_, g| g.parse::<Generation>().is_ok());
+        for marks in self.bookmarks.values_mut() {
+            marks.retain(|b| b.camera.is_valid());
+        }
+        self.bookmarks.retain(|_, marks| !marks.is_empty());
+        self.recent_commands.truncate(RECENT_COMMANDS);
+    }
+
+    /// The bookmarks of the map kept under `key`.
+    pub fn bookmarks_for(&self, key: &str) -> &[Bookmark] {
+        self.bookmarks.get(key).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -166,6 +201,40 @@ mod tests {
         };
         bad.sanitize();
         assert_eq!(bad.camera_speed, DEFAULT_SPEED);
+    }
+
+    #[test]
+    fn a_settings_file_from_before_keys_and_bookmarks_reads_with_their_defaults() {
+        // The shape of a settings file written before this change: no keys, no bookmarks, no
+        // pen pressure, no palette history.
+        let old = r#"{"recent": ["/m/a.wdt"], "camera_speed": 90.0, "client_data": null,
+            "tile_grid": true, "cameras": {}, "left_panel": "Tiles", "listfile": null,
+            "read_as": {}, "autosave_secs": 300}"#;
+        let s: Settings = serde_json::from_str(old).unwrap();
+        assert_eq!(s.keys, Keymap::default());
+        assert!(s.bookmarks.is_empty());
+        assert!(s.pen_pressure, "pressure is on unless turned off");
+        assert_eq!(s.camera_speed, 90.0);
+        // And what is written now reads back whole.
+        let mut now = s.clone();
+        now.keys.set(
+            crate::command::keymap::Action::Tool(crate::edit::tools::Tool::Smooth),
+            vec![egui::KeyboardShortcut::new(
+                egui::Modifiers::NONE,
+                egui::Key::K,
+            )],
+        );
+        now.bookmarks.insert(
+            "/m/a.wdt".into(),
+            vec![Bookmark {
+                name: "gate".into(),
+                camera: Camera::default(),
+            }],
+        );
+        now.pen_pressure = false;
+        let back: Settings = serde_json::from_str(&serde_json::to_string(&now).unwrap()).unwrap();
+        assert_eq!(back, now);
+        assert_eq!(back.bookmarks_for("/m/a.wdt")[0].name, "gate");
     }
 
     #[test]

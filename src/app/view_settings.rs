@@ -29,6 +29,7 @@ impl Component for ViewSettings {
             Intent::AutosaveSecs(v) => cx.settings.autosave_secs = v,
             Intent::CameraSpeed(v) => cx.settings.camera_speed = v,
             Intent::ShowLeftPanel(p) => cx.settings.left_panel = p,
+            Intent::PenPressure(v) => cx.settings.pen_pressure = v,
             other => return Some(other),
         }
         None

@@ -76,11 +76,19 @@ pub enum Command {
     DismissMessage,
     /// Hide the notice over the view about missing models (until more go missing).
     DismissModelNotice,
+    /// Open the command palette: find any command, tool or setting by name and run it.
+    CommandPalette,
+    /// Show Settings ▸ Keys: every action's keys, to change.
+    KeySettings,
+    /// Show Go to & bookmarks: fly to a typed place, save and jump to named views.
+    GoTo,
+    /// Copy the `.go xyz` line of the point under the cursor (or the camera) for a server.
+    CopyGoXyz,
 }
 
 impl Command {
     /// Every command, in the order of the menus (then the panels' and the notices').
-    pub const ALL: [Command; 31] = [
+    pub const ALL: [Command; 35] = [
         Command::OpenMap,
         Command::OpenFromClient,
         Command::OpenFolder,
@@ -112,6 +120,10 @@ impl Command {
         Command::PickStamp,
         Command::DismissMessage,
         Command::DismissModelNotice,
+        Command::CommandPalette,
+        Command::KeySettings,
+        Command::GoTo,
+        Command::CopyGoXyz,
     ];
 
     /// The command's name, as its menu item says it.
@@ -148,6 +160,10 @@ impl Command {
             Command::PickStamp => "Stamp file…",
             Command::DismissMessage => "Dismiss",
             Command::DismissModelNotice => "Hide the notice",
+            Command::CommandPalette => "Command palette…",
+            Command::KeySettings => "Keys…",
+            Command::GoTo => "Go to & bookmarks…",
+            Command::CopyGoXyz => "Copy .go xyz",
         }
     }
 
@@ -175,6 +191,16 @@ impl Command {
                 "Tip each object square to the ground under it, keeping its turn"
             }
             Command::PickStamp => "Any grey image as the brush's shape and strength",
+            Command::CommandPalette => "Find any command, tool or setting by typing its name",
+            Command::KeySettings => {
+                "Change the key of any command, tool, camera move or brush step"
+            }
+            Command::GoTo => {
+                "Fly to world x y z, a tile and chunk or a pasted .go xyz line; save named views"
+            }
+            Command::CopyGoXyz => {
+                "The servers' .go xyz command for the point under the cursor (else the camera)"
+            }
             _ => return None,
         })
     }
@@ -194,12 +220,19 @@ impl Command {
         const DELETE: &[KeyboardShortcut] = &[keys(Modifiers::NONE, Key::Delete)];
         const ESCAPE: &[KeyboardShortcut] = &[keys(Modifiers::NONE, Key::Escape)];
         const DUPLICATE: &[KeyboardShortcut] = &[keys(Modifiers::COMMAND, Key::D)];
+        const PALETTE: &[KeyboardShortcut] = &[
+            keys(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::P),
+            keys(Modifiers::NONE, Key::F1),
+        ];
+        const GO_TO: &[KeyboardShortcut] = &[keys(Modifiers::COMMAND, Key::G)];
         match self {
             Command::Undo => UNDO,
             Command::Redo => REDO,
             Command::DeleteSelection => DELETE,
             Command::CancelTransform => ESCAPE,
             Command::DuplicateSelection => DUPLICATE,
+            Command::CommandPalette => PALETTE,
+            Command::GoTo => GO_TO,
             _ => &[],
         }
     }

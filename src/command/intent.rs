@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::Command;
+use super::keymap::{Action, BrushAdjust, Preset};
 use crate::assets::catalog::AssetKind;
 use crate::edit::tools::{PlaceOptions, ToolSettings};
 use crate::edit::transform::{Axis, TransformMode};
@@ -109,6 +110,60 @@ pub enum Intent {
     Textures(TexturesIntent),
     /// The Copy & paste tool.
     Clipboard(ClipboardIntent),
+    /// Make this the tool (its key, the command palette).
+    SelectTool(crate::edit::tools::Tool),
+    /// Step a brush setting this many times (its keys: one; the wheel with a modifier: the
+    /// notches turned, negative down).
+    AdjustBrush(BrushAdjust, f32),
+    /// Settings ▸ Keys.
+    Keys(KeysIntent),
+    /// Open the command palette with this typed (empty: as a key opens it).
+    PaletteQuery(String),
+    /// Go to & bookmarks.
+    Places(PlacesIntent),
+    /// Let a pen's pressure scale the brush strength (true) or not.
+    PenPressure(bool),
+}
+
+/// What the Settings ▸ Keys window asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeysIntent {
+    /// Wait for the next key press, to give it to this action.
+    Listen(Action),
+    /// The key pressed while listening: taken at once when nothing else has it, else shown
+    /// with what it clashes with until accepted or cancelled.
+    Pressed(egui::KeyboardShortcut),
+    /// Take the key shown despite its clashes (the other actions lose it).
+    Accept,
+    /// Stop listening, or drop the key shown.
+    Cancel,
+    /// Take every key away from this action.
+    Clear(Action),
+    /// This action's default keys again.
+    Reset(Action),
+    /// Every action's default keys again.
+    ResetAll,
+    /// Put the user's keys on this default set.
+    Preset(Preset),
+    /// Close the window.
+    Close,
+}
+
+/// What the Go to & bookmarks window asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlacesIntent {
+    /// Fly to the place typed (a `.go xyz` line, world x y z, tile and chunk).
+    GoTo(String),
+    /// Keep the camera as a bookmark of the open map under this name.
+    Save(String),
+    /// Put the camera where bookmark N of the open map was saved.
+    Jump(usize),
+    /// Give bookmark N this name.
+    Rename(usize, String),
+    /// Forget bookmark N.
+    Delete(usize),
+    /// Close the window.
+    Close,
 }
 
 /// What the Save as… dialog asks the app to do.

@@ -8,11 +8,14 @@
 
 pub mod commands;
 pub mod intent;
+pub mod keymap;
+pub mod palette;
 pub mod shortcuts;
 
 pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use commands::Command;
 pub use intent::{
-    AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel,
-    NewMapIntent, OpenFromClientIntent, SaveAsIntent, TexturesIntent, ViewToggles,
+    AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, KeysIntent,
+    LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, SaveAsIntent, TexturesIntent,
+    ViewToggles,
 };

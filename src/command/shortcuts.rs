@@ -7,10 +7,14 @@
 //! Ctrl+D duplicates), and Ctrl+C and Ctrl+V, which egui hands over as clipboard events rather
 //! than key presses, become intents in [`clipboard_intents`].
 //!
+//! The keys themselves are the user's (`super::keymap`): [`shortcuts_for`] builds the table
+//! from a keymap, [`shortcuts`] from the default one.
+//!
 //! Not for: flying the camera (held keys, read each frame by `ui::viewport`).
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::keymap::{Action, Keymap};
 use super::{Command, Intent};
 use crate::edit::transform::{Axis, TransformMode};
 
@@ -110,17 +114,34 @@ fn transform_shortcuts() -> Vec<Shortcut> {
     ]
 }
 
-/// Every shortcut, in the order they are tried: the commands' keys (from the command table)
-/// and the transform's, a combination that holds another (Ctrl+Shift+Z holds Ctrl+Z) first,
-/// so that the longer one wins, then by key.
+/// Every shortcut of the default keys (see [`shortcuts_for`]).
 pub fn shortcuts() -> Vec<Shortcut> {
-    let mut all: Vec<Shortcut> = Command::ALL
-        .iter()
-        .flat_map(|&c| {
-            c.default_keys().iter().map(move |&keys| Shortcut {
+    shortcuts_for(&Keymap::default())
+}
+
+/// The intent a key of `action` asks for, when it is a key press (camera moves are held keys,
+/// read by the view).
+fn intent_of(action: Action) -> Option<(Intent, When)> {
+    Some(match action {
+        Action::Command(c) => (Intent::Command(c), when(c)),
+        Action::Tool(t) => (Intent::SelectTool(t), When::Always),
+        Action::Brush(b) => (Intent::AdjustBrush(b, 1.0), When::Always),
+        Action::Camera(_) => return None,
+    })
+}
+
+/// Every shortcut of `keymap`, in the order they are tried: the commands', tools' and brush
+/// steps' keys and the transform's, a combination that holds another (Ctrl+Shift+Z holds
+/// Ctrl+Z) first, so that the longer one wins, then by key.
+pub fn shortcuts_for(keymap: &Keymap) -> Vec<Shortcut> {
+    let mut all: Vec<Shortcut> = Action::all()
+        .into_iter()
+        .filter_map(|a| intent_of(a).map(|i| (a, i)))
+        .flat_map(|(a, (intent, when))| {
+            keymap.keys(a).into_iter().map(move |keys| Shortcut {
                 keys,
-                intent: Intent::Command(c),
-                when: when(c),
+                intent: intent.clone(),
+                when,
             })
         })
         .chain(transform_shortcuts())
@@ -166,10 +187,22 @@ pub fn clipboard_intents(events: &[egui::Event], state: &State) -> Vec<Intent> {
 /// The first shortcut for `intent`, for its menu item: the one lookup of keys, so that a
 /// shortcut and its menu item cannot disagree.
 pub fn for_intent(intent: &Intent) -> Option<KeyboardShortcut> {
-    shortcuts()
+    for_intent_in(&Keymap::default(), intent)
+}
+
+/// The first key of `keymap` for `intent` (see [`for_intent`]): the action's first key, as the
+/// user ordered them.
+pub fn for_intent_in(keymap: &Keymap, intent: &Intent) -> Option<KeyboardShortcut> {
+    let action = Action::all()
         .into_iter()
-        .find(|s| &s.intent == intent)
-        .map(|s| s.keys)
+        .find(|&a| intent_of(a).is_some_and(|(i, _)| &i == intent));
+    match action {
+        Some(a) => keymap.first(a),
+        None => shortcuts_for(keymap)
+            .into_iter()
+            .find(|s| &s.intent == intent)
+            .map(|s| s.keys),
+    }
 }
 
 #[cfg(test)]
@@ -194,6 +227,20 @@ mod tests {
             for_intent(&Intent::Command(Command::Undo)),
             Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
         );
+    }
+
+    #[test]
+    fn the_users_keys_replace_the_defaults() {
+        let mut keymap = Keymap::default();
+        let stitch = Intent::Command(Command::StitchSeams);
+        let k = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::ALT, Key::S);
+        keymap.set(Action::Command(Command::StitchSeams), vec![k]);
+        assert_eq!(for_intent_in(&keymap, &stitch), Some(k));
+        assert_eq!(for_intent(&stitch), None, "no default key");
+        let raise = Intent::SelectTool(crate::edit::tools::Tool::Raise);
+        keymap.set(Action::Tool(crate::edit::tools::Tool::Raise), vec![]);
+        assert!(!shortcuts_for(&keymap).iter().any(|s| s.intent == raise));
+        assert!(shortcuts().iter().any(|s| s.intent == raise));
     }
 
     #[test]
@@ -227,13 +274,26 @@ mod tests {
             object_tool: false,
             ..transforming
         };
+        let (commands, others): (Vec<Intent>, Vec<Intent>) = keys_for(other_tool)
+            .into_iter()
+            .partition(|i| matches!(i, Intent::Command(_)));
         assert_eq!(
-            keys_for(other_tool),
+            commands,
             vec![
+                Intent::Command(Command::CommandPalette),
                 Intent::Command(Command::Redo),
+                Intent::Command(Command::GoTo),
                 Intent::Command(Command::Redo),
-                Intent::Command(Command::Undo)
+                Intent::Command(Command::Undo),
+                Intent::Command(Command::CommandPalette),
             ]
+        );
+        // Without the object tool the rest only choose tools and step the brush.
+        assert!(
+            others
+                .iter()
+                .all(|i| matches!(i, Intent::SelectTool(_) | Intent::AdjustBrush(..))),
+            "{others:?}"
         );
         let copy = [egui::Event::Copy];
         assert_eq!(

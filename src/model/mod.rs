@@ -17,6 +17,7 @@ pub mod monolithic;
 pub mod objects;
 pub mod placement;
 pub mod quirks;
+pub mod server_coords;
 pub mod tile;
 
 pub use alpha::{AlphaEncoding, AlphaMap, AlphaSource};

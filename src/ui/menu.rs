@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::labelled;
+use crate::command::keymap::Keymap;
 use crate::command::{Command, Intent, ViewToggles, shortcuts};
 use crate::format::Generation;
 use crate::render::scene::ObjectFilter;
@@ -46,6 +47,8 @@ pub struct MenuState {
     pub generation: Option<(Generation, String)>,
     /// The user's "Read as" choice for the open map (`None`: as its bytes decide).
     pub read_as: Option<Generation>,
+    /// A pen's pressure scales the brush strength.
+    pub pen_pressure: bool,
 }
 
 /// File ▸ Read as: reopens the map as another generation, for files whose bytes cannot tell
@@ -171,6 +174,10 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 out.push(Intent::SetObjectFilter(f));
             }
             ui.separator();
+            command(ui, Command::GoTo, state.has_map, &mut out);
+            command(ui, Command::CopyGoXyz, state.has_map, &mut out);
+            command(ui, Command::CommandPalette, true, &mut out);
+            ui.separator();
             let mut speed = state.camera_speed;
             if ui
                 .add(
@@ -184,6 +191,16 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             }
         });
         ui.menu_button("Settings", |ui| {
+            command(ui, Command::KeySettings, true, &mut out);
+            let mut pen = state.pen_pressure;
+            if ui
+                .checkbox(&mut pen, "Pen pressure scales the brush strength")
+                .on_hover_text("Where the platform reports a pen's pressure")
+                .changed()
+            {
+                out.push(Intent::PenPressure(pen));
+            }
+            ui.separator();
             if let Some(range) = state.uid_range {
                 uid_range(ui, range, &mut out);
                 ui.separator();
@@ -242,8 +259,8 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
     out
 }
 
-/// A command's menu item, labelled from the command table with its tooltip and the keys the
-/// shortcut table answers to; pushes the command when clicked.
+/// A command's menu item, labelled from the command table with its tooltip and the user's keys
+/// for it (the keymap the app published to egui this frame); pushes the command when clicked.
 fn command(
     ui: &mut egui::Ui,
     command: Command,
@@ -253,7 +270,8 @@ fn command(
     let intent = Intent::Command(command);
     let mut button = egui::Button::new(command.text());
     // Only a command with keys gets the shortcut column: an empty one still names the button.
-    if let Some(keys) = shortcuts::for_intent(&intent) {
+    let keymap = Keymap::current(ui.ctx());
+    if let Some(keys) = shortcuts::for_intent_in(&keymap, &intent) {
         button = button.shortcut_text(ui.ctx().format_shortcut(&keys));
     }
     let mut response = ui.add_enabled(enabled, button);

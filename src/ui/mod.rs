@@ -8,6 +8,7 @@ pub mod area_legend;
 pub mod area_picker;
 pub mod asset_browser;
 pub mod clipboard_panel;
+pub mod command_palette;
 pub mod dialogs;
 pub mod history;
 pub mod menu;

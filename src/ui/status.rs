@@ -22,7 +22,13 @@ pub struct StatusInfo {
     pub textures: Option<String>,
     /// Objects drawn and draw calls, and models that are missing.
     pub objects: Option<String>,
+    /// The servers' `.go xyz X Y Z MAPID` line of the point under the cursor (else the
+    /// camera), when a map is open.
+    pub go_xyz: Option<String>,
 }
+
+/// The accessible name of the button that copies the `.go xyz` line.
+pub const COPY_GO_LABEL: &str = "Copy the .go xyz line";
 
 /// Draws the status line.
 pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
@@ -47,6 +53,18 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
             }
             None => {
                 ui.label("no terrain under the cursor");
+            }
+        }
+        if let Some(line) = &info.go_xyz {
+            ui.separator();
+            ui.label(line).on_hover_text(
+                "What a TrinityCore, AzerothCore or MaNGOS server takes to go there \
+                 (x north, y west, z up: the ADT's world axes)",
+            );
+            let copy = ui.small_button("Copy");
+            copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, COPY_GO_LABEL));
+            if copy.clicked() {
+                out.push(Intent::Command(Command::CopyGoXyz));
             }
         }
         ui.separator();

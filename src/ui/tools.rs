@@ -37,16 +37,30 @@ pub struct ToolsView {
 pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec<Intent> {
     let mut s = settings.clone();
     ui.heading("Tools");
+    // Each tool's key (the user's, from the keymap the app published) in its tooltip.
+    let keymap = crate::command::keymap::Keymap::current(ui.ctx());
+    let key_of = |ui: &egui::Ui, tool: Tool| {
+        let key = keymap.first(crate::command::keymap::Action::Tool(tool));
+        key.map(|k| format!("Key: {}", ui.ctx().format_shortcut(&k)))
+    };
     ui.horizontal_wrapped(|ui| {
         for tool in Tool::ALL {
-            if ui.selectable_label(s.tool == tool, tool.name()).clicked() {
+            let mut r = ui.selectable_label(s.tool == tool, tool.name());
+            if let Some(k) = key_of(ui, tool) {
+                r = r.on_hover_text(k);
+            }
+            if r.clicked() {
                 s.tool = tool;
             }
         }
     });
+    let objects_tip = "Select doodads and WMOs: click, Shift+click adds, Ctrl+click toggles";
     if ui
         .selectable_label(s.tool == Tool::Objects, Tool::Objects.name())
-        .on_hover_text("Select doodads and WMOs: click, Shift+click adds, Ctrl+click toggles")
+        .on_hover_text(match key_of(ui, Tool::Objects) {
+            Some(k) => format!("{objects_tip} ({k})"),
+            None => objects_tip.to_string(),
+        })
         .clicked()
     {
         s.tool = Tool::Objects;

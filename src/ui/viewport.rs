@@ -34,6 +34,23 @@ pub struct ViewportInput {
     pub brush_pressed: bool,
     /// The brush button is held.
     pub brush_held: bool,
+    /// The mouse wheel turned with a modifier over the view, in notches (up positive): Alt
+    /// steps the brush radius, Shift its strength, Ctrl its inner radius; the view does not
+    /// zoom then.
+    pub brush_wheel: Option<(WheelTarget, f32)>,
+    /// A pen's pressure this frame, 0..1, where the platform reports it (egui's touch force).
+    pub pressure: Option<f32>,
+}
+
+/// What the wheel with a modifier steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WheelTarget {
+    /// The outer radius (Alt).
+    Radius,
+    /// The strength (Shift).
+    Strength,
+    /// The inner radius (Ctrl).
+    Inner,
 }
 
 impl Default for ViewportInput {
@@ -51,6 +68,8 @@ impl Default for ViewportInput {
             dt: 0.0,
             brush_pressed: false,
             brush_held: false,
+            brush_wheel: None,
+            pressure: None,
         }
     }
 }
@@ -78,13 +97,15 @@ fn to_ndc(rect: Rect, p: egui::Pos2) -> [f32; 2] {
 }
 
 /// Shows the view. `callback` draws the terrain; `placeholder` is shown instead when there is
-/// none (no GL context, as in tests) or on top when there is something to say.
+/// none (no GL context, as in tests) or on top when there is something to say. `fly_keys` are
+/// the keys held to fly forward, back, left, right, up and down (the user's keymap's).
 pub fn show(
     ui: &mut egui::Ui,
     callback: impl FnOnce(Rect) -> Option<egui::PaintCallback>,
     placeholder: Option<&str>,
     tooltip: Option<&str>,
     marks: &ViewMarks,
+    fly_keys: &[Option<Key>; 6],
 ) -> ViewportInput {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -152,7 +173,23 @@ pub fn show(
         input.orbit = response.drag_delta();
     }
     if response.hovered() {
-        input.scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        input.brush_wheel = ui.input(|i| brush_wheel(&i.events));
+        // egui spreads a wheel turn over the next frames: the rest of a turn that stepped the
+        // brush must not zoom either, so zooming waits until that smoothed turn has run out.
+        let smoothed = ui.input(|i| i.smooth_scroll_delta.y);
+        let id = egui::Id::unique("loam-brush-wheel");
+        let stepping = input.brush_wheel.is_some()
+            || (smoothed != 0.0 && ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false));
+        ui.data_mut(|d| d.insert_temp(id, stepping));
+        if !stepping {
+            input.scroll = smoothed;
+        }
+        input.pressure = ui.input(|i| {
+            i.events.iter().rev().find_map(|e| match e {
+                egui::Event::Touch { force: Some(f), .. } => Some(f.clamp(0.0, 1.0)),
+                _ => None,
+            })
+        });
     }
     if response.double_clicked()
         && let Some(p) = response.interact_pointer_pos()
@@ -162,18 +199,49 @@ pub fn show(
     // Keys fly the camera unless a text field has the keyboard.
     if !ui.ctx().egui_wants_keyboard_input() {
         ui.input(|i| {
-            let axis =
-                |pos: Key, neg: Key| i.key_down(pos) as i32 as f32 - i.key_down(neg) as i32 as f32;
-            input.fly = [
-                axis(Key::W, Key::S),
-                axis(Key::D, Key::A),
-                axis(Key::E, Key::Q),
-            ];
+            let down = |k: Option<Key>| k.is_some_and(|k| i.key_down(k)) as i32 as f32;
+            let axis = |pos: usize, neg: usize| down(fly_keys[pos]) - down(fly_keys[neg]);
+            // In `CameraMove::ALL`'s order: forward, back, left, right, up, down.
+            input.fly = [axis(0, 1), axis(3, 2), axis(4, 5)];
             input.fast = i.modifiers.shift;
             input.slow = i.modifiers.ctrl;
         });
     }
     input
+}
+
+/// The wheel's turn this frame with a modifier held, in notches, and what it steps.
+fn brush_wheel(events: &[egui::Event]) -> Option<(WheelTarget, f32)> {
+    let mut out = None;
+    for e in events {
+        if let egui::Event::MouseWheel {
+            unit,
+            delta,
+            modifiers,
+            ..
+        } = e
+        {
+            let target = if modifiers.alt {
+                WheelTarget::Radius
+            } else if modifiers.shift {
+                WheelTarget::Strength
+            } else if modifiers.command || modifiers.ctrl {
+                WheelTarget::Inner
+            } else {
+                continue;
+            };
+            // Shift turns a wheel sideways on some platforms: either axis counts.
+            let d = if delta.y != 0.0 { delta.y } else { delta.x };
+            let notches = match unit {
+                egui::MouseWheelUnit::Point => d / 50.0,
+                egui::MouseWheelUnit::Line => d,
+                egui::MouseWheelUnit::Page => d * 3.0,
+            };
+            let sum = out.map_or(0.0, |(_, n)| n) + notches;
+            out = Some((target, sum));
+        }
+    }
+    out
 }
 
 /// What the object tool marks on top of the view.
