@@ -225,7 +225,15 @@ impl Command {
             keys(Modifiers::NONE, Key::F1),
         ];
         const GO_TO: &[KeyboardShortcut] = &[keys(Modifiers::COMMAND, Key::G)];
+        // The keys every desktop editor gives these; map makers reach for them without looking.
+        const OPEN: &[KeyboardShortcut] = &[keys(Modifiers::COMMAND, Key::O)];
+        const SAVE: &[KeyboardShortcut] = &[keys(Modifiers::COMMAND, Key::S)];
+        const SAVE_AS: &[KeyboardShortcut] =
+            &[keys(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S)];
         match self {
+            Command::OpenMap => OPEN,
+            Command::Save => SAVE,
+            Command::SaveAs => SAVE_AS,
             Command::Undo => UNDO,
             Command::Redo => REDO,
             Command::DeleteSelection => DELETE,

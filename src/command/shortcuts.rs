@@ -281,8 +281,11 @@ mod tests {
             commands,
             vec![
                 Intent::Command(Command::CommandPalette),
+                Intent::Command(Command::SaveAs),
                 Intent::Command(Command::Redo),
                 Intent::Command(Command::GoTo),
+                Intent::Command(Command::OpenMap),
+                Intent::Command(Command::Save),
                 Intent::Command(Command::Redo),
                 Intent::Command(Command::Undo),
                 Intent::Command(Command::CommandPalette),
