@@ -288,6 +288,31 @@ pub fn put(
     placed
 }
 
+/// As [`put`], for an object whose uid no loaded tile lists yet (a new one, its uid fresh from
+/// [`next_unique_id_in`]): it skips looking for an old record to take out, which a brush that
+/// places thousands of objects in one dab cannot afford (each look scans every record).
+pub fn put_new(
+    map: &mut Map,
+    stroke: &mut ObjectStroke,
+    object: &ObjectRecord,
+    model: Option<ModelBox>,
+) -> Placed {
+    let world = object.world_box(model);
+    let mut placed = Placed::default();
+    for coord in tiles_overlapping(world) {
+        if !map.tiles.contains_key(&coord) {
+            placed.skipped.push(coord);
+            continue;
+        }
+        stroke.touch(map, coord);
+        if let Some(t) = map.tiles.get_mut(&coord) {
+            add_to_tile(t, object, world);
+            placed.tiles.push(coord);
+        }
+    }
+    placed
+}
+
 /// Appends the object's record to a tile and its index to the chunks its box overlaps.
 fn add_to_tile(tile: &mut Tile, o: &ObjectRecord, world: ([f64; 3], [f64; 3])) {
     let chunks = chunks_overlapping(tile.coord, world);
