@@ -36,6 +36,7 @@ mod panels;
 pub mod recovery;
 mod save_as;
 mod save_as_report;
+mod scatter_tool;
 pub mod screenshot;
 pub mod settings;
 mod stamps;
@@ -388,6 +389,9 @@ impl LoamApp {
             &cx.doc,
             &self.parts.object_tool,
             self.parts.terrain_clipboard.view(),
+            self.parts
+                .scatter_tool
+                .view(scatter_tool::map_models(&self.cx)),
             cx.view.hover,
         );
         egui::Panel::right("loam-tools")

@@ -109,6 +109,29 @@ pub enum Intent {
     Textures(TexturesIntent),
     /// The Copy & paste tool.
     Clipboard(ClipboardIntent),
+    /// The Scatter tool's palette and brush.
+    Scatter(ScatterIntent),
+}
+
+/// What the Scatter tool's panel asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScatterIntent {
+    /// Add this model (a path) to the palette.
+    Add(String),
+    /// Add the models of the selected doodads to the palette.
+    AddSelected,
+    /// Replace palette entry `i`.
+    Entry(usize, crate::edit::scatter_ops::PaletteModel),
+    /// Take entry `i` out of the palette.
+    Remove(usize),
+    /// The brush's settings.
+    Brush(crate::edit::scatter_ops::ScatterBrush),
+    /// Save the palette under this name (beside the settings).
+    Save(String),
+    /// Make the palette saved under this name the palette.
+    Load(String),
+    /// Forget the palette saved under this name.
+    Delete(String),
 }
 
 /// What the Save as… dialog asks the app to do.

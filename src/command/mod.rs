@@ -14,5 +14,5 @@ pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use commands::Command;
 pub use intent::{
     AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel,
-    NewMapIntent, OpenFromClientIntent, SaveAsIntent, TexturesIntent, ViewToggles,
+    NewMapIntent, OpenFromClientIntent, SaveAsIntent, ScatterIntent, TexturesIntent, ViewToggles,
 };

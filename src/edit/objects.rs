@@ -437,13 +437,10 @@ pub fn aligned_to(rotation: [f32; 3], normal: [f64; 3]) -> [f32; 3] {
     [a.to_degrees() as f32, rotation[1], c.to_degrees() as f32]
 }
 
-/// The ground's normal at world (x, y), from the heights a yard either side.
+/// The ground's normal at world (x, y): that of the triangle the client draws there (what
+/// Align to slope tips an object to, and what the scatter brush tilts toward).
 pub fn ground_normal(map: &Map, x: f64, y: f64) -> Option<[f64; 3]> {
-    let h = |dx: f64, dy: f64| lattice::height_at(map, x + dx, y + dy).map(f64::from);
-    let (e, w, n, s) = (h(0.0, -1.0)?, h(0.0, 1.0)?, h(1.0, 0.0)?, h(-1.0, 0.0)?);
-    // x points north, y west: the slope along each is half the difference across 2 yards.
-    let v = glam::DVec3::new(-(n - s) / 2.0, -(w - e) / 2.0, 1.0).normalize();
-    Some(v.to_array())
+    lattice::surface_at(map, x, y).map(|(_, n)| n)
 }
 
 /// "Objects follow the ground": every object standing in a chunk that terrain edit `edit`

@@ -379,6 +379,7 @@ pub struct ScatterStroke {
     asked: usize,
     placed: usize,
     short: usize,
+    limited: usize,
     last_uid: Option<u32>,
     uid_error: Option<String>,
     skipped: BTreeSet<TileCoord>,
@@ -394,6 +395,8 @@ pub struct ScatterSummary {
     pub asked: usize,
     /// Objects the spacing left no room for.
     pub short: usize,
+    /// Objects not placed because their place was off the loaded ground or a limit said no.
+    pub limited: usize,
 }
 
 impl ScatterStroke {
@@ -418,6 +421,7 @@ impl ScatterStroke {
             asked: 0,
             placed: 0,
             short: 0,
+            limited: 0,
             last_uid: None,
             uid_error: None,
             skipped: BTreeSet::new(),
@@ -431,6 +435,7 @@ impl ScatterStroke {
             placed: self.placed,
             asked: self.asked,
             short: self.short,
+            limited: self.limited,
         }
     }
 
@@ -549,11 +554,13 @@ impl ScatterStroke {
                 covered += 1;
                 continue;
             }
-            // Where the files will say it stands (they keep f32), so that the spacing and the
-            // ground hold for the written numbers.
-            let p = [p[0] as f32 as f64, p[1] as f32 as f64];
+            // Where the files will say it stands (their records keep f32 offsets from the
+            // map's corner), so that the spacing and the ground hold for the written numbers.
+            let w = coords::placement_to_world(coords::world_to_placement([p[0], p[1], 0.0]));
+            let p = [w[0], w[1]];
             let Some((z, normal)) = lattice::surface_at(map, p[0], p[1]) else {
                 done += 1;
+                self.limited += 1;
                 continue;
             };
             let texture = self.settings.texture.as_deref().unwrap_or_default();
@@ -561,6 +568,7 @@ impl ScatterStroke {
                 texture_weight(map, texture, p[0], p[1])
             }) {
                 done += 1;
+                self.limited += 1;
                 continue;
             }
             if !self.grid.fits(p) {
@@ -610,6 +618,12 @@ impl ScatterStroke {
             label.push_str(&format!(
                 "; {} fewer than the density asks: the spacing leaves no room for them",
                 summary.short
+            ));
+        }
+        if summary.limited > 0 {
+            label.push_str(&format!(
+                "; {} of the places drawn were off the loaded ground or where a limit says no",
+                summary.limited
             ));
         }
         if let Some(e) = &self.uid_error {
@@ -746,6 +760,90 @@ pub fn apply(
     })
 }
 
+/// The editor's scatter brush: what the Scatter tool's panel sets besides the palette and
+/// the radius (the brush's), made into the same operation a script runs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScatterBrush {
+    /// Objects per 1,000 square yards.
+    pub density: f64,
+    /// Least distance between objects of the palette's models, yards.
+    pub spacing: f64,
+    /// Scale range of models without their own.
+    pub scale: [f64; 2],
+    /// Turn range, degrees.
+    pub yaw: [f64; 2],
+    /// 0 upright, 1 the ground's normal.
+    pub tilt: f64,
+    /// Steepest ground that takes an object, degrees (`None`: any).
+    pub max_slope: Option<f64>,
+    /// Strokes erase instead of scattering.
+    pub erase: bool,
+    /// Erasing takes only the palette's models.
+    pub erase_palette_only: bool,
+    /// Erasing takes WMOs too.
+    pub erase_wmos: bool,
+    /// The first stroke's seed; each later stroke takes the next.
+    pub seed: u64,
+}
+
+impl Default for ScatterBrush {
+    fn default() -> Self {
+        ScatterBrush {
+            density: 5.0,
+            spacing: 3.0,
+            scale: [0.8, 1.2],
+            yaw: [0.0, 360.0],
+            tilt: 0.0,
+            max_slope: None,
+            erase: false,
+            erase_palette_only: true,
+            erase_wmos: false,
+            seed: 1,
+        }
+    }
+}
+
+impl ScatterBrush {
+    /// The operation one stroke through `points` (dab centres, world x, y) of `radius` yards
+    /// performs with `palette`, seeded `seed`.
+    pub fn op(
+        &self,
+        palette: &[PaletteModel],
+        points: Vec<[f64; 2]>,
+        radius: f64,
+        seed: u64,
+    ) -> ObjectBrushOp {
+        if self.erase {
+            return ObjectBrushOp::Erase(EraseObjectsOp {
+                tool: EraseTool::EraseObjects,
+                points,
+                radius,
+                models: self
+                    .erase_palette_only
+                    .then(|| palette.iter().map(|m| m.model.clone()).collect()),
+                wmos: Some(self.erase_wmos),
+            });
+        }
+        ObjectBrushOp::Scatter(ScatterOp {
+            tool: ScatterTool::Scatter,
+            points,
+            radius,
+            models: palette.to_vec(),
+            density: self.density,
+            spacing: Some(self.spacing),
+            scale: Some(self.scale),
+            yaw: Some(self.yaw),
+            tilt: Some(self.tilt),
+            max_slope: self.max_slope,
+            heights: None,
+            texture: None,
+            texture_min: None,
+            seed: Some(seed),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -849,7 +947,10 @@ mod tests {
         stroke.dab(&mut map, centre, &|_| None, &NewUids::default());
         let (_, summary, label) = stroke.finish(&map);
         assert!(summary.short > 0 && summary.placed > 0, "{summary:?}");
-        assert_eq!(summary.placed + summary.short, summary.asked);
+        assert_eq!(
+            summary.placed + summary.short + summary.limited,
+            summary.asked
+        );
         assert!(label.contains("no room"), "{label}");
     }
 
