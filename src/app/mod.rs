@@ -303,6 +303,7 @@ impl LoamApp {
     /// last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
         ops::run(&mut self.cx, file, &mut self.parts.terrain_clipboard);
+        self.parts.scatter_tool.follow_script(&mut self.cx, file);
     }
 
     /// Carries out what the components asked for, in order: the operations they hand over,

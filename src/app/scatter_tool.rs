@@ -13,7 +13,7 @@ use super::context::AppCtx;
 use crate::command::{Intent, ScatterIntent};
 use crate::doc::editing::Tool;
 use crate::edit::ops::{Operation, OpsFile};
-use crate::edit::scatter_ops::{PaletteModel, ScatterBrush};
+use crate::edit::scatter_ops::{ObjectBrushOp, PaletteModel, ScatterBrush};
 use crate::model::ObjectKind;
 use crate::ui::palette_panel::PaletteView;
 use crate::ui::viewport::ViewportInput;
@@ -182,6 +182,50 @@ impl ScatterTool {
             ops: vec![Operation::ObjectBrush(op)],
             folder: None,
         });
+    }
+
+    /// Takes up a script's last operation when it is `scatter` or `erase_objects` (`--apply`):
+    /// its palette and settings become the tool's, the tool is chosen with the script's
+    /// radius and the brush cursor sits on its last point, so the panel shows what ran.
+    pub fn follow_script(&mut self, cx: &mut AppCtx, file: &OpsFile) {
+        let Some(Operation::ObjectBrush(op)) = file.ops.last() else {
+            return;
+        };
+        let (points, radius) = match op {
+            ObjectBrushOp::Scatter(op) => {
+                self.palette = op.models.clone();
+                self.brush = ScatterBrush {
+                    density: op.density,
+                    spacing: op.spacing.unwrap_or(0.0),
+                    scale: op.scale.unwrap_or([1.0, 1.0]),
+                    yaw: op.yaw.unwrap_or([0.0, 360.0]),
+                    tilt: op.tilt.unwrap_or(0.0),
+                    max_slope: op.max_slope,
+                    erase: false,
+                    // The next stroke should not repeat the script's places.
+                    seed: op.seed.unwrap_or(0).wrapping_add(1),
+                    ..self.brush.clone()
+                };
+                (&op.points, op.radius)
+            }
+            ObjectBrushOp::Erase(op) => {
+                self.brush.erase = true;
+                self.brush.erase_wmos = op.wmos.unwrap_or(false);
+                self.brush.erase_palette_only = op.models.is_some();
+                if let Some(models) = &op.models {
+                    self.palette.clear();
+                    models.iter().for_each(|m| self.add(m.clone()));
+                }
+                (&op.points, op.radius)
+            }
+        };
+        let settings = &mut cx.doc.editing.settings;
+        settings.tool = Tool::Scatter;
+        settings.brush.radius = radius as f32;
+        if let (Some(last), Some(s)) = (points.last(), &cx.doc.session) {
+            let z = crate::edit::lattice::height_at(&s.map, last[0], last[1]).unwrap_or(0.0);
+            cx.view.shown_cursor = Some([last[0], last[1], f64::from(z)]);
+        }
     }
 
     /// What the panel shows; `map_models` are the open map's doodad models.
