@@ -1,7 +1,8 @@
 //! The Scatter tool in the real app (egui_kittest, no GL): two of the sample's models chosen
 //! into the palette from the panel, one stroke dragged in the view places objects of only
 //! those two models, standing on the ground, as one undo step; Undo gives the map back bit
-//! for bit and Redo the stroke's; the erase mode takes them out again as one step.
+//! for bit and Redo the stroke's; the erase mode takes them out again as one step; a palette
+//! saved by name is there at the next start.
 
 mod common;
 mod editor_support;
@@ -33,6 +34,10 @@ fn doodads(map: &Map) -> BTreeSet<(u32, String, [u64; 3])> {
 
 #[test]
 fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_for_bit() {
+    let data = tempfile::tempdir().unwrap();
+    // SAFETY: the only test of this binary sets it before any app starts, and no other thread
+    // of this test reads the environment meanwhile.
+    unsafe { std::env::set_var("LOAM_DATA_DIR", data.path()) };
     let (mut h, view) = editor_support::with_tool(Tool::Scatter);
     assert!(editor_support::shows(&h, "No models yet"));
     h.get_by_label("+ Tree01.m2").click();
@@ -84,4 +89,21 @@ fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_fo
             .all(|o| left.contains(o) || o.1 == TREE || o.1 == BOULDER),
         "only the palette's models went"
     );
+
+    // Saved by name beside the settings, the palette is there at the next start.
+    editor_support::type_into(&mut h, "Palette name", "forest");
+    h.run();
+    h.get_by_label("Save palette").click();
+    h.run();
+    assert!(data.path().join("palettes.json").is_file());
+    drop(h);
+    let (mut h, _) = editor_support::with_tool(Tool::Scatter);
+    assert!(editor_support::shows(&h, "No models yet"));
+    assert!(
+        h.query_by_label("forest").is_some(),
+        "the saved palette is listed"
+    );
+    h.get_by_label("Load").click();
+    h.run();
+    assert!(h.query_by_label("Tree01.m2").is_some() && h.query_by_label("Boulder01.m2").is_some());
 }

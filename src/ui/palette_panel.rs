@@ -192,10 +192,12 @@ fn saved_palettes(ui: &mut egui::Ui, view: &PaletteView) -> Vec<Intent> {
     let id = ui.scope_id().with("palette-name");
     let mut name = ui.data_mut(|d| d.get_temp::<String>(id).unwrap_or_default());
     ui.horizontal(|ui| {
-        ui.add(
+        labelled(
+            ui,
+            "Palette name",
             egui::TextEdit::singleline(&mut name)
-                .hint_text("palette name")
-                .desired_width(120.0),
+                .hint_text("forest")
+                .desired_width(100.0),
         );
         if ui.button("Save palette").clicked() {
             out.push(Intent::Scatter(ScatterIntent::Save(name.clone())));
