@@ -84,7 +84,7 @@ impl ScatterTool {
     }
 
     /// Carries out one of the panel's intents; a problem comes back as a message.
-    fn act(&mut self, intent: ScatterIntent, cx: &AppCtx) -> Result<(), String> {
+    fn act(&mut self, intent: ScatterIntent, cx: &mut AppCtx) -> Result<(), String> {
         match intent {
             ScatterIntent::Add(model) => {
                 if crate::edit::object_ops::kind_of_model(&model) == ObjectKind::Wmo {
@@ -140,6 +140,28 @@ impl ScatterTool {
             ScatterIntent::Delete(name) => {
                 self.saved().remove(&name);
                 self.write_saved()?;
+            }
+            ScatterIntent::Export(name) => {
+                let Some(folder) = cx.shell.dialogs.pick_folder() else {
+                    return Ok(());
+                };
+                let stem = name.trim();
+                let stem = if stem.is_empty() { "palette" } else { stem };
+                let path = folder.join(format!("{stem}.json"));
+                let text =
+                    serde_json::to_string_pretty(&self.palette).map_err(|e| e.to_string())?;
+                std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+                cx.shell.message = Some(format!("palette written to {}", path.display()));
+            }
+            ScatterIntent::Import => {
+                let Some(path) = cx.shell.dialogs.pick_palette() else {
+                    return Ok(());
+                };
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let palette: Vec<PaletteModel> = serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: not a palette: {e}", path.display()))?;
+                self.palette = palette;
             }
         }
         Ok(())

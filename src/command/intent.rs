@@ -132,6 +132,11 @@ pub enum ScatterIntent {
     Load(String),
     /// Forget the palette saved under this name.
     Delete(String),
+    /// Write the palette to a file in a folder the user picks (named after `String`, or
+    /// `palette`), to share it.
+    Export(String),
+    /// Make a palette file the user picks (an export) the palette.
+    Import,
 }
 
 /// What the Save as… dialog asks the app to do.

@@ -203,6 +203,22 @@ fn saved_palettes(ui: &mut egui::Ui, view: &PaletteView) -> Vec<Intent> {
             out.push(Intent::Scatter(ScatterIntent::Save(name.clone())));
         }
     });
+    ui.horizontal(|ui| {
+        if ui
+            .button("Export…")
+            .on_hover_text("Write the palette to a file, named as above, in a folder")
+            .clicked()
+        {
+            out.push(Intent::Scatter(ScatterIntent::Export(name.clone())));
+        }
+        if ui
+            .button("Import…")
+            .on_hover_text("Make a palette file (an export) the palette")
+            .clicked()
+        {
+            out.push(Intent::Scatter(ScatterIntent::Import));
+        }
+    });
     ui.data_mut(|d| d.insert_temp(id, name));
     for n in &view.saved {
         ui.horizontal(|ui| {
