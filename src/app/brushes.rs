@@ -145,7 +145,7 @@ impl Component for Brushes {
     fn drive(&mut self, input: &ViewportInput, cx: &mut AppCtx) {
         if matches!(
             cx.doc.editing.settings.tool,
-            Tool::Objects | Tool::CopyPaste
+            Tool::Objects | Tool::CopyPaste | Tool::Scatter
         ) {
             return;
         }

@@ -6,8 +6,8 @@
 use super::component::Component;
 use super::{
     asset_browser, autosave, brushes, export, images, keys, map_edits, missing_models, new_map,
-    object_tool, open_from_client, opening, palette, places, save_as, terrain_clipboard,
-    texture_tools, view_settings, window,
+    object_tool, open_from_client, opening, palette, places, save_as, scatter_tool,
+    terrain_clipboard, texture_tools, view_settings, window,
 };
 
 /// Every component of the editor.
@@ -30,6 +30,8 @@ pub struct Components {
     pub autosave: autosave::Autosave,
     /// The asset browser (left panel, Assets page).
     pub browser: asset_browser::AssetBrowser,
+    /// The Scatter tool: its palette, brush and named palettes.
+    pub scatter_tool: scatter_tool::ScatterTool,
     /// The object tool (the selection itself is the document's).
     pub object_tool: object_tool::ObjectTool,
     /// The Copy & paste tool and its clipboard (kept across maps).
@@ -56,7 +58,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 19] {
+    pub fn all(&mut self) -> [&mut dyn Component; 20] {
         [
             &mut self.save_as,
             &mut self.open_from_client,
@@ -67,6 +69,7 @@ impl Components {
             &mut self.window,
             &mut self.autosave,
             &mut self.browser,
+            &mut self.scatter_tool,
             &mut self.object_tool,
             &mut self.terrain_clipboard,
             &mut self.map_edits,
@@ -99,6 +102,7 @@ impl Components {
             window: Default::default(),
             autosave: Default::default(),
             browser,
+            scatter_tool: Default::default(),
             object_tool: Default::default(),
             terrain_clipboard: Default::default(),
             map_edits: Default::default(),

@@ -18,6 +18,9 @@ pub trait FileDialogs {
     fn pick_listfile(&mut self) -> Option<PathBuf>;
     /// Asks for an image to import (PNG, TIFF); `None` when cancelled.
     fn pick_image(&mut self) -> Option<PathBuf>;
+    /// Asks for a palette file (`.json`, the Scatter tool's export) to import; `None` when
+    /// cancelled.
+    fn pick_palette(&mut self) -> Option<PathBuf>;
 }
 
 /// What a dialog component needs to carry out its intents: the open document, the file
@@ -72,6 +75,13 @@ impl FileDialogs for RfdDialogs {
             .add_filter("Image", &["png", "PNG", "tif", "tiff", "TIF", "TIFF"])
             .pick_file()
     }
+
+    fn pick_palette(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Import a palette")
+            .add_filter("Palette", &["json", "JSON"])
+            .pick_file()
+    }
 }
 
 /// Dialogs that answer from a script, for tests: each call takes the next queued answer
@@ -121,6 +131,11 @@ impl FileDialogs for ScriptedDialogs {
 
     /// Answered from the same queue as [`FileDialogs::pick_map`] (both pick a file).
     fn pick_image(&mut self) -> Option<PathBuf> {
+        self.pick_map()
+    }
+
+    /// Answered from the same queue as [`FileDialogs::pick_map`] (both pick a file).
+    fn pick_palette(&mut self) -> Option<PathBuf> {
         self.pick_map()
     }
 }

@@ -39,6 +39,7 @@ pub mod places;
 pub mod recovery;
 mod save_as;
 mod save_as_report;
+mod scatter_tool;
 pub mod screenshot;
 pub mod settings;
 mod stamps;
@@ -313,6 +314,7 @@ impl LoamApp {
     /// last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
         ops::run(&mut self.cx, file, &mut self.parts.terrain_clipboard);
+        self.parts.scatter_tool.follow_script(&mut self.cx, file);
     }
 
     /// Carries out what the components asked for, in order: the operations they hand over,
@@ -399,6 +401,9 @@ impl LoamApp {
             &cx.doc,
             &self.parts.object_tool,
             self.parts.terrain_clipboard.view(),
+            self.parts
+                .scatter_tool
+                .view(scatter_tool::map_models(&self.cx)),
             cx.view.hover,
         );
         egui::Panel::right("loam-tools")

@@ -181,6 +181,7 @@ pub(super) fn right_view(
     doc: &Document,
     tool: &ObjectTool,
     clipboard: ui::clipboard_panel::ClipboardView,
+    palette: ui::palette_panel::PaletteView,
     hover: Option<TerrainPoint>,
 ) -> RightView {
     let tile_textures = doc.session.as_ref().and_then(|s| {
@@ -193,6 +194,7 @@ pub(super) fn right_view(
         textures: tile_textures.unwrap_or_default(),
         stamps: super::stamps::bundled(),
         clipboard,
+        palette,
         areas: doc
             .client
             .as_ref()

@@ -123,6 +123,8 @@ pub enum Intent {
     Places(PlacesIntent),
     /// Let a pen's pressure scale the brush strength (true) or not.
     PenPressure(bool),
+    /// The Scatter tool's palette and brush.
+    Scatter(ScatterIntent),
 }
 
 /// What the Settings ▸ Keys window asks the app to do.
@@ -164,6 +166,32 @@ pub enum PlacesIntent {
     Delete(usize),
     /// Close the window.
     Close,
+}
+
+/// What the Scatter tool's panel asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScatterIntent {
+    /// Add this model (a path) to the palette.
+    Add(String),
+    /// Add the models of the selected doodads to the palette.
+    AddSelected,
+    /// Replace palette entry `i`.
+    Entry(usize, crate::edit::scatter_ops::PaletteModel),
+    /// Take entry `i` out of the palette.
+    Remove(usize),
+    /// The brush's settings.
+    Brush(crate::edit::scatter_ops::ScatterBrush),
+    /// Save the palette under this name (beside the settings).
+    Save(String),
+    /// Make the palette saved under this name the palette.
+    Load(String),
+    /// Forget the palette saved under this name.
+    Delete(String),
+    /// Write the palette to a file in a folder the user picks (named after `String`, or
+    /// `palette`), to share it.
+    Export(String),
+    /// Make a palette file the user picks (an export) the palette.
+    Import,
 }
 
 /// What the Save as… dialog asks the app to do.

@@ -179,6 +179,14 @@ pub fn vertices_near(x: f64, y: f64, radius: f64) -> impl Iterator<Item = (Verte
 /// The terrain height at world (`x`, `y`), interpolated on the triangle of the quad it falls in
 /// (each quad is four triangles around its inner vertex), if the tile is loaded.
 pub fn height_at(map: &Map, x: f64, y: f64) -> Option<f32> {
+    surface_at(map, x, y).map(|(h, _)| h)
+}
+
+/// The terrain at world (`x`, `y`) as the client draws it: the height on the triangle the point
+/// falls in (each quad is four triangles around its inner vertex) and that triangle's unit
+/// normal (world axes, pointing up), if the tile is loaded. Objects stand on this and tilt to
+/// it, so that they meet the ground the player sees, not a nearby vertex.
+pub fn surface_at(map: &Map, x: f64, y: f64) -> Option<(f32, [f64; 3])> {
     let [gx, gy] = coords::world_to_lattice(x, y);
     let (qx, qy) = (gx.floor() as i32, gy.floor() as i32);
     let (fx, fy) = (gx - qx as f64, gy - qy as f64);
@@ -215,7 +223,16 @@ pub fn height_at(map: &Map, x: f64, y: f64) -> Option<f32> {
     let la = ((pb.1 - pm.1) * (p.0 - pm.0) + (pm.0 - pb.0) * (p.1 - pm.1)) / det;
     let lb = ((pm.1 - pa.1) * (p.0 - pm.0) + (pa.0 - pm.0) * (p.1 - pm.1)) / det;
     let lm = 1.0 - la - lb;
-    Some((la * a as f64 + lb * b as f64 + lm * m) as f32)
+    let h = (la * a as f64 + lb * b as f64 + lm * m) as f32;
+    // The triangle in world space (x = north, y = west): lattice steps run south and east.
+    let world = |(u, v): (f64, f64), z: f64| {
+        let [wx, wy] = coords::lattice_to_world(qx as f64 + u, qy as f64 + v);
+        glam::DVec3::new(wx, wy, z)
+    };
+    let (wa, wb, wm) = (world(pa, a as f64), world(pb, b as f64), world(pm, m));
+    let n = (wb - wa).cross(wm - wa);
+    let n = if n.z < 0.0 { -n } else { n };
+    Some((h, n.normalize_or(glam::DVec3::Z).to_array()))
 }
 
 #[cfg(test)]
@@ -278,5 +295,28 @@ mod tests {
                 assert!((x - ex).abs() < 1e-6 && (y - ey).abs() < 1e-6);
             }
         }
+    }
+
+    #[test]
+    fn the_surface_normal_is_the_drawn_triangles() {
+        // A tile rising 1 yd per yard northward (x): every triangle has the normal (-1, 0, 1)/√2.
+        let tile = TileCoord::new(31, 31).unwrap();
+        let mut map = Map::new("T");
+        let mut t = crate::model::Tile::flat(tile, "a.blp", 0.0);
+        for (ci, chunk) in t.chunks.iter_mut().enumerate() {
+            for i in 0..145 {
+                let [x, _] = coords::vertex_world_xy(tile, ci % 16, ci / 16, i);
+                chunk.heights[i] = x as f32;
+            }
+        }
+        map.tiles.insert(tile, t);
+        let [nx, ny] = tile.north_west();
+        let (h, n) = surface_at(&map, nx - 100.3, ny - 77.7).unwrap();
+        assert!((f64::from(h) - (nx - 100.3)).abs() < 1e-2, "{h}");
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        assert!(
+            (n[0] + s).abs() < 1e-4 && n[1].abs() < 1e-4 && (n[2] - s).abs() < 1e-4,
+            "{n:?}"
+        );
     }
 }

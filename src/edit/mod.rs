@@ -30,6 +30,8 @@ pub mod plane;
 pub mod raster;
 pub mod road;
 pub mod road_ops;
+pub mod scatter;
+pub mod scatter_ops;
 pub mod sculpt;
 pub mod seams;
 pub mod selection;

@@ -288,6 +288,31 @@ pub fn put(
     placed
 }
 
+/// As [`put`], for an object whose uid no loaded tile lists yet (a new one, its uid fresh from
+/// [`next_unique_id_in`]): it skips looking for an old record to take out, which a brush that
+/// places thousands of objects in one dab cannot afford (each look scans every record).
+pub fn put_new(
+    map: &mut Map,
+    stroke: &mut ObjectStroke,
+    object: &ObjectRecord,
+    model: Option<ModelBox>,
+) -> Placed {
+    let world = object.world_box(model);
+    let mut placed = Placed::default();
+    for coord in tiles_overlapping(world) {
+        if !map.tiles.contains_key(&coord) {
+            placed.skipped.push(coord);
+            continue;
+        }
+        stroke.touch(map, coord);
+        if let Some(t) = map.tiles.get_mut(&coord) {
+            add_to_tile(t, object, world);
+            placed.tiles.push(coord);
+        }
+    }
+    placed
+}
+
 /// Appends the object's record to a tile and its index to the chunks its box overlaps.
 fn add_to_tile(tile: &mut Tile, o: &ObjectRecord, world: ([f64; 3], [f64; 3])) {
     let chunks = chunks_overlapping(tile.coord, world);
@@ -412,13 +437,10 @@ pub fn aligned_to(rotation: [f32; 3], normal: [f64; 3]) -> [f32; 3] {
     [a.to_degrees() as f32, rotation[1], c.to_degrees() as f32]
 }
 
-/// The ground's normal at world (x, y), from the heights a yard either side.
+/// The ground's normal at world (x, y): that of the triangle the client draws there (what
+/// Align to slope tips an object to, and what the scatter brush tilts toward).
 pub fn ground_normal(map: &Map, x: f64, y: f64) -> Option<[f64; 3]> {
-    let h = |dx: f64, dy: f64| lattice::height_at(map, x + dx, y + dy).map(f64::from);
-    let (e, w, n, s) = (h(0.0, -1.0)?, h(0.0, 1.0)?, h(1.0, 0.0)?, h(-1.0, 0.0)?);
-    // x points north, y west: the slope along each is half the difference across 2 yards.
-    let v = glam::DVec3::new(-(n - s) / 2.0, -(w - e) / 2.0, 1.0).normalize();
-    Some(v.to_array())
+    lattice::surface_at(map, x, y).map(|(_, n)| n)
 }
 
 /// "Objects follow the ground": every object standing in a chunk that terrain edit `edit`

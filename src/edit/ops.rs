@@ -47,6 +47,8 @@ pub enum Operation {
     Paste(super::paste::PasteOp),
     /// A road along a curve: its bed, shoulders and texture.
     Road(super::road_ops::RoadOp),
+    /// Scattering a palette's models under a brush, or erasing the objects under it.
+    ObjectBrush(super::scatter_ops::ObjectBrushOp),
 }
 
 impl Operation {
@@ -58,7 +60,8 @@ impl Operation {
             | Operation::Image(_)
             | Operation::Texture(_)
             | Operation::Paste(_)
-            | Operation::Road(_) => None,
+            | Operation::Road(_)
+            | Operation::ObjectBrush(_) => None,
         }
     }
 
@@ -79,6 +82,7 @@ impl Operation {
             Operation::Texture(op) => op.reach(),
             Operation::Paste(op) => op.reach(map, model_box),
             Operation::Road(op) => op.reach(),
+            Operation::ObjectBrush(op) => op.reach(),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -97,6 +101,7 @@ impl Operation {
             Operation::Texture(op) => op.validate(),
             Operation::Paste(op) => op.validate(),
             Operation::Road(op) => op.validate(),
+            Operation::ObjectBrush(op) => op.validate(),
         }
     }
 }
@@ -106,6 +111,11 @@ impl<'de> Deserialize<'de> for Operation {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
         let tool = value.get("tool").and_then(|t| t.as_str());
+        if tool.is_some_and(|t| super::scatter_ops::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::ObjectBrush)
+                .map_err(D::Error::custom);
+        }
         if tool.is_some_and(|t| super::road_ops::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Road)
@@ -185,6 +195,9 @@ pub fn run(
             },
         ),
         Operation::Road(op) => super::road_ops::apply(map, op, history),
+        Operation::ObjectBrush(op) => {
+            super::scatter_ops::apply(map, op, history, cx.model_box, cx.uids)
+        }
     }
 }
 

@@ -65,6 +65,9 @@ pub enum Tool {
     CopyPaste,
     /// Select, edit and delete doodads and WMOs (not a brush).
     Objects,
+    /// Scatter a palette's models under the brush, or erase objects (an object brush, its
+    /// strokes run as `scatter` / `erase_objects` operations).
+    Scatter,
 }
 
 impl Tool {
@@ -123,6 +126,7 @@ impl Tool {
             Tool::LiquidFlags => "Liquid flags",
             Tool::CopyPaste => "Copy & paste",
             Tool::Objects => "Objects",
+            Tool::Scatter => "Scatter",
         }
     }
 
@@ -322,7 +326,7 @@ impl ToolSettings {
             Tool::LiquidFlags => ops::Tool::LiquidFlags,
             // Never stroked: the app sends the object tool's clicks to `object_tool`, and
             // `Editing::begin` refuses it.
-            Tool::Objects | Tool::CopyPaste => ops::Tool::Raise,
+            Tool::Objects | Tool::CopyPaste | Tool::Scatter => ops::Tool::Raise,
         };
         let b = &self.brush;
         let stamp = b

@@ -13,6 +13,7 @@ pub mod dialogs;
 pub mod history;
 pub mod menu;
 pub mod object_panel;
+pub mod palette_panel;
 pub mod status;
 pub mod tile_map;
 pub mod tools;

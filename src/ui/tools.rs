@@ -26,6 +26,8 @@ pub struct ToolsView {
     pub map_id: Option<u32>,
     /// The Copy & paste tool's panel.
     pub clipboard: super::clipboard_panel::ClipboardView,
+    /// The Scatter tool's panel.
+    pub palette: super::palette_panel::PaletteView,
     /// What grows under the cursor (`edit::ground_effects::describe_at`), for the
     /// ground-effects tools.
     pub effect_here: Option<String>,
@@ -73,6 +75,27 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         .clicked()
     {
         s.tool = Tool::CopyPaste;
+    }
+    if ui
+        .selectable_label(s.tool == Tool::Scatter, Tool::Scatter.name())
+        .on_hover_text("Paint a palette of models onto the ground, or erase objects")
+        .clicked()
+    {
+        s.tool = Tool::Scatter;
+    }
+    if s.tool == Tool::Scatter {
+        // An object brush: the radius is the brush's, the rest the palette panel's.
+        ui.separator();
+        ui.add(
+            Slider::new(&mut s.brush.radius, 1.0..=200.0)
+                .logarithmic(true)
+                .text("Radius"),
+        );
+        let mut out = super::palette_panel::show(ui, &view.palette);
+        if s != *settings {
+            out.push(Intent::SetTools(Box::new(s)));
+        }
+        return out;
     }
     if matches!(s.tool, Tool::Objects | Tool::CopyPaste) {
         // Neither is a brush: the object panel follows (the app draws it), or the clipboard's.
