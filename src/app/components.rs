@@ -6,8 +6,8 @@
 use super::component::Component;
 use super::{
     asset_browser, autosave, brushes, export, images, map_edits, missing_models, new_map,
-    object_tool, open_from_client, opening, save_as, terrain_clipboard, texture_tools,
-    view_settings, window,
+    object_tool, open_from_client, opening, road_tool, save_as, terrain_clipboard, texture_tools,
+    vertex_selection, view_settings, window,
 };
 
 /// Every component of the editor.
@@ -44,13 +44,17 @@ pub struct Components {
     pub view_settings: view_settings::ViewSettings,
     /// The notice over the view about missing models, and their list.
     pub missing_models: missing_models::MissingModels,
+    /// The vertex selection tool and its selection.
+    pub vertex_selection: vertex_selection::VertexSelection,
+    /// The road tool and the road being edited.
+    pub road_tool: road_tool::RoadTool,
 }
 
 impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 16] {
+    pub fn all(&mut self) -> [&mut dyn Component; 18] {
         [
             &mut self.save_as,
             &mut self.open_from_client,
@@ -68,6 +72,8 @@ impl Components {
             &mut self.opening,
             &mut self.view_settings,
             &mut self.missing_models,
+            &mut self.vertex_selection,
+            &mut self.road_tool,
         ]
     }
 
@@ -97,6 +103,8 @@ impl Components {
             opening: Default::default(),
             view_settings: Default::default(),
             missing_models: Default::default(),
+            vertex_selection: Default::default(),
+            road_tool: Default::default(),
         }
     }
 }

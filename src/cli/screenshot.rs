@@ -76,6 +76,32 @@ pub struct ShotArgs {
     /// Show a dialog (for a picture of it).
     #[arg(long, value_name = "NAME", value_enum)]
     dialog: Option<ShotDialog>,
+    /// Stage a road with the road tool, not laid: its control points as world `x,y` pairs
+    /// separated by `;` (e.g. `--road "-10,20;30,40;60,45"`); the shot shows its curve and
+    /// edges.
+    #[arg(long, value_name = "X,Y;X,Y;…", value_parser = parse_points, allow_hyphen_values = true)]
+    road: Option<Vec<[f64; 2]>>,
+    /// Select the loaded vertices in the world box X0 Y0 X1 Y1 with the vertex selection
+    /// tool; the shot shows them as points.
+    #[arg(long, num_args = 4, value_names = ["X0", "Y0", "X1", "Y1"], allow_negative_numbers = true)]
+    select_box: Option<Vec<f64>>,
+}
+
+/// Parses `x,y;x,y;…` into world points.
+fn parse_points(s: &str) -> Result<Vec<[f64; 2]>, String> {
+    s.split(';')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            let xy: Vec<f64> = p
+                .split(',')
+                .map(|c| c.trim().parse::<f64>().map_err(|e| format!("'{p}': {e}")))
+                .collect::<Result<_, _>>()?;
+            match xy.as_slice() {
+                [x, y] if x.is_finite() && y.is_finite() => Ok([*x, *y]),
+                _ => Err(format!("'{p}' is not a point x,y")),
+            }
+        })
+        .collect()
 }
 
 /// Reads an operations file (docs/scripting.md); errors name it.
@@ -125,6 +151,11 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         hide_objects: args.no_objects,
         overlays: args.overlay,
         dialog: args.dialog,
+        road: args.road.unwrap_or_default(),
+        select_box: match args.select_box.as_deref() {
+            Some(&[x0, y0, x1, y1]) => Some([x0, y0, x1, y1]),
+            _ => None,
+        },
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)

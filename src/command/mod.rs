@@ -14,5 +14,6 @@ pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use commands::Command;
 pub use intent::{
     AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, LeftPanel,
-    NewMapIntent, OpenFromClientIntent, SaveAsIntent, TexturesIntent, ViewToggles,
+    NewMapIntent, OpenFromClientIntent, RoadIntent, SaveAsIntent, SelectionIntent, TexturesIntent,
+    ViewToggles,
 };
