@@ -32,6 +32,25 @@ fn height_bits(map: &Map) -> Vec<(loam::model::TileCoord, Vec<u32>)> {
         .collect()
 }
 
+/// The sample with `tool` chosen, once its four tiles are read (the tile loader works off the
+/// UI thread, slowly on a busy machine): the harness and the view's rectangle as the tool's
+/// panel leaves it.
+fn with_tool(tool: Tool) -> (Harness<'static, LoamApp>, egui::Rect) {
+    let (mut h, _) = editor_support::with_tool(tool);
+    let start = std::time::Instant::now();
+    while h.state().session().map_or(0, |s| s.map.tiles.len()) < 4 {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the sample's tiles did not load"
+        );
+        h.run_steps(2);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    (h, view)
+}
+
 /// Holds `modifiers` from now on (egui takes them from this event, not from the clicks').
 fn hold(h: &Harness<'_, LoamApp>, modifiers: Modifiers) {
     h.event(egui::Event::ModifiersChanged(modifiers));
@@ -71,7 +90,7 @@ fn drag_through(h: &mut Harness<'_, LoamApp>, path: &[Pos2], modifiers: Modifier
 
 #[test]
 fn a_box_selection_goes_onto_a_picked_plane_as_one_step_and_undo_restores_it_bit_for_bit() {
-    let (mut h, view) = editor_support::with_tool(Tool::SelectVertices);
+    let (mut h, view) = with_tool(Tool::SelectVertices);
     assert!(editor_support::shows(&h, "No vertices selected"));
     let (a, b) = (
         view.center() + egui::vec2(-40.0, 20.0),
@@ -140,7 +159,7 @@ fn a_box_selection_goes_onto_a_picked_plane_as_one_step_and_undo_restores_it_bit
 
 #[test]
 fn lasso_and_brush_selections_add_and_take_away() {
-    let (mut h, view) = editor_support::with_tool(Tool::SelectVertices);
+    let (mut h, view) = with_tool(Tool::SelectVertices);
     h.get_by_label("Lasso").click();
     h.run();
     let c = view.center();
@@ -178,7 +197,7 @@ fn lasso_and_brush_selections_add_and_take_away() {
 
 #[test]
 fn a_locked_flatten_keeps_its_first_strokes_height_and_ctrl_click_takes_the_grounds_plane() {
-    let (mut h, view) = editor_support::with_tool(Tool::Flatten);
+    let (mut h, view) = with_tool(Tool::Flatten);
     h.get_by_label("Lock the target across strokes").click();
     h.run();
     assert!(h.state().editing().settings.flatten_lock);
@@ -224,7 +243,7 @@ fn a_locked_flatten_keeps_its_first_strokes_height_and_ctrl_click_takes_the_grou
 
 #[test]
 fn the_road_tool_lays_the_clicked_curve_as_the_road_operation_does_in_one_undoable_step() {
-    let (mut h, view) = editor_support::with_tool(Tool::Road);
+    let (mut h, view) = with_tool(Tool::Road);
     assert!(editor_support::shows(&h, "No control points"));
     let c = view.center();
     let spots = [

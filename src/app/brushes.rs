@@ -47,9 +47,8 @@ pub fn drive(
                 }
             }
             Some(p) if editing.settings.tool == Tool::Flatten && input.slow => {
-                if !editing.pick_flatten_plane(map, p[0], p[1]) {
-                    frame.message = Some("no loaded ground to take a plane from".into());
-                }
+                let picked = editing.pick_flatten_plane(map, p[0], p[1]);
+                frame.message = (!picked).then(|| "no loaded ground to take a plane from".into());
             }
             Some(p) if editing.settings.tool.is_liquid() && input.slow => {
                 if let Some((h, t)) = Editing::pick_liquid(map, p[0], p[1]) {

@@ -104,7 +104,7 @@ impl RoadTool {
     /// Adds a point at `p`: into the curve where it passes nearest when `insert`, else at the
     /// end.
     fn add(&mut self, p: [f64; 2], insert: bool) {
-        if self.points.iter().any(|q| *q == p) {
+        if self.points.contains(&p) {
             return;
         }
         let at = match Centreline::through(&self.points) {

@@ -89,7 +89,7 @@ pub fn show(ui: &mut egui::Ui, view: &RoadView) -> Vec<Intent> {
                 out.push(Intent::Road(RoadIntent::PointHeight(i, now)));
             }
             if ui
-                .small_button("✕")
+                .small_button("Remove")
                 .on_hover_text("Delete this point")
                 .clicked()
             {

@@ -37,14 +37,14 @@ const SHAPES: [(SelectShape, &str, &str); 3] = [
 pub fn show(ui: &mut egui::Ui, view: &SelectionView) -> Vec<Intent> {
     let mut out = Vec::new();
     let mut o = view.options;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (shape, name, hint) in SHAPES {
             ui.selectable_value(&mut o.shape, shape, name)
                 .on_hover_text(hint);
         }
     });
     ui.label("Shift adds to the selection, Ctrl takes away from it.");
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if view.count == 0 {
             ui.weak("No vertices selected");
         } else {
@@ -69,7 +69,7 @@ pub fn show(ui: &mut egui::Ui, view: &SelectionView) -> Vec<Intent> {
             actions.push(Intent::Selection(SelectionIntent::Apply(action)));
         }
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         labelled(
             ui,
             "By (yd)",
@@ -78,11 +78,11 @@ pub fn show(ui: &mut egui::Ui, view: &SelectionView) -> Vec<Intent> {
         act(ui, "Raise selection", SelectionAction::Raise);
         act(ui, "Lower selection", SelectionAction::Lower);
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         labelled(ui, "Height (yd)", DragValue::new(&mut o.height).speed(0.5));
         act(ui, "Set selection's height", SelectionAction::SetHeight);
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         labelled(
             ui,
             "Strength",
@@ -109,7 +109,7 @@ pub fn show(ui: &mut egui::Ui, view: &SelectionView) -> Vec<Intent> {
             );
         });
     if o.plane_from == PlaneFrom::Slope {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             labelled(
                 ui,
                 "Slope",
@@ -125,7 +125,7 @@ pub fn show(ui: &mut egui::Ui, view: &SelectionView) -> Vec<Intent> {
             .on_hover_text("The compass direction it rises toward: 0 north, 90 east");
         });
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let picking = ui
             .selectable_label(view.picking_plane, "Pick plane points")
             .on_hover_text(match o.plane_from {

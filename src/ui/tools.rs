@@ -184,7 +184,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 .on_hover_text("Flatten toward a plane through the height, rising at a slope toward a direction; Ctrl+click takes the ground's plane");
             if sloping {
                 let [mut slope, mut direction] = s.flatten_slope.unwrap_or([10.0, 0.0]);
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     labelled(
                         ui,
                         "Slope",
