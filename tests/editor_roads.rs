@@ -51,6 +51,25 @@ fn with_tool(tool: Tool) -> (Harness<'static, LoamApp>, egui::Rect) {
     (h, view)
 }
 
+/// The nearest place to `pos` (searching outward 12 points at a time) with ground under it:
+/// the sample has holes (a cave mouth, a sinkhole) through which the picking ray finds none.
+fn firm(h: &mut Harness<'_, LoamApp>, pos: Pos2) -> Pos2 {
+    for ring in 0..8 {
+        let r = ring as f32 * 12.0;
+        let steps = if ring == 0 { 1 } else { 8 * ring };
+        for k in 0..steps {
+            let a = k as f32 / steps as f32 * std::f32::consts::TAU;
+            let at = pos + egui::vec2(a.cos(), a.sin()) * r;
+            h.hover_at(at);
+            h.run_steps(2);
+            if h.state().hover_point().is_some() {
+                return at;
+            }
+        }
+    }
+    panic!("no ground near {pos:?}")
+}
+
 /// Holds `modifiers` from now on (egui takes them from this event, not from the clicks').
 fn hold(h: &Harness<'_, LoamApp>, modifiers: Modifiers) {
     h.event(egui::Event::ModifiersChanged(modifiers));
@@ -92,10 +111,8 @@ fn drag_through(h: &mut Harness<'_, LoamApp>, path: &[Pos2], modifiers: Modifier
 fn a_box_selection_goes_onto_a_picked_plane_as_one_step_and_undo_restores_it_bit_for_bit() {
     let (mut h, view) = with_tool(Tool::SelectVertices);
     assert!(editor_support::shows(&h, "No vertices selected"));
-    let (a, b) = (
-        view.center() + egui::vec2(-40.0, 20.0),
-        view.center() + egui::vec2(30.0, 70.0),
-    );
+    let a = firm(&mut h, view.center() + egui::vec2(-40.0, 20.0));
+    let b = firm(&mut h, a + egui::vec2(70.0, 50.0));
     let pa = editor_support::ground_under(&mut h, a);
     let pb = editor_support::ground_under(&mut h, b);
     editor_support::drag(&mut h, a, b, Modifiers::NONE);
@@ -120,7 +137,10 @@ fn a_box_selection_goes_onto_a_picked_plane_as_one_step_and_undo_restores_it_bit
     h.run();
     let picked: Vec<[f64; 3]> = [(-120.0, -40.0), (110.0, -30.0), (0.0, 120.0)]
         .into_iter()
-        .map(|(dx, dy)| click(&mut h, view.center() + egui::vec2(dx, dy), Modifiers::NONE).world)
+        .map(|(dx, dy)| {
+            let at = firm(&mut h, view.center() + egui::vec2(dx, dy));
+            click(&mut h, at, Modifiers::NONE).world
+        })
         .collect();
     assert_eq!(
         h.state().selected_vertices(),
@@ -163,12 +183,8 @@ fn lasso_and_brush_selections_add_and_take_away() {
     h.get_by_label("Lasso").click();
     h.run();
     let c = view.center();
-    let lasso = [
-        c + egui::vec2(-60.0, 0.0),
-        c + egui::vec2(-10.0, 10.0),
-        c + egui::vec2(-30.0, 60.0),
-        c + egui::vec2(-70.0, 40.0),
-    ];
+    let lasso = [(-60.0, 0.0), (-10.0, 10.0), (-30.0, 60.0), (-70.0, 40.0)]
+        .map(|(dx, dy)| firm(&mut h, c + egui::vec2(dx, dy)));
     drag_through(&mut h, &lasso, Modifiers::NONE);
     let looped = h.state().selected_vertices().clone();
     assert!(looped.len() > 10, "{} in the loop", looped.len());
@@ -176,7 +192,8 @@ fn lasso_and_brush_selections_add_and_take_away() {
     // Shift: the brush adds where it passes, away from the loop.
     h.get_by_label("Brush select").click();
     h.run();
-    let strip = [c + egui::vec2(60.0, -20.0), c + egui::vec2(100.0, -20.0)];
+    let strip =
+        [(60.0, -20.0), (100.0, -20.0)].map(|(dx, dy)| firm(&mut h, c + egui::vec2(dx, dy)));
     drag_through(&mut h, &strip, Modifiers::SHIFT);
     let grown = h.state().selected_vertices().clone();
     assert!(grown.len() > looped.len(), "the brush added");
@@ -204,7 +221,10 @@ fn a_locked_flatten_keeps_its_first_strokes_height_and_ctrl_click_takes_the_grou
     // Two places at different heights on the sample's hill.
     let spots: Vec<(Pos2, f64)> = (-4..=4)
         .map(|k| {
-            let at = view.center() + egui::vec2(k as f32 * 40.0, k as f32 * 12.0);
+            let at = firm(
+                &mut h,
+                view.center() + egui::vec2(k as f32 * 40.0, k as f32 * 12.0),
+            );
             (at, editor_support::ground_under(&mut h, at).world[2])
         })
         .collect();
@@ -235,7 +255,8 @@ fn a_locked_flatten_keeps_its_first_strokes_height_and_ctrl_click_takes_the_grou
     );
 
     // Ctrl+click takes the ground's plane under the cursor and locks it.
-    click(&mut h, first.0 + egui::vec2(0.0, -60.0), Modifiers::CTRL);
+    let elsewhere = firm(&mut h, first.0 + egui::vec2(0.0, -60.0));
+    click(&mut h, elsewhere, Modifiers::CTRL);
     let s = &h.state().editing().settings;
     assert!(s.flatten_slope.is_some() && s.flatten_lock, "{s:?}");
     assert!(editor_support::shows(&h, "Locked: plane"));
@@ -246,12 +267,8 @@ fn the_road_tool_lays_the_clicked_curve_as_the_road_operation_does_in_one_undoab
     let (mut h, view) = with_tool(Tool::Road);
     assert!(editor_support::shows(&h, "No control points"));
     let c = view.center();
-    let spots = [
-        c + egui::vec2(-150.0, 60.0),
-        c + egui::vec2(-40.0, 0.0),
-        c + egui::vec2(60.0, 40.0),
-        c + egui::vec2(150.0, -30.0),
-    ];
+    let spots = [(-150.0, 60.0), (-40.0, 0.0), (60.0, 40.0), (150.0, -30.0)]
+        .map(|(dx, dy)| firm(&mut h, c + egui::vec2(dx, dy)));
     for at in spots {
         click(&mut h, at, Modifiers::NONE);
     }
@@ -260,7 +277,7 @@ fn the_road_tool_lays_the_clicked_curve_as_the_road_operation_does_in_one_undoab
     click(&mut h, spots[3], Modifiers::CTRL);
     assert_eq!(h.state().road_points().len(), 3, "deleted");
     let was = h.state().road_points()[2];
-    let to = spots[2] + egui::vec2(20.0, 30.0);
+    let to = firm(&mut h, spots[2] + egui::vec2(20.0, 30.0));
     let ground = editor_support::ground_under(&mut h, to).world;
     editor_support::drag(&mut h, spots[2], to, Modifiers::NONE);
     let moved = h.state().road_points()[2];
@@ -271,12 +288,9 @@ fn the_road_tool_lays_the_clicked_curve_as_the_road_operation_does_in_one_undoab
     );
     assert_eq!(h.state().road_points().len(), 3, "a drag adds nothing");
     // Shift+click inserts into the curve, between the points it passes nearest.
-    let mid = editor_support::ground_under(&mut h, spots[0] + (spots[1] - spots[0]) * 0.5).world;
-    click(
-        &mut h,
-        spots[0] + (spots[1] - spots[0]) * 0.5,
-        Modifiers::SHIFT,
-    );
+    let half = firm(&mut h, spots[0] + (spots[1] - spots[0]) * 0.5);
+    let mid = editor_support::ground_under(&mut h, half).world;
+    click(&mut h, half, Modifiers::SHIFT);
     let points = h.state().road_points().to_vec();
     assert_eq!(points.len(), 4);
     assert!(
