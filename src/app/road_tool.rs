@@ -101,6 +101,16 @@ impl RoadTool {
             .collect()
     }
 
+    /// Where control point `i` is drawn (and grabbed): at its typed bed height, else on the
+    /// terrain, a little above so that the ground does not hide it.
+    fn drawn_at(&self, map: &Map, i: usize) -> [f64; 3] {
+        let [x, y] = self.points[i];
+        let h = self.heights[i]
+            .or_else(|| lattice::height_at(map, x, y))
+            .unwrap_or(0.0);
+        [x, y, f64::from(h) + 0.3]
+    }
+
     /// Adds a point at `p`: into the curve where it passes nearest when `insert`, else at the
     /// end.
     fn add(&mut self, p: [f64; 2], insert: bool) {
@@ -149,9 +159,8 @@ impl RoadTool {
         px: &dyn Fn([f64; 3]) -> Option<egui::Pos2>,
     ) -> Option<usize> {
         let mut best: Option<(usize, f32)> = None;
-        for (i, p) in self.points.iter().enumerate() {
-            let h = lattice::height_at(map, p[0], p[1]).unwrap_or(0.0);
-            let Some(s) = px([p[0], p[1], f64::from(h)]) else {
+        for i in 0..self.points.len() {
+            let Some(s) = px(self.drawn_at(map, i)) else {
                 continue;
             };
             let d = s.distance(pointer);
@@ -248,16 +257,13 @@ impl RoadTool {
             }
             m.line(vp, &centre, 2.5, [255, 220, 60, 255]);
         }
-        for (i, p) in self.points.iter().enumerate() {
-            let h = self.heights[i]
-                .or_else(|| lattice::height_at(map, p[0], p[1]))
-                .unwrap_or(0.0);
+        for i in 0..self.points.len() {
             let colour = if self.selected == Some(i) {
                 [80, 200, 255, 255]
             } else {
                 [255, 90, 60, 255]
             };
-            m.dot(vp, [p[0], p[1], f64::from(h) + 0.3], 5.0, colour);
+            m.dot(vp, self.drawn_at(map, i), 5.0, colour);
         }
         m
     }
