@@ -170,6 +170,39 @@ fn sloped_map(dir: &Path) -> PathBuf {
 }
 
 #[test]
+fn a_tile_added_beside_an_edited_one_meets_it_exactly_as_check_with_no_threshold_sees() {
+    // Heights below a yard, with every bit of the float in use: stored relative to the new
+    // tiles' base (3 yards) most would read back a float apart, float noise `check` counts
+    // with no threshold.
+    let dir = tempfile::tempdir().unwrap();
+    common::loam_new("Fine", "1.12", "10 10 10 10", &[], dir.path());
+    let wdt = dir.path().join("Fine.wdt");
+    let mut map = open(&wdt, Generation::V112);
+    let c = tc(10, 10);
+    for (k, chunk) in map.tiles.get_mut(&c).unwrap().chunks.iter_mut().enumerate() {
+        for (i, h) in chunk.heights.iter_mut().enumerate() {
+            let v = Vertex::of(c, k, i);
+            *h = 0.1 + (v.gx % 61) as f32 * 0.013_7 + (v.gy % 53) as f32 * 0.007_1;
+        }
+    }
+    let files = pipeline::encode_map(&map, Generation::V112, false, None).unwrap();
+    loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
+    let wdt_s = wdt.to_str().unwrap();
+    new_ok(&[
+        "--add-tiles",
+        "11",
+        "10",
+        "11",
+        "10",
+        "--height",
+        "3",
+        wdt_s,
+    ]);
+    let o = common::loam_ok(&["check", "--seam-threshold", "0", wdt_s]);
+    assert!(!text(&o).contains("seam"), "no seam at all:\n{}", text(&o));
+}
+
+#[test]
 fn added_tiles_meet_the_old_terrain_without_a_seam_and_the_old_tile_is_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let wdt = sloped_map(dir.path());

@@ -309,3 +309,72 @@ fn placeholders_mark_missing_models_without_covering_the_terrain() {
     );
     assert!(share > 0.002, "the placeholders are drawn: {share}");
 }
+
+/// Pixels of exactly `rgb` inside the 3D view of a 1280×800 window (between the side panels,
+/// below the menu, above the status bar).
+fn in_view_of_colour((w, _, px): &(usize, usize, Vec<u8>), rgb: [u8; 3]) -> usize {
+    px.chunks_exact(4)
+        .enumerate()
+        .filter(|(i, p)| {
+            let (x, y) = (i % w, i / w);
+            (300..1000).contains(&x) && (40..760).contains(&y) && p[..3] == rgb
+        })
+        .count()
+}
+
+/// Share of the pixels inside the 3D view that differ between two screenshots.
+fn view_pixels_differing(a: &(usize, usize, Vec<u8>), b: &(usize, usize, Vec<u8>)) -> f64 {
+    assert_eq!((a.0, a.1), (b.0, b.1));
+    let w = a.0;
+    let (mut all, mut differ) = (0, 0);
+    for (i, (p, q)) in a.2.chunks_exact(4).zip(b.2.chunks_exact(4)).enumerate() {
+        let (x, y) = (i % w, i / w);
+        if (300..1000).contains(&x) && (40..760).contains(&y) {
+            all += 1;
+            differ += usize::from(p[..3] != q[..3]);
+        }
+    }
+    differ as f64 / all as f64
+}
+
+#[test]
+fn a_staged_road_and_a_box_selection_are_drawn_over_the_view() {
+    let dir = out_dir();
+    let shot = |name: &str, extra: &[&str], view: &[&str]| {
+        let png = dir.join(name);
+        let mut args = vec![png.to_str().unwrap().to_string()];
+        args.extend(view.iter().chain(extra).map(|s| s.to_string()));
+        screenshot(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        read_png(&png)
+    };
+    // Five control points over the north-east hill: each a red dot (`app/road_tool.rs`).
+    let hill = ["--view", "520", "-600", "240", "170", "-270", "40"];
+    let road = shot(
+        "road-staged.png",
+        &["--road", "-20,-470;110,-420;150,-320;90,-230;170,-150"],
+        &hill,
+    );
+    let plain = shot("road-plain.png", &[], &hill);
+    let red = [255, 90, 60];
+    assert!(
+        in_view_of_colour(&road, red) >= 5 * 20,
+        "{} red pixels",
+        in_view_of_colour(&road, red)
+    );
+    assert!(in_view_of_colour(&plain, red) < 5, "no dots without a road");
+    assert!(view_pixels_differing(&road, &plain) > 0.005);
+    // A 90-yard box of vertices, drawn as points.
+    let flank = ["--view", "360", "110", "220", "245", "225", "80"];
+    let selected = shot(
+        "selection-staged.png",
+        &["--select-box", "200", "180", "290", "270"],
+        &flank,
+    );
+    let plain = shot("selection-plain.png", &[], &flank);
+    let share = view_pixels_differing(&selected, &plain);
+    assert!(
+        share > 0.01,
+        "the points change {:.2}% of the view",
+        share * 100.0
+    );
+}

@@ -1,6 +1,7 @@
 //! The brush tools as the view drives them, liquids included: a press on the terrain starts a
 //! stroke, holding drags it, releasing records it as one undo step; Ctrl+click with the area or
-//! a liquid tool picks the area id or the liquid under the cursor instead. The object tool has
+//! a liquid tool picks the area id or the liquid under the cursor instead, and with flatten the
+//! ground's plane there (locked as the target). The object tool has
 //! a component of its own (`object_tool`); both take the same frame of viewport input.
 //!
 //! As a component ([`Brushes`]) it also takes the tool panel's settings and the stamp image.
@@ -75,6 +76,10 @@ pub fn drive(
                     editing.settings.area_id = id;
                 }
             }
+            Some(p) if editing.settings.tool == Tool::Flatten && input.slow => {
+                let picked = editing.pick_flatten_plane(map, p[0], p[1]);
+                frame.message = (!picked).then(|| "no loaded ground to take a plane from".into());
+            }
             Some(p) if editing.settings.tool.is_liquid() && input.slow => {
                 if let Some((h, t)) = Editing::pick_liquid(map, p[0], p[1]) {
                     let settings = &mut editing.settings;
@@ -140,13 +145,11 @@ impl Component for Brushes {
         None
     }
 
-    /// With a brush as the tool (not the object tool, not Copy & paste): this frame's dabs,
+    /// With a brush as the tool (not the object tool, Copy & paste, vertex selection or
+    /// roads): this frame's dabs,
     /// redrawn at once, and a finished stroke's chunks marked.
     fn drive(&mut self, input: &ViewportInput, cx: &mut AppCtx) {
-        if matches!(
-            cx.doc.editing.settings.tool,
-            Tool::Objects | Tool::CopyPaste | Tool::Scatter
-        ) {
+        if !cx.doc.editing.settings.tool.is_brush() {
             return;
         }
         let Some(s) = &mut cx.doc.session else {

@@ -6,8 +6,8 @@
 use super::component::Component;
 use super::{
     asset_browser, autosave, brushes, export, images, keys, map_edits, missing_models, new_map,
-    object_tool, open_from_client, opening, palette, places, save_as, scatter_tool,
-    terrain_clipboard, texture_tools, view_settings, window,
+    object_tool, open_from_client, opening, palette, places, road_tool, save_as, scatter_tool,
+    terrain_clipboard, texture_tools, vertex_selection, view_settings, window,
 };
 
 /// Every component of the editor.
@@ -46,6 +46,10 @@ pub struct Components {
     pub view_settings: view_settings::ViewSettings,
     /// The notice over the view about missing models, and their list.
     pub missing_models: missing_models::MissingModels,
+    /// The vertex selection tool and its selection.
+    pub vertex_selection: vertex_selection::VertexSelection,
+    /// The road tool and the road being edited.
+    pub road_tool: road_tool::RoadTool,
     /// Settings ▸ Keys.
     pub keys: keys::KeySettings,
     /// Go to & bookmarks, and Copy .go xyz.
@@ -58,7 +62,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 20] {
+    pub fn all(&mut self) -> [&mut dyn Component; 22] {
         [
             &mut self.save_as,
             &mut self.open_from_client,
@@ -77,6 +81,8 @@ impl Components {
             &mut self.opening,
             &mut self.view_settings,
             &mut self.missing_models,
+            &mut self.vertex_selection,
+            &mut self.road_tool,
             &mut self.keys,
             &mut self.places,
             &mut self.palette,
@@ -110,6 +116,8 @@ impl Components {
             opening: Default::default(),
             view_settings: Default::default(),
             missing_models: Default::default(),
+            vertex_selection: Default::default(),
+            road_tool: Default::default(),
             keys: Default::default(),
             places: Default::default(),
             palette: Default::default(),

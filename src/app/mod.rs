@@ -37,6 +37,7 @@ mod palette;
 mod panels;
 pub mod places;
 pub mod recovery;
+mod road_tool;
 mod save_as;
 mod save_as_report;
 mod scatter_tool;
@@ -49,6 +50,7 @@ mod terrain_clipboard;
 mod texture_tools;
 pub mod textures;
 pub mod tile_loader;
+mod vertex_selection;
 pub mod view;
 mod view_settings;
 pub mod viewport;
@@ -263,6 +265,22 @@ impl LoamApp {
         self.cx.doc.select_uids(uids);
     }
 
+    /// The vertex selection tool's selected vertices.
+    pub fn selected_vertices(&self) -> &std::collections::BTreeSet<crate::edit::lattice::Vertex> {
+        self.parts.vertex_selection.selected()
+    }
+
+    /// The road tool's control points (world x, y), not yet laid.
+    pub fn road_points(&self) -> &[[f64; 2]] {
+        self.parts.road_tool.points()
+    }
+
+    /// The `road` operation Lay road would run now on the open map.
+    pub fn road_op(&self) -> Result<crate::edit::road_ops::RoadOp, String> {
+        let s = self.cx.doc.session.as_ref().ok_or("no map is open")?;
+        self.parts.road_tool.op(&s.map)
+    }
+
     /// Where the object tool's gizmo stands (see [`object_tool::ObjectTool::gizmo_centre`]).
     pub fn gizmo_centre(&self) -> Option<(glam::Vec3, Option<f32>)> {
         self.parts.object_tool.gizmo_centre(&self.cx.doc)
@@ -397,7 +415,7 @@ impl LoamApp {
                 };
                 intents.extend(panels::left(ui, left));
             });
-        let right = panels::right_view(
+        let mut right = panels::right_view(
             &cx.doc,
             &self.parts.object_tool,
             self.parts.terrain_clipboard.view(),
@@ -405,6 +423,11 @@ impl LoamApp {
                 .scatter_tool
                 .view(scatter_tool::map_models(&self.cx)),
             cx.view.hover,
+        );
+        panels::with_shaping_tools(
+            &mut right,
+            self.parts.vertex_selection.view(),
+            &self.parts.road_tool,
         );
         egui::Panel::right("loam-tools")
             .resizable(true)
@@ -425,7 +448,13 @@ impl LoamApp {
             _ => None,
         };
         let camera = cx.view.camera;
-        let overlays = overlays::overlays(cx, &self.parts.terrain_clipboard);
+        let mut overlays = overlays::overlays(cx, &self.parts.terrain_clipboard);
+        let tool = cx.doc.editing.settings.tool;
+        if tool == Tool::Road
+            || (tool == Tool::SelectVertices && !self.parts.vertex_selection.shows_brush())
+        {
+            overlays.brush = None;
+        }
         let scene = &cx.streams.objects;
         let filter = cx.settings.objects;
         let selected = cx.doc.selection.clone();

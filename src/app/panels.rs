@@ -223,6 +223,9 @@ pub(super) fn right_view(
                 .map(|l| (l.id, l.name.clone()))
                 .collect()
         }),
+        flatten_locked: doc.editing.describe_flatten_lock(),
+        selection: Default::default(),
+        road: Default::default(),
         note: (!doc.editing.refused.is_empty()).then(|| {
             let why = if doc.editing.settings.tool == Tool::SwapTexture {
                 "they paint the new texture already"
@@ -247,6 +250,17 @@ pub(super) fn right_view(
         history: doc.editing.history.labels(),
         can_redo: doc.editing.history.can_redo(),
     }
+}
+
+/// Adds the vertex selection and road tools' panels (`selection`, `road`'s) to `view`; the
+/// road's texture picker offers the paint tool's tile textures.
+pub(super) fn with_shaping_tools(
+    view: &mut RightView,
+    selection: ui::selection_panel::SelectionView,
+    road: &super::road_tool::RoadTool,
+) {
+    view.tools.selection = selection;
+    view.tools.road = road.view(view.tools.textures.clone());
 }
 
 /// The right panel: the tools, the object panel with the object tool, and the history.

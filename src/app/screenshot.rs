@@ -1,5 +1,5 @@
 //! Screenshots of the real window: set the view up as asked (a tile, a camera, a selection,
-//! overlays, a dialog, the asset browser), wait until the tiles in view are on the GPU and
+//! overlays, a dialog, the asset browser, a staged road, selected vertices), wait until the tiles in view are on the GPU and
 //! drawn, ask egui for the next frame's pixels, write them as PNG and close the window.
 //!
 //! Not for: offscreen rendering (the EGL test draws without a window).
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::context::AppCtx;
 use super::view::go_to_tile;
-use crate::command::{Command, Intent, LeftPanel};
+use crate::command::{Command, Intent, LeftPanel, RoadIntent, SelectionIntent};
 use crate::edit::tools::Tool;
 use crate::model::TileCoord;
 
@@ -118,6 +118,11 @@ pub struct ScreenshotRequest {
     pub overlays: Vec<ShotOverlay>,
     /// Show this dialog.
     pub dialog: Option<ShotDialog>,
+    /// Stage a road with these control points (world x, y) in the road tool, not laid.
+    pub road: Vec<[f64; 2]>,
+    /// Select the loaded vertices in this world box (x0, y0, x1, y1) with the vertex
+    /// selection tool.
+    pub select_box: Option<[f64; 4]>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -178,6 +183,12 @@ impl ScreenshotJob {
             }
         }
         let mut intents: Vec<Intent> = r.dialog.map(ShotDialog::intents).unwrap_or_default();
+        if let Some(b) = r.select_box {
+            intents.push(Intent::Selection(SelectionIntent::SelectBox(b)));
+        }
+        if !r.road.is_empty() {
+            intents.push(Intent::Road(RoadIntent::Points(r.road.clone())));
+        }
         if let Some(filter) = &r.browse {
             intents.push(Intent::ShowLeftPanel(LeftPanel::Assets));
             intents.push(Intent::BrowserFilter(filter.clone()));

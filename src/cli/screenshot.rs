@@ -76,6 +76,37 @@ pub struct ShotArgs {
     /// Show a dialog (for a picture of it).
     #[arg(long, value_name = "NAME", value_enum)]
     dialog: Option<ShotDialog>,
+    /// Stage a road with the road tool, not laid: its control points as world `x,y` pairs
+    /// separated by `;` (e.g. `--road "-10,20;30,40;60,45"`); the shot shows its curve and
+    /// edges.
+    #[arg(long, value_name = "X,Y;X,Y;…", value_parser = parse_points, allow_hyphen_values = true)]
+    road: Option<Points>,
+    /// Select the loaded vertices in the world box X0 Y0 X1 Y1 with the vertex selection
+    /// tool; the shot shows them as points.
+    #[arg(long, num_args = 4, value_names = ["X0", "Y0", "X1", "Y1"], allow_negative_numbers = true)]
+    select_box: Option<Vec<f64>>,
+}
+
+/// World points (x, y) given as one argument (`x,y;x,y;…`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Points(pub Vec<[f64; 2]>);
+
+/// Parses `x,y;x,y;…` into world points.
+fn parse_points(s: &str) -> Result<Points, String> {
+    s.split(';')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            let xy: Vec<f64> = p
+                .split(',')
+                .map(|c| c.trim().parse::<f64>().map_err(|e| format!("'{p}': {e}")))
+                .collect::<Result<_, _>>()?;
+            match xy.as_slice() {
+                [x, y] if x.is_finite() && y.is_finite() => Ok([*x, *y]),
+                _ => Err(format!("'{p}' is not a point x,y")),
+            }
+        })
+        .collect::<Result<_, _>>()
+        .map(Points)
 }
 
 /// Reads an operations file (docs/scripting.md); errors name it.
@@ -125,6 +156,11 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         hide_objects: args.no_objects,
         overlays: args.overlay,
         dialog: args.dialog,
+        road: args.road.map(|p| p.0).unwrap_or_default(),
+        select_box: match args.select_box.as_deref() {
+            Some(&[x0, y0, x1, y1]) => Some([x0, y0, x1, y1]),
+            _ => None,
+        },
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)
@@ -154,5 +190,42 @@ mod tests {
         assert_eq!(parse_size("1280x800"), Ok([1280, 800]));
         assert!(parse_size("12x800").is_err());
         assert!(parse_size("wide").is_err());
+    }
+
+    #[test]
+    fn road_points_parse() {
+        assert_eq!(
+            parse_points("20,-420; 110.5,-330;"),
+            Ok(Points(vec![[20.0, -420.0], [110.5, -330.0]]))
+        );
+        assert!(parse_points("20,-420;110").is_err());
+        assert!(parse_points("a,b").is_err());
+    }
+
+    #[test]
+    fn the_staging_flags_reach_the_request() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            shot: ShotArgs,
+        }
+        let cli = Cli::try_parse_from([
+            "screenshot",
+            "out.png",
+            "--road",
+            "-10,20;30,40",
+            "--select-box",
+            "-5",
+            "6",
+            "7",
+            "8",
+        ])
+        .unwrap();
+        assert_eq!(
+            cli.shot.road,
+            Some(Points(vec![[-10.0, 20.0], [30.0, 40.0]]))
+        );
+        assert_eq!(cli.shot.select_box, Some(vec![-5.0, 6.0, 7.0, 8.0]));
     }
 }

@@ -125,6 +125,10 @@ pub enum Intent {
     PenPressure(bool),
     /// The Scatter tool's palette and brush.
     Scatter(ScatterIntent),
+    /// The vertex selection tool.
+    Selection(SelectionIntent),
+    /// The road tool.
+    Road(RoadIntent),
 }
 
 /// What the Settings ▸ Keys window asks the app to do.
@@ -233,6 +237,42 @@ pub enum ClipboardIntent {
     Options(crate::edit::paste::PasteOptions),
     /// Bake the shadow maps of the chunks the selection overlaps.
     BakeShadows,
+}
+
+/// What the vertex selection tool's panel asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SelectionIntent {
+    /// How the view selects and how the edits go.
+    Options(crate::edit::tools::SelectionOptions),
+    /// Do this to the selected vertices, as one undo step.
+    Apply(crate::edit::tools::SelectionAction),
+    /// Clicks pick the plane's points (true) instead of selecting (false).
+    PickPlane(bool),
+    /// Forget the picked plane points.
+    ClearPlanePoints,
+    /// Select nothing.
+    Clear,
+    /// Select the loaded vertices inside this world box (x0, y0, x1, y1), as a drag would
+    /// (`loam screenshot --select-box`).
+    SelectBox([f64; 4]),
+}
+
+/// What the road tool's panel asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoadIntent {
+    /// The road's widths and texture.
+    Options(crate::edit::tools::RoadOptions),
+    /// Type the bed height at control point N (`None`: the terrain's there).
+    PointHeight(usize, Option<f32>),
+    /// Delete control point N.
+    Delete(usize),
+    /// Start over with these control points (world x, y), as clicks would place them (`loam
+    /// screenshot --road`).
+    Points(Vec<[f64; 2]>),
+    /// Lay the road, as one undo step (the `road` operation).
+    Apply,
+    /// Drop the control points without laying the road.
+    Clear,
 }
 
 /// What the Textures dialog asks the app to do.

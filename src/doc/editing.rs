@@ -6,6 +6,7 @@
 
 use crate::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use crate::edit::ops::{self, Op};
+use crate::edit::plane::Plane;
 use crate::edit::sculpt::Sculpt;
 use crate::edit::seams::{self, Stitched};
 use crate::edit::shadows::{self, Baked};
@@ -36,6 +37,9 @@ pub struct Editing {
     pub refused: Vec<(TileCoord, usize)>,
     /// The structure new liquid takes: the open map's generation's.
     pub liquid_style: LiquidStyle,
+    /// The flatten target kept across strokes while `settings.flatten_lock` is on: the first
+    /// stroke's, or the plane a Ctrl+click picked from the ground.
+    pub flatten_locked: Option<Sculpt>,
 }
 
 /// Chunks changed by an action, for the app to re-send and mark edited.
@@ -58,24 +62,21 @@ impl Editing {
     /// Starts a stroke at world `at` (x, y, terrain height) and lays its first dab (the ramp
     /// lays its dabs when the drag ends).
     pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Vec<TileCoord> {
-        let s = &self.settings;
-        if s.tool == Tool::Objects {
+        if !self.settings.tool.is_brush() {
             return Vec::new();
         }
-        let sculpt = match s.tool {
+        let sculpt = match self.settings.tool {
             Tool::Raise => Some(Sculpt::Raise),
             Tool::Lower => Some(Sculpt::Lower),
             Tool::Smooth => Some(Sculpt::Smooth),
             Tool::Noise => Some(Sculpt::Noise {
-                seed: s.noise_seed,
-                scale: s.noise_scale,
+                seed: self.settings.noise_seed,
+                scale: self.settings.noise_scale,
             }),
-            Tool::Flatten => Some(Sculpt::Flatten {
-                target: s.flatten_height.unwrap_or(at[2] as f32),
-                mode: s.flatten_mode,
-            }),
+            Tool::Flatten => Some(self.flatten_target(at)),
             _ => None,
         };
+        let s = &self.settings;
         self.refused.clear();
         self.active = Some(Active {
             stroke: Stroke::new(s.tool.name()),
@@ -89,6 +90,92 @@ impl Editing {
             return Vec::new();
         }
         self.dab(map, [at[0], at[1]])
+    }
+
+    /// The flatten target of a stroke starting at `at`: the locked one while the lock is on
+    /// and one is kept (in the mode now chosen), else the typed height or the ground's under
+    /// the click, level or sloping as set; kept for the next strokes when the lock is on.
+    fn flatten_target(&mut self, at: [f64; 3]) -> Sculpt {
+        let s = &self.settings;
+        let mode = s.flatten_mode;
+        if !s.flatten_lock {
+            self.flatten_locked = None;
+        }
+        match self.flatten_locked {
+            Some(Sculpt::Flatten { target, .. }) => return Sculpt::Flatten { target, mode },
+            Some(Sculpt::Plane { plane, .. }) => return Sculpt::Plane { plane, mode },
+            _ => {}
+        }
+        let height = s.flatten_height.unwrap_or(at[2] as f32);
+        let sloping = s.flatten_slope.and_then(|[slope, direction]| {
+            Plane::sloping(
+                [at[0], at[1], height.into()],
+                slope.into(),
+                direction.into(),
+            )
+        });
+        let target = match sloping {
+            Some(plane) => Sculpt::Plane { plane, mode },
+            None => Sculpt::Flatten {
+                target: height,
+                mode,
+            },
+        };
+        if s.flatten_lock {
+            self.flatten_locked = Some(target);
+        }
+        target
+    }
+
+    /// Ctrl+click with flatten: takes the ground's plane under world (`x`, `y`) (through
+    /// three points a unit around it) as the flatten target, its slope and height into the
+    /// settings, and locks it. False when the ground there is not loaded.
+    pub fn pick_flatten_plane(&mut self, map: &Map, x: f64, y: f64) -> bool {
+        let r = coords::UNIT_SIZE;
+        let around = [
+            [x + r, y],
+            [x - r / 2.0, y + r * 0.866],
+            [x - r / 2.0, y - r * 0.866],
+        ];
+        let mut points = [[0.0; 3]; 3];
+        for (p, [px, py]) in points.iter_mut().zip(around) {
+            let Some(h) = crate::edit::lattice::height_at(map, px, py) else {
+                return false;
+            };
+            *p = [px, py, h.into()];
+        }
+        let (Some(plane), Some(h)) = (
+            Plane::through(points),
+            crate::edit::lattice::height_at(map, x, y),
+        ) else {
+            return false;
+        };
+        let s = &mut self.settings;
+        s.flatten_height = Some(h);
+        s.flatten_slope = Some([plane.slope() as f32, plane.direction() as f32]);
+        s.flatten_lock = true;
+        self.flatten_locked = Some(Sculpt::Plane {
+            plane,
+            mode: s.flatten_mode,
+        });
+        true
+    }
+
+    /// The locked flatten target described for the panel ("12.50 yd", "plane 8.0° toward
+    /// 135°"), while there is one.
+    pub fn describe_flatten_lock(&self) -> Option<String> {
+        if !self.settings.flatten_lock {
+            return None;
+        }
+        match self.flatten_locked? {
+            Sculpt::Flatten { target, .. } => Some(format!("{target:.2} yd")),
+            Sculpt::Plane { plane, .. } => Some(format!(
+                "plane {:.1}° toward {:.0}°",
+                plane.slope(),
+                plane.direction()
+            )),
+            _ => None,
+        }
     }
 
     /// Continues the stroke to world `at`: dabs spaced along the way. Returns the tiles to redraw.

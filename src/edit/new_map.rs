@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use crate::model::Map;
 use crate::model::coords::TileCoord;
 
+use super::exact;
 use super::lattice::{STEPS_PER_CHUNK, Vertex};
 
 /// The eight tiles around `coord` that are on the grid.
@@ -41,7 +42,11 @@ pub fn meet_neighbours(map: &mut Map, new: &BTreeSet<TileCoord>) -> usize {
     met
 }
 
-/// The heights half of [`meet_neighbours`] for one new tile.
+/// The heights half of [`meet_neighbours`] for one new tile. The old tiles are not written
+/// again, so their heights are the ones to meet exactly: a new chunk whose base cannot store a
+/// met height so that it reads back the same float (`exact`) is given base 0, which stores
+/// any height exactly. (`exact::settle` would move the height of every copy, the old tiles'
+/// too, to a float both bases store, and the old files would keep the old one.)
 fn meet_old_neighbours(map: &mut Map, coord: TileCoord, new: &BTreeSet<TileCoord>) -> usize {
     let span = STEPS_PER_CHUNK * 16;
     let (x0, y0) = (coord.x as i32 * span, coord.y as i32 * span);
@@ -56,6 +61,7 @@ fn meet_old_neighbours(map: &mut Map, coord: TileCoord, new: &BTreeSet<TileCoord
         })
         .collect();
     let mut met = 0;
+    let mut unstorable: BTreeSet<(TileCoord, usize)> = BTreeSet::new();
     for (gx, gy) in border {
         let v = Vertex {
             gx,
@@ -70,10 +76,15 @@ fn meet_old_neighbours(map: &mut Map, coord: TileCoord, new: &BTreeSet<TileCoord
             continue;
         };
         for c in v.copies().filter(|c| c.tile == coord) {
-            tile.chunks[c.chunk].heights[c.index] = h;
+            let chunk = &mut tile.chunks[c.chunk];
+            chunk.heights[c.index] = h;
+            if exact::storable(h, &[chunk.base_height]) != Some(h) {
+                unstorable.insert((coord, c.chunk));
+            }
         }
         met += 1;
     }
+    exact::rebase(map, unstorable);
     met
 }
 
@@ -122,5 +133,44 @@ mod tests {
         );
         // The far side of the new tile kept the blank height.
         assert_eq!(map.tiles[&added[0]].chunks[15].heights[8], 12.5);
+    }
+
+    #[test]
+    fn a_new_tile_stores_its_old_neighbours_heights_so_they_read_back_alike() {
+        let a = TileCoord::new(30, 30).unwrap();
+        let mut map = new_header("X", 0, &[a]);
+        let mut old = blank().tile(a);
+        // Heights below a yard with every bit of the float in use, far from the new tile's
+        // base (12.5): stored relative to 12.5 most of them would not read back as the same
+        // float.
+        for (k, chunk) in old.chunks.iter_mut().enumerate() {
+            chunk.base_height = 0.0;
+            for (i, h) in chunk.heights.iter_mut().enumerate() {
+                let v = Vertex::of(a, k, i);
+                *h = 0.1 + (v.gx % 61) as f32 * 0.013_7 + (v.gy % 53) as f32 * 0.007_1;
+            }
+        }
+        map.tiles.insert(a, old);
+        let b = TileCoord::new(31, 30).unwrap();
+        map.tiles.insert(b, blank().tile(b));
+        meet_neighbours(&mut map, &[b].into_iter().collect());
+        let mut rebased = 0;
+        for (k, chunk) in map.tiles[&b].chunks.iter().enumerate() {
+            for (i, &h) in chunk.heights.iter().enumerate() {
+                let v = Vertex::of(b, k, i);
+                let Some(c) = v.copies().find(|c| c.tile == a) else {
+                    continue;
+                };
+                let was = map.tiles[&a].chunks[c.chunk].heights[c.index];
+                let stored = chunk.base_height + (h - chunk.base_height);
+                assert_eq!(stored.to_bits(), was.to_bits(), "{v:?} reads back alike");
+            }
+            rebased += usize::from(chunk.base_height == 0.0);
+        }
+        assert!(rebased > 0, "some border chunk could not keep base 12.5");
+        assert!(
+            rebased <= 16,
+            "only the west column of chunks meets the old tile"
+        );
     }
 }

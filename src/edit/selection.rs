@@ -5,11 +5,14 @@
 //! border is one vertex and all its copies move together, and the heights are stored as every
 //! copy reads back alike (`patch`, `exact`).
 //!
-//! Not for: choosing the vertices (the editor), the plane's maths (`plane`).
+//! Also which loaded vertices a box, a loop or a circle on the ground covers, for the editor's
+//! selection to take.
+//!
+//! Not for: following the mouse (the editor), the plane's maths (`plane`).
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::lattice::{MAP_STEPS, Vertex};
+use super::lattice::{self, MAP_STEPS, Vertex};
 use super::patch::Patch;
 use super::plane::Plane;
 use super::sculpt;
@@ -128,6 +131,98 @@ pub fn apply(
         patch.set(v, new);
     }
     sculpt::commit_heights(map, &patch, stroke)
+}
+
+/// The loaded vertices, outer and inner, whose world (x, y) lies in the lattice window
+/// covering `[x0, y0, x1, y1]` (any order) and for which `inside` holds.
+fn loaded_within(
+    map: &Map,
+    [x0, y0, x1, y1]: [f64; 4],
+    inside: impl Fn(f64, f64) -> bool,
+) -> Vec<Vertex> {
+    let [ga, gb] = [
+        coords::world_to_lattice(x0, y0),
+        coords::world_to_lattice(x1, y1),
+    ];
+    let lo = |a: f64, b: f64| (a.min(b).floor() as i32).clamp(0, MAP_STEPS);
+    let hi = |a: f64, b: f64| (a.max(b).ceil() as i32).clamp(0, MAP_STEPS);
+    let (gx0, gx1, gy0, gy1) = (
+        lo(ga[0], gb[0]),
+        hi(ga[0], gb[0]),
+        lo(ga[1], gb[1]),
+        hi(ga[1], gb[1]),
+    );
+    let mut out = Vec::new();
+    for gy in gy0..=gy1 {
+        for gx in gx0..=gx1 {
+            for inner in [false, true] {
+                if inner && (gx == MAP_STEPS || gy == MAP_STEPS) {
+                    continue;
+                }
+                let v = Vertex { gx, gy, inner };
+                let [x, y] = v.world_xy();
+                if inside(x, y) && lattice::height(map, v).is_some() {
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The loaded vertices inside the world rectangle with corners `a` and `b` (a box dragged on
+/// the ground).
+pub fn in_box(map: &Map, a: [f64; 2], b: [f64; 2]) -> Vec<Vertex> {
+    let (x0, x1) = (a[0].min(b[0]), a[0].max(b[0]));
+    let (y0, y1) = (a[1].min(b[1]), a[1].max(b[1]));
+    loaded_within(map, [x0, y0, x1, y1], |x, y| {
+        (x0..=x1).contains(&x) && (y0..=y1).contains(&y)
+    })
+}
+
+/// The loaded vertices inside the closed loop `outline` (world x, y; a lasso drawn on the
+/// ground), by the even-odd rule; none for fewer than three points.
+pub fn in_loop(map: &Map, outline: &[[f64; 2]]) -> Vec<Vertex> {
+    if outline.len() < 3 {
+        return Vec::new();
+    }
+    let bounds = outline.iter().fold(
+        [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+        |b, p| {
+            [
+                b[0].min(p[0]),
+                b[1].min(p[1]),
+                b[2].max(p[0]),
+                b[3].max(p[1]),
+            ]
+        },
+    );
+    loaded_within(map, bounds, |x, y| {
+        let mut inside = false;
+        let mut j = outline.len() - 1;
+        for (i, a) in outline.iter().enumerate() {
+            let b = outline[j];
+            if (a[1] > y) != (b[1] > y) && x < (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1]) + a[0] {
+                inside = !inside;
+            }
+            j = i;
+        }
+        inside
+    })
+}
+
+/// The loaded vertices within `radius` yards of world `centre` (a brush over the ground).
+pub fn in_circle(map: &Map, centre: [f64; 2], radius: f64) -> Vec<Vertex> {
+    let [cx, cy] = centre;
+    let r = radius.max(0.0);
+    loaded_within(map, [cx - r, cy - r, cx + r, cy + r], |x, y| {
+        (x - cx).hypot(y - cy) <= r
+    })
 }
 
 #[cfg(test)]
@@ -252,6 +347,49 @@ mod tests {
             assert!(!ring.contains_key(&far));
             assert_eq!(lattice::height(&before, far), lattice::height(&map, far));
             assert!(stroke.finish(&mut map).is_some(), "{edit:?} is one step");
+        }
+    }
+
+    #[test]
+    fn a_box_a_loop_and_a_circle_take_the_loaded_vertices_inside_them() {
+        let map = map();
+        let west = TileCoord::new(31, 32).unwrap();
+        // A box straddling the border between the two tiles, and one half off the map's
+        // loaded tiles.
+        let [nx, ny] = Vertex::of(west, 0, 0).world_xy();
+        let (a, b) = ([nx - 10.0, ny - 30.0], [nx - 30.0, ny + 30.0]);
+        let boxed = in_box(&map, a, b);
+        assert!(!boxed.is_empty());
+        for v in &boxed {
+            let [x, y] = v.world_xy();
+            assert!((nx - 30.0..=nx - 10.0).contains(&x) && (ny - 30.0..=ny + 30.0).contains(&y));
+            assert!(lattice::height(&map, *v).is_some(), "{v:?} is loaded");
+        }
+        // Every vertex of the window that lies inside and is loaded is taken.
+        let all: BTreeSet<Vertex> = boxed.iter().copied().collect();
+        let inside_loaded = lattice::vertices_near(nx - 20.0, ny, 40.0)
+            .map(|(v, _)| v)
+            .filter(|v| {
+                let [x, y] = v.world_xy();
+                (nx - 30.0..=nx - 10.0).contains(&x)
+                    && (ny - 30.0..=ny + 30.0).contains(&y)
+                    && lattice::height(&map, *v).is_some()
+            })
+            .count();
+        assert_eq!(all.len(), inside_loaded);
+        // A triangle takes fewer than its bounding box, all of them inside that box.
+        let tri = in_loop(&map, &[a, [nx - 30.0, ny - 30.0], b]);
+        assert!(!tri.is_empty() && tri.len() < boxed.len());
+        assert!(tri.iter().all(|v| all.contains(v)));
+        assert!(
+            in_loop(&map, &[a, b]).is_empty(),
+            "two points close no loop"
+        );
+        let round = in_circle(&map, [nx - 20.0, ny], 10.0);
+        assert!(!round.is_empty());
+        for v in &round {
+            let [x, y] = v.world_xy();
+            assert!((x - (nx - 20.0)).hypot(y - ny) <= 10.0);
         }
     }
 }

@@ -68,6 +68,11 @@ pub enum Tool {
     /// Scatter a palette's models under the brush, or erase objects (an object brush, its
     /// strokes run as `scatter` / `erase_objects` operations).
     Scatter,
+    /// Select terrain vertices (box, lasso or brush) and raise, set, plane or smooth them
+    /// (not a brush: `app::vertex_selection`).
+    SelectVertices,
+    /// Lay a road along a curve through clicked points (not a brush: `app::road_tool`).
+    Road,
 }
 
 impl Tool {
@@ -127,6 +132,8 @@ impl Tool {
             Tool::CopyPaste => "Copy & paste",
             Tool::Objects => "Objects",
             Tool::Scatter => "Scatter",
+            Tool::SelectVertices => "Select vertices",
+            Tool::Road => "Road",
         }
     }
 
@@ -140,6 +147,21 @@ impl Tool {
                 | Tool::River
                 | Tool::LiquidFlags
         )
+    }
+
+    /// The tools that are not brushes, each driven by its own app component, in the order
+    /// the tool panel lists them after the brushes.
+    pub const OTHERS: [Tool; 5] = [
+        Tool::Objects,
+        Tool::CopyPaste,
+        Tool::Scatter,
+        Tool::SelectVertices,
+        Tool::Road,
+    ];
+
+    /// True for the brushes (a press starts a stroke of dabs); false for [`Tool::OTHERS`].
+    pub fn is_brush(self) -> bool {
+        !Tool::OTHERS.contains(&self)
     }
 }
 
@@ -165,6 +187,14 @@ pub struct ToolSettings {
     pub flatten_height: Option<f32>,
     /// Which way flatten may move heights.
     pub flatten_mode: FlattenMode,
+    /// Flatten toward a plane instead of a level height: its slope and the compass direction
+    /// it rises toward, degrees (through the typed height, else the ground under the click).
+    #[serde(default)]
+    pub flatten_slope: Option<[f32; 2]>,
+    /// Flatten keeps the first stroke's target (height or plane) for the strokes after it,
+    /// until unlocked.
+    #[serde(default)]
+    pub flatten_lock: bool,
     /// Noise seed.
     pub noise_seed: u32,
     /// Noise wavelength in yards.
@@ -225,6 +255,8 @@ impl Default for ToolSettings {
             area_id: 0,
             flatten_height: None,
             flatten_mode: FlattenMode::Both,
+            flatten_slope: None,
+            flatten_lock: false,
             noise_seed: 1,
             noise_scale: 20.0,
             objects_follow_ground: false,
@@ -283,6 +315,12 @@ impl ToolSettings {
                 op.height.or(base.flatten_height)
             },
             flatten_mode: op.mode.unwrap_or(base.flatten_mode),
+            flatten_slope: match (op.slope, op.direction) {
+                (Some(slope), Some(direction)) => Some([slope, direction]),
+                _ if tool == Tool::Flatten => None,
+                _ => base.flatten_slope,
+            },
+            flatten_lock: base.flatten_lock,
             noise_seed: op.seed.unwrap_or(base.noise_seed),
             noise_scale: op.scale.unwrap_or(base.noise_scale),
             objects_follow_ground: base.objects_follow_ground,
@@ -326,7 +364,9 @@ impl ToolSettings {
             Tool::LiquidFlags => ops::Tool::LiquidFlags,
             // Never stroked: the app sends the object tool's clicks to `object_tool`, and
             // `Editing::begin` refuses it.
-            Tool::Objects | Tool::CopyPaste | Tool::Scatter => ops::Tool::Raise,
+            Tool::Objects | Tool::CopyPaste | Tool::Scatter | Tool::SelectVertices | Tool::Road => {
+                ops::Tool::Raise
+            }
         };
         let b = &self.brush;
         let stamp = b
@@ -422,6 +462,103 @@ impl Default for PlaceOptions {
             random_tilt: 0.0,
             scale: (1.0, 1.0),
             local_axes: false,
+        }
+    }
+}
+
+/// How the vertex selection tool selects with the mouse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SelectShape {
+    /// A drag selects the rectangle on the ground between press and release.
+    #[default]
+    Box,
+    /// A drag selects the ground inside the loop it draws.
+    Lasso,
+    /// The brush's circle selects what it passes over.
+    Brush,
+}
+
+/// Where the vertex selection's plane comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PlaneFrom {
+    /// Three points picked on the ground.
+    #[default]
+    ThreePoints,
+    /// The last picked point (else the selection's middle), a slope and a direction.
+    Slope,
+}
+
+/// The vertex selection tool's settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SelectionOptions {
+    /// How a drag selects.
+    pub shape: SelectShape,
+    /// Width of the soft ring outside the selection that eases each edit off, yards.
+    pub ring: f32,
+    /// Raise and Lower move by this many yards.
+    pub amount: f32,
+    /// Set height puts the vertices at this height.
+    pub height: f32,
+    /// Smooth moves each vertex this fraction toward its neighbours' mean (0..1).
+    pub smooth: f32,
+    /// Where the plane comes from.
+    pub plane_from: PlaneFrom,
+    /// The plane's slope in degrees, with `PlaneFrom::Slope`.
+    pub slope: f32,
+    /// The compass direction the plane rises toward, degrees (0 north, 90 east).
+    pub direction: f32,
+}
+
+impl Default for SelectionOptions {
+    fn default() -> Self {
+        SelectionOptions {
+            shape: SelectShape::Box,
+            ring: 8.0,
+            amount: 2.0,
+            height: 0.0,
+            smooth: 0.5,
+            plane_from: PlaneFrom::ThreePoints,
+            slope: 10.0,
+            direction: 0.0,
+        }
+    }
+}
+
+/// An edit of the selected vertices the panel's buttons ask for (`edit::selection` does it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectionAction {
+    /// Raise by the amount.
+    Raise,
+    /// Lower by the amount.
+    Lower,
+    /// Set to the height.
+    SetHeight,
+    /// Put onto the plane.
+    OntoPlane,
+    /// Smooth inside.
+    Smooth,
+}
+
+/// The road tool's settings: what the `road` operation takes besides the points and heights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoadOptions {
+    /// Width of the level bed, yards.
+    pub width: f32,
+    /// Width of each shoulder easing back to the terrain, yards.
+    pub shoulder: f32,
+    /// A texture to paint along the road, if any.
+    pub texture: Option<String>,
+    /// Width the texture covers at full weight, yards (it fades out to the shoulders' edge).
+    pub texture_width: f32,
+}
+
+impl Default for RoadOptions {
+    fn default() -> Self {
+        RoadOptions {
+            width: 8.0,
+            shoulder: 6.0,
+            texture: None,
+            texture_width: 8.0,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod camera;
 pub mod gizmo;
 pub mod liquid;
 pub mod liquid_mesh;
+pub mod marks;
 pub mod mesh;
 pub mod objects;
 pub mod pick;

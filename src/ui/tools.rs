@@ -33,6 +33,12 @@ pub struct ToolsView {
     pub effect_here: Option<String>,
     /// The bundled stamp brushes: (name, file), found once.
     pub stamps: &'static [(String, std::path::PathBuf)],
+    /// The vertex selection tool's panel.
+    pub selection: super::selection_panel::SelectionView,
+    /// The road tool's panel.
+    pub road: super::road_panel::RoadView,
+    /// The flatten target kept across strokes, described, while locked.
+    pub flatten_locked: Option<String>,
 }
 
 /// Shows the panel; returns an intent when a setting changed.
@@ -83,6 +89,24 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
     {
         s.tool = Tool::Scatter;
     }
+    for (tool, hint) in [
+        (
+            Tool::SelectVertices,
+            "Select terrain vertices by box, lasso or brush, then raise, set, plane or smooth them",
+        ),
+        (
+            Tool::Road,
+            "Click a road's control points, then lay it: bed, shoulders and texture",
+        ),
+    ] {
+        if ui
+            .selectable_label(s.tool == tool, tool.name())
+            .on_hover_text(hint)
+            .clicked()
+        {
+            s.tool = tool;
+        }
+    }
     if s.tool == Tool::Scatter {
         // An object brush: the radius is the brush's, the rest the palette panel's.
         ui.separator();
@@ -97,12 +121,30 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         }
         return out;
     }
-    if matches!(s.tool, Tool::Objects | Tool::CopyPaste) {
-        // Neither is a brush: the object panel follows (the app draws it), or the clipboard's.
+    if !s.tool.is_brush() {
+        // None is a brush: the object panel follows (the app draws it), or the tool's own.
         let mut out = Vec::new();
-        if s.tool == Tool::CopyPaste {
-            ui.separator();
-            out.extend(super::clipboard_panel::show(ui, &view.clipboard));
+        match s.tool {
+            Tool::CopyPaste => {
+                ui.separator();
+                out.extend(super::clipboard_panel::show(ui, &view.clipboard));
+            }
+            Tool::SelectVertices => {
+                ui.separator();
+                if view.selection.options.shape == crate::edit::tools::SelectShape::Brush {
+                    ui.add(
+                        Slider::new(&mut s.brush.radius, 1.0..=200.0)
+                            .logarithmic(true)
+                            .text("Radius"),
+                    );
+                }
+                out.extend(super::selection_panel::show(ui, &view.selection));
+            }
+            Tool::Road => {
+                ui.separator();
+                out.extend(super::road_panel::show(ui, &view.road));
+            }
+            _ => {}
         }
         if s != *settings {
             out.push(Intent::SetTools(Box::new(s)));
@@ -174,6 +216,38 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 "Typed height (else: height under the first click)",
                 ("Height", 0.5),
             );
+            let mut sloping = s.flatten_slope.is_some();
+            ui.checkbox(&mut sloping, "Sloping plane (else level)")
+                .on_hover_text("Flatten toward a plane through the height, rising at a slope toward a direction; Ctrl+click takes the ground's plane");
+            if sloping {
+                let [mut slope, mut direction] = s.flatten_slope.unwrap_or([10.0, 0.0]);
+                ui.horizontal_wrapped(|ui| {
+                    labelled(
+                        ui,
+                        "Slope",
+                        DragValue::new(&mut slope).range(0.0..=89.0).suffix("°"),
+                    );
+                    labelled(
+                        ui,
+                        "Rises toward",
+                        DragValue::new(&mut direction)
+                            .range(0.0..=359.9)
+                            .suffix("°"),
+                    )
+                    .on_hover_text("Compass direction: 0 north, 90 east");
+                });
+                s.flatten_slope = Some([slope, direction]);
+            } else {
+                s.flatten_slope = None;
+            }
+            ui.checkbox(&mut s.flatten_lock, "Lock the target across strokes")
+                .on_hover_text(
+                    "Every stroke flattens toward the first one's height or plane, until unlocked",
+                );
+            if let Some(locked) = &view.flatten_locked {
+                ui.label(format!("Locked: {locked}"));
+            }
+            ui.weak("Ctrl+click takes the ground's plane under the cursor (and locks it).");
             ComboBox::from_label("Mode")
                 .selected_text(format!("{:?}", s.flatten_mode))
                 .show_ui(ui, |ui| {
