@@ -76,6 +76,18 @@ pub struct ShotArgs {
     /// Show a dialog (for a picture of it).
     #[arg(long, value_name = "NAME", value_enum)]
     dialog: Option<ShotDialog>,
+    /// Show the models' stand animations and the liquids at this many seconds, held still
+    /// (two shots at different times differ only where something moves).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    anim_time: Option<f64>,
+}
+
+/// Parses a finite, non-negative number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds")),
+    }
 }
 
 /// Reads an operations file (docs/scripting.md); errors name it.
@@ -125,6 +137,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         hide_objects: args.no_objects,
         overlays: args.overlay,
         dialog: args.dialog,
+        anim_time: args.anim_time,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)
@@ -154,5 +167,8 @@ mod tests {
         assert_eq!(parse_size("1280x800"), Ok([1280, 800]));
         assert!(parse_size("12x800").is_err());
         assert!(parse_size("wide").is_err());
+        assert_eq!(parse_seconds("0.5"), Ok(0.5));
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("soon").is_err());
     }
 }
