@@ -4,18 +4,13 @@
 //! read, the key search, linear and spherical interpolation and the parent chain are all
 //! written again below rather than borrowed from loam.
 
+mod common;
+
 use glam::{Mat4, Quat, Vec3};
 use loam::assets::models::{AnyModel, read_model_bytes};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-
 fn corpus(path: &str) -> Vec<u8> {
-    let p = std::path::Path::new(CORPUS).join(path);
-    let p = if p.exists() {
-        p
-    } else {
-        std::path::Path::new("/work/shared/corpus").join(path)
-    };
+    let p = common::corpus_file(path);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -270,4 +265,233 @@ fn a_model_whose_bones_never_move_has_no_rig() {
         panic!("not an M2");
     };
     assert!(model.rig.is_none());
+}
+
+/// The 0.5.3 MDX's stand sequence read the wow-mdx-viewer way: chunks `tag, size`; SEQS
+/// `count` then 140-byte records (name 80, start, end); BONE and HELP `count` then nodes
+/// (`inclusive size, name 80, object id, parent id, flags`, tracks `tag, count, line type,
+/// global id` with keys `time, value`), a BONE node followed by two ids; PIVT a vec3 per
+/// object id; rotations 64-bit packed quaternions.
+struct MdxRead {
+    bones: Vec<TestBone>,
+    objects: Vec<i32>,
+    stand_ms: u32,
+    globals: Vec<u32>,
+    /// Per mesh vertex, in geoset order: bind position and the object ids of its group.
+    vertices: Vec<(Vec3, Vec<u32>)>,
+}
+
+fn packed_quat(v: u64) -> Quat {
+    if v == 0 {
+        return Quat::IDENTITY;
+    }
+    let step = 1.0 / 1_048_576.0_f64; // 2^-20
+    let v = v as i64;
+    let x = (v >> 42) as f64 * step / 2.0;
+    let y = ((v << 22) >> 43) as f64 * step;
+    let z = (((v << 43) >> 43) as f64) * step;
+    let w = (1.0 - (x * x + y * y + z * z)).max(0.0).sqrt();
+    Quat::from_xyzw(x as f32, y as f32, z as f32, w as f32)
+}
+
+fn read_mdx(b: &[u8]) -> MdxRead {
+    let mut chunks = std::collections::HashMap::new();
+    let mut p = 4;
+    while p + 8 <= b.len() {
+        let tag: [u8; 4] = b[p..p + 4].try_into().unwrap();
+        let size = u32_at(b, p + 4) as usize;
+        chunks.insert(tag, (p + 8, size));
+        p += 8 + size;
+    }
+    let (seqs, _) = chunks[b"SEQS"];
+    let (start, end) = (0..u32_at(b, seqs) as usize)
+        .map(|i| seqs + 4 + 140 * i)
+        .find(|&r| b[r..r + 5].eq_ignore_ascii_case(b"stand"))
+        .map(|r| (u32_at(b, r + 80), u32_at(b, r + 84)))
+        .expect("a Stand sequence");
+    let globals = chunks.get(b"GLBS").map_or(Vec::new(), |&(at, size)| {
+        (0..size / 4).map(|i| u32_at(b, at + 4 * i)).collect()
+    });
+    let (pivt, pivt_size) = chunks[b"PIVT"];
+    let pivots: Vec<Vec3> = (0..pivt_size / 12)
+        .map(|i| vec3_at(b, pivt + 12 * i))
+        .collect();
+    let mut nodes: Vec<(i32, i32, TestBone)> = Vec::new();
+    for (tag, trailer) in [(b"BONE", 8), (b"HELP", 0)] {
+        let Some(&(at, _)) = chunks.get(tag) else {
+            continue;
+        };
+        let mut q = at + 4;
+        for _ in 0..u32_at(b, at) {
+            let size = u32_at(b, q) as usize;
+            let object = u32_at(b, q + 84) as i32;
+            let parent = u32_at(b, q + 88) as i32;
+            let mut bone = TestBone {
+                parent: -1,
+                pivot: pivots.get(object as usize).copied().unwrap_or(Vec3::ZERO),
+                step: [false; 3],
+                global: [-1; 3],
+                translation: Vec::new(),
+                rotation: Vec::new(),
+                scale: Vec::new(),
+            };
+            let mut k = q + 96;
+            while k < q + size {
+                let (count, line, global) = (
+                    u32_at(b, k + 4) as usize,
+                    u32_at(b, k + 8),
+                    u32_at(b, k + 12) as i32,
+                );
+                assert!(line <= 1, "the boar's tracks are step or linear");
+                let which = match &b[k..k + 4] {
+                    b"KGTR" => 0,
+                    b"KGRT" => 1,
+                    _ => 2,
+                };
+                let size = if which == 1 { 8 } else { 12 };
+                let keys = (0..count).map(|i| k + 16 + (4 + size) * i);
+                let in_stand = |t: u32| global >= 0 || (start..=end).contains(&t);
+                let rebase = |t: u32| if global >= 0 { t } else { t - start };
+                bone.step[which] = line == 0;
+                bone.global[which] = global;
+                match which {
+                    0 | 2 => {
+                        let v: Vec<(u32, Vec3)> = keys
+                            .filter(|&a| in_stand(u32_at(b, a)))
+                            .map(|a| (rebase(u32_at(b, a)), vec3_at(b, a + 4)))
+                            .collect();
+                        if which == 0 {
+                            bone.translation = v
+                        } else {
+                            bone.scale = v
+                        }
+                    }
+                    _ => {
+                        bone.rotation = keys
+                            .filter(|&a| in_stand(u32_at(b, a)))
+                            .map(|a| {
+                                let bits = u64::from_le_bytes(b[a + 4..a + 12].try_into().unwrap());
+                                (rebase(u32_at(b, a)), packed_quat(bits))
+                            })
+                            .collect()
+                    }
+                }
+                k += 16 + (4 + size) * count;
+            }
+            nodes.push((object, parent, bone));
+            q += size + trailer;
+        }
+    }
+    let objects: Vec<i32> = nodes.iter().map(|n| n.0).collect();
+    let bones = nodes
+        .into_iter()
+        .map(|(_, parent, mut bone)| {
+            bone.parent = objects
+                .iter()
+                .position(|&o| o == parent && parent >= 0)
+                .map_or(-1, |i| i as i32);
+            bone
+        })
+        .collect();
+    // GEOS: per geoset `size`, then sub-chunks `tag, count, data` (UVAS: sets of per-vertex
+    // pairs), the vertex groups GNDX, their sizes MTGC and their object ids MATS.
+    let (geos, _) = chunks[b"GEOS"];
+    let mut vertices = Vec::new();
+    let mut g = geos + 4;
+    for _ in 0..u32_at(b, geos) {
+        let size = u32_at(b, g) as usize;
+        let mut k = g + 4;
+        let (mut positions, mut groups, mut sizes, mut mats) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        loop {
+            let n = u32_at(b, k + 4) as usize;
+            let (data, item) = (
+                k + 8,
+                match &b[k..k + 4] {
+                    b"VRTX" | b"NRMS" => 12,
+                    b"UVAS" => 8 * positions.len(),
+                    b"PTYP" | b"GNDX" => 1,
+                    b"PVTX" => 2,
+                    b"PCNT" | b"MTGC" | b"MATS" | b"BIDX" | b"BWGT" => 4,
+                    _ => break,
+                },
+            );
+            match &b[k..k + 4] {
+                b"VRTX" => positions = (0..n).map(|i| vec3_at(b, data + 12 * i)).collect(),
+                b"GNDX" => groups = b[data..data + n].to_vec(),
+                b"MTGC" => sizes = (0..n).map(|i| u32_at(b, data + 4 * i) as usize).collect(),
+                b"MATS" => mats = (0..n).map(|i| u32_at(b, data + 4 * i)).collect(),
+                _ => {}
+            }
+            k = data + n * item;
+        }
+        for (i, p) in positions.iter().enumerate() {
+            let group = groups[i] as usize;
+            let first: usize = sizes[..group].iter().sum();
+            vertices.push((*p, mats[first..first + sizes[group]].to_vec()));
+        }
+        g += size;
+    }
+    MdxRead {
+        bones,
+        objects,
+        stand_ms: end - start,
+        globals,
+        vertices,
+    }
+}
+
+#[test]
+fn an_alpha_mdx_moves_its_vertices_as_its_bones_say() {
+    let bytes = corpus("alpha-mdx/Boar.mdx");
+    let AnyModel::Model(model) = read_model_bytes("Boar.mdx", &bytes, &|_| None).unwrap() else {
+        panic!("not an MDX");
+    };
+    let rig = model.rig.as_ref().expect("the boar's stand sequence moves");
+    let read = read_mdx(&bytes);
+    assert_eq!(
+        read.stand_ms,
+        8333 - 6667,
+        "Boar's first Stand is 'Stand - Var1'"
+    );
+    assert_eq!(read.vertices.len(), model.mesh.vertices.len());
+    let mut previous: Option<Vec<Vec3>> = None;
+    let mut moved = 0;
+    for seconds in [0.2, 0.9] {
+        let m = world_matrices(&read.bones, seconds, read.stand_ms, &read.globals);
+        let mut posed = Vec::new();
+        rig.skin(&model.mesh.vertices, &rig.pose(seconds), &mut posed);
+        let mut now = Vec::new();
+        for (k, (bind, ids)) in read.vertices.iter().enumerate() {
+            assert_eq!(Vec3::from(model.mesh.vertices[k].position), *bind);
+            // Every matrix of the vertex's group, equally.
+            let bones: Vec<usize> = ids
+                .iter()
+                .filter_map(|&id| read.objects.iter().position(|&o| o == id as i32))
+                .collect();
+            let want = bones
+                .iter()
+                .map(|&i| m[i].transform_point3(*bind))
+                .sum::<Vec3>()
+                / bones.len() as f32;
+            let got = Vec3::from(posed[k].position);
+            assert!(
+                (got - want).length() < 1e-3,
+                "vertex {k} at {seconds} s: loam {got}, bones {want}"
+            );
+            now.push(got);
+        }
+        if let Some(p) = &previous {
+            moved = p
+                .iter()
+                .zip(&now)
+                .filter(|(a, b)| a.distance(**b) > 1e-3)
+                .count();
+        }
+        previous = Some(now);
+    }
+    assert!(
+        moved > 50,
+        "only {moved} vertices moved between the two times"
+    );
 }
