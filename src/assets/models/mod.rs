@@ -345,13 +345,17 @@ pub struct Model {
 }
 
 /// `mesh` in the pose of `rig` at time 0 when the rig never moves (and then no rig), else both
-/// as they are: a still skeleton costs nothing per frame.
+/// as they are: a still skeleton costs nothing per frame. A still pose that is the identity
+/// (bones without keys, most doodads) leaves the vertices bit for bit as the file stores them.
 fn settle(mut mesh: ModelMesh, rig: Option<Rig>) -> (ModelMesh, Option<Rig>) {
     match rig {
         Some(r) if !r.skeleton.moves() => {
             let pose = r.pose(0.0);
-            let bind = std::mem::take(&mut mesh.vertices);
-            r.skin(&bind, &pose, &mut mesh.vertices);
+            // Bones without keys leave the file's vertices exactly as stored.
+            if pose.iter().any(|m| *m != glam::Mat4::IDENTITY) {
+                let bind = std::mem::take(&mut mesh.vertices);
+                r.skin(&bind, &pose, &mut mesh.vertices);
+            }
             (mesh, None)
         }
         other => (mesh, other),
