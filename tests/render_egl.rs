@@ -20,6 +20,8 @@ use loam::render::camera::Camera;
 use loam::render::mesh::build_tile_mesh;
 use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer, area_colour};
 
+#[path = "render_egl/animation.rs"]
+mod animation;
 mod common;
 #[path = "render_egl/liquid.rs"]
 mod liquid;

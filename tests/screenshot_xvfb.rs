@@ -378,3 +378,78 @@ fn a_staged_road_and_a_box_selection_are_drawn_over_the_view() {
         share * 100.0
     );
 }
+
+/// Copies a folder tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn screenshots_half_a_second_apart_differ_where_things_move() {
+    // The sample with its trees replaced by the corpus creature (whose stand sequence moves
+    // its bones) and a lake added by the liquid operations: `--anim-time` pins the clock, so
+    // the same time draws the same picture and half a second later the view has moved.
+    let tmp = tempfile::tempdir().unwrap();
+    let map = tmp.path().join("Sample");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample"),
+        &map,
+    );
+    let models = map.join("World/Loam/Sample");
+    std::fs::copy(
+        common::corpus_file("wowserhq-format/model/creature.m2"),
+        models.join("Tree01.m2"),
+    )
+    .unwrap();
+    std::fs::remove_file(models.join("Tree0100.skin")).unwrap();
+    std::fs::copy(
+        common::corpus_file("wowserhq-format/model/creature01.skin"),
+        models.join("Tree0101.skin"),
+    )
+    .unwrap();
+    let ops = Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/examples/liquids.json");
+    let dir = out_dir();
+    let shot = |seconds: &str, name: &str| {
+        let png = dir.join(name);
+        screenshot(&[
+            map.to_str().unwrap(),
+            png.to_str().unwrap(),
+            "--size",
+            "960x600",
+            "--apply",
+            ops.to_str().unwrap(),
+            "--view",
+            "60",
+            "90",
+            "25",
+            "10",
+            "30",
+            "0",
+            "--anim-time",
+            seconds,
+        ]);
+        read_png(&png)
+    };
+    let early = shot("0.2", "anim-0.2s.png");
+    let again = shot("0.2", "anim-0.2s-again.png");
+    let late = shot("0.7", "anim-0.7s.png");
+    assert_eq!(
+        view_difference(&early, &again),
+        0.0,
+        "a pinned time draws alike"
+    );
+    let moved = view_difference(&early, &late);
+    assert!(
+        moved > 0.3,
+        "half a second later the view moved by only {moved}"
+    );
+}

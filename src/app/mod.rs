@@ -9,6 +9,7 @@
 //! Not for: widgets (see `ui`), GL (see `render`), the document's own logic (see `doc`),
 //! files (see `pipeline`, `disk`) or any component's work (its own file).
 
+pub mod animation_clock;
 pub mod asset_browser;
 mod asset_picking;
 mod autosave;
@@ -436,6 +437,21 @@ impl LoamApp {
         intents
     }
 
+    /// Moves the animation clock on by this frame's time (View ▸ Animate models) and hands the
+    /// time to the renderer; while it runs and a map is open, asks for the next frame.
+    fn advance_animation(&mut self, ctx: &egui::Context) {
+        let cx = &mut self.cx;
+        let running = cx.settings.objects.animate;
+        let dt = f64::from(ctx.input(|i| i.stable_dt));
+        let seconds = cx.view.clock.advance(dt, running);
+        cx.gl.lock().anim_time = seconds;
+        if running && !cx.view.clock.is_pinned() && cx.doc.session.is_some() {
+            // About 30 frames a second: enough for the stand animations and the water's 60 ms
+            // frames, without keeping a core busy at the display's rate.
+            ctx.request_repaint_after(std::time::Duration::from_millis(33));
+        }
+    }
+
     /// The 3D view in the central panel: the terrain and objects drawn through GL (or what to
     /// do when nothing can be drawn), the gizmo and the rubber band; returns its input.
     fn draw_view(&mut self, ui: &mut egui::Ui) -> ui::viewport::ViewportInput {
@@ -554,6 +570,7 @@ impl eframe::App for LoamApp {
             && objects_ready
             && (cx.settings.left_panel != settings::LeftPanel::Assets
                 || (!browser.is_building() && browser.thumbnails_settled()));
+        self.advance_animation(&ctx);
         let input = self.draw_view(ui);
 
         for c in self.parts.all() {

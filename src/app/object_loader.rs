@@ -46,6 +46,8 @@ pub struct PreparedModel {
     pub doodads: Vec<WmoDoodad>,
     /// Texture files the batches name.
     pub texture_files: Vec<String>,
+    /// The bones that move an M2 or MDX in its stand sequence (`None` when they never move).
+    pub rig: Option<std::sync::Arc<crate::assets::models::Rig>>,
 }
 
 /// What became of one model path.
@@ -111,8 +113,12 @@ pub fn prepare_model(source: &ByteSource, path: &str) -> ModelAnswer {
 /// The GPU-ready parts of a model read.
 fn prepared(model: AnyModel) -> PreparedModel {
     let placement = model.placement_bounds();
+    let mut rig = None;
     let (mesh, file_bounds, vertex_lit, doodad_sets, doodads) = match model {
-        AnyModel::Model(m) => (m.mesh, m.file_bounds, Vec::new(), Vec::new(), Vec::new()),
+        AnyModel::Model(m) => {
+            rig = m.rig.map(std::sync::Arc::new);
+            (m.mesh, m.file_bounds, Vec::new(), Vec::new(), Vec::new())
+        }
         AnyModel::Wmo(w) => {
             let mut lit = vec![false; w.mesh.batches.len()];
             for g in &w.groups {
@@ -142,6 +148,9 @@ fn prepared(model: AnyModel) -> PreparedModel {
     let box_of = |b: crate::assets::models::Aabb| (Vec3::from(b.min), Vec3::from(b.max));
     let bounds = if mesh.vertices.is_empty() {
         box_of(file_bounds)
+    } else if rig.is_some() {
+        // A moving model leaves its bind pose: the file's box covers its animations.
+        box_of(mesh.bounds.union(file_bounds))
     } else {
         box_of(mesh.bounds)
     };
@@ -164,6 +173,7 @@ fn prepared(model: AnyModel) -> PreparedModel {
         doodad_sets,
         doodads,
         texture_files,
+        rig,
     }
 }
 

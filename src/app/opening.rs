@@ -178,6 +178,7 @@ pub fn restart_streams(cx: &mut AppCtx, source: ByteSource) {
     cx.streams.objects.start(source);
     cx.view.object_hover = None;
     cx.gl.lock().queue_clear_models();
+    let has_client = cx.doc.client.is_some();
     let liquid_types = cx
         .doc
         .client
@@ -186,6 +187,8 @@ pub fn restart_streams(cx: &mut AppCtx, source: ByteSource) {
     let mut gl = cx.gl.lock();
     gl.queue_clear_textures();
     gl.liquid_textures = crate::assets::client::kind_textures(liquid_types);
+    // Without a client there are no frames to cycle: the stand-ins move in the shader.
+    gl.liquid_patterns = has_client.then(|| crate::assets::client::kind_patterns(liquid_types));
 }
 
 /// Forgets the tiles on the GPU, so that they are sent again.

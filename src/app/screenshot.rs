@@ -123,6 +123,9 @@ pub struct ScreenshotRequest {
     /// Select the loaded vertices in this world box (x0, y0, x1, y1) with the vertex
     /// selection tool.
     pub select_box: Option<[f64; 4]>,
+    /// Pin the models' and liquids' animation at this many seconds (two shots at different
+    /// times show what moves).
+    pub anim_time: Option<f64>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -168,6 +171,9 @@ impl ScreenshotJob {
         if let Some((eye, target)) = r.view {
             cx.view.camera.position = eye;
             cx.view.camera.look_at(target);
+        }
+        if let Some(t) = r.anim_time {
+            cx.view.clock.pin(t);
         }
         if r.hide_objects {
             cx.settings.objects.doodads = false;

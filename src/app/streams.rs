@@ -61,6 +61,14 @@ impl Streams {
         self.textures.want(&tile.textures);
         if tile.liquid_chunk_count() > 0 {
             self.textures.want(&gl.liquid_textures);
+            if let Some(patterns) = &gl.liquid_patterns {
+                // The animation's other frames, asked for once (the loader skips repeats).
+                let frames: Vec<String> = patterns
+                    .iter()
+                    .flat_map(|p| crate::assets::client::frame_paths(p))
+                    .collect();
+                self.textures.want(&frames);
+            }
         }
         gl.queue_upload(build_tile_mesh(tile), tile.textures.clone());
     }

@@ -24,6 +24,8 @@ pub struct View {
     pub shown_cursor: Option<[f64; 3]>,
     /// The tile the camera last went to in this map (the tile map's Go to tile fields show it).
     pub gone_to: Option<TileCoord>,
+    /// The models' and liquids' animation time.
+    pub clock: super::animation_clock::AnimationClock,
 }
 
 /// A camera's position and the point it looks at (on a plane at `ground`, at most three tiles

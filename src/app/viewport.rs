@@ -53,6 +53,12 @@ pub struct GlState {
     /// The texture path of each liquid kind (water, ocean, magma, slime), drawn once the
     /// texture worker has put it in the terrain's store.
     pub liquid_textures: [String; 4],
+    /// Each kind's texture animation (`…\\lake_a.%d.blp`) when a client is open: its frames
+    /// are asked for with the first, and drawn in turn as they arrive.
+    pub liquid_patterns: Option<[String; 4]>,
+    /// Seconds into the models' and liquids' animations that the next frame shows (the app's
+    /// clock, `app::animation_clock`).
+    pub anim_time: f64,
 }
 
 /// The shared handle.
@@ -192,7 +198,11 @@ impl GlState {
             objects.clear(gl);
         }
         for (id, m) in self.queue.models.drain(..) {
-            if let Err(e) = objects.upload(gl, id, &m.mesh, &m.vertex_lit) {
+            let uploaded = match &m.rig {
+                Some(rig) => objects.upload_rigged(gl, id, &m.mesh, &m.vertex_lit, rig.clone()),
+                None => objects.upload(gl, id, &m.mesh, &m.vertex_lit),
+            };
+            if let Err(e) = uploaded {
                 self.error = Some(e);
             }
         }
@@ -218,18 +228,37 @@ impl GlState {
         if let Some(r) = &self.renderer {
             r.draw(gl, params);
         }
-        if let Some(o) = &self.objects {
+        if let Some(o) = &mut self.objects {
+            o.pose(gl, &self.draw_list, self.anim_time);
             self.object_stats = o.draw(gl, params, &self.draw_list);
         }
         // Translucent, so after everything opaque.
-        if let Some(l) = &self.liquid {
-            l.draw(
-                gl,
-                params,
-                self.renderer.as_ref().map(|r| (r, &self.liquid_textures)),
-            );
+        let frame = self.liquid_frame();
+        if let Some(l) = &mut self.liquid {
+            l.set_time(self.anim_time);
+            l.draw(gl, params, self.renderer.as_ref().map(|r| (r, &frame)));
         }
         self.frames_drawn += 1;
+    }
+
+    /// Each liquid kind's texture for this frame's time: its animation's current frame when
+    /// that is on the GPU, else its first frame.
+    fn liquid_frame(&self) -> [String; 4] {
+        let frame = crate::assets::client::liquid_frame(self.anim_time);
+        std::array::from_fn(|k| {
+            let first = &self.liquid_textures[k];
+            match (&self.liquid_patterns, &self.renderer) {
+                (Some(p), Some(r)) => {
+                    let now = crate::assets::client::frame_path(&p[k], frame);
+                    if r.has_texture(&now) {
+                        now
+                    } else {
+                        first.clone()
+                    }
+                }
+                _ => first.clone(),
+            }
+        })
     }
 
     /// Frees the GL objects (from `on_exit`).

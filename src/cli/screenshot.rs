@@ -85,6 +85,10 @@ pub struct ShotArgs {
     /// tool; the shot shows them as points.
     #[arg(long, num_args = 4, value_names = ["X0", "Y0", "X1", "Y1"], allow_negative_numbers = true)]
     select_box: Option<Vec<f64>>,
+    /// Show the models' stand animations and the liquids at this many seconds, held still
+    /// (two shots at different times differ only where something moves).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    anim_time: Option<f64>,
 }
 
 /// World points (x, y) given as one argument (`x,y;x,y;…`).
@@ -107,6 +111,14 @@ fn parse_points(s: &str) -> Result<Points, String> {
         })
         .collect::<Result<_, _>>()
         .map(Points)
+}
+
+/// Parses a finite, non-negative number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds")),
+    }
 }
 
 /// Reads an operations file (docs/scripting.md); errors name it.
@@ -161,6 +173,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
             Some(&[x0, y0, x1, y1]) => Some([x0, y0, x1, y1]),
             _ => None,
         },
+        anim_time: args.anim_time,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)
@@ -190,6 +203,9 @@ mod tests {
         assert_eq!(parse_size("1280x800"), Ok([1280, 800]));
         assert!(parse_size("12x800").is_err());
         assert!(parse_size("wide").is_err());
+        assert_eq!(parse_seconds("0.5"), Ok(0.5));
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("soon").is_err());
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! Liquid surfaces on the GPU: per tile a vertex/index buffer of its wet quads, drawn after the
 //! terrain and objects, translucent, coloured by kind (water, ocean, magma, slime) and darker
 //! and more opaque where the water is deep; each kind's texture from the client, when the
-//! terrain's texture store holds it, blended over its colour.
+//! terrain's texture store holds it, blended over its colour. The caller names each kind's
+//! texture for the frame (the client's animations cycle through theirs, see
+//! `assets::client::liquid_frame`); a kind drawn without a texture moves too, its colour
+//! rippled by a pattern that drifts with [`LiquidRenderer::set_time`].
 //!
 //! Not for: building the quads (see `render::liquid_mesh`). Every call takes the
 //! `glow::Context`, as the terrain renderer's do.
@@ -32,6 +35,7 @@ uniforms! {
         brush: "u_brush",
         slots: "u_slots",
         textured: "u_textured",
+        time: "u_time",
     }
     arrays {
         diffuse: "u_diffuse"; 4,
@@ -43,6 +47,8 @@ pub struct LiquidRenderer {
     program: glow::Program,
     tiles: HashMap<TileCoord, GpuLiquid>,
     uniforms: Uniforms,
+    /// Seconds into the animation the next draw shows.
+    time: f64,
 }
 
 const VERTEX_SHADER: &str = r#"
@@ -78,6 +84,7 @@ uniform sampler2DArray u_diffuse2;
 uniform sampler2DArray u_diffuse3;
 uniform uvec4 u_slots;
 uniform uvec4 u_textured;
+uniform float u_time;
 out vec4 o_color;
 vec3 liquid_texture(uint slot, vec2 uv) {
     uint class_index = slot >> 16;
@@ -101,6 +108,12 @@ void main() {
         // One repeat every two liquid quads (8⅓ yards).
         vec3 tex = liquid_texture(u_slots[k], v_world.xy / 8.3333);
         color = mix(color, tex, 0.6);
+    } else {
+        // The stand-in moves too: two wave trains drifting across each other (±10%).
+        vec2 p = v_world.xy / 8.3333;
+        float waves = sin(dot(p, vec2(2.1, 1.3)) * 3.1416 + u_time * 2.4)
+                    * sin(dot(p, vec2(-1.2, 2.3)) * 3.1416 - u_time * 1.7);
+        color *= 1.0 + 0.1 * waves;
     }
     float alpha = k == 2u ? 0.92 : (k == 3u ? 0.85 : mix(0.45, 0.85, d));
     if (k < 2u) {
@@ -130,6 +143,7 @@ impl LiquidRenderer {
                 program,
                 tiles: HashMap::new(),
                 uniforms,
+                time: 0.0,
             })
         }
     }
@@ -149,6 +163,11 @@ impl LiquidRenderer {
         let tile = unsafe { upload_tile(gl, mesh)? };
         self.tiles.insert(coord, tile);
         Ok(())
+    }
+
+    /// Sets the time the next draws show, in seconds (the procedural stand-ins' drift).
+    pub fn set_time(&mut self, seconds: f64) {
+        self.time = seconds;
     }
 
     /// Frees a tile's liquid.
@@ -202,6 +221,9 @@ impl LiquidRenderer {
                 .brush
                 .map_or(([0.0, 0.0], 0.0, 0.0), |(p, r)| (p, r, 1.0));
             gl.uniform_4_f32(u.brush.as_ref(), bxy[0], bxy[1], br, on);
+            // Wrapped to keep the sines' arguments precise in f32 (a whole number of periods
+            // of both wave trains is not needed: a jump once an hour is invisible).
+            gl.uniform_1_f32(u.time.as_ref(), self.time.rem_euclid(3600.0) as f32);
             let slots: [Option<u32>; 4] = match textures {
                 Some((store, names)) => {
                     store.bind_textures(gl, 0);

@@ -2,6 +2,15 @@
 //! texture per model texture path, and each frame one instanced draw per (model, batch) with
 //! the world matrices of the model's visible instances; boxes for placeholders and outlines.
 //!
+//! Animated models are skinned on the CPU ([`ObjectRenderer::pose`]): once per frame per model
+//! with a visible instance, whatever its instance count, and the moved vertices replace its
+//! vertex buffer. Every instance of a model therefore shows the same moment of its stand
+//! sequence, where the client starts each instance at its own time; a model off screen, or
+//! whose bones never move, costs nothing. CPU skinning over a bone palette in the shader
+//! because the instanced draw stays as it is, Mesa's llvmpipe gains nothing from moving the
+//! work into a vertex shader it also runs on the CPU, and the 0.5.x MDX groups (any number of
+//! bones, equal weights) need no second vertex layout.
+//!
 //! Not for: reading model files (`assets::models` gives the meshes) or choosing what is
 //! visible (`render::scene` builds the draw list).
 
@@ -13,7 +22,7 @@ use glow::HasContext;
 use super::scene::{DrawList, ModelId};
 use super::terrain::FrameParams;
 use super::texture_store::texture_key;
-use crate::assets::models::{BlendMode, Indices, ModelMesh, TextureRef, Vertex};
+use crate::assets::models::{BlendMode, Indices, ModelMesh, Rig, TextureRef, Vertex};
 
 /// Alpha below which an alpha-keyed texel is discarded. The client's alpha reference for
 /// `GxBlend_AlphaKey` is not documented in the specs we have; half keeps leaves and fences
@@ -45,6 +54,18 @@ struct GpuModel {
     ebo: glow::Buffer,
     index_type: u32,
     batches: Vec<GpuBatch>,
+    /// The bones that move it, for a model whose bones move.
+    animation: Option<Animation>,
+}
+
+/// What posing an animated model needs: its bind pose, its rig, and the time its vertex
+/// buffer shows.
+struct Animation {
+    rig: std::sync::Arc<Rig>,
+    bind: Vec<Vertex>,
+    posed_at: Option<f64>,
+    /// The skinned vertices, kept between frames to spare the allocation.
+    scratch: Vec<Vertex>,
 }
 
 /// Draw statistics of the last frame.
@@ -284,6 +305,67 @@ impl ObjectRenderer {
         let model = unsafe { upload_model(gl, mesh, vertex_lit, self.instance_buffer)? };
         self.models.insert(id, model);
         Ok(())
+    }
+
+    /// Uploads model `id` (as [`ObjectRenderer::upload`]) whose bones `rig` moves: drawn in its
+    /// bind pose until [`ObjectRenderer::pose`] moves it. A rig that does not match the mesh
+    /// (one influence per vertex) is ignored.
+    pub fn upload_rigged(
+        &mut self,
+        gl: &glow::Context,
+        id: ModelId,
+        mesh: &ModelMesh,
+        vertex_lit: &[bool],
+        rig: std::sync::Arc<Rig>,
+    ) -> Result<(), String> {
+        self.upload(gl, id, mesh, vertex_lit)?;
+        if let Some(m) = self.models.get_mut(&id)
+            && rig.influences.len() == mesh.vertices.len()
+        {
+            m.animation = Some(Animation {
+                rig,
+                bind: mesh.vertices.clone(),
+                posed_at: None,
+                scratch: Vec::with_capacity(mesh.vertices.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Moves every animated model with a visible instance in `list` to `seconds` into its
+    /// stand sequence: one skinning per model, its vertex buffer replaced. Models posed at that
+    /// time already, off screen or still are skipped. Returns how many were posed.
+    pub fn pose(&mut self, gl: &glow::Context, list: &DrawList, seconds: f64) -> usize {
+        let mut posed = 0;
+        for (id, instances) in &list.models {
+            if instances.is_empty() {
+                continue;
+            }
+            let Some(model) = self.models.get_mut(id) else {
+                continue;
+            };
+            let Some(a) = model.animation.as_mut() else {
+                continue;
+            };
+            if a.posed_at == Some(seconds) {
+                continue;
+            }
+            let bones = a.rig.pose(seconds);
+            a.rig.skin(&a.bind, &bones, &mut a.scratch);
+            // SAFETY: the buffer was made for exactly `bind.len()` vertices on this context.
+            unsafe {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(model.vbo));
+                gl.buffer_sub_data_u8_slice(
+                    glow::ARRAY_BUFFER,
+                    0,
+                    bytemuck::cast_slice(&a.scratch),
+                );
+                gl.bind_buffer(glow::ARRAY_BUFFER, None);
+            }
+            a.posed_at = Some(seconds);
+            posed += 1;
+        }
+        posed
     }
 
     /// True when model `id` is on the GPU.
@@ -649,6 +731,7 @@ unsafe fn upload_model(
             ebo,
             index_type,
             batches,
+            animation: None,
         })
     }
 }

@@ -146,6 +146,9 @@ pub struct ObjectFilter {
     pub bounding_boxes: bool,
     /// Doodads farther than this from the eye (to their box) are not drawn, in yards.
     pub doodad_distance: f32,
+    /// Models play their stand animation and liquids move (View ▸ Animate models); off
+    /// freezes both where they are.
+    pub animate: bool,
 }
 
 impl Default for ObjectFilter {
@@ -159,6 +162,7 @@ impl Default for ObjectFilter {
             // The sample's and a continent's default views look at the map from some 850
             // yards: doodads must reach that far to be seen at all on opening.
             doodad_distance: 1000.0,
+            animate: true,
         }
     }
 }

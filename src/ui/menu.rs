@@ -163,6 +163,12 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 .checkbox(&mut f.bounding_boxes, "Bounding boxes")
                 .changed();
             changed |= ui
+                .checkbox(&mut f.animate, "Animate models")
+                .on_hover_text(
+                    "Models play their stand animation and liquids move; off freezes both",
+                )
+                .changed();
+            changed |= ui
                 .add(
                     egui::Slider::new(&mut f.doodad_distance, 50.0..=3000.0)
                         .logarithmic(true)

@@ -67,6 +67,55 @@ pub fn kind_textures(types: &[ClientLiquid]) -> [String; 4] {
     })
 }
 
+/// The classic kinds' texture animations (water, ocean, magma, slime): `%d` is the frame.
+pub const CLASSIC_PATTERNS: [&str; 4] = [
+    "XTextures\\river\\lake_a.%d.blp",
+    "XTextures\\ocean\\ocean_h.%d.blp",
+    "XTextures\\lava\\lava.%d.blp",
+    "XTextures\\slime\\slime.%d.blp",
+];
+
+/// Frames of a liquid texture animation, numbered 1 to 30 in the paths: Noggit3 loads
+/// `%d` = 1..=30 of LiquidType's texture (`liquid_render::add_liquid_id`).
+pub const LIQUID_FRAMES: u32 = 30;
+
+/// Milliseconds each frame shows: Noggit3's `liquid_render::get_texture_index` takes frame
+/// `animtime / 60 % count` of a millisecond clock, a cycle of 1.8 s.
+pub const LIQUID_FRAME_MS: f64 = 60.0;
+
+/// The frame number (1..=30, as in the paths) shown `seconds` into the animation.
+pub fn liquid_frame(seconds: f64) -> u32 {
+    let n = (seconds * 1000.0 / LIQUID_FRAME_MS).floor() as i64;
+    n.rem_euclid(i64::from(LIQUID_FRAMES)) as u32 + 1
+}
+
+/// A pattern's path for frame `frame` (`%d` replaced; a path without `%d` is one still frame).
+pub fn frame_path(pattern: &str, frame: u32) -> String {
+    pattern.replace("%d", &frame.to_string())
+}
+
+/// Every frame's path of a pattern (just the path when it names no frame).
+pub fn frame_paths(pattern: &str) -> Vec<String> {
+    if !pattern.contains("%d") {
+        return vec![pattern.to_string()];
+    }
+    (1..=LIQUID_FRAMES)
+        .map(|f| frame_path(pattern, f))
+        .collect()
+}
+
+/// Each classic kind's texture animation: LiquidType rows 1 to 4's texture when `types` has
+/// them, else the classic pattern.
+pub fn kind_patterns(types: &[ClientLiquid]) -> [String; 4] {
+    std::array::from_fn(|k| {
+        types
+            .iter()
+            .find(|t| t.id as usize == k + 1)
+            .and_then(|t| t.texture.clone())
+            .unwrap_or_else(|| CLASSIC_PATTERNS[k].to_string())
+    })
+}
+
 impl ClientData {
     /// The liquids of a 3.3.5 (or unrecognised) client's LiquidType.dbc; empty for older
     /// clients and when the table is missing or unreadable.
@@ -88,6 +137,35 @@ impl ClientData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn liquid_frames_cycle_at_the_clients_rate() {
+        assert_eq!(liquid_frame(0.0), 1);
+        assert_eq!(liquid_frame(0.059), 1);
+        assert_eq!(liquid_frame(0.060), 2);
+        // Half a second later: frame 1 + 8 (500 / 60 = 8.3).
+        assert_eq!(liquid_frame(0.5), 9);
+        // 30 frames of 60 ms: the cycle repeats after 1.8 s.
+        assert_eq!(liquid_frame(1.79), 30);
+        assert_eq!(liquid_frame(1.8), 1);
+        assert_eq!(liquid_frame(-0.01), 30);
+        let lake = kind_patterns(&[])[0].clone();
+        assert_eq!(lake, "XTextures\\river\\lake_a.%d.blp");
+        assert_eq!(frame_path(&lake, 9), "XTextures\\river\\lake_a.9.blp");
+        assert_eq!(frame_paths(&lake).len(), 30);
+        assert_eq!(frame_paths(&lake)[29], "XTextures\\river\\lake_a.30.blp");
+        assert_eq!(
+            frame_paths("XTextures\\still.blp"),
+            ["XTextures\\still.blp"]
+        );
+        let own = [ClientLiquid {
+            id: 2,
+            name: "Ocean".into(),
+            texture: Some("XTextures\\custom\\sea.%d.blp".into()),
+        }];
+        assert_eq!(kind_patterns(&own)[1], "XTextures\\custom\\sea.%d.blp");
+        assert_eq!(kind_patterns(&own)[2], CLASSIC_PATTERNS[2]);
+    }
 
     /// A 3.3.5 LiquidType.dbc (45 fields, 180-byte records) laid out as the client's: id, name,
     /// …, the six texture strings at fields 15..21.

@@ -34,7 +34,9 @@ pub use ground_effect_names::{
     GROUND_EFFECT_DOODAD_DBC, GROUND_EFFECT_TEXTURE_DBC, GroundEffect, GroundEffectNames,
 };
 pub use liquids::{
-    CLASSIC_TEXTURES, ClientLiquid, LIQUID_TYPE_DBC, kind_textures, read_liquid_table,
+    CLASSIC_PATTERNS, CLASSIC_TEXTURES, ClientLiquid, LIQUID_FRAME_MS, LIQUID_FRAMES,
+    LIQUID_TYPE_DBC, frame_path, frame_paths, kind_patterns, kind_textures, liquid_frame,
+    read_liquid_table,
 };
 pub use loose::LooseIndex;
 pub use map_table::{MapEntry, MapRowOutcome, add_map};

@@ -1,9 +1,10 @@
-//! M2 (`MD20`, versions 256–264: 1.12 to 3.3.5): the static parts only — header, vertices,
-//! textures, render flags, texture lookup, bounding box and one skin profile — read by offset
-//! from the header's `count, offset` pairs. Animation, bones, particles, ribbons, lights,
-//! cameras and attachments are never touched, so that damage (or a layout this reader does not
-//! know) in those parts cannot cost a model its geometry; that is where `wow-m2` 0.7 fails on
-//! two of the three corpus models (docs/formats.md, "Models").
+//! M2 (`MD20`, versions 256–264: 1.12 to 3.3.5): header, vertices, textures, render flags,
+//! texture lookup, bounding box and one skin profile, read by offset from the header's
+//! `count, offset` pairs; the bones and stand sequence through `m2_anim`, on a best-effort
+//! basis. Particles, ribbons, lights, cameras and attachments are never touched, and damage in
+//! the animation data drops only the motion, so that a layout this reader does not know there
+//! cannot cost a model its geometry; that is where `wow-m2` 0.7 fails on two of the three
+//! corpus models (docs/formats.md, "Models").
 //!
 //! Layout (wowdev wiki, M2): up to 263 the header has `playable_animation_lookup` (8 bytes)
 //! after the animation lookup, an array of embedded skin profiles where 264 has a skin count,
@@ -12,6 +13,7 @@
 
 use super::bytes::{Cursor, Label, c_string, counted, f32_at, u16_at, u16s, u32_at};
 use super::error::{ModelError, ModelErrorKind, Result};
+use super::m2_anim;
 use super::skin::{self, Profile};
 use super::{
     Aabb, Batch, BlendMode, Fetch, Material, MeshBuilder, Model, ModelFormat, TextureRef, Vertex,
@@ -127,12 +129,25 @@ pub(super) fn read(path: &str, bytes: &[u8], fetch: Fetch) -> Result<Model> {
         texture_lookup: &texture_lookup,
     };
     let mesh = build(&parts, &profile).map_err(|e| e.in_file(&skin_name))?;
+    // Damaged or unknown animation data costs the model its motion, never its geometry.
+    let rig = m2_anim::read(
+        path,
+        bytes,
+        version,
+        layout.vertices,
+        &profile.vertices,
+        fetch,
+    )
+    .ok()
+    .flatten();
+    let (mesh, rig) = super::settle(mesh.finish(), rig);
     Ok(Model {
         format: ModelFormat::M2,
         version,
         name: c_string(name),
-        mesh: mesh.finish(),
+        mesh,
         file_bounds,
+        rig,
     })
 }
 

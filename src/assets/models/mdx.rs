@@ -1,15 +1,18 @@
 //! MDX (`MDLX`, versions 1300 and 1400: the 0.5.x clients' models, Warcraft III's format as
 //! World of Warcraft's alpha used it). Chunks are `tag + u32 size + payload` with tags in reading
 //! order. Read: VERS, MODL (name, extent), TEXS (paths, replaceable ids), MTLS (layers: filter
-//! mode, shading flags, texture), GEOS (VRTX, NRMS, UVAS, PTYP/PCNT/PVTX, material id); every
-//! other chunk (bones, sequences, particles, collision…) is skipped by its size.
+//! mode, shading flags, texture), GEOS (VRTX, NRMS, UVAS, PTYP/PCNT/PVTX, GNDX/MTGC/MATS, material
+//! id); bones, helpers, pivots and sequences go to `mdx_anim` for the rig, on a best-effort
+//! basis; every other chunk (particles, collision…) is skipped by its size.
 //!
 //! Sources: barncastle/wow-mdx-viewer (`src/formats/mdx/modelreader.ts`, `model.ts`), checked
 //! against the three 0.5.3 corpus files: every chunk walk ends exactly at the end of the file,
 //! every geoset's sub-chunks end exactly at its inclusive size.
 
+use super::animation::Influence;
 use super::bytes::{Chunk, Cursor, Label, c_string, chunks, f32_records, u16s, u32_at};
 use super::error::{ModelErrorKind, Result};
+use super::mdx_anim::{self, AnimChunks};
 use super::{
     Aabb, Batch, BlendMode, Material, MeshBuilder, Model, ModelFormat, TextureRef, Vertex,
 };
@@ -59,6 +62,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Model> {
     let mut texs = None;
     let mut mtls = None;
     let mut geos = None;
+    let mut anim = AnimChunks::default();
     for chunk in chunks(&bytes[4..], 4, false) {
         let chunk = chunk?;
         match &chunk.tag {
@@ -67,8 +71,14 @@ pub(super) fn read(bytes: &[u8]) -> Result<Model> {
             b"TEXS" => texs = Some(chunk.complete()?),
             b"MTLS" => mtls = Some(chunk.complete()?),
             b"GEOS" => geos = Some(chunk.complete()?),
-            // Everything else (bones, sequences, particles, collision…) is skipped, even cut
-            // short at the end of the file.
+            // Animation chunks cut short lose the model its motion only.
+            b"SEQS" => anim.sequences = chunk.complete().ok(),
+            b"GLBS" => anim.global_sequences = chunk.complete().ok(),
+            b"BONE" => anim.bones = chunk.complete().ok(),
+            b"HELP" => anim.helpers = chunk.complete().ok(),
+            b"PIVT" => anim.pivots = chunk.complete().ok(),
+            // Everything else (particles, collision…) is skipped, even cut short at the end of
+            // the file.
             _ => {}
         }
     }
@@ -88,15 +98,19 @@ pub(super) fn read(bytes: &[u8]) -> Result<Model> {
         None => Vec::new(),
     };
     let mut mesh = MeshBuilder::default();
+    let mut groups = Vec::new();
     if let Some(c) = geos {
-        geosets(&c, &textures, &materials, &mut mesh)?;
+        geosets(&c, &textures, &materials, &mut mesh, &mut groups)?;
     }
+    let rig = mdx_anim::read(&anim, &groups).ok().flatten();
+    let (mesh, rig) = super::settle(mesh.finish(), rig);
     Ok(Model {
         format: ModelFormat::Mdx,
         version,
         name,
-        mesh: mesh.finish(),
+        mesh,
         file_bounds,
+        rig,
     })
 }
 
@@ -199,6 +213,7 @@ fn geosets(
     textures: &[Texture],
     materials: &[Vec<Layer>],
     mesh: &mut MeshBuilder,
+    groups: &mut Vec<Influence>,
 ) -> Result<()> {
     let mut c = chunk.cursor();
     let count = c.count(4)?;
@@ -214,6 +229,7 @@ fn geosets(
             textures,
             materials,
             mesh,
+            groups,
         )?;
     }
     Ok(())
@@ -225,6 +241,7 @@ fn geoset(
     textures: &[Texture],
     materials: &[Vec<Layer>],
     mesh: &mut MeshBuilder,
+    groups: &mut Vec<Influence>,
 ) -> Result<()> {
     let mut positions: Vec<[f32; 3]> = Vec::new();
     let mut normals: Vec<[f32; 3]> = Vec::new();
@@ -232,6 +249,9 @@ fn geoset(
     let mut kinds: &[u8] = &[];
     let mut faces: Vec<u16> = Vec::new();
     let mut faces_at = 0;
+    let mut vertex_groups: &[u8] = &[];
+    let mut group_sizes: Vec<u32> = Vec::new();
+    let mut matrices: Vec<u32> = Vec::new();
     // Sub-chunks in the order the exporter writes them; the first word that is no known tag is
     // the material id that ends them.
     loop {
@@ -264,6 +284,9 @@ fn geoset(
             b"VRTX" => positions = f32_records::<3>(data),
             b"NRMS" => normals = f32_records::<3>(data),
             b"PTYP" => kinds = data,
+            b"GNDX" => vertex_groups = data,
+            b"MTGC" => group_sizes = u32s(data),
+            b"MATS" => matrices = u32s(data),
             b"PVTX" => {
                 faces = u16s(data);
                 faces_at = tag_at + 8;
@@ -313,6 +336,10 @@ fn geoset(
                 uv: uv(0, i),
                 uv2: uv(1, i),
             }),
+    );
+    groups.extend(
+        (0..positions.len())
+            .map(|i| group_influence(vertex_groups.get(i), &group_sizes, &matrices)),
     );
     let triangles = faces.len() / 3 * 3;
     for (k, &f) in faces[..triangles].iter().enumerate() {
@@ -366,4 +393,34 @@ fn geoset(
         });
     }
     Ok(())
+}
+
+/// Packed little-endian u32s.
+fn u32s(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|r| u32_at(r, 0)).collect()
+}
+
+/// The object ids a vertex in matrix group `group` follows, equally weighted (at most four:
+/// the corpus's groups have one to three). No group: no influence (the bind pose stays).
+fn group_influence(group: Option<&u8>, sizes: &[u32], matrices: &[u32]) -> Influence {
+    let Some(&g) = group else {
+        return Influence::default();
+    };
+    let g = usize::from(g);
+    let Some(&size) = sizes.get(g) else {
+        return Influence::default();
+    };
+    let start: usize = sizes[..g].iter().map(|&s| s as usize).sum();
+    let ids: Vec<u32> = matrices
+        .iter()
+        .skip(start)
+        .take((size as usize).min(4))
+        .copied()
+        .collect();
+    let mut out = Influence::default();
+    for (i, &id) in ids.iter().enumerate() {
+        out.bones[i] = u16::try_from(id).unwrap_or(u16::MAX);
+        out.weights[i] = 1.0 / ids.len() as f32;
+    }
+    out
 }

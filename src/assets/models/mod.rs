@@ -10,20 +10,28 @@
 //! Axes: model space as the files store it, z up (x forward, y left; the client's model space).
 //! Nothing is flipped or swapped here; `render/` owns any conversion to its own axes.
 //!
-//! Not for: animation, bones, particles, ribbons, lights, cameras, collision, liquids, portals,
-//! lightmaps, LOD selection or finding files (the caller's `fetch` does that); `render/` never
-//! parses a file and this module never touches GL.
+//! Animation: an M2's or MDX's bones, their stand-sequence tracks and each vertex's bones come
+//! as a [`Rig`] (`animation`, read by `m2_anim` and `mdx_anim`); a skeleton that never moves is
+//! posed once here and leaves no rig, so a still model costs nothing per frame.
+//!
+//! Not for: particles, ribbons, lights, cameras, collision, liquids, portals, lightmaps, LOD
+//! selection or finding files (the caller's `fetch` does that); `render/` never parses a file
+//! and this module never touches GL.
 
+pub mod animation;
 mod bytes;
 mod error;
 mod m2;
+mod m2_anim;
 mod mdx;
+mod mdx_anim;
 mod skin;
 mod wmo;
 mod wmo_v14;
 
 use std::ops::Range;
 
+pub use animation::Rig;
 pub use error::{ModelError, ModelErrorKind, Result};
 
 /// Fetches the bytes of a companion file (a `.skin`, a WMO group `_NNN.wmo`) or, for
@@ -331,6 +339,27 @@ pub struct Model {
     /// The box the file declares (M2 header bounding box, MDX MODL extent); it may be larger
     /// than the bind pose (it covers animations).
     pub file_bounds: Aabb,
+    /// The bones that move the mesh in the stand sequence; `None` for a model whose bones
+    /// never move (its still pose is already in [`ModelMesh::vertices`]) or that has none.
+    pub rig: Option<Rig>,
+}
+
+/// `mesh` in the pose of `rig` at time 0 when the rig never moves (and then no rig), else both
+/// as they are: a still skeleton costs nothing per frame. A still pose that is the identity
+/// (bones without keys, most doodads) leaves the vertices bit for bit as the file stores them.
+fn settle(mut mesh: ModelMesh, rig: Option<Rig>) -> (ModelMesh, Option<Rig>) {
+    match rig {
+        Some(r) if !r.skeleton.moves() => {
+            let pose = r.pose(0.0);
+            // Bones without keys leave the file's vertices exactly as stored.
+            if pose.iter().any(|m| *m != glam::Mat4::IDENTITY) {
+                let bind = std::mem::take(&mut mesh.vertices);
+                r.skin(&bind, &pose, &mut mesh.vertices);
+            }
+            (mesh, None)
+        }
+        other => (mesh, other),
+    }
 }
 
 /// One WMO group as it lies in [`WmoModel::mesh`].
