@@ -265,17 +265,27 @@ pub(super) fn with_shaping_tools(
 
 /// The right panel: the tools, the object panel with the object tool, and the history.
 pub(super) fn right(ui: &mut egui::Ui, view: &RightView) -> Vec<Intent> {
-    let mut intents = ui::tools::show(ui, &view.settings, &view.tools);
-    if let Some((selected, place, transform)) = &view.selected {
-        intents.extend(ui::object_panel::show(
-            ui,
-            selected,
-            place,
-            transform.as_deref(),
-        ));
-    }
-    ui.separator();
+    // The history keeps its place at the foot of the panel and the tools scroll above it:
+    // a tool's settings can be taller than a small window, and Undo must stay in reach.
     let (labels, applied) = &view.history;
-    intents.extend(ui::history::show(ui, labels, *applied, view.can_redo));
+    let mut intents = egui::Panel::bottom("loam-history")
+        .resizable(false)
+        .show_inside(ui, |ui| {
+            ui::history::show(ui, labels, *applied, view.can_redo)
+        })
+        .inner;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            intents.extend(ui::tools::show(ui, &view.settings, &view.tools));
+            if let Some((selected, place, transform)) = &view.selected {
+                intents.extend(ui::object_panel::show(
+                    ui,
+                    selected,
+                    place,
+                    transform.as_deref(),
+                ));
+            }
+        });
     intents
 }
