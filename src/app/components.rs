@@ -5,7 +5,7 @@
 
 use super::component::Component;
 use super::{
-    asset_browser, autosave, brushes, export, images, map_edits, missing_models, new_map,
+    asset_browser, autosave, brushes, daylight, export, images, map_edits, missing_models, new_map,
     object_tool, open_from_client, opening, save_as, terrain_clipboard, texture_tools,
     view_settings, window,
 };
@@ -44,13 +44,15 @@ pub struct Components {
     pub view_settings: view_settings::ViewSettings,
     /// The notice over the view about missing models, and their list.
     pub missing_models: missing_models::MissingModels,
+    /// The view's light and its clock.
+    pub daylight: daylight::Daylight,
 }
 
 impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 16] {
+    pub fn all(&mut self) -> [&mut dyn Component; 17] {
         [
             &mut self.save_as,
             &mut self.open_from_client,
@@ -68,6 +70,7 @@ impl Components {
             &mut self.opening,
             &mut self.view_settings,
             &mut self.missing_models,
+            &mut self.daylight,
         ]
     }
 
@@ -97,6 +100,7 @@ impl Components {
             opening: Default::default(),
             view_settings: Default::default(),
             missing_models: Default::default(),
+            daylight: Default::default(),
         }
     }
 }

@@ -38,6 +38,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
             .as_ref()
             .map(|_| doc.uids.range().map(|r| (r.first, r.last))),
         camera_speed: settings.camera_speed,
+        time_of_day: settings.time_of_day,
         autosave_secs: settings.autosave_secs,
         client: doc.client.as_ref().map(Client::describe),
         client_has_archives: doc.client_data().is_some(),
@@ -76,6 +77,9 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
         message: cx.shell.message.clone(),
         textures: cx.streams.textures.status(),
         objects: object_view::object_status(&cx.streams.objects, session, &cx.gl),
+        light: (cx.doc.client.as_ref())
+            .and_then(|c| c.lights.as_ref().err())
+            .map(|why| format!("default light: {why}")),
     }
 }
 

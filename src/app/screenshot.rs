@@ -98,6 +98,8 @@ pub struct ScreenshotRequest {
     pub overlays: Vec<ShotOverlay>,
     /// Show this dialog.
     pub dialog: Option<ShotDialog>,
+    /// Draw the light at this time of day (the clock stopped there).
+    pub time: Option<crate::doc::light::DayTime>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -143,6 +145,9 @@ impl ScreenshotJob {
         if let Some((eye, target)) = r.view {
             cx.view.camera.position = eye;
             cx.view.camera.look_at(target);
+        }
+        if let Some(time) = r.time {
+            cx.settings.time_of_day = crate::doc::light::TimeOfDay::at(time);
         }
         if r.hide_objects {
             cx.settings.objects.doodads = false;

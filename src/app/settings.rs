@@ -49,6 +49,8 @@ pub struct Settings {
     pub objects: ObjectFilter,
     /// How often unsaved edits are written to the recovery folder, in seconds.
     pub autosave_secs: u32,
+    /// The view's time of day (View ▸ Time of day).
+    pub time_of_day: crate::doc::light::TimeOfDay,
 }
 
 impl Default for Settings {
@@ -64,6 +66,7 @@ impl Default for Settings {
             listfile: None,
             objects: ObjectFilter::default(),
             autosave_secs: DEFAULT_AUTOSAVE_SECS,
+            time_of_day: Default::default(),
         }
     }
 }
@@ -115,6 +118,7 @@ impl Settings {
 
     /// Makes the stored values usable (a hand-edited or old file may hold nonsense).
     pub fn sanitize(&mut self) {
+        self.time_of_day.sanitize();
         if !self.camera_speed.is_finite() || self.camera_speed <= 0.0 {
             self.camera_speed = DEFAULT_SPEED;
         }

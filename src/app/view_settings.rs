@@ -28,6 +28,7 @@ impl Component for ViewSettings {
             Intent::SetObjectFilter(f) => cx.settings.objects = f,
             Intent::AutosaveSecs(v) => cx.settings.autosave_secs = v,
             Intent::CameraSpeed(v) => cx.settings.camera_speed = v,
+            Intent::SetTimeOfDay(t) => cx.settings.time_of_day = t,
             Intent::ShowLeftPanel(p) => cx.settings.left_panel = p,
             other => return Some(other),
         }

@@ -7,6 +7,7 @@
 pub mod buffers;
 pub mod camera;
 pub mod gizmo;
+pub mod horizon;
 pub mod liquid;
 pub mod liquid_mesh;
 pub mod mesh;
@@ -14,5 +15,6 @@ pub mod objects;
 pub mod pick;
 pub mod scene;
 pub mod shader;
+pub mod sky;
 pub mod terrain;
 pub mod texture_store;

@@ -22,6 +22,8 @@ pub struct StatusInfo {
     pub textures: Option<String>,
     /// Objects drawn and draw calls, and models that are missing.
     pub objects: Option<String>,
+    /// Why the client's light tables are not used (the default light is drawn instead).
+    pub light: Option<String>,
 }
 
 /// Draws the status line.
@@ -60,7 +62,7 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         ui.label(format!("{} unsaved", info.unsaved));
         // The parts of any length share what is left of the line; each is shortened with "…"
         // and shows its whole text on hover, so that nothing runs off the window.
-        let long: Vec<&String> = [&info.objects, &info.textures, &info.message]
+        let long: Vec<&String> = [&info.objects, &info.textures, &info.light, &info.message]
             .into_iter()
             .flatten()
             .collect();
