@@ -123,20 +123,29 @@ fn client(root: &Path, v112: bool) -> PathBuf {
 /// colour at the centre of the 3D view.
 fn centre(client: &Path, eye: [f64; 3], target: [f64; 3], time: &str, png: &Path) -> [f64; 3] {
     let sample = format!("{}/resources/sample/Sample.wdt", env!("CARGO_MANIFEST_DIR"));
+    let client = ["--client".as_ref(), client.as_os_str()];
+    centre_of(Path::new(&sample), &client, eye, target, time, png)
+}
+
+/// Screenshots the map at `wdt` (with `extra` arguments) from `eye` toward `target` at
+/// `time`; returns the colour at the centre of the 3D view.
+fn centre_of(
+    wdt: &Path,
+    extra: &[&std::ffi::OsStr],
+    eye: [f64; 3],
+    target: [f64; 3],
+    time: &str,
+    png: &Path,
+) -> [f64; 3] {
     let mut view: Vec<String> = eye.iter().chain(&target).map(|v| v.to_string()).collect();
     view.insert(0, "--view".into());
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_loam"))
-        .args([
-            "screenshot",
-            &sample,
-            png.to_str().unwrap(),
-            "--size",
-            "1280x800",
-        ])
-        .arg("--client")
-        .arg(client)
+        .arg("screenshot")
+        .arg(wdt)
+        .args([png.to_str().unwrap(), "--size", "1280x800"])
+        .args(extra)
         .args(["--time", time, "--no-objects"])
         .args(&view)
         .output()
@@ -253,5 +262,81 @@ fn the_fog_colour_reaches_the_far_terrain_as_far_as_the_tables_say() {
     assert!(
         (0..3).any(|k| (night[k] - fog[k]).abs() > 30.0),
         "midnight's thin fog hides the ground: {night:?}"
+    );
+}
+
+/// True when `p` is a colour of the default noon sky: on the dome's run from the sky-top band
+/// down through the middle bands to the horizon and the fog colour, within 6 per channel.
+fn is_default_sky(p: [f64; 3]) -> bool {
+    use loam::doc::light::{DayTime, ZoneLights};
+    let light = ZoneLights::default_day().at([0.0; 3], DayTime::NOON, false);
+    let mut bands: Vec<[f32; 3]> = light.sky.to_vec();
+    bands.push(light.fog);
+    bands.windows(2).any(|w| {
+        (0..=64).any(|k| {
+            let t = k as f32 / 64.0;
+            (0..3).all(|c| {
+                let band = (w[0][c] * (1.0 - t) + w[1][c] * t) * 255.0;
+                (f64::from(band) - p[c]).abs() <= 6.0
+            })
+        })
+    })
+}
+
+#[test]
+fn beyond_the_loaded_tiles_the_wdl_draws_the_horizon() {
+    use loam::format::wdl::{WdlTile, write};
+    use loam::model::TileCoord;
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
+    let map = dir.path().join("Sample");
+    std::fs::create_dir_all(&map).unwrap();
+    let files = ["Sample.wdt", "Sample_31_31.adt", "Sample_31_32.adt"];
+    for name in files
+        .into_iter()
+        .chain(["Sample_32_31.adt", "Sample_32_32.adt"])
+    {
+        std::fs::copy(sample.join(name), map.join(name)).unwrap();
+    }
+    let wdt = map.join("Sample.wdt");
+    // From above the sample's east edge, looking east and a little down, past the loaded
+    // tiles: without a WDL the view's centre is the sky below the horizon.
+    let eye = [0.0, -420.0, 300.0];
+    let target = [0.0, -3000.0, 0.0];
+    let bare = centre_of(
+        &wdt,
+        &[],
+        eye,
+        target,
+        "12:00",
+        &dir.path().join("bare.png"),
+    );
+    assert!(is_default_sky(bare), "without a WDL the sky: {bare:?}");
+
+    // A WDL with hills 100 to 220 yards high on the six columns of tiles east of the sample
+    // (the sample's own tiles are left out of it): the same ray meets them about 1,700
+    // yards out, well inside the drawing of the horizon and before the fog is whole.
+    let heights: [f32; 545] = std::array::from_fn(|i| {
+        let (r, c) = if i < 289 {
+            (i / 17, i % 17)
+        } else {
+            ((i - 289) / 16, (i - 289) % 16)
+        };
+        let hill = (r as f32 / 16.0 * std::f32::consts::PI).sin()
+            * (c as f32 / 16.0 * std::f32::consts::PI).sin();
+        100.0 + 120.0 * hill
+    });
+    let hills = WdlTile::new(&heights, [0; 16], false);
+    let tiles = (33..39)
+        .flat_map(|x| (26..38).map(move |y| TileCoord::new(x, y).unwrap()))
+        .map(|c| (c, hills.clone()))
+        .collect();
+    std::fs::write(map.join("Sample.wdl"), write(&tiles)).unwrap();
+    let png = Path::new(env!("CARGO_TARGET_TMPDIR")).join("horizon.png");
+    let hills = centre_of(&wdt, &[], eye, target, "12:00", &png);
+    assert!(
+        !is_default_sky(hills),
+        "beyond the loaded tiles the WDL's hills, not sky: {hills:?} ({})",
+        png.display()
     );
 }

@@ -1,6 +1,8 @@
-//! The horizon: the whole map's low-resolution terrain (`doc::horizon`), one mesh of 16 × 16
-//! quads a tile, drawn after the sky and before the terrain, under the fog, with a projection
-//! of its own that reaches across the map. The tiles the terrain renderer draws are left out
+//! The horizon: the whole map's low-resolution terrain (`doc::horizon`), one mesh of 8 × 8
+//! quads a tile (every other WDL sample: at this distance and under the fog the finer grid
+//! costs a software renderer four times the triangles for nothing seen), drawn after the sky
+//! and before the terrain, under the fog, with a projection of its own that reaches across
+//! the map; tiles outside the view are skipped. The tiles the terrain renderer draws are left out
 //! (a 64 × 64 mask the fragment shader reads), and depth is cleared after it, so the real
 //! terrain always lies over it.
 //!
@@ -60,26 +62,34 @@ uniforms! {
     }
 }
 
-/// The horizon's vertices (position, normal, tile x and y) and triangles, built on the CPU.
+/// The horizon's vertices (position, normal, tile x and y) and triangles, built on the CPU,
+/// and each tile's bounding box (its triangles are [`TILE_INDICES`] in a row, in tile order).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HorizonMesh {
     vertices: Vec<f32>,
     indices: Vec<u32>,
+    boxes: Vec<[glam::Vec3; 2]>,
 }
 
 /// Floats a vertex takes.
 const STRIDE: usize = 8;
+/// Vertices along a tile's side: every other one of the WDL's 17.
+const SIDE: usize = 9;
+/// Indices a tile's triangles take.
+const TILE_INDICES: usize = (SIDE - 1) * (SIDE - 1) * 6;
 
 impl HorizonMesh {
-    /// One 17 × 17 grid of each tile's outer heights, normals from the neighbouring samples.
+    /// A 9 × 9 grid of each tile's outer heights (every other sample), normals from the
+    /// neighbouring samples.
     pub fn build(tiles: &HorizonTiles) -> HorizonMesh {
         let mut mesh = HorizonMesh::default();
         for (coord, h) in tiles {
             let first = (mesh.vertices.len() / STRIDE) as u32;
             let [north, west] = coord.north_west();
             let at = |r: usize, c: usize| h[r.min(16) * 17 + c.min(16)];
-            for r in 0..17usize {
-                for c in 0..17usize {
+            let mut bounds = [glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)];
+            for r in (0..17usize).step_by(2) {
+                for c in (0..17usize).step_by(2) {
                     let x = (north - r as f64 * CHUNK_SIZE) as f32;
                     let y = (west - c as f64 * CHUNK_SIZE) as f32;
                     // Rows run south (−x), columns east (−y).
@@ -88,17 +98,21 @@ impl HorizonMesh {
                     let dy = (at(r, c.saturating_sub(1)) - at(r, c + 1))
                         / ((c.min(15) + 1 - c.saturating_sub(1)) as f32 * CHUNK_SIZE as f32);
                     let n = glam::Vec3::new(-dx, -dy, 1.0).normalize();
-                    mesh.vertices.extend([x, y, h[r * 17 + c], n.x, n.y, n.z]);
+                    let p = glam::Vec3::new(x, y, h[r * 17 + c]);
+                    bounds = [bounds[0].min(p), bounds[1].max(p)];
+                    mesh.vertices.extend([p.x, p.y, p.z, n.x, n.y, n.z]);
                     mesh.vertices.extend([coord.x as f32, coord.y as f32]);
                 }
             }
-            for r in 0..16u32 {
-                for c in 0..16u32 {
-                    let v = first + r * 17 + c;
+            let side = SIDE as u32;
+            for r in 0..side - 1 {
+                for c in 0..side - 1 {
+                    let v = first + r * side + c;
                     mesh.indices
-                        .extend([v, v + 17, v + 1, v + 1, v + 17, v + 18]);
+                        .extend([v, v + side, v + 1, v + 1, v + side, v + side + 1]);
                 }
             }
+            mesh.boxes.push(bounds);
         }
         mesh
     }
@@ -107,6 +121,29 @@ impl HorizonMesh {
     pub fn is_empty(&self) -> bool {
         self.indices.is_empty()
     }
+}
+
+/// True when the box (`min`, `max`) may show through `view_projection`: false only when all
+/// its corners lie beyond one side of the view.
+fn may_show(view_projection: &glam::Mat4, [min, max]: &[glam::Vec3; 2]) -> bool {
+    let corners = (0..8).map(|k| {
+        let pick = |bit: usize, lo: f32, hi: f32| if k & bit == 0 { lo } else { hi };
+        *view_projection
+            * glam::Vec4::new(
+                pick(1, min.x, max.x),
+                pick(2, min.y, max.y),
+                pick(4, min.z, max.z),
+                1.0,
+            )
+    });
+    let corners: Vec<glam::Vec4> = corners.collect();
+    let outside = |test: &dyn Fn(&glam::Vec4) -> bool| corners.iter().all(test);
+    !(outside(&|c| c.x < -c.w)
+        || outside(&|c| c.x > c.w)
+        || outside(&|c| c.y < -c.w)
+        || outside(&|c| c.y > c.w)
+        || outside(&|c| c.z < -c.w)
+        || outside(&|c| c.z > c.w))
 }
 
 /// The horizon on the GPU.
@@ -119,6 +156,8 @@ pub struct HorizonRenderer {
     ebo: glow::Buffer,
     drawn: glow::Texture,
     index_count: i32,
+    /// Each tile's bounding box, in the order of its triangles.
+    boxes: Vec<[glam::Vec3; 2]>,
     /// The mask as last uploaded, one byte a tile.
     mask: Vec<u8>,
 }
@@ -170,6 +209,7 @@ impl HorizonRenderer {
                 ebo,
                 drawn,
                 index_count: 0,
+                boxes: Vec::new(),
                 mask,
             })
         }
@@ -195,6 +235,7 @@ impl HorizonRenderer {
             gl.bind_vertex_array(None);
         }
         self.index_count = mesh.indices.len() as i32;
+        self.boxes = mesh.boxes.clone();
     }
 
     /// Leaves out the tiles the terrain renderer draws (uploaded to the mask when it changed).
@@ -249,7 +290,23 @@ impl HorizonRenderer {
             gl.bind_texture(glow::TEXTURE_2D, Some(self.drawn));
             gl.uniform_1_i32(self.uniforms.drawn.as_ref(), 0);
             gl.bind_vertex_array(Some(self.vao));
-            gl.draw_elements(glow::TRIANGLES, self.index_count, glow::UNSIGNED_INT, 0);
+            // One draw per run of tiles in view (tiles are in row order, so a view holds a
+            // few runs).
+            let mut run: Option<(usize, usize)> = None;
+            let visible = self.boxes.iter().map(|b| may_show(&far.view_projection, b));
+            for (k, show) in visible.chain([false]).enumerate() {
+                match (show, run) {
+                    (true, None) => run = Some((k, k + 1)),
+                    (true, Some((start, _))) => run = Some((start, k + 1)),
+                    (false, Some((start, end))) => {
+                        let count = ((end - start) * TILE_INDICES) as i32;
+                        let offset = (start * TILE_INDICES * 4) as i32;
+                        gl.draw_elements(glow::TRIANGLES, count, glow::UNSIGNED_INT, offset);
+                        run = None;
+                    }
+                    (false, None) => {}
+                }
+            }
             gl.bind_vertex_array(None);
             gl.bind_texture(glow::TEXTURE_2D, None);
             gl.use_program(None);
@@ -280,13 +337,35 @@ mod tests {
         let mut tiles = HorizonTiles::new();
         tiles.insert(c, [10.0; crate::doc::horizon::OUTER]);
         let m = HorizonMesh::build(&tiles);
-        assert_eq!(m.vertices.len(), 289 * STRIDE);
-        assert_eq!(m.indices.len(), 16 * 16 * 6);
+        assert_eq!(m.vertices.len(), 81 * STRIDE);
+        assert_eq!(m.indices.len(), TILE_INDICES);
+        assert_eq!(m.boxes.len(), 1);
         let [north, west] = c.north_west();
         assert_eq!(m.vertices[0], north as f32);
         assert_eq!(m.vertices[1], west as f32);
         assert_eq!(m.vertices[2], 10.0);
         assert_eq!(&m.vertices[3..6], &[0.0, 0.0, 1.0]);
         assert_eq!(&m.vertices[6..8], &[32.0, 32.0]);
+    }
+}
+
+#[cfg(test)]
+mod culling {
+    use super::*;
+
+    #[test]
+    fn a_tile_behind_the_eye_is_skipped_and_one_ahead_drawn() {
+        let eye = glam::Vec3::new(0.0, 0.0, 100.0);
+        let view = glam::camera::rh::view::look_to_mat4(eye, glam::Vec3::X, glam::Vec3::Z);
+        let proj = glam::camera::rh::proj::opengl::perspective(1.0, 1.6, 20.0, 50_000.0);
+        let vp = proj * view;
+        let tile = |x: f32| {
+            [
+                glam::Vec3::new(x, -250.0, 0.0),
+                glam::Vec3::new(x + 500.0, 250.0, 50.0),
+            ]
+        };
+        assert!(may_show(&vp, &tile(1000.0)));
+        assert!(!may_show(&vp, &tile(-2000.0)));
     }
 }
