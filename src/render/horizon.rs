@@ -273,10 +273,7 @@ impl HorizonRenderer {
         if self.index_count == 0 {
             return;
         }
-        let far = FrameParams {
-            view_projection: params.far_view_projection,
-            ..*params
-        };
+        let far = &params.far_view_projection;
         // SAFETY: plain GL calls on the caller's current context with objects it owns.
         unsafe {
             gl.enable(glow::DEPTH_TEST);
@@ -285,7 +282,7 @@ impl HorizonRenderer {
             gl.disable(glow::BLEND);
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
-            super::shader::set_view(gl, &self.view, &far);
+            super::shader::set_view(gl, &self.view, (far, params.eye), &params.light);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.drawn));
             gl.uniform_1_i32(self.uniforms.drawn.as_ref(), 0);
@@ -293,7 +290,7 @@ impl HorizonRenderer {
             // One draw per run of tiles in view (tiles are in row order, so a view holds a
             // few runs).
             let mut run: Option<(usize, usize)> = None;
-            let visible = self.boxes.iter().map(|b| may_show(&far.view_projection, b));
+            let visible = self.boxes.iter().map(|b| may_show(far, b));
             for (k, show) in visible.chain([false]).enumerate() {
                 match (show, run) {
                     (true, None) => run = Some((k, k + 1)),

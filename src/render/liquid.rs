@@ -197,7 +197,8 @@ impl LiquidRenderer {
             gl.polygon_offset(-1.0, -4.0);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            super::shader::set_view(gl, &self.view, params);
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             let (bxy, br, on) = params
                 .overlays
                 .brush

@@ -390,7 +390,8 @@ impl ObjectRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            super::shader::set_view(gl, &self.view, params);
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             gl.uniform_1_i32(u.texture.as_ref(), 0);
             gl.active_texture(glow::TEXTURE0);
 

@@ -143,19 +143,24 @@ impl ViewUniforms {
 ///
 /// # Safety
 /// A GL context must be current, with the program the locations belong to in use.
-pub unsafe fn set_view(gl: &glow::Context, u: &ViewUniforms, params: &super::terrain::FrameParams) {
-    let light = &params.light;
+pub unsafe fn set_view(
+    gl: &glow::Context,
+    u: &ViewUniforms,
+    camera: (&glam::Mat4, glam::Vec3),
+    light: &crate::doc::light::SceneLight,
+) {
+    let (view_projection, eye) = camera;
     let v3 = |loc: &Option<glow::UniformLocation>, c: [f32; 3]| {
         // SAFETY: plain GL calls on the caller's current context.
         unsafe { gl.uniform_3_f32(loc.as_ref(), c[0], c[1], c[2]) }
     };
     // SAFETY: plain GL calls on the caller's current context.
     unsafe {
-        let matrix = params.view_projection.to_cols_array();
+        let matrix = view_projection.to_cols_array();
         gl.uniform_matrix_4_f32_slice(u.view_projection.as_ref(), false, &matrix);
         gl.uniform_2_f32(u.fog_range.as_ref(), light.fog_range[0], light.fog_range[1]);
     }
-    v3(&u.eye, params.eye.to_array());
+    v3(&u.eye, eye.to_array());
     v3(&u.fog_colour, light.fog);
     v3(&u.ambient, light.ambient);
     v3(&u.sun_colour, light.diffuse);

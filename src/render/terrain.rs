@@ -406,7 +406,8 @@ impl TerrainRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            super::shader::set_view(gl, &self.view, params);
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             gl.uniform_2_f32(u.sizes.as_ref(), CHUNK_SIZE as f32, TILE_SIZE as f32);
             let o = params.overlays;
             gl.uniform_4_i32(
