@@ -83,6 +83,8 @@ pub struct DrawStats {
 pub struct ObjectRenderer {
     program: glow::Program,
     uniforms: Uniforms,
+    /// The camera and light uniforms every renderer shares.
+    view: super::shader::ViewUniforms,
     models: HashMap<ModelId, GpuModel>,
     textures: HashMap<String, glow::Texture>,
     /// 1×1 white, for batches without a texture and boxes.
@@ -98,10 +100,6 @@ pub struct ObjectRenderer {
 uniforms! {
     /// Uniform locations looked up once.
     struct Uniforms {
-        view_projection: "u_view_projection",
-        eye: "u_eye",
-        light: "u_light",
-        sky: "u_sky",
         texture: "u_texture",
         alpha_test: "u_alpha_test",
         flags: "u_flags",
@@ -156,7 +154,7 @@ void main() {
         vec3 n = normalize(v_normal);
         // Faces are drawn from both sides: light the side the eye sees.
         if (dot(n, u_eye - v_world) < 0.0) n = -n;
-        light = vec3(0.45 + 0.55 * max(dot(n, -u_light), 0.0));
+        light = sunlit(max(dot(n, -u_light), 0.0));
     }
     vec3 color = texel.rgb * light;
     if (u_flags.y == 0) color = hazed(color, v_world, u_eye, u_sky);
@@ -280,6 +278,7 @@ impl ObjectRenderer {
             Ok(ObjectRenderer {
                 program,
                 uniforms,
+                view: super::shader::ViewUniforms::locate(gl, program),
                 models: HashMap::new(),
                 textures: HashMap::new(),
                 white,
@@ -473,10 +472,8 @@ impl ObjectRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
-            let light = super::shader::sun();
-            gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             gl.uniform_1_i32(u.texture.as_ref(), 0);
             gl.active_texture(glow::TEXTURE0);
 
