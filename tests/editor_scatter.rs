@@ -127,7 +127,7 @@ fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_fo
         h.query_by_label("forest").is_some(),
         "the saved palette is listed"
     );
-    editor_support::click_each(&mut h, &["Load"]);
+    editor_support::click_in_panel(&mut h, "Load");
     assert!(h.query_by_label("Tree01.m2").is_some() && h.query_by_label("Boulder01.m2").is_some());
 
     drop(h);
@@ -136,6 +136,6 @@ fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_fo
     let (mut h, _) = scatter_app(&dialogs);
     assert!(editor_support::shows(&h, "No models yet"));
     dialogs.answer_map(Some(out.join("forest.json")));
-    editor_support::click_each(&mut h, &["Import…"]);
+    editor_support::click_in_panel(&mut h, "Import…");
     assert!(h.query_by_label("Tree01.m2").is_some() && h.query_by_label("Boulder01.m2").is_some());
 }

@@ -82,12 +82,18 @@ pub fn scripted(
 /// frame (`Harness::run`) after each.
 pub fn click_each(h: &mut Harness<'_, LoamApp>, labels: &[&str]) {
     for label in labels {
-        // The tool panel scrolls: bring the widget into view first, as a user would.
-        h.get_by_label(label).scroll_to_me();
-        h.run();
         h.get_by_label(label).click();
         h.run();
     }
+}
+
+/// Clicks the tool panel's widget with this label after scrolling it into view, as a user
+/// would (the panel scrolls where a tool's settings outgrow the window).
+pub fn click_in_panel(h: &mut Harness<'_, LoamApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
 }
 
 /// A primary-button press (`pressed`) or release at `pos`, with `modifiers` held.
