@@ -321,9 +321,7 @@ fn command(
     let mut response = ui.add_enabled(enabled, button);
     // Its accessible name is the command's alone (egui would append the key), so a screen
     // reader, and a test, find "Save" whatever key the user gave it.
-    response.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::WidgetType::Button, enabled, command.text())
-    });
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, command.text()));
     if let Some(tip) = command.tooltip() {
         response = response.on_hover_text(tip);
     }
