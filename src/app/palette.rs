@@ -50,10 +50,7 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
             );
         }
     }
-    for t in Tool::ALL
-        .into_iter()
-        .chain([Tool::CopyPaste, Tool::Objects])
-    {
+    for t in Tool::ALL.into_iter().chain(Tool::OTHERS) {
         let a = Action::Tool(t);
         add(a.name(), Some(a), Intent::SelectTool(t));
     }

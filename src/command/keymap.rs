@@ -102,6 +102,60 @@ impl BrushAdjust {
     }
 }
 
+/// A key of the object tool's transforms (as Blender's: G moves, R turns, T scales, and X, Y or
+/// Z during one keeps it to that axis).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKey {
+    /// Move the selection with the mouse.
+    Move,
+    /// Turn the selection with the mouse.
+    Turn,
+    /// Scale the selection with the mouse.
+    Scale,
+    /// During a transform: only along x.
+    AxisX,
+    /// During a transform: only along y.
+    AxisY,
+    /// During a transform: only along z.
+    AxisZ,
+}
+
+impl ObjectKey {
+    /// Every object key, in the order the Keys window lists them.
+    pub const ALL: [ObjectKey; 6] = [
+        ObjectKey::Move,
+        ObjectKey::Turn,
+        ObjectKey::Scale,
+        ObjectKey::AxisX,
+        ObjectKey::AxisY,
+        ObjectKey::AxisZ,
+    ];
+
+    /// Its name in the Keys window and the palette.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectKey::Move => "Objects: move with the mouse",
+            ObjectKey::Turn => "Objects: turn with the mouse",
+            ObjectKey::Scale => "Objects: scale with the mouse",
+            ObjectKey::AxisX => "Objects: keep the transform to x",
+            ObjectKey::AxisY => "Objects: keep the transform to y",
+            ObjectKey::AxisZ => "Objects: keep the transform to z",
+        }
+    }
+
+    /// The key it has unless the user chose another (the same in both sets).
+    fn default_key(self) -> Key {
+        match self {
+            ObjectKey::Move => Key::G,
+            ObjectKey::Turn => Key::R,
+            ObjectKey::Scale => Key::T,
+            ObjectKey::AxisX => Key::X,
+            ObjectKey::AxisY => Key::Y,
+            ObjectKey::AxisZ => Key::Z,
+        }
+    }
+}
+
 /// Something a key can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -113,16 +167,20 @@ pub enum Action {
     Camera(CameraMove),
     /// Step a brush setting.
     Brush(BrushAdjust),
+    /// Start or steer a transform of the selected objects (with the object tool).
+    Object(ObjectKey),
 }
 
 impl Action {
-    /// Every action: the commands, the tools, the camera's moves, the brush's adjustments.
+    /// Every action: the commands, the tools, the camera's moves, the brush's adjustments,
+    /// the object tool's transform keys.
     pub fn all() -> Vec<Action> {
         let tools = Tool::ALL.into_iter().chain(Tool::OTHERS);
         (Command::ALL.into_iter().map(Action::Command))
             .chain(tools.map(Action::Tool))
             .chain(CameraMove::ALL.into_iter().map(Action::Camera))
             .chain(BrushAdjust::ALL.into_iter().map(Action::Brush))
+            .chain(ObjectKey::ALL.into_iter().map(Action::Object))
             .collect()
     }
 
@@ -133,6 +191,7 @@ impl Action {
             Action::Tool(t) => format!("Tool: {}", t.name()),
             Action::Camera(m) => m.name().to_string(),
             Action::Brush(b) => b.name().to_string(),
+            Action::Object(o) => o.name().to_string(),
         }
     }
 
@@ -143,6 +202,7 @@ impl Action {
             Action::Tool(_) => "Tools",
             Action::Camera(_) => "Camera",
             Action::Brush(_) => "Brush",
+            Action::Object(_) => "Objects",
         }
     }
 
@@ -155,6 +215,7 @@ impl Action {
             Action::Tool(t) => format!("tool:{t:?}"),
             Action::Camera(m) => format!("camera:{m:?}"),
             Action::Brush(b) => format!("brush:{b:?}"),
+            Action::Object(o) => format!("object:{o:?}"),
         }
     }
 
@@ -198,6 +259,7 @@ pub fn default_keys(preset: Preset, action: Action) -> Vec<KeyboardShortcut> {
         Action::Tool(t) => tool_key(t).map(plain).into_iter().collect(),
         Action::Camera(m) => vec![plain(camera_key(preset, m))],
         Action::Brush(b) => vec![brush_key(b)],
+        Action::Object(o) => vec![plain(o.default_key())],
     }
 }
 

@@ -14,7 +14,7 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::keymap::{Action, Keymap};
+use super::keymap::{Action, Keymap, ObjectKey};
 use super::{Command, Intent};
 use crate::edit::transform::{Axis, TransformMode};
 
@@ -83,37 +83,6 @@ fn when(command: Command) -> When {
     }
 }
 
-/// The keys of the requests that carry a value, which are not commands: the object tool's
-/// transform (G, R, T start one; X, Y, Z lock its axis).
-fn transform_shortcuts() -> Vec<Shortcut> {
-    let shortcut = |key, intent, when| Shortcut {
-        keys: KeyboardShortcut::new(Modifiers::NONE, key),
-        intent,
-        when,
-    };
-    vec![
-        shortcut(Key::X, Intent::TransformAxis(Axis::X), When::Transforming),
-        shortcut(Key::Y, Intent::TransformAxis(Axis::Y), When::Transforming),
-        shortcut(Key::Z, Intent::TransformAxis(Axis::Z), When::Transforming),
-        shortcut(
-            Key::G,
-            Intent::TransformSelection(TransformMode::Move),
-            When::ObjectsIdle,
-        ),
-        shortcut(
-            Key::R,
-            Intent::TransformSelection(TransformMode::Turn),
-            When::ObjectsIdle,
-        ),
-        // Not S: S flies the camera back.
-        shortcut(
-            Key::T,
-            Intent::TransformSelection(TransformMode::Scale),
-            When::ObjectsIdle,
-        ),
-    ]
-}
-
 /// Every shortcut of the default keys (see [`shortcuts_for`]).
 pub fn shortcuts() -> Vec<Shortcut> {
     shortcuts_for(&Keymap::default())
@@ -127,6 +96,23 @@ fn intent_of(action: Action) -> Option<(Intent, When)> {
         Action::Tool(t) => (Intent::SelectTool(t), When::Always),
         Action::Brush(b) => (Intent::AdjustBrush(b, 1.0), When::Always),
         Action::Camera(_) => return None,
+        Action::Object(o) => match o {
+            ObjectKey::Move => (
+                Intent::TransformSelection(TransformMode::Move),
+                When::ObjectsIdle,
+            ),
+            ObjectKey::Turn => (
+                Intent::TransformSelection(TransformMode::Turn),
+                When::ObjectsIdle,
+            ),
+            ObjectKey::Scale => (
+                Intent::TransformSelection(TransformMode::Scale),
+                When::ObjectsIdle,
+            ),
+            ObjectKey::AxisX => (Intent::TransformAxis(Axis::X), When::Transforming),
+            ObjectKey::AxisY => (Intent::TransformAxis(Axis::Y), When::Transforming),
+            ObjectKey::AxisZ => (Intent::TransformAxis(Axis::Z), When::Transforming),
+        },
     })
 }
 
@@ -144,7 +130,6 @@ pub fn shortcuts_for(keymap: &Keymap) -> Vec<Shortcut> {
                 when,
             })
         })
-        .chain(transform_shortcuts())
         .collect();
     let held = |m: Modifiers| [m.alt, m.ctrl, m.shift, m.mac_cmd, m.command].map(usize::from);
     all.sort_by_key(|s| {
@@ -227,6 +212,23 @@ mod tests {
             for_intent(&Intent::Command(Command::Undo)),
             Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
         );
+    }
+
+    #[test]
+    fn the_object_tools_transform_keys_are_the_users_too() {
+        let mut keymap = Keymap::default();
+        let move_it = Intent::TransformSelection(TransformMode::Move);
+        let on = |keymap: &Keymap, key| {
+            shortcuts_for(keymap).into_iter().any(|s| {
+                s.intent == move_it && s.keys == KeyboardShortcut::new(Modifiers::NONE, key)
+            })
+        };
+        assert!(on(&keymap, Key::G), "G moves by default");
+        keymap.set(
+            Action::Object(ObjectKey::Move),
+            vec![KeyboardShortcut::new(Modifiers::NONE, Key::M)],
+        );
+        assert!(on(&keymap, Key::M) && !on(&keymap, Key::G));
     }
 
     #[test]
