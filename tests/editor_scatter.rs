@@ -127,8 +127,7 @@ fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_fo
         h.query_by_label("forest").is_some(),
         "the saved palette is listed"
     );
-    h.get_by_label("Load").click();
-    h.run();
+    editor_support::click_each(&mut h, &["Load"]);
     assert!(h.query_by_label("Tree01.m2").is_some() && h.query_by_label("Boulder01.m2").is_some());
 
     drop(h);
@@ -137,7 +136,6 @@ fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_fo
     let (mut h, _) = scatter_app(&dialogs);
     assert!(editor_support::shows(&h, "No models yet"));
     dialogs.answer_map(Some(out.join("forest.json")));
-    h.get_by_label("Import…").click();
-    h.run();
+    editor_support::click_each(&mut h, &["Import…"]);
     assert!(h.query_by_label("Tree01.m2").is_some() && h.query_by_label("Boulder01.m2").is_some());
 }

@@ -126,8 +126,14 @@ fn no_grid() -> Overlays {
 fn frame_params(camera: &Camera, w: i32, h: i32, overlays: Overlays) -> FrameParams {
     FrameParams {
         view_projection: camera.view_projection(w as f32 / h as f32),
+        far_view_projection: camera.view_projection(w as f32 / h as f32),
         eye: camera.eye(),
         overlays,
+        light: loam::doc::light::ZoneLights::default_day().at(
+            [0.0; 3],
+            loam::doc::light::DayTime::NOON,
+            false,
+        ),
     }
 }
 

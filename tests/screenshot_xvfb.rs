@@ -56,15 +56,31 @@ fn read_png(path: &Path) -> (usize, usize, Vec<u8>) {
     (info.width as usize, info.height as usize, buf)
 }
 
+/// True when `p` is a colour of the default noon sky: on the dome's run from the sky-top band
+/// down through the middle bands to the horizon and the fog colour (`render::sky`), within 6
+/// per channel.
+fn is_sky(p: [i32; 3]) -> bool {
+    use loam::doc::light::{DayTime, ZoneLights};
+    let light = ZoneLights::default_day().at([0.0; 3], DayTime::NOON, false);
+    let mut bands: Vec<[f32; 3]> = light.sky.to_vec();
+    bands.push(light.fog);
+    let bands: Vec<[f32; 3]> = bands.iter().map(|c| c.map(|v| v * 255.0)).collect();
+    bands.windows(2).any(|w| {
+        (0..=32).any(|k| {
+            let t = k as f32 / 32.0;
+            (0..3).all(|c| (w[0][c] * (1.0 - t) + w[1][c] * t - p[c] as f32).abs() <= 6.0)
+        })
+    })
+}
+
 /// Share of the 3D view (right of the side panel, between menu and status bar) that is not sky.
 fn terrain_share(w: usize, h: usize, px: &[u8]) -> f64 {
-    let sky = loam::render::terrain::SKY_COLOR.map(|c| (c * 255.0).round() as i32);
     let (mut n, mut terrain) = (0usize, 0usize);
     for y in (h / 10..h * 9 / 10).step_by(4) {
         for x in (w * 3 / 10..w).step_by(4) {
             let i = (y * w + x) * 4;
             n += 1;
-            if (0..3).any(|c| (px[i + c] as i32 - sky[c]).abs() > 6) {
+            if !is_sky([0, 1, 2].map(|c| px[i + c] as i32)) {
                 terrain += 1;
             }
         }

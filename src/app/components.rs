@@ -5,9 +5,9 @@
 
 use super::component::Component;
 use super::{
-    asset_browser, autosave, brushes, export, images, keys, map_edits, missing_models, new_map,
-    object_tool, open_from_client, opening, palette, places, road_tool, save_as, scatter_tool,
-    terrain_clipboard, texture_tools, vertex_selection, view_settings, window,
+    asset_browser, autosave, brushes, daylight, export, images, keys, map_edits, missing_models,
+    new_map, object_tool, open_from_client, opening, palette, places, road_tool, save_as,
+    scatter_tool, terrain_clipboard, texture_tools, vertex_selection, view_settings, window,
 };
 
 /// Every component of the editor.
@@ -46,6 +46,8 @@ pub struct Components {
     pub view_settings: view_settings::ViewSettings,
     /// The notice over the view about missing models, and their list.
     pub missing_models: missing_models::MissingModels,
+    /// The view's light and its clock.
+    pub daylight: daylight::Daylight,
     /// The vertex selection tool and its selection.
     pub vertex_selection: vertex_selection::VertexSelection,
     /// The road tool and the road being edited.
@@ -62,7 +64,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 22] {
+    pub fn all(&mut self) -> [&mut dyn Component; 23] {
         [
             &mut self.save_as,
             &mut self.open_from_client,
@@ -81,6 +83,7 @@ impl Components {
             &mut self.opening,
             &mut self.view_settings,
             &mut self.missing_models,
+            &mut self.daylight,
             &mut self.vertex_selection,
             &mut self.road_tool,
             &mut self.keys,
@@ -116,6 +119,7 @@ impl Components {
             opening: Default::default(),
             view_settings: Default::default(),
             missing_models: Default::default(),
+            daylight: Default::default(),
             vertex_selection: Default::default(),
             road_tool: Default::default(),
             keys: Default::default(),

@@ -18,6 +18,7 @@ pub mod camera_control;
 pub mod component;
 mod components;
 pub mod context;
+mod daylight;
 pub mod export;
 pub mod file_picker;
 mod images;
@@ -455,6 +456,7 @@ impl LoamApp {
     /// The 3D view in the central panel: the terrain and objects drawn through GL (or what to
     /// do when nothing can be drawn), the gizmo and the rubber band; returns its input.
     fn draw_view(&mut self, ui: &mut egui::Ui) -> ui::viewport::ViewportInput {
+        let light = self.parts.daylight.scene_light(&self.cx);
         let cx = &self.cx;
         let gl = cx.gl.clone();
         let has_gl = gl.lock().has_renderer();
@@ -496,8 +498,14 @@ impl LoamApp {
                             let aspect = rect.width() / rect.height().max(1.0);
                             let params = FrameParams {
                                 view_projection: camera.view_projection(aspect),
+                                far_view_projection: camera.view_projection_between(
+                                    aspect,
+                                    crate::render::horizon::HORIZON_NEAR,
+                                    crate::render::horizon::HORIZON_FAR,
+                                ),
                                 eye: camera.eye(),
                                 overlays,
+                                light,
                             };
                             let mut list =
                                 scene.draw_list(params.view_projection, params.eye, &filter);

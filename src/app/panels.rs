@@ -38,6 +38,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
             .as_ref()
             .map(|_| doc.uids.range().map(|r| (r.first, r.last))),
         camera_speed: settings.camera_speed,
+        time_of_day: settings.time_of_day,
         autosave_secs: settings.autosave_secs,
         client: doc.client.as_ref().map(Client::describe),
         client_has_archives: doc.client_data().is_some(),
@@ -78,6 +79,9 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
         textures: cx.streams.textures.status(),
         objects: object_view::object_status(&cx.streams.objects, session, &cx.gl),
         go_xyz: super::places::current_go_xyz(cx),
+        light: (cx.doc.client.as_ref())
+            .and_then(|c| c.lights.as_ref().err())
+            .map(|why| format!("default light: {why}")),
     }
 }
 
@@ -265,17 +269,27 @@ pub(super) fn with_shaping_tools(
 
 /// The right panel: the tools, the object panel with the object tool, and the history.
 pub(super) fn right(ui: &mut egui::Ui, view: &RightView) -> Vec<Intent> {
-    let mut intents = ui::tools::show(ui, &view.settings, &view.tools);
-    if let Some((selected, place, transform)) = &view.selected {
-        intents.extend(ui::object_panel::show(
-            ui,
-            selected,
-            place,
-            transform.as_deref(),
-        ));
-    }
-    ui.separator();
+    // The history keeps its place at the foot of the panel and the tools scroll above it:
+    // a tool's settings can be taller than a small window, and Undo must stay in reach.
     let (labels, applied) = &view.history;
-    intents.extend(ui::history::show(ui, labels, *applied, view.can_redo));
+    let mut intents = egui::Panel::bottom("loam-history")
+        .resizable(false)
+        .show(ui, |ui| {
+            ui::history::show(ui, labels, *applied, view.can_redo)
+        })
+        .inner;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            intents.extend(ui::tools::show(ui, &view.settings, &view.tools));
+            if let Some((selected, place, transform)) = &view.selected {
+                intents.extend(ui::object_panel::show(
+                    ui,
+                    selected,
+                    place,
+                    transform.as_deref(),
+                ));
+            }
+        });
     intents
 }

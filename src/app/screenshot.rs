@@ -126,6 +126,8 @@ pub struct ScreenshotRequest {
     /// Pin the models' and liquids' animation at this many seconds (two shots at different
     /// times show what moves).
     pub anim_time: Option<f64>,
+    /// Draw the light at this time of day (the clock stopped there).
+    pub time: Option<crate::doc::light::DayTime>,
     /// Filled in when the job ends: `Ok` once the PNG is written.
     pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -174,6 +176,9 @@ impl ScreenshotJob {
         }
         if let Some(t) = r.anim_time {
             cx.view.clock.pin(t);
+        }
+        if let Some(time) = r.time {
+            cx.settings.time_of_day = crate::doc::light::TimeOfDay::at(time);
         }
         if r.hide_objects {
             cx.settings.objects.doodads = false;

@@ -58,6 +58,8 @@ pub struct Settings {
     pub pen_pressure: bool,
     /// The names of the command palette's entries last run, most recent first.
     pub recent_commands: Vec<String>,
+    /// The view's time of day (View ▸ Time of day).
+    pub time_of_day: crate::doc::light::TimeOfDay,
 }
 
 /// How many recently run palette entries are remembered.
@@ -89,6 +91,7 @@ impl Default for Settings {
             bookmarks: BTreeMap::new(),
             pen_pressure: true,
             recent_commands: Vec::new(),
+            time_of_day: Default::default(),
         }
     }
 }
@@ -140,6 +143,7 @@ impl Settings {
 
     /// Makes the stored values usable (a hand-edited or old file may hold nonsense).
     pub fn sanitize(&mut self) {
+        self.time_of_day.sanitize();
         if !self.camera_speed.is_finite() || self.camera_speed <= 0.0 {
             self.camera_speed = DEFAULT_SPEED;
         }

@@ -28,6 +28,7 @@ impl Component for ViewSettings {
             Intent::SetObjectFilter(f) => cx.settings.objects = f,
             Intent::AutosaveSecs(v) => cx.settings.autosave_secs = v,
             Intent::CameraSpeed(v) => cx.settings.camera_speed = v,
+            Intent::SetTimeOfDay(t) => cx.settings.time_of_day = t,
             Intent::ShowLeftPanel(p) => cx.settings.left_panel = p,
             Intent::PenPressure(v) => cx.settings.pen_pressure = v,
             other => return Some(other),

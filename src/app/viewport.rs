@@ -13,11 +13,13 @@ use super::object_loader::PreparedModel;
 use super::textures::Decoded;
 use crate::assets::blp::Image;
 use crate::model::TileCoord;
+use crate::render::horizon::{HorizonMesh, HorizonRenderer};
 use crate::render::liquid::LiquidRenderer;
 use crate::render::mesh::TileMesh;
 use crate::render::objects::{DrawStats, ObjectRenderer};
 use crate::render::scene::{DrawList, ModelId};
-use crate::render::terrain::{FrameParams, SKY_COLOR, TerrainRenderer};
+use crate::render::sky::SkyRenderer;
+use crate::render::terrain::{FrameParams, TerrainRenderer};
 
 /// Tiles, textures and models waiting for the next paint callback to reach the GPU, and
 /// what it should forget first.
@@ -30,6 +32,7 @@ struct UploadQueue {
     models: Vec<(ModelId, Arc<PreparedModel>)>,
     model_textures: Vec<(String, Image)>,
     clear_models: bool,
+    horizon: Option<HorizonMesh>,
 }
 
 /// GL-side state shared with the paint callback (which runs on the painter, after `ui`).
@@ -38,6 +41,8 @@ pub struct GlState {
     renderer: Option<TerrainRenderer>,
     objects: Option<ObjectRenderer>,
     liquid: Option<LiquidRenderer>,
+    sky: Option<SkyRenderer>,
+    horizon: Option<HorizonRenderer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
     /// What waits for the next paint callback to reach the GPU.
@@ -73,13 +78,17 @@ impl GlState {
                 TerrainRenderer::new(gl)?,
                 ObjectRenderer::new(gl)?,
                 LiquidRenderer::new(gl)?,
+                SkyRenderer::new(gl)?,
+                HorizonRenderer::new(gl)?,
             ))
         };
         match gl.map(renderers) {
-            Some(Ok((terrain, objects, liquid))) => {
+            Some(Ok((terrain, objects, liquid, sky, horizon))) => {
+                state.horizon = Some(horizon);
                 state.renderer = Some(terrain);
                 state.objects = Some(objects);
                 state.liquid = Some(liquid);
+                state.sky = Some(sky);
             }
             Some(Err(e)) => state.error = Some(e),
             None => state.error = Some("no OpenGL context (headless)".into()),
@@ -103,6 +112,13 @@ impl GlState {
     pub fn queue_removal(&mut self, coord: TileCoord) {
         self.queue.pending.retain(|(m, _)| m.coord != coord);
         self.queue.removals.push(coord);
+    }
+
+    /// Queues the horizon's mesh (replacing one not yet on the GPU).
+    pub fn queue_horizon(&mut self, mesh: HorizonMesh) {
+        if self.renderer.is_some() {
+            self.queue.horizon = Some(mesh);
+        }
     }
 
     /// Queues a decoded layer texture for the store.
@@ -191,6 +207,12 @@ impl GlState {
             }
         }
         self.uploaded = renderer.tile_coords().into_iter().collect();
+        if let Some(h) = self.horizon.as_mut() {
+            if let Some(mesh) = self.queue.horizon.take() {
+                h.upload(gl, &mesh);
+            }
+            h.set_drawn(gl, self.uploaded.iter().copied());
+        }
         let Some(objects) = self.objects.as_mut() else {
             return;
         };
@@ -213,17 +235,25 @@ impl GlState {
         }
     }
 
-    /// Clears the callback's rectangle to the sky colour and draws the terrain and objects.
+    /// Clears the callback's rectangle, draws the sky over it and the horizon, then the
+    /// terrain, objects and liquids.
     pub fn paint(&mut self, gl: &glow::Context, params: &FrameParams) {
         use glow::HasContext;
         self.sync(gl);
         // SAFETY: plain GL calls on egui's current context; egui set viewport and scissor to
         // the callback's rectangle, so the clear touches only the 3D view.
         unsafe {
-            gl.clear_color(SKY_COLOR[0], SKY_COLOR[1], SKY_COLOR[2], 1.0);
+            let fog = params.light.fog;
+            gl.clear_color(fog[0], fog[1], fog[2], 1.0);
             gl.clear_depth_f32(1.0);
             gl.depth_mask(true);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        }
+        if let Some(s) = &self.sky {
+            s.draw(gl, params);
+        }
+        if let Some(h) = &self.horizon {
+            h.draw(gl, params);
         }
         if let Some(r) = &self.renderer {
             r.draw(gl, params);
@@ -271,6 +301,12 @@ impl GlState {
         }
         if let Some(mut l) = self.liquid.take() {
             l.destroy(gl);
+        }
+        if let Some(mut s) = self.sky.take() {
+            s.destroy(gl);
+        }
+        if let Some(mut h) = self.horizon.take() {
+            h.destroy(gl);
         }
     }
 }

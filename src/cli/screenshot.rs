@@ -1,4 +1,4 @@
-//! `loam screenshot [PATH] OUT.png [--size WxH] [--tile X Y]`: opens the real window, waits
+//! `loam screenshot [PATH] OUT.png [--size WxH] [--tile X Y] [--time HH:MM]`: opens the real window, waits
 //! for the tiles in view to be drawn, saves a PNG of the window and exits.
 
 use std::path::PathBuf;
@@ -73,6 +73,9 @@ pub struct ShotArgs {
     /// Turn on view overlays (as in the View menu).
     #[arg(long, value_name = "NAME", num_args = 1.., value_enum)]
     overlay: Vec<ShotOverlay>,
+    /// Draw the sky and light at this time of day (HH:MM, 00:00 to 23:59) instead of noon.
+    #[arg(long, value_name = "HH:MM", value_parser = crate::doc::light::DayTime::parse)]
+    time: Option<crate::doc::light::DayTime>,
     /// Show a dialog (for a picture of it).
     #[arg(long, value_name = "NAME", value_enum)]
     dialog: Option<ShotDialog>,
@@ -174,6 +177,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
             _ => None,
         },
         anim_time: args.anim_time,
+        time: args.time,
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)

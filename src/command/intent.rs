@@ -21,6 +21,8 @@ use crate::render::scene::ObjectFilter;
 pub enum Intent {
     /// A request without a value, from the one table of them (menus, buttons, keys).
     Command(Command),
+    /// View ▸ Time of day: the clock the sky and light are drawn at.
+    SetTimeOfDay(crate::doc::light::TimeOfDay),
     /// The File ▸ Save as… dialog.
     SaveAs(SaveAsIntent),
     /// The File ▸ Open from client… dialog.

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::assets::client::{
-    AreaNames, AssetSource, ClientData, GroundEffectNames, MAP_DBC, MapRow, read_map_table,
+    AreaNames, AssetSource, ClientData, GroundEffectNames, LightTables, MAP_DBC, MapRow,
+    read_map_table,
 };
 use crate::assets::textures::{self, ByteSource};
 
@@ -34,6 +35,10 @@ pub struct Client {
     /// The client's ground effects (GroundEffectTexture.dbc), for the Textures dialog and the
     /// ground-effects tools; empty when it has none loam reads.
     pub ground_effects: Arc<GroundEffectNames>,
+    /// The client's light tables (`Ok(None)` when it has none, as a folder of extracted
+    /// files), or why they cannot be read: the status bar names it and the default light is
+    /// drawn (`doc::light`).
+    pub lights: Result<Option<Arc<LightTables>>, String>,
 }
 
 impl Client {
@@ -62,8 +67,13 @@ impl Client {
                 read_map_table(&bytes, c.generation())
             })
             .unwrap_or_default();
+        let lights = match &opened {
+            Ok(c) => c.light_tables().map(|t| t.map(Arc::new)),
+            Err(_) => Ok(None),
+        };
         Client {
             dir: dir.to_path_buf(),
+            lights,
             opened,
             liquid_types,
             areas,

@@ -9,6 +9,8 @@
 pub mod client;
 pub mod client_maps;
 pub mod editing;
+pub mod horizon;
+pub mod light;
 pub mod new_map;
 pub mod runner;
 pub mod session;

@@ -73,6 +73,13 @@ impl Camera {
         proj * view
     }
 
+    /// World → clip space with other clipping planes (`near`, `far` yards): the horizon's,
+    /// which reaches far beyond the terrain's [`FAR`].
+    pub fn view_projection_between(&self, aspect: f32, near: f32, far: f32) -> Mat4 {
+        let view = glam::camera::rh::view::look_to_mat4(self.eye(), self.forward(), Vec3::Z);
+        glam::camera::rh::proj::opengl::perspective(self.fov_y, aspect.max(1e-3), near, far) * view
+    }
+
     /// Turns the view by mouse deltas (radians).
     pub fn look(&mut self, d_yaw: f32, d_pitch: f32) {
         self.yaw = (self.yaw + d_yaw).rem_euclid(std::f32::consts::TAU);

@@ -29,9 +29,6 @@ struct GpuLiquid {
 uniforms! {
     /// Uniform locations looked up once.
     struct Uniforms {
-        view_projection: "u_view_projection",
-        eye: "u_eye",
-        sky: "u_sky",
         brush: "u_brush",
         slots: "u_slots",
         textured: "u_textured",
@@ -49,6 +46,8 @@ pub struct LiquidRenderer {
     uniforms: Uniforms,
     /// Seconds into the animation the next draw shows.
     time: f64,
+    /// The camera and light uniforms every renderer shares.
+    view: super::shader::ViewUniforms,
 }
 
 const VERTEX_SHADER: &str = r#"
@@ -75,6 +74,7 @@ in float v_depth;
 flat in uint v_kind;
 uniform vec3 u_eye;
 uniform vec3 u_sky;
+uniform vec3 u_water[4]; // river shallow, deep; ocean shallow, deep
 uniform vec4 u_brush;
 // The terrain store's arrays by size class, and per kind its texture's slot
 // (class << 16 | layer) and whether it has one.
@@ -96,9 +96,10 @@ vec3 liquid_texture(uint slot, vec2 uv) {
 }
 void main() {
     // Shallow and deep colours of water, ocean, magma and slime.
-    vec3 shallow[4] = vec3[4](vec3(0.30, 0.62, 0.72), vec3(0.20, 0.52, 0.66),
+    // Water and ocean take the light's river and ocean bands (`doc::light`).
+    vec3 shallow[4] = vec3[4](u_water[0], u_water[2],
                               vec3(1.00, 0.62, 0.10), vec3(0.55, 0.80, 0.20));
-    vec3 deep[4] = vec3[4](vec3(0.05, 0.20, 0.38), vec3(0.02, 0.12, 0.30),
+    vec3 deep[4] = vec3[4](u_water[1], u_water[3],
                            vec3(0.80, 0.18, 0.02), vec3(0.20, 0.42, 0.05));
     uint k = min(v_kind, 3u);
     // Full depth tint at 8 yards of water.
@@ -144,6 +145,7 @@ impl LiquidRenderer {
                 tiles: HashMap::new(),
                 uniforms,
                 time: 0.0,
+                view: super::shader::ViewUniforms::locate(gl, program),
             })
         }
     }
@@ -214,8 +216,8 @@ impl LiquidRenderer {
             gl.polygon_offset(-1.0, -4.0);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             let (bxy, br, on) = params
                 .overlays
                 .brush

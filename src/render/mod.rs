@@ -7,6 +7,7 @@
 pub mod buffers;
 pub mod camera;
 pub mod gizmo;
+pub mod horizon;
 pub mod liquid;
 pub mod liquid_mesh;
 pub mod marks;
@@ -15,5 +16,6 @@ pub mod objects;
 pub mod pick;
 pub mod scene;
 pub mod shader;
+pub mod sky;
 pub mod terrain;
 pub mod texture_store;

@@ -86,6 +86,8 @@ pub struct DrawStats {
 pub struct ObjectRenderer {
     program: glow::Program,
     uniforms: Uniforms,
+    /// The camera and light uniforms every renderer shares.
+    view: super::shader::ViewUniforms,
     models: HashMap<ModelId, GpuModel>,
     textures: HashMap<String, glow::Texture>,
     /// 1×1 white, for batches without a texture and boxes.
@@ -101,10 +103,6 @@ pub struct ObjectRenderer {
 uniforms! {
     /// Uniform locations looked up once.
     struct Uniforms {
-        view_projection: "u_view_projection",
-        eye: "u_eye",
-        light: "u_light",
-        sky: "u_sky",
         texture: "u_texture",
         alpha_test: "u_alpha_test",
         flags: "u_flags",
@@ -163,7 +161,7 @@ void main() {
         vec3 n = normalize(v_normal);
         // Faces are drawn from both sides: light the side the eye sees.
         if (dot(n, u_eye - v_world) < 0.0) n = -n;
-        light = vec3(0.45 + 0.55 * max(dot(n, -u_light), 0.0));
+        light = sunlit(max(dot(n, -u_light), 0.0));
     }
     if (u_flags.x == 0 && u_flags.z != 0) light = clamp(light + 2.0 * v_color.rgb, 0.0, 1.0);
     vec3 color = texel.rgb * light;
@@ -288,6 +286,7 @@ impl ObjectRenderer {
             Ok(ObjectRenderer {
                 program,
                 uniforms,
+                view: super::shader::ViewUniforms::locate(gl, program),
                 models: HashMap::new(),
                 textures: HashMap::new(),
                 white,
@@ -481,10 +480,8 @@ impl ObjectRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
-            let light = super::shader::sun();
-            gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             gl.uniform_1_i32(u.texture.as_ref(), 0);
             gl.active_texture(glow::TEXTURE0);
 

@@ -10,10 +10,22 @@ use glow::HasContext;
 /// before any float in a fragment shader (a second statement in the shader is allowed).
 const FRAGMENT_COMMON: &str = r#"
 precision highp float;
-// Distance haze, so that far things read as far: toward the sky from 1200 yards out.
+// The scene's light (`shader::set_view`): where the fog starts and is whole (yards from the
+// eye), the light every surface gets and the sun's.
+uniform vec2 u_fog_range;
+uniform vec3 u_ambient;
+uniform vec3 u_sun_colour;
+// Distance fog toward the fog colour `sky`, linear from the fog's start to its end, as the
+// client's fog runs (`doc::light`).
 vec3 hazed(vec3 color, vec3 world, vec3 eye, vec3 sky) {
-    float fog = clamp((length(world - eye) - 1200.0) / 2600.0, 0.0, 1.0);
-    return mix(color, sky, fog * 0.7);
+    float span = max(u_fog_range.y - u_fog_range.x, 1.0);
+    float fog = clamp((length(world - eye) - u_fog_range.x) / span, 0.0, 1.0);
+    return mix(color, sky, fog);
+}
+// The light a surface gets: the ambient light plus the sun's times how squarely it faces the
+// sun (`facing`, 0..1).
+vec3 sunlit(float facing) {
+    return u_ambient + u_sun_colour * facing;
 }
 // A line about two pixels wide where the signed distance d crosses zero (brush rings,
 // selection borders): 1 on the line, fading to 0 one pixel out.
@@ -83,33 +95,84 @@ pub unsafe fn compile_program(
     }
 }
 
-/// The colour behind the terrain (holes and the sky show it), which the haze fades to.
+/// The default light's fog colour at noon (`doc::light::ZoneLights::default_day`): what a
+/// frame drawn without the sky (the offscreen tests) clears to.
 pub const SKY_COLOR: [f32; 3] = [0.52, 0.66, 0.80];
 
-/// The sun's direction, for the lit shaders (terrain and objects).
-pub fn sun() -> glam::Vec3 {
-    glam::Vec3::from(crate::model::coords::SUN).normalize()
+/// The uniforms every lit renderer's shader shares: the camera, and the scene's light (fog,
+/// ambient and sun), looked up once after the program links.
+pub struct ViewUniforms {
+    view_projection: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    fog_colour: Option<glow::UniformLocation>,
+    fog_range: Option<glow::UniformLocation>,
+    ambient: Option<glow::UniformLocation>,
+    sun_colour: Option<glow::UniformLocation>,
+    sun: Option<glow::UniformLocation>,
+    water: Option<glow::UniformLocation>,
+}
+
+impl ViewUniforms {
+    /// Looks the shared uniforms up in `program` (`u_view_projection`, `u_eye`, `u_sky` for
+    /// the fog colour, `u_fog_range`, `u_ambient`, `u_sun_colour`, `u_light` for the sun's
+    /// direction, `u_water` for the river and ocean colours); a shader that lacks one simply does not get it.
+    ///
+    /// # Safety
+    /// A GL context must be current and `program` linked in it.
+    pub unsafe fn locate(gl: &glow::Context, program: glow::Program) -> ViewUniforms {
+        // SAFETY: plain GL queries on the caller's current context.
+        unsafe {
+            let at = |name: &str| gl.get_uniform_location(program, name);
+            ViewUniforms {
+                view_projection: at("u_view_projection"),
+                eye: at("u_eye"),
+                fog_colour: at("u_sky"),
+                fog_range: at("u_fog_range"),
+                ambient: at("u_ambient"),
+                sun_colour: at("u_sun_colour"),
+                sun: at("u_light"),
+                water: at("u_water[0]"),
+            }
+        }
+    }
 }
 
 /// Sets the uniforms every renderer's shader has: the camera's view-projection matrix and eye,
-/// and the sky colour the haze fades to.
+/// and the frame's light (`doc::light::SceneLight`): the fog colour and range, the ambient
+/// and sun colours and the sun's direction.
 ///
 /// # Safety
 /// A GL context must be current, with the program the locations belong to in use.
 pub unsafe fn set_view(
     gl: &glow::Context,
-    locations: [Option<&glow::UniformLocation>; 3],
+    u: &ViewUniforms,
     camera: (&glam::Mat4, glam::Vec3),
+    light: &crate::doc::light::SceneLight,
 ) {
-    let [view_projection, eye, sky] = locations;
-    let sky_color = SKY_COLOR;
-    let (matrix, eye_at) = camera;
+    let (view_projection, eye) = camera;
+    let v3 = |loc: &Option<glow::UniformLocation>, c: [f32; 3]| {
+        // SAFETY: plain GL calls on the caller's current context.
+        unsafe { gl.uniform_3_f32(loc.as_ref(), c[0], c[1], c[2]) }
+    };
     // SAFETY: plain GL calls on the caller's current context.
     unsafe {
-        gl.uniform_matrix_4_f32_slice(view_projection, false, &matrix.to_cols_array());
-        gl.uniform_3_f32(eye, eye_at.x, eye_at.y, eye_at.z);
-        gl.uniform_3_f32(sky, sky_color[0], sky_color[1], sky_color[2]);
+        let matrix = view_projection.to_cols_array();
+        gl.uniform_matrix_4_f32_slice(u.view_projection.as_ref(), false, &matrix);
+        gl.uniform_2_f32(u.fog_range.as_ref(), light.fog_range[0], light.fog_range[1]);
     }
+    v3(&u.eye, eye.to_array());
+    v3(&u.fog_colour, light.fog);
+    v3(&u.ambient, light.ambient);
+    v3(&u.sun_colour, light.diffuse);
+    v3(&u.sun, light.sun);
+    let water: Vec<f32> = [light.river, light.ocean]
+        .iter()
+        .flatten()
+        .flatten()
+        .copied()
+        .collect();
+    // SAFETY: plain GL calls on the caller's current context.
+    unsafe { gl.uniform_3_f32_slice(u.water.as_ref(), &water) };
 }
 
 /// Declares a renderer's uniform locations as a struct with a `locate(gl, program)` that looks

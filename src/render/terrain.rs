@@ -60,10 +60,14 @@ impl Default for Overlays {
 pub struct FrameParams {
     /// World → clip space.
     pub view_projection: Mat4,
+    /// World → clip space reaching across the map, for the horizon (`render::horizon`).
+    pub far_view_projection: Mat4,
     /// The eye, for distance fog.
     pub eye: Vec3,
     /// Overlays to draw.
     pub overlays: Overlays,
+    /// The light at the eye at the view's time of day: sky, fog, surface light, water.
+    pub light: crate::doc::light::SceneLight,
 }
 
 pub use super::shader::SKY_COLOR;
@@ -124,16 +128,15 @@ pub struct TerrainRenderer {
     tiles: HashMap<TileCoord, GpuTile>,
     store: TextureStore,
     uniforms: Uniforms,
+    /// The camera and light uniforms every renderer shares.
+    view: super::shader::ViewUniforms,
 }
 
 uniforms! {
     /// Uniform locations looked up once.
     struct Uniforms {
-        view_projection: "u_view_projection",
-        eye: "u_eye",
         alpha: "u_alpha",
         slots: "u_slots[0]",
-        light: "u_light",
         sizes: "u_sizes",
         overlays: "u_overlays",
         areas: "u_areas[0]",
@@ -142,7 +145,6 @@ uniforms! {
         rect_on: "u_rect_on",
         effects: "u_effects",
         effects_on: "u_effects_on",
-        sky: "u_sky",
     }
     arrays {
         diffuse: "u_diffuse"; 4,
@@ -239,9 +241,7 @@ void main() {
     // MCCV: 0x7F is neutral, so twice the stored value is the tint.
     color *= clamp(v_color.rgb * 2.0, 0.0, 2.0);
     float diffuse = max(dot(normalize(v_normal), -u_light), 0.0);
-    float light = 0.4 + 0.6 * diffuse;
-    light *= mix(1.0, 0.55, alpha.a);
-    color *= light;
+    color *= sunlit(diffuse) * mix(1.0, 0.55, alpha.a);
 
     if (u_overlays.z != 0) {
         int n = int(v_layers.x != 255u) + int(v_layers.y != 255u)
@@ -312,6 +312,7 @@ impl TerrainRenderer {
                 tiles: HashMap::new(),
                 store: TextureStore::new(gl),
                 uniforms,
+                view: super::shader::ViewUniforms::locate(gl, program),
             })
         }
     }
@@ -405,10 +406,8 @@ impl TerrainRenderer {
             gl.disable(glow::CULL_FACE);
             gl.use_program(Some(self.program));
             let u = &self.uniforms;
-            let view = [&u.view_projection, &u.eye, &u.sky].map(Option::as_ref);
-            super::shader::set_view(gl, view, (&params.view_projection, params.eye));
-            let light = super::shader::sun();
-            gl.uniform_3_f32(u.light.as_ref(), light.x, light.y, light.z);
+            let camera = (&params.view_projection, params.eye);
+            super::shader::set_view(gl, &self.view, camera, &params.light);
             gl.uniform_2_f32(u.sizes.as_ref(), CHUNK_SIZE as f32, TILE_SIZE as f32);
             let o = params.overlays;
             gl.uniform_4_i32(

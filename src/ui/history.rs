@@ -24,7 +24,7 @@ pub fn show(ui: &mut egui::Ui, labels: &[String], applied: usize, can_redo: bool
         out.push(Intent::HistoryGoTo(0));
     }
     egui::ScrollArea::vertical()
-        .max_height(220.0)
+        .max_height(140.0)
         .show(ui, |ui| {
             for (i, label) in labels.iter().enumerate() {
                 let text = if i < applied {

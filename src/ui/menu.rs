@@ -31,6 +31,8 @@ pub struct MenuState {
     pub uid_range: Option<Option<(u32, u32)>>,
     /// Fly speed.
     pub camera_speed: f32,
+    /// The view's time of day.
+    pub time_of_day: crate::doc::light::TimeOfDay,
     /// The autosave interval in seconds.
     pub autosave_secs: u32,
     /// The client folder, described ("3.3.5 client, 14 archive(s): …"), when set.
@@ -76,6 +78,41 @@ fn read_as_menu(ui: &mut egui::Ui, state: &MenuState, out: &mut Vec<Intent>) {
     })
     .response
     .on_disabled_hover_text("Save or undo your changes first: reading again discards them");
+}
+
+/// View ▸ Time of day: the clock the sky and light are drawn at, whether it runs and how
+/// fast, and "Always noon".
+fn time_of_day(ui: &mut egui::Ui, mut t: crate::doc::light::TimeOfDay, out: &mut Vec<Intent>) {
+    let label = |m: f64| format!("{:02}:{:02}", (m / 60.0) as u32 % 24, m as u32 % 60);
+    let mut changed = ui
+        .add_enabled(
+            !t.always_noon,
+            egui::Slider::new(&mut t.minutes, 0.0..=1439.0)
+                .custom_formatter(|m, _| label(m))
+                .text("Time"),
+        )
+        .changed();
+    ui.horizontal(|ui| {
+        let play = if t.playing { "⏸ Pause" } else { "▶ Play" };
+        if ui.button(play).clicked() {
+            t.playing = !t.playing;
+            changed = true;
+        }
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut t.speed, 1.0..=720.0)
+                    .logarithmic(true)
+                    .text("game min/s"),
+            )
+            .changed();
+    });
+    changed |= ui
+        .checkbox(&mut t.always_noon, "Always noon")
+        .on_hover_text("Draw the noon light whatever the clock says")
+        .changed();
+    if changed {
+        out.push(Intent::SetTimeOfDay(t));
+    }
 }
 
 /// Draws the menu bar and returns what was chosen.
@@ -195,6 +232,7 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             {
                 out.push(Intent::CameraSpeed(speed));
             }
+            ui.menu_button("Time of day", |ui| time_of_day(ui, state.time_of_day, &mut out));
         });
         ui.menu_button("Settings", |ui| {
             command(ui, Command::KeySettings, true, &mut out);

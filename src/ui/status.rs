@@ -25,6 +25,8 @@ pub struct StatusInfo {
     /// The servers' `.go xyz X Y Z MAPID` line of the point under the cursor (else the
     /// camera), when a map is open.
     pub go_xyz: Option<String>,
+    /// Why the client's light tables are not used (the default light is drawn instead).
+    pub light: Option<String>,
 }
 
 /// The accessible name of the button that copies the `.go xyz` line.
@@ -78,7 +80,7 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         ui.label(format!("{} unsaved", info.unsaved));
         // The parts of any length share what is left of the line; each is shortened with "…"
         // and shows its whole text on hover, so that nothing runs off the window.
-        let long: Vec<&String> = [&info.objects, &info.textures, &info.message]
+        let long: Vec<&String> = [&info.objects, &info.textures, &info.light, &info.message]
             .into_iter()
             .flatten()
             .collect();

@@ -82,6 +82,9 @@ pub fn scripted(
 /// frame (`Harness::run`) after each.
 pub fn click_each(h: &mut Harness<'_, LoamApp>, labels: &[&str]) {
     for label in labels {
+        // The tool panel scrolls: bring the widget into view first, as a user would.
+        h.get_by_label(label).scroll_to_me();
+        h.run();
         h.get_by_label(label).click();
         h.run();
     }

@@ -11,6 +11,7 @@ mod dbc;
 mod error;
 mod generation;
 mod ground_effect_names;
+mod light_tables;
 mod liquids;
 mod loose;
 mod map_table;
@@ -32,6 +33,10 @@ pub use error::AssetError;
 pub use generation::ClientGeneration;
 pub use ground_effect_names::{
     GROUND_EFFECT_DOODAD_DBC, GROUND_EFFECT_TEXTURE_DBC, GroundEffect, GroundEffectNames,
+};
+pub use light_tables::{
+    BandRow, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC, LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC, LightRow,
+    LightTables,
 };
 pub use liquids::{
     CLASSIC_PATTERNS, CLASSIC_TEXTURES, ClientLiquid, LIQUID_FRAME_MS, LIQUID_FRAMES,

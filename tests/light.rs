@@ -1,0 +1,342 @@
+//! The sky and fog drawn from the client's light tables: a client built here with Light,
+//! LightParams, LightIntBand and LightFloatBand in WoWDBDefs' published 3.3.5 and 1.12 layouts
+//! (a global light and a local one over the bundled sample), screenshots looking straight up
+//! and down at set times, and the centre of the view compared with the colours the tables
+//! give, blended here by the rule `doc::light` documents (not by calling loam).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{client_with, map_dbc, wdbc};
+
+/// The sample's folder name, and the Map.dbc id the client built here gives it.
+const MAP: &str = "Sample";
+const MAP_ID: u32 = 5;
+
+/// The global light's sky-top colour at midnight, 06:00, noon and 18:00 (0xRRGGBB).
+const GLOBAL_TOP: [u32; 4] = [0x101840, 0xE08040, 0x3070E0, 0xC05020];
+/// The local light's sky-top colour, all day.
+const LOCAL_TOP: u32 = 0x20C060;
+/// The fog colour of both lights, all day.
+const FOG: u32 = 0xB02090;
+
+/// The local light: centre (world yards), inner and outer radius (yards).
+const LOCAL_AT: [f64; 3] = [100.0, 0.0, 1000.0];
+const LOCAL_RADII: [f64; 2] = [50.0, 150.0];
+
+fn rgb(c: u32) -> [f64; 3] {
+    [(c >> 16) & 255, (c >> 8) & 255, c & 255].map(|v| v as f64)
+}
+
+/// A LightIntBand / LightFloatBand row: ID, Num, Time[16], Data[16].
+fn band(id: u32, keys: &[(u32, u32)]) -> Vec<Result<u32, usize>> {
+    let mut row = vec![0u32; 34];
+    row[0] = id;
+    row[1] = keys.len() as u32;
+    for (k, (t, v)) in keys.iter().enumerate() {
+        row[2 + k] = *t;
+        row[18 + k] = *v;
+    }
+    row.into_iter().map(Ok).collect()
+}
+
+/// The four light tables with `sets` LightParams ids a Light row (5: 1.12, 8: 3.3.5):
+/// Light is ID, ContinentID, GameCoords[3], GameFalloffStart, GameFalloffEnd, LightParamsID[sets]
+/// (WoWDBDefs' `definitions/Light.dbd`).
+/// LightParams 1 is the global light's, 2 the local one's; set `p`'s colour bands are
+/// LightIntBand rows (p − 1)·18 + 1 … and its floats LightFloatBand rows (p − 1)·6 + 1 …;
+/// band 1 (the second) is the ambient light, 2 the sky top, 7 the fog; float band 0 the fog end (inches),
+/// 1 the fog start as a fraction of it.
+fn light_tables(sets: usize) -> Vec<(&'static str, Vec<u8>)> {
+    let inches = |v: f64| ((v * 36.0) as f32).to_bits();
+    let light_row = |id: u32, at: [f64; 3], radii: [f64; 2], params: u32| {
+        let mut row = vec![id, MAP_ID, inches(at[0]), inches(at[1]), inches(at[2])];
+        row.extend([inches(radii[0]), inches(radii[1])]);
+        row.extend((0..sets).map(|k| if k == 0 { params } else { 0 }));
+        row.into_iter().map(Ok).collect::<Vec<_>>()
+    };
+    let light = wdbc(
+        7 + sets,
+        &[
+            light_row(1, [0.0; 3], [0.0; 2], 1),
+            light_row(2, LOCAL_AT, LOCAL_RADII, 2),
+        ],
+        &[],
+    );
+    let params_row = |id| {
+        let mut row = vec![Ok(0u32); 9];
+        row[0] = Ok(id);
+        row
+    };
+    let params = wdbc(9, &[params_row(1), params_row(2)], &[]);
+    let global_top: Vec<(u32, u32)> = [0, 720, 1440, 2160].into_iter().zip(GLOBAL_TOP).collect();
+    let int = wdbc(
+        34,
+        &[
+            band(2, &[(0, 0x808080)]),
+            band(3, &global_top),
+            band(8, &[(0, FOG)]),
+            band(18 + 2, &[(0, 0x808080)]),
+            band(18 + 3, &[(0, LOCAL_TOP)]),
+            band(18 + 8, &[(0, FOG)]),
+        ],
+        &[],
+    );
+    // The fog is whole 100 yards out at noon and 10,000 yards out at midnight.
+    let fog_end = [(0, 360_000f32.to_bits()), (1440, 3_600f32.to_bits())];
+    let fog_start = [(0, 0.1f32.to_bits())];
+    let float = wdbc(
+        34,
+        &[
+            band(1, &fog_end),
+            band(2, &fog_start),
+            band(7, &fog_end),
+            band(8, &fog_start),
+        ],
+        &[],
+    );
+    vec![
+        ("DBFilesClient\\Light.dbc", light),
+        ("DBFilesClient\\LightParams.dbc", params),
+        ("DBFilesClient\\LightIntBand.dbc", int),
+        ("DBFilesClient\\LightFloatBand.dbc", float),
+    ]
+}
+
+/// A client at `root` of the 3.3.5 (or, with `v112`, the 1.12) generation holding the light
+/// tables and a Map.dbc naming the sample's folder.
+fn client(root: &Path, v112: bool) -> PathBuf {
+    let map = if v112 {
+        map_dbc(42, 4, MAP_ID, MAP, "Sample")
+    } else {
+        map_dbc(66, 5, MAP_ID, MAP, "Sample")
+    };
+    let mut files = light_tables(if v112 { 5 } else { 8 });
+    files.push(("DBFilesClient\\Map.dbc", map));
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+    client_with(root, v112, &files)
+}
+
+/// Screenshots the sample with `client` from `eye` toward `target` at `time`; returns the
+/// colour at the centre of the 3D view.
+fn centre(client: &Path, eye: [f64; 3], target: [f64; 3], time: &str, png: &Path) -> [f64; 3] {
+    let sample = format!("{}/resources/sample/Sample.wdt", env!("CARGO_MANIFEST_DIR"));
+    let client = ["--client".as_ref(), client.as_os_str()];
+    centre_of(Path::new(&sample), &client, eye, target, time, png)
+}
+
+/// Screenshots the map at `wdt` (with `extra` arguments) from `eye` toward `target` at
+/// `time`; returns the colour at the centre of the 3D view.
+fn centre_of(
+    wdt: &Path,
+    extra: &[&std::ffi::OsStr],
+    eye: [f64; 3],
+    target: [f64; 3],
+    time: &str,
+    png: &Path,
+) -> [f64; 3] {
+    let mut view: Vec<String> = eye.iter().chain(&target).map(|v| v.to_string()).collect();
+    view.insert(0, "--view".into());
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_loam"))
+        .arg("screenshot")
+        .arg(wdt)
+        .args([png.to_str().unwrap(), "--size", "1280x800"])
+        .args(extra)
+        .args(["--time", time, "--no-objects"])
+        .args(&view)
+        .output()
+        .expect("xvfb-run is missing: install them with `bash packaging/setup --tests`");
+    assert!(
+        out.status.success(),
+        "loam screenshot failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    let w = info.width as usize;
+    // The 3D view lies between the side panels (about x 280 – 1010) and between the menu and
+    // status bars (about y 25 – 775): its centre is near (645, 400).
+    let i = (400 * w + 645) * 4;
+    [buf[i], buf[i + 1], buf[i + 2]].map(f64::from)
+}
+
+fn assert_near(got: [f64; 3], want: [f64; 3], what: &str) {
+    assert!(
+        (0..3).all(|k| (got[k] - want[k]).abs() <= 3.0),
+        "{what}: got {got:?}, the tables give {want:?}"
+    );
+}
+
+/// `a` weighted `wa` plus `b` weighted `1 − wa`.
+fn mix(a: [f64; 3], b: [f64; 3], wa: f64) -> [f64; 3] {
+    std::array::from_fn(|k| a[k] * wa + b[k] * (1.0 - wa))
+}
+
+fn up(at: [f64; 3]) -> [[f64; 3]; 2] {
+    [at, [at[0], at[1], at[2] + 100.0]]
+}
+
+#[test]
+fn the_sky_straight_up_is_the_tables_sky_top_blended_over_the_lights_and_the_day() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrath = client(&dir.path().join("wrath"), false);
+    let shot = |name: &str| dir.path().join(format!("{name}.png"));
+
+    // Under the global light only (far outside the local one): the band at its keys.
+    let far = [2000.0, 0.0, 1000.0];
+    let [eye, target] = up(far);
+    for (time, key) in [("00:00", 0), ("06:00", 1), ("12:00", 2)] {
+        let got = centre(&wrath, eye, target, time, &shot(&format!("global-{key}")));
+        assert_near(
+            got,
+            rgb(GLOBAL_TOP[key]),
+            &format!("global light at {time}"),
+        );
+    }
+    // Between keys: 09:00 is halfway from 06:00 to noon.
+    let got = centre(&wrath, eye, target, "09:00", &shot("global-0900"));
+    assert_near(
+        got,
+        mix(rgb(GLOBAL_TOP[1]), rgb(GLOBAL_TOP[2]), 0.5),
+        "global light at 09:00",
+    );
+
+    // Inside the local light's inner radius: its colour alone.
+    let [eye, target] = up([LOCAL_AT[0] + 20.0, 0.0, LOCAL_AT[2]]);
+    let got = centre(&wrath, eye, target, "12:00", &shot("inside"));
+    assert_near(got, rgb(LOCAL_TOP), "inside the local light");
+
+    // In its falloff ring, 100 yards out: r = (100 − 50) / (150 − 50) = 0.5, so the local
+    // light weighs 1 − r and the global one r.
+    let [eye, target] = up([LOCAL_AT[0] + 100.0, 0.0, LOCAL_AT[2]]);
+    let want = mix(rgb(LOCAL_TOP), rgb(GLOBAL_TOP[2]), 0.5);
+    let got = centre(&wrath, eye, target, "12:00", &shot("ring"));
+    assert_near(got, want, "in the local light's falloff ring at noon");
+    let want = mix(rgb(LOCAL_TOP), rgb(GLOBAL_TOP[1]), 0.5);
+    let got = centre(&wrath, eye, target, "06:00", &shot("ring-dawn"));
+    assert_near(got, want, "in the local light's falloff ring at dawn");
+
+    // The same tables in the 1.12 layout (LightParamsID[5]) give the same sky.
+    let vanilla = client(&dir.path().join("vanilla"), true);
+    let got = centre(&vanilla, eye, target, "12:00", &shot("ring-112"));
+    assert_near(
+        got,
+        mix(rgb(LOCAL_TOP), rgb(GLOBAL_TOP[2]), 0.5),
+        "1.12 tables, falloff ring at noon",
+    );
+}
+
+#[test]
+fn the_fog_colour_reaches_the_far_terrain_as_far_as_the_tables_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrath = client(&dir.path().join("wrath"), false);
+    // Looking down on the sample from 600 yards up: the ground is 600 yards away or more.
+    let eye = [0.0, 0.0, 600.0];
+    let target = [0.0, 0.0, 0.0];
+    // At noon the fog is whole 100 yards out: the ground is the fog colour.
+    let noon = centre(
+        &wrath,
+        eye,
+        target,
+        "12:00",
+        &dir.path().join("fog-noon.png"),
+    );
+    assert_near(noon, rgb(FOG), "the ground under noon's fog");
+    // At midnight it is whole 10,000 yards out: the ground shows through.
+    let night = centre(
+        &wrath,
+        eye,
+        target,
+        "00:00",
+        &dir.path().join("fog-night.png"),
+    );
+    let fog = rgb(FOG);
+    assert!(
+        (0..3).any(|k| (night[k] - fog[k]).abs() > 30.0),
+        "midnight's thin fog hides the ground: {night:?}"
+    );
+}
+
+/// True when `p` is a colour of the default noon sky: on the dome's run from the sky-top band
+/// down through the middle bands to the horizon and the fog colour, within 6 per channel.
+fn is_default_sky(p: [f64; 3]) -> bool {
+    use loam::doc::light::{DayTime, ZoneLights};
+    let light = ZoneLights::default_day().at([0.0; 3], DayTime::NOON, false);
+    let mut bands: Vec<[f32; 3]> = light.sky.to_vec();
+    bands.push(light.fog);
+    bands.windows(2).any(|w| {
+        (0..=64).any(|k| {
+            let t = k as f32 / 64.0;
+            (0..3).all(|c| {
+                let band = (w[0][c] * (1.0 - t) + w[1][c] * t) * 255.0;
+                (f64::from(band) - p[c]).abs() <= 6.0
+            })
+        })
+    })
+}
+
+#[test]
+fn beyond_the_loaded_tiles_the_wdl_draws_the_horizon() {
+    use loam::format::wdl::{WdlTile, write};
+    use loam::model::TileCoord;
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
+    let map = dir.path().join("Sample");
+    std::fs::create_dir_all(&map).unwrap();
+    let files = ["Sample.wdt", "Sample_31_31.adt", "Sample_31_32.adt"];
+    for name in files
+        .into_iter()
+        .chain(["Sample_32_31.adt", "Sample_32_32.adt"])
+    {
+        std::fs::copy(sample.join(name), map.join(name)).unwrap();
+    }
+    let wdt = map.join("Sample.wdt");
+    // From above the sample's east edge, looking east and a little down, past the loaded
+    // tiles: without a WDL the view's centre is the sky below the horizon.
+    let eye = [0.0, -420.0, 300.0];
+    let target = [0.0, -3000.0, 0.0];
+    let bare = centre_of(
+        &wdt,
+        &[],
+        eye,
+        target,
+        "12:00",
+        &dir.path().join("bare.png"),
+    );
+    assert!(is_default_sky(bare), "without a WDL the sky: {bare:?}");
+
+    // A WDL with hills 100 to 220 yards high on the six columns of tiles east of the sample
+    // (the sample's own tiles are left out of it): the same ray meets them about 1,700
+    // yards out, well inside the drawing of the horizon and before the fog is whole.
+    let heights: [f32; 545] = std::array::from_fn(|i| {
+        let (r, c) = if i < 289 {
+            (i / 17, i % 17)
+        } else {
+            ((i - 289) / 16, (i - 289) % 16)
+        };
+        let hill = (r as f32 / 16.0 * std::f32::consts::PI).sin()
+            * (c as f32 / 16.0 * std::f32::consts::PI).sin();
+        100.0 + 120.0 * hill
+    });
+    let hills = WdlTile::new(&heights, [0; 16], false);
+    let tiles = (33..39)
+        .flat_map(|x| (26..38).map(move |y| TileCoord::new(x, y).unwrap()))
+        .map(|c| (c, hills.clone()))
+        .collect();
+    std::fs::write(map.join("Sample.wdl"), write(&tiles)).unwrap();
+    let png = Path::new(env!("CARGO_TARGET_TMPDIR")).join("horizon.png");
+    let hills = centre_of(&wdt, &[], eye, target, "12:00", &png);
+    assert!(
+        !is_default_sky(hills),
+        "beyond the loaded tiles the WDL's hills, not sky: {hills:?} ({})",
+        png.display()
+    );
+}
