@@ -643,6 +643,91 @@ fn the_inn_reads_with_nine_of_its_eleven_groups_missing() {
     assert!(matches!(wmo.mesh.indices, models::Indices::U16(_)));
 }
 
+#[test]
+fn the_mohd_ambient_colour_and_flags_are_the_bytes_the_spec_places() {
+    // wowdev wiki, WMO: MOHD ambColor (CArgb: r, g, b, a) at 0x1C, flags (u16) at 0x3C. MVER
+    // takes 12 bytes, so MOHD's payload starts at 20.
+    for (rel, _) in &WMOS[..3] {
+        let bytes = read(rel);
+        assert_eq!(&bytes[12..16], b"DHOM", "{rel}");
+        let AnyModel::Wmo(wmo) = models::read_model(&corpus_path(rel), &corpus_fetch).unwrap()
+        else {
+            panic!("{rel}: not a WMO")
+        };
+        assert_eq!(wmo.ambient, bytes[20 + 0x1C..20 + 0x20], "{rel}");
+        let flags = u16::from_le_bytes([bytes[20 + 0x3C], bytes[20 + 0x3D]]);
+        assert_eq!(wmo.flags, flags, "{rel}");
+    }
+    // The inn's, seen by hand: a dark grey, no flags.
+    let AnyModel::Wmo(inn) = models::read_model(&corpus_path(WMOS[1].0), &corpus_fetch).unwrap()
+    else {
+        panic!("not a WMO")
+    };
+    assert_eq!((inn.ambient, inn.flags), ([0x19, 0x19, 0x19, 0xFF], 0));
+    // v14 keeps ambColor where v17 does (the test file's is 0xFF102030, little-endian).
+    let v14 = models::read_wmo("test.wmo", &build::v14_file(&build::groups()), &|_| None).unwrap();
+    assert_eq!((v14.ambient, v14.flags), ([0x30, 0x20, 0x10, 0xFF], 0));
+}
+
+#[test]
+fn the_inn_is_lit_by_its_mocv_after_the_clients_fix_up() {
+    use models::wmo_light::{self, BatchLight};
+    let rel = WMOS[1].0;
+    let AnyModel::Wmo(inn) = models::read_model(&corpus_path(rel), &corpus_fetch).unwrap() else {
+        panic!("not a WMO")
+    };
+    let g3 = &inn.groups[1];
+    assert_eq!(g3.index, 3);
+    // transBatchCount at MOGP header 0x28, and the last such batch's MOBA maxIndex (at 20).
+    let group = read("wowserhq-format/mapobj/inn_003.wmo");
+    let trans = usize::from(u16::from_le_bytes([group[20 + 0x28], group[21 + 0x28]]));
+    let moba = mogp_subchunk(&group, b"ABOM").unwrap();
+    let expected_trans = match trans {
+        0 => 0,
+        n => {
+            usize::from(u16::from_le_bytes([
+                moba[24 * (n - 1) + 20],
+                moba[24 * (n - 1) + 21],
+            ])) + 1
+        }
+    };
+    assert_eq!(g3.trans_vertices as usize, expected_trans);
+    // The lit colours: group 003's MOCV through the fix-up with the root's colour and flags,
+    // the rest (no MOCV) untouched.
+    let raw = inn.mesh.colors.clone().unwrap();
+    let lit = wmo_light::lit_vertex_colors(&inn).unwrap();
+    let range = g3.vertices.start as usize..g3.vertices.end as usize;
+    let mut want = raw[range.clone()].to_vec();
+    wmo_light::fix_vertex_colors(
+        &mut want,
+        expected_trans,
+        inn.ambient,
+        inn.flags,
+        g3.flags & 0x8 != 0,
+    );
+    assert_eq!(lit[range.clone()], want[..]);
+    assert_ne!(
+        lit[range],
+        raw[g3.vertices.start as usize..g3.vertices.end as usize]
+    );
+    let g0 = &inn.groups[0];
+    let g0_range = g0.vertices.start as usize..g0.vertices.end as usize;
+    assert_eq!(lit[g0_range.clone()], raw[g0_range]);
+    // Per batch: interior groups take the root's ambient, exterior ones the sun.
+    let lights = wmo_light::batch_lights(&inn);
+    assert_eq!(lights.len(), inn.mesh.batches.len());
+    for g in &inn.groups {
+        let inside = g.flags & (0x8 | 0x40) == 0;
+        for i in g.batches.clone() {
+            let want = BatchLight {
+                vertex_colors: g.has_vertex_colors,
+                interior_ambient: inside.then_some([0x19 as f32 / 255.0; 3]),
+            };
+            assert_eq!(lights[i], want, "group {} batch {i}", g.index);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // WMO v14 and v16, written here from the spec
 

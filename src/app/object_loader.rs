@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use glam::{Mat4, Quat, Vec3};
 
 use crate::assets::blp::{self, Image};
+use crate::assets::models::wmo_light::{self, BatchLight};
 use crate::assets::models::{AnyModel, DoodadSet, ModelErrorKind, ModelMesh, read_model};
 use crate::assets::textures::ByteSource;
 use crate::render::texture_store::texture_key;
@@ -33,8 +34,8 @@ pub struct WmoDoodad {
 pub struct PreparedModel {
     /// Geometry, batches, textures.
     pub mesh: ModelMesh,
-    /// Per batch: lit by its vertex colours (WMO interior groups with MOCV).
-    pub vertex_lit: Vec<bool>,
+    /// Per batch, how it is lit (a WMO group's light and vertex colours; default for the rest).
+    pub lights: Vec<BatchLight>,
     /// Model-space box for culling and outlines: the bind pose's, or the file's declared box
     /// when the model has no geometry.
     pub bounds: (Vec3, Vec3),
@@ -114,22 +115,15 @@ pub fn prepare_model(source: &ByteSource, path: &str) -> ModelAnswer {
 fn prepared(model: AnyModel) -> PreparedModel {
     let placement = model.placement_bounds();
     let mut rig = None;
-    let (mesh, file_bounds, vertex_lit, doodad_sets, doodads) = match model {
+    let (mesh, file_bounds, lights, doodad_sets, doodads) = match model {
         AnyModel::Model(m) => {
             rig = m.rig.map(std::sync::Arc::new);
             (m.mesh, m.file_bounds, Vec::new(), Vec::new(), Vec::new())
         }
-        AnyModel::Wmo(w) => {
-            let mut lit = vec![false; w.mesh.batches.len()];
-            for g in &w.groups {
-                if g.is_interior() && g.has_vertex_colors {
-                    for i in g.batches.clone() {
-                        if let Some(l) = lit.get_mut(i) {
-                            *l = true;
-                        }
-                    }
-                }
-            }
+        AnyModel::Wmo(mut w) => {
+            let lights = wmo_light::batch_lights(&w);
+            // The colours the client lights with: MOCV after its load-time fix-up.
+            w.mesh.colors = wmo_light::lit_vertex_colors(&w);
             let doodads = w
                 .doodads
                 .iter()
@@ -142,7 +136,7 @@ fn prepared(model: AnyModel) -> PreparedModel {
                     ),
                 })
                 .collect();
-            (w.mesh, w.bounds, lit, w.doodad_sets, doodads)
+            (w.mesh, w.bounds, lights, w.doodad_sets, doodads)
         }
     };
     let box_of = |b: crate::assets::models::Aabb| (Vec3::from(b.min), Vec3::from(b.max));
@@ -168,7 +162,7 @@ fn prepared(model: AnyModel) -> PreparedModel {
     PreparedModel {
         placement: (placement.min, placement.max),
         mesh,
-        vertex_lit,
+        lights,
         bounds,
         doodad_sets,
         doodads,

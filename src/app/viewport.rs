@@ -221,8 +221,8 @@ impl GlState {
         }
         for (id, m) in self.queue.models.drain(..) {
             let uploaded = match &m.rig {
-                Some(rig) => objects.upload_rigged(gl, id, &m.mesh, &m.vertex_lit, rig.clone()),
-                None => objects.upload(gl, id, &m.mesh, &m.vertex_lit),
+                Some(rig) => objects.upload_rigged(gl, id, &m.mesh, &m.lights, rig.clone()),
+                None => objects.upload(gl, id, &m.mesh, &m.lights),
             };
             if let Err(e) = uploaded {
                 self.error = Some(e);

@@ -22,6 +22,7 @@ use glow::HasContext;
 use super::scene::{DrawList, ModelId};
 use super::terrain::FrameParams;
 use super::texture_store::texture_key;
+use crate::assets::models::wmo_light::BatchLight;
 use crate::assets::models::{BlendMode, Indices, ModelMesh, Rig, TextureRef, Vertex};
 
 /// Alpha below which an alpha-keyed texel is discarded. The client's alpha reference for
@@ -40,8 +41,10 @@ struct GpuBatch {
     texture: Option<String>,
     unlit: bool,
     unfogged: bool,
-    /// Lit by the model's vertex colours (a WMO interior group's baked light).
-    vertex_lit: bool,
+    /// The model's vertex colours add light (a WMO group's fixed-up MOCV).
+    vertex_colors: bool,
+    /// Lit by this ambient colour and not the sun (a WMO interior group's, MOHD).
+    interior_ambient: Option<[f32; 3]>,
     /// Index into the renderer's samplers: bit 0 clamps s, bit 1 clamps t.
     sampler: usize,
 }
@@ -104,6 +107,7 @@ uniforms! {
         alpha_test: "u_alpha_test",
         flags: "u_flags",
         tint: "u_tint",
+        interior: "u_interior",
     }
 }
 
@@ -137,7 +141,9 @@ in vec2 v_uv;
 in vec4 v_color;
 uniform sampler2D u_texture;
 uniform float u_alpha_test;
-uniform ivec3 u_flags; // unlit, unfogged, vertex lit
+uniform ivec3 u_flags; // unlit, unfogged, vertex colours add light
+// A WMO interior group's light: rgb the WMO's ambient colour (MOHD), a 1 (0: the sun's).
+uniform vec4 u_interior;
 uniform vec4 u_tint;
 uniform vec3 u_light;
 uniform vec3 u_eye;
@@ -147,15 +153,17 @@ void main() {
     vec4 texel = texture(u_texture, v_uv) * u_tint;
     if (texel.a < u_alpha_test) discard;
     vec3 light = vec3(1.0);
-    if (u_flags.z != 0) {
-        // Baked light of a WMO interior, with a floor so that unlit corners stay readable.
-        light = max(v_color.rgb, vec3(0.3));
+    // WMO groups as the client lights them (assets::models::wmo_light::batch_light): inside,
+    // the WMO's ambient and no sun; outside, the sun; both plus twice the fixed-up MOCV.
+    if (u_flags.x == 0 && u_interior.a > 0.5) {
+        light = u_interior.rgb;
     } else if (u_flags.x == 0) {
         vec3 n = normalize(v_normal);
         // Faces are drawn from both sides: light the side the eye sees.
         if (dot(n, u_eye - v_world) < 0.0) n = -n;
         light = sunlit(max(dot(n, -u_light), 0.0));
     }
+    if (u_flags.x == 0 && u_flags.z != 0) light = clamp(light + 2.0 * v_color.rgb, 0.0, 1.0);
     vec3 color = texel.rgb * light;
     if (u_flags.y == 0) color = hazed(color, v_world, u_eye, u_sky);
     o_color = vec4(color, texel.a);
@@ -290,18 +298,18 @@ impl ObjectRenderer {
         }
     }
 
-    /// Uploads (or replaces) model `id`. `vertex_lit` says per batch whether the model's
-    /// vertex colours are its light (WMO interiors); missing entries mean no.
+    /// Uploads (or replaces) model `id`. `lights` says per batch how it is lit (a WMO group's
+    /// vertex colours and interior ambient); missing entries mean by the sun alone.
     pub fn upload(
         &mut self,
         gl: &glow::Context,
         id: ModelId,
         mesh: &ModelMesh,
-        vertex_lit: &[bool],
+        lights: &[BatchLight],
     ) -> Result<(), String> {
         self.remove(gl, id);
         // SAFETY: plain GL calls on the caller's current context; sizes come from the mesh.
-        let model = unsafe { upload_model(gl, mesh, vertex_lit, self.instance_buffer)? };
+        let model = unsafe { upload_model(gl, mesh, lights, self.instance_buffer)? };
         self.models.insert(id, model);
         Ok(())
     }
@@ -314,10 +322,10 @@ impl ObjectRenderer {
         gl: &glow::Context,
         id: ModelId,
         mesh: &ModelMesh,
-        vertex_lit: &[bool],
+        lights: &[BatchLight],
         rig: std::sync::Arc<Rig>,
     ) -> Result<(), String> {
-        self.upload(gl, id, mesh, vertex_lit)?;
+        self.upload(gl, id, mesh, lights)?;
         if let Some(m) = self.models.get_mut(&id)
             && rig.influences.len() == mesh.vertices.len()
         {
@@ -515,8 +523,11 @@ impl ObjectRenderer {
                             u.flags.as_ref(),
                             b.unlit as i32,
                             b.unfogged as i32,
-                            b.vertex_lit as i32,
+                            b.vertex_colors as i32,
                         );
+                        let [r, g, bl] = b.interior_ambient.unwrap_or_default();
+                        let inside = b.interior_ambient.map_or(0.0, |_| 1.0);
+                        gl.uniform_4_f32(u.interior.as_ref(), r, g, bl, inside);
                         let texture = b.texture.as_ref().and_then(|k| self.textures.get(k));
                         if texture.is_none() {
                             // No texture (or not arrived yet): plain grey.
@@ -551,6 +562,7 @@ impl ObjectRenderer {
             // edges, drawn over everything so it shows through walls.
             gl.uniform_1_f32(u.alpha_test.as_ref(), 0.0);
             gl.uniform_3_i32(u.flags.as_ref(), 1, 0, 0);
+            gl.uniform_4_f32(u.interior.as_ref(), 0.0, 0.0, 0.0, 0.0);
             let cube = &self.cube;
             let magenta = [1.0, 0.2, 0.9];
             let placeholder_fill = list.placeholder_fill.then_some(0.35);
@@ -661,7 +673,7 @@ impl ObjectRenderer {
 unsafe fn upload_model(
     gl: &glow::Context,
     mesh: &ModelMesh,
-    vertex_lit: &[bool],
+    lights: &[BatchLight],
     instances: glow::Buffer,
 ) -> Result<GpuModel, String> {
     unsafe {
@@ -716,7 +728,8 @@ unsafe fn upload_model(
                     }),
                     unlit: m.unlit,
                     unfogged: m.unfogged,
-                    vertex_lit: cbo.is_some() && vertex_lit.get(i).copied().unwrap_or(false),
+                    vertex_colors: cbo.is_some() && lights.get(i).is_some_and(|l| l.vertex_colors),
+                    interior_ambient: lights.get(i).and_then(|l| l.interior_ambient),
                     sampler: m.clamp_s as usize | (m.clamp_t as usize) << 1,
                 }
             })

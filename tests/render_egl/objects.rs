@@ -491,3 +491,75 @@ fn a_wmo_shows_its_default_set_and_the_chosen_one() {
     assert!(magenta(pixel(&img1, lx, ly)), "set 1 shows its doodad");
     assert!(!magenta(pixel(&img2, lx, ly)), "set 2 does not");
 }
+
+/// The inn, white-textured, seen from above over the ground with `lights` per batch; returns
+/// the pixels of the frame.
+fn inn_lit(inn: &AnyModel, lights: &[loam::assets::models::wmo_light::BatchLight]) -> Vec<u8> {
+    let (tile, [x, y]) = ground();
+    let camera = looking_down(x, y, 160.0);
+    let egl = super::egl();
+    let gl = &egl.gl;
+    let mut terrain = TerrainRenderer::new(gl).expect("terrain shader");
+    let mut objects = ObjectRenderer::new(gl).expect("the object shader compiles");
+    terrain
+        .upload(gl, &build_tile_mesh(&tile), &tile.textures)
+        .unwrap();
+    objects.upload(gl, 9, inn.mesh(), lights).expect("upload");
+    for t in &inn.mesh().textures {
+        if let TextureRef::File(name) = t {
+            objects
+                .set_texture(gl, name, 4, 4, &[255; 4].repeat(16))
+                .expect("texture");
+        }
+    }
+    let mut list = DrawList::default();
+    list.models.push((
+        9,
+        vec![placement_matrix([x, y, 0.5], [0.0; 3], 1.0).as_mat4()],
+    ));
+    // SAFETY: plain GL calls on the current context with objects created here.
+    let pixels = unsafe {
+        assert_eq!(super::offscreen(gl, W, H), glow::FRAMEBUFFER_COMPLETE);
+        let params = super::frame_params(&camera, W, H, super::no_grid());
+        terrain.draw(gl, &params);
+        objects.draw(gl, &params, &list);
+        super::picture(gl, W, H, "objects-wmo-light")
+    };
+    objects.destroy(gl);
+    terrain.destroy(gl);
+    pixels
+}
+
+#[test]
+fn an_interior_group_takes_the_wmo_ambient_and_an_exterior_one_the_sun() {
+    use loam::assets::models::wmo_light::BatchLight;
+    let inn = corpus_model("wowserhq-format/mapobj/inn.wmo");
+    let n = inn.mesh().batches.len();
+    let inside = |c: f32| {
+        vec![
+            BatchLight {
+                vertex_colors: false,
+                interior_ambient: Some([c; 3]),
+            };
+            n
+        ]
+    };
+    let dark = inn_lit(&inn, &inside(0.2));
+    let bright = inn_lit(&inn, &inside(0.9));
+    let brighter = (0..W * H)
+        .filter(|i| {
+            let (xx, yy) = (i % W, i / W);
+            let (d, b) = (pixel(&dark, xx, yy), pixel(&bright, xx, yy));
+            b[0] as i32 > d[0] as i32 + 60
+        })
+        .count();
+    assert!(
+        brighter > 500,
+        "a brighter ambient lights {brighter} pixels more"
+    );
+    // Exterior batches (no interior ambient) are lit by the sun alone: as a model without
+    // per-batch lights, whatever the interior frames did.
+    let outside = vec![BatchLight::default(); n];
+    assert_eq!(inn_lit(&inn, &outside), inn_lit(&inn, &[]));
+    assert_ne!(inn_lit(&inn, &outside), dark);
+}

@@ -27,6 +27,7 @@ mod mdx;
 mod mdx_anim;
 mod skin;
 mod wmo;
+pub mod wmo_light;
 mod wmo_v14;
 
 use std::ops::Range;
@@ -379,12 +380,15 @@ pub struct WmoGroup {
     pub vertices: Range<u32>,
     /// True when the group has MOCV colours of its own.
     pub has_vertex_colors: bool,
+    /// How many of its first vertices belong to transition batches (MOGP transBatchCount, up to
+    /// the last one's MOBA maxIndex): the MOCV fix-up treats them apart (`wmo_light`).
+    pub trans_vertices: u32,
     /// Doodads of this group (MODR): indices into [`WmoModel::doodads`].
     pub doodad_refs: Vec<u16>,
 }
 
 impl WmoGroup {
-    /// MOGP flag 0x2000: an indoor group (lit by its vertex colours).
+    /// MOGP flag 0x2000: an indoor group (how it is lit: [`wmo_light::GroupLight::of`]).
     pub fn is_interior(&self) -> bool {
         self.flags & 0x2000 != 0
     }
@@ -436,6 +440,10 @@ pub struct WmoModel {
     /// The WMO's box: MOHD's in v16/v17; in v14, which has none, the union of the group boxes
     /// (MOGI), as the 0.5.x client computed it on load. MODF extents derive from this.
     pub bounds: Aabb,
+    /// MOHD ambColor (RGBA): the light of its interior groups (`wmo_light`).
+    pub ambient: [u8; 4],
+    /// MOHD flags (v17; 0 before): the unified render path (0x2), no MOCV fix-up (0x8)…
+    pub flags: u16,
 }
 
 /// The model-space box a placement of the model at `path` occupies

@@ -48,6 +48,10 @@ pub(super) struct Root {
     pub n_groups: u32,
     /// MOHD's box (absent in v14).
     pub bounds: Option<Aabb>,
+    /// MOHD ambColor (RGBA: a `CArgb`), the light of interior groups.
+    pub ambient: [u8; 4],
+    /// MOHD flags (v17; 0 where the version has none).
+    pub flags: u16,
     /// MOMT, resolved to neutral materials with textures from MOTX.
     pub materials: Vec<(Material, Option<TextureRef>)>,
     /// MOGN.
@@ -96,14 +100,22 @@ pub(super) fn root<'a>(
             },
         ));
     }
+    h.skip(0x1C - 8)?;
+    let ambient = h.array::<4>()?;
+    h.skip(4)?;
     let bounds = if version >= 16 {
-        h.skip(0x24 - 8)?;
         Some(Aabb {
             min: h.vec3()?,
             max: h.vec3()?,
         })
     } else {
         None
+    };
+    // The flags word follows the box in v17 (v16's MOHD may end before it).
+    let flags = if version == 17 && h.remaining() >= 2 {
+        h.u16()?
+    } else {
+        0
     };
     let materials = match momt {
         Some(momt) => materials(&momt, motx.as_ref(), n_materials, version)?,
@@ -147,6 +159,8 @@ pub(super) fn root<'a>(
     Ok(Root {
         n_groups,
         bounds,
+        ambient,
+        flags,
         materials,
         group_names: mogn.map(|c| c.payload.to_vec()).unwrap_or_default(),
         group_boxes,
@@ -300,6 +314,8 @@ pub(super) struct GroupData {
     pub uvs: Vec<[f32; 2]>,
     pub uvs2: Vec<[f32; 2]>,
     pub colors: Option<Vec<[u8; 4]>>,
+    /// Leading vertices of transition batches (the MOCV fix-up treats them apart).
+    pub trans_vertices: usize,
     pub indices: Vec<u16>,
     /// Absolute offset of the index list (MOVI, or MOIN in v14).
     pub indices_at: usize,
@@ -316,6 +332,8 @@ pub(super) struct RawBatch {
     pub start: u32,
     pub count: u32,
     pub material: u8,
+    /// The last vertex the batch uses (MOBA maxIndex).
+    pub max_vertex: u16,
     /// Absolute offset of the record.
     pub at: usize,
 }
@@ -337,12 +355,15 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
             f32_at(header, 0x20),
         ],
     };
-    let batch_total = if version == 14 {
-        0
+    // transBatchCount, intBatchCount, extBatchCount (v14's header has none).
+    let (trans_batches, batch_total) = if version == 14 {
+        (0, 0)
     } else {
-        u32::from(u16_at(header, 0x28))
-            + u32::from(u16_at(header, 0x2A))
-            + u32::from(u16_at(header, 0x2C))
+        let trans = u16_at(header, 0x28);
+        (
+            usize::from(trans),
+            u32::from(trans) + u32::from(u16_at(header, 0x2A)) + u32::from(u16_at(header, 0x2C)),
+        )
     };
     let mut g = GroupData {
         flags: u32_at(header, 8),
@@ -353,6 +374,7 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
         uvs: Vec::new(),
         uvs2: Vec::new(),
         colors: None,
+        trans_vertices: 0,
         indices: Vec::new(),
         indices_at: 0,
         batches: Vec::new(),
@@ -427,6 +449,10 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
     }
     if let Some(moba) = moba {
         g.batches = batches(&moba, version, batch_total)?;
+        // As the client: the vertices up to the last transition batch's maxIndex.
+        if let Some(last) = trans_batches.checked_sub(1).and_then(|i| g.batches.get(i)) {
+            g.trans_vertices = usize::from(last.max_vertex) + 1;
+        }
     }
     if let Some(mopy) = mopy {
         let triangles = g.indices.len() / 3;
@@ -443,7 +469,7 @@ pub(super) fn group(mogp: &Chunk, version: u32) -> Result<GroupData> {
 }
 
 /// MOBA. v14: material id in byte 1, u16 start index at 14; later: u32 start index at 12 and
-/// the material id in byte 23. Count at 16 either way.
+/// the material id in byte 23. Count at 16 and maxIndex at 20 either way.
 fn batches(moba: &Chunk, version: u32, declared: u32) -> Result<Vec<RawBatch>> {
     let size = if version == 16 && declared > 0 && moba.payload.len() == 32 * declared as usize {
         32
@@ -462,6 +488,7 @@ fn batches(moba: &Chunk, version: u32, declared: u32) -> Result<Vec<RawBatch>> {
                 start,
                 count: u32::from(u16_at(r, 16)),
                 material,
+                max_vertex: u16_at(r, 20),
                 at: moba.payload_offset() + size * i,
             }
         })
@@ -552,6 +579,8 @@ pub(super) fn assemble(
         doodad_sets: root.doodad_sets,
         doodads: root.doodads,
         bounds,
+        ambient: root.ambient,
+        flags: root.flags,
     })
 }
 
@@ -649,6 +678,7 @@ fn add_group(
         batches: first_batch..mesh.batches.len(),
         vertices: base..base + n as u32,
         has_vertex_colors: g.colors.is_some(),
+        trans_vertices: g.trans_vertices as u32,
         doodad_refs: g.doodad_refs.clone(),
     })
 }
