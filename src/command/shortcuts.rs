@@ -12,7 +12,7 @@
 //!
 //! Not for: flying the camera (held keys, read each frame by `ui::viewport`).
 
-use egui::{Key, KeyboardShortcut, Modifiers};
+use egui::{KeyboardShortcut, Modifiers};
 
 use super::keymap::{Action, Keymap, ObjectKey};
 use super::{Command, Intent};
@@ -193,6 +193,7 @@ pub fn for_intent_in(keymap: &Keymap, intent: &Intent) -> Option<KeyboardShortcu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui::Key;
 
     #[test]
     fn no_two_shortcuts_share_keys_and_longer_combinations_come_first() {
