@@ -26,6 +26,7 @@ mod m2_anim;
 mod mdx;
 mod mdx_anim;
 mod skin;
+pub mod thumbnail;
 mod wmo;
 mod wmo_v14;
 
