@@ -1,6 +1,7 @@
 //! The Scatter tool in the real app (egui_kittest, no GL): two of the sample's models chosen
 //! into the palette from the panel, one stroke dragged in the view places objects of only
-//! those two models, standing on the ground, as one undo step; Undo gives the map back bit
+//! those two models, standing on the ground, showing dab by dab while the drag goes and the very
+//! same objects after the release, as one undo step; Undo gives the map back bit
 //! for bit and Redo the stroke's; the erase mode takes them out again as one step; a palette
 //! saved by name is there at the next start, and one exported to a file imports.
 
@@ -62,8 +63,67 @@ fn two_models_chosen_into_the_palette_paint_a_stroke_that_undo_takes_back_bit_fo
     assert!(!editor_support::shows(&h, "No models yet"));
     assert!(h.query_by_label("Tree01.m2").is_some() && h.query_by_label("Boulder01.m2").is_some());
 
+    // Each palette model's thumbnail is drawn off the UI thread and becomes a texture.
+    let start = std::time::Instant::now();
+    while h.query_by_label("Thumbnail of Tree01.m2").is_none()
+        || h.query_by_label("Thumbnail of Boulder01.m2").is_none()
+    {
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "the palette's thumbnails were drawn"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run();
+    }
+    for model in [TREE, BOULDER] {
+        let name = format!("palette-thumb:{}", model.to_ascii_lowercase());
+        let size = h
+            .ctx
+            .tex_manager()
+            .read()
+            .allocated()
+            .find(|(_, m)| m.name == name)
+            .map(|(_, m)| m.size);
+        assert_eq!(size, Some([96, 96]), "{name} is a texture");
+    }
+
     let at = view.center() + egui::vec2(-40.0, 60.0);
-    let (before, after) = editor_support::one_stroke(&mut h, at);
+    // The stroke by hand, to look at the map halfway: its objects are there before the
+    // release, and no undo step yet.
+    editor_support::ground_under(&mut h, at);
+    let before = editor_support::map(&h);
+    let steps = h.state().editing().history.len();
+    h.hover_at(at);
+    h.run_steps(2);
+    editor_support::primary(&h, at, true, egui::Modifiers::NONE);
+    h.run_steps(2);
+    let end = at + egui::vec2(30.0, 0.0);
+    editor_support::glide(&mut h, at, end);
+    let during = doodads(&editor_support::map(&h));
+    assert!(
+        during.len() > doodads(&before).len(),
+        "objects show during the drag: {} before, {} now",
+        doodads(&before).len(),
+        during.len()
+    );
+    assert_eq!(
+        h.state().editing().history.len(),
+        steps,
+        "no step before the release"
+    );
+    editor_support::primary(&h, end, false, egui::Modifiers::NONE);
+    h.run_steps(3);
+    assert_eq!(
+        h.state().editing().history.len(),
+        steps + 1,
+        "one undo step"
+    );
+    let after = editor_support::map(&h);
+    assert_eq!(
+        doodads(&after),
+        during,
+        "the release keeps the objects the drag showed, where they were"
+    );
     let old = doodads(&before);
     let new: Vec<_> = doodads(&after).difference(&old).cloned().collect();
     assert!(new.len() >= 3, "the stroke placed objects: {}", new.len());

@@ -423,7 +423,7 @@ impl LoamApp {
             self.parts.terrain_clipboard.view(),
             self.parts
                 .scatter_tool
-                .view(scatter_tool::map_models(&self.cx)),
+                .view(ui.ctx(), &self.cx, scatter_tool::map_models(&self.cx)),
             cx.view.hover,
         );
         panels::with_shaping_tools(
@@ -576,6 +576,7 @@ impl eframe::App for LoamApp {
         let browser = &self.parts.browser;
         let ready = tiles_ready
             && objects_ready
+            && self.parts.scatter_tool.thumbnails_settled()
             && (cx.settings.left_panel != settings::LeftPanel::Assets
                 || (!browser.is_building() && browser.thumbnails_settled()));
         self.advance_animation(&ctx);

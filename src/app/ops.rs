@@ -11,6 +11,17 @@ use crate::doc::editing::Tool;
 use crate::edit::liquid::LiquidStyle;
 use crate::edit::ops::{Operation, OpsFile};
 
+/// The uids of the open map's tiles on disk, as new objects must avoid them. The scan started
+/// when the map opened may still be running; an edit runs now, so it reads the uids itself
+/// rather than go without them.
+pub(super) fn disk_uids(cx: &AppCtx) -> Option<std::sync::Arc<crate::model::objects::UidTiles>> {
+    cx.doc.uids.disk_uids().or_else(|| {
+        let s = cx.doc.session.as_ref()?;
+        let coords: Vec<_> = s.on_disk.iter().copied().collect();
+        Some(std::sync::Arc::new(s.tiles.as_ref()?.uid_tiles(&coords)))
+    })
+}
+
 /// Runs `file`'s operations as strokes, each an undo step, reading first the tiles each one
 /// reaches; the tool panel then shows the last operation's tool and brush, and the brush
 /// cursor sits on its last point. A script's last `paste` without a clipboard of its own is
@@ -20,13 +31,7 @@ pub fn run(cx: &mut AppCtx, file: &OpsFile, clipboard: &mut TerrainClipboard) {
     let model_box = |path: &str| {
         crate::assets::models::placement_box(path, &|p: &str| source(p).ok().flatten())
     };
-    // The uid scan started when the map opened may still be running; a script runs now,
-    // so it reads the uids itself rather than go without them.
-    let on_disk = cx.doc.uids.disk_uids().or_else(|| {
-        let s = cx.doc.session.as_ref()?;
-        let coords: Vec<_> = s.on_disk.iter().copied().collect();
-        Some(std::sync::Arc::new(s.tiles.as_ref()?.uid_tiles(&coords)))
-    });
+    let on_disk = disk_uids(cx);
     let uids = crate::edit::objects::NewUids {
         range: cx.doc.uids.range(),
         on_disk: on_disk.as_deref(),

@@ -1,4 +1,5 @@
-//! The Scatter tool's panel: the palette (each model with its weight and its own scale range),
+//! The Scatter tool's panel: the palette (each model with its thumbnail, its weight and its own
+//! scale range),
 //! ways to add models (the map's own, the selected objects', the asset browser's pick), the
 //! brush's settings (scatter or erase, density, spacing, scale, turn, tilt, slope limit,
 //! seed) and the palettes saved by name. It shows plain data and returns intents.
@@ -10,11 +11,32 @@ use super::labelled;
 use crate::command::{Intent, ScatterIntent};
 use crate::edit::scatter_ops::{PaletteModel, ScatterBrush};
 
+/// The side a palette thumbnail is shown at in its row, in points: a widget's height, so the
+/// rows (and the panels below them) keep their size.
+const THUMB_SHOWN: f32 = 18.0;
+
+/// The side of the thumbnail shown when the pointer rests on it, in points.
+const THUMB_HOVER: f32 = 96.0;
+
+/// A palette model's thumbnail as the panel shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum PaletteThumb {
+    /// Still being drawn: a placeholder shows.
+    #[default]
+    Drawing,
+    /// Drawn: the egui texture.
+    Ready(egui::TextureId),
+    /// The model could not be read: why.
+    Missing(String),
+}
+
 /// What the panel shows.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaletteView {
     /// The palette.
     pub palette: Vec<PaletteModel>,
+    /// Each palette model's thumbnail, in the palette's order.
+    pub thumbnails: Vec<PaletteThumb>,
     /// The brush's settings.
     pub brush: ScatterBrush,
     /// The open map's doodad models, to add from.
@@ -50,6 +72,7 @@ pub fn show(ui: &mut egui::Ui, view: &PaletteView) -> Vec<Intent> {
     for (i, m) in view.palette.iter().enumerate() {
         let mut e = m.clone();
         ui.horizontal(|ui| {
+            thumbnail(ui, view.thumbnails.get(i), &m.model);
             ui.label(short_name(&m.model)).on_hover_text(&m.model);
             ui.add(
                 DragValue::new(&mut e.weight)
@@ -184,6 +207,29 @@ pub fn show(ui: &mut egui::Ui, view: &PaletteView) -> Vec<Intent> {
     ui.separator();
     out.extend(saved_palettes(ui, view));
     out
+}
+
+/// A palette model's thumbnail, or a placeholder of the same size while it is drawn.
+fn thumbnail(ui: &mut egui::Ui, thumb: Option<&PaletteThumb>, model: &str) {
+    let size = egui::Vec2::splat(THUMB_SHOWN);
+    match thumb {
+        Some(PaletteThumb::Ready(id)) => {
+            ui.add(
+                egui::Image::new((*id, size))
+                    .alt_text(format!("Thumbnail of {}", short_name(model))),
+            )
+            .on_hover_ui(|ui| {
+                ui.image((*id, egui::Vec2::splat(THUMB_HOVER)));
+            });
+        }
+        Some(PaletteThumb::Missing(why)) => {
+            ui.add_sized(size, egui::Label::new("?")).on_hover_text(why);
+        }
+        Some(PaletteThumb::Drawing) | None => {
+            ui.add_sized(size, egui::Spinner::new())
+                .on_hover_text("Drawing the thumbnail");
+        }
+    }
 }
 
 /// The palettes saved by name: save this one, load or forget another.

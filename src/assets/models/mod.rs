@@ -26,6 +26,7 @@ mod m2_anim;
 mod mdx;
 mod mdx_anim;
 mod skin;
+pub mod thumbnail;
 mod wmo;
 pub mod wmo_light;
 mod wmo_v14;
