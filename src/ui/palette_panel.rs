@@ -11,9 +11,9 @@ use super::labelled;
 use crate::command::{Intent, ScatterIntent};
 use crate::edit::scatter_ops::{PaletteModel, ScatterBrush};
 
-/// The side a palette thumbnail is shown at in its row, in points: a widget's height, so the
-/// rows (and the panels below them) keep their size.
-const THUMB_SHOWN: f32 = 18.0;
+/// The side a palette thumbnail is shown at in its row, in points: large enough to tell a tree
+/// from a bush (the tool panel scrolls, so taller rows push nothing out of reach).
+const THUMB_SHOWN: f32 = 40.0;
 
 /// The side of the thumbnail shown when the pointer rests on it, in points.
 const THUMB_HOVER: f32 = 96.0;
