@@ -43,3 +43,22 @@ pub fn overlays(cx: &AppCtx, clipboard: &TerrainClipboard) -> Overlays {
             }),
     }
 }
+
+/// Paints a shaping tool's marks (points, curves) over the view while `tool` is the tool:
+/// `marks` works them out from the open map and the camera's view-projection.
+pub fn paint_tool_marks(
+    ui: &egui::Ui,
+    view: egui::Rect,
+    cx: &AppCtx,
+    tool: Tool,
+    marks: impl FnOnce(&crate::model::Map, glam::Mat4) -> crate::render::marks::Marks,
+) {
+    if cx.doc.editing.settings.tool != tool {
+        return;
+    }
+    if let Some(s) = &cx.doc.session {
+        let aspect = view.width() / view.height().max(1.0);
+        let marks = marks(&s.map, cx.view.camera.view_projection(aspect));
+        crate::ui::marks::paint(ui.painter(), view, &marks);
+    }
+}

@@ -309,14 +309,9 @@ impl Component for VertexSelection {
     }
 
     fn over_view(&mut self, ui: &mut egui::Ui, view: egui::Rect, cx: &mut AppCtx) -> Vec<Intent> {
-        if cx.doc.editing.settings.tool != Tool::SelectVertices {
-            return Vec::new();
-        }
-        if let Some(s) = &cx.doc.session {
-            let aspect = view.width() / view.height().max(1.0);
-            let marks = self.marks(&s.map, cx.view.camera.view_projection(aspect));
-            crate::ui::marks::paint(ui.painter(), view, &marks);
-        }
+        super::overlays::paint_tool_marks(ui, view, cx, Tool::SelectVertices, |map, vp| {
+            self.marks(map, vp)
+        });
         Vec::new()
     }
 

@@ -272,20 +272,7 @@ pub fn put(
     model: Option<ModelBox>,
 ) -> Placed {
     remove(map, stroke, object.kind, object.unique_id);
-    let world = object.world_box(model);
-    let mut placed = Placed::default();
-    for coord in tiles_overlapping(world) {
-        if !map.tiles.contains_key(&coord) {
-            placed.skipped.push(coord);
-            continue;
-        }
-        stroke.touch(map, coord);
-        if let Some(t) = map.tiles.get_mut(&coord) {
-            add_to_tile(t, object, world);
-            placed.tiles.push(coord);
-        }
-    }
-    placed
+    put_new(map, stroke, object, model)
 }
 
 /// As [`put`], for an object whose uid no loaded tile lists yet (a new one, its uid fresh from
