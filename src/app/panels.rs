@@ -272,8 +272,10 @@ pub(super) fn right(ui: &mut egui::Ui, view: &RightView) -> Vec<Intent> {
     // The history keeps its place at the foot of the panel and the tools scroll above it:
     // a tool's settings can be taller than a small window, and Undo must stay in reach.
     let (labels, applied) = &view.history;
+    // No frame of its own, so that it lines up with the tools above it.
     let mut intents = egui::Panel::bottom("loam-history")
         .resizable(false)
+        .frame(egui::Frame::NONE)
         .show(ui, |ui| {
             ui::history::show(ui, labels, *applied, view.can_redo)
         })
