@@ -297,17 +297,30 @@ pub fn apply_in(
         ));
     }
     let edit = stroke.finish(map, &label);
-    let tiles: Vec<_> = edit
+    Ok(push_object_edit(map, history, edit, label))
+}
+
+/// Records an object stroke's edit (if it changed anything) as one undo step, and says which
+/// tiles it touched: the end of every object operation (place … delete, scatter, erase).
+pub(super) fn push_object_edit(
+    map: &mut Map,
+    history: &mut History,
+    edit: Option<super::stroke::TerrainEdit>,
+    label: String,
+) -> OpResult {
+    let mut tiles: Vec<_> = edit
         .as_ref()
         .map(|e| e.objects.iter().map(|o| o.tile).collect())
         .unwrap_or_default();
+    tiles.sort_unstable();
+    tiles.dedup();
     if let Some(edit) = edit {
         history.push(map, edit);
     }
-    Ok(OpResult {
+    OpResult {
         label,
         chunks: 0,
         refused: Vec::new(),
         tiles,
-    })
+    }
 }

@@ -743,21 +743,9 @@ pub fn apply(
             (stroke.finish(map, &label), label)
         }
     };
-    let mut tiles: Vec<TileCoord> = edit
-        .as_ref()
-        .map(|e| e.objects.iter().map(|o| o.tile).collect())
-        .unwrap_or_default();
-    tiles.sort_unstable();
-    tiles.dedup();
-    if let Some(edit) = edit {
-        history.push(map, edit);
-    }
-    Ok(OpResult {
-        label,
-        chunks: 0,
-        refused: Vec::new(),
-        tiles,
-    })
+    Ok(super::object_ops::push_object_edit(
+        map, history, edit, label,
+    ))
 }
 
 /// The editor's scatter brush: what the Scatter tool's panel sets besides the palette and
