@@ -469,3 +469,49 @@ fn screenshots_half_a_second_apart_differ_where_things_move() {
         "half a second later the view moved by only {moved}"
     );
 }
+
+/// A screenshot neither draws the panels a user left behind nor leaves its own for the user's
+/// next session: eframe keeps egui's memory (panel widths, scroll places) in loam's storage,
+/// and the Windows build's picture is compared with the Linux build's (`.ci/windows-smoke`).
+#[test]
+fn a_screenshot_keeps_no_panels_for_the_next_session() {
+    let home = tempfile::tempdir().unwrap();
+    let png = out_dir().join("no-memory.png");
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_loam"))
+        .args(["screenshot", png.to_str().unwrap(), "--size", "800x600"])
+        .env("XDG_DATA_HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path())
+        .env("LOAM_DATA_DIR", home.path().join("data"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stored: Vec<String> = walk(home.path())
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(
+        stored.iter().all(|s| !s.contains("\"egui\"")),
+        "the screenshot kept egui's memory: {stored:?}"
+    );
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -111,6 +111,12 @@ impl LoamApp {
     pub fn new(cc: &eframe::CreationContext<'_>, options: StartOptions) -> LoamApp {
         let screenshot = options.screenshot.map(ScreenshotJob::new);
         let settings = Settings::restored(cc.storage, screenshot.is_some());
+        if screenshot.is_some() {
+            // eframe has already put the user's egui memory (panel widths, scroll places) in
+            // place; a screenshot must be the same picture on every machine (issue 26's Windows
+            // check compares one with the Linux build's), so it starts from egui's defaults.
+            cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());
+        }
         let client = (options.client.as_deref())
             .or(settings.client_data.as_deref())
             .map(client::Client::open);
@@ -618,6 +624,11 @@ impl eframe::App for LoamApp {
             };
             job.step(&ctx, ready, failure);
         }
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        // A screenshot's panels must not become the user's next session's.
+        self.screenshot.is_none()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
