@@ -82,11 +82,11 @@ impl Daylight {
             self.wdl = Some((key, read_wdl(session, client)));
         }
         let wdl = self.wdl.as_ref().and_then(|(_, w)| w.as_ref());
-        // The tiles the terrain draws are left out of the mesh (the mask covers the frames
-        // until the next rebuild), so the horizon costs nothing where the terrain is.
-        let mut tiles = horizon_tiles(wdl, session);
-        tiles.retain(|c, _| !wanted.1.contains(c));
-        let mesh = HorizonMesh::build(&tiles);
+        // The tiles the terrain draws are left out of the mesh (the renderer skips them in
+        // the frames before the next rebuild), so the horizon costs nothing where the
+        // terrain is.
+        let tiles = horizon_tiles(wdl, session);
+        let mesh = HorizonMesh::build(&tiles, &wanted.1);
         cx.gl.lock().queue_horizon(mesh);
         self.horizon_for = Some(wanted);
     }

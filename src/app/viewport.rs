@@ -211,7 +211,7 @@ impl GlState {
             if let Some(mesh) = self.queue.horizon.take() {
                 h.upload(gl, &mesh);
             }
-            h.set_drawn(gl, self.uploaded.iter().copied());
+            h.set_drawn(self.uploaded.iter().copied());
         }
         let Some(objects) = self.objects.as_mut() else {
             return;
@@ -235,7 +235,7 @@ impl GlState {
         }
     }
 
-    /// Clears the callback's rectangle, draws the sky over it and the horizon, then the
+    /// Clears the callback's rectangle, draws the horizon and the sky around it, then the
     /// terrain, objects and liquids.
     pub fn paint(&mut self, gl: &glow::Context, params: &FrameParams) {
         use glow::HasContext;
@@ -249,11 +249,20 @@ impl GlState {
             gl.depth_mask(true);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
         }
-        if let Some(s) = &self.sky {
-            s.draw(gl, params);
-        }
-        if let Some(h) = &self.horizon {
+        // The horizon first, nearest tiles first, then the sky only where it left the far
+        // depth (each pixel shaded about once), then depth cleared: the terrain and the
+        // objects, in their own nearer projection, always lie over both.
+        if let Some(h) = &mut self.horizon {
             h.draw(gl, params);
+        }
+        if let Some(s) = &self.sky {
+            let floor = self.horizon.as_ref().and_then(|h| h.sky_floor(params.eye));
+            s.draw(gl, params, floor);
+        }
+        // SAFETY: a plain GL call on egui's current context.
+        unsafe {
+            gl.depth_mask(true);
+            gl.clear(glow::DEPTH_BUFFER_BIT);
         }
         if let Some(r) = &self.renderer {
             r.draw(gl, params);

@@ -6,9 +6,10 @@
 
 use glow::HasContext;
 
-/// GLSL every fragment shader may call. It opens with the float precision, which GLES wants
-/// before any float in a fragment shader (a second statement in the shader is allowed).
-const FRAGMENT_COMMON: &str = r#"
+/// GLSL every shader may call: the scene's light. It opens with the float precision, which
+/// GLES wants before any float in a fragment shader (a second statement in the shader is
+/// allowed).
+const LIGHT_COMMON: &str = r#"
 precision highp float;
 // The scene's light (`shader::set_view`): where the fog starts and is whole (yards from the
 // eye), the light every surface gets and the sun's.
@@ -27,6 +28,11 @@ vec3 hazed(vec3 color, vec3 world, vec3 eye, vec3 sky) {
 vec3 sunlit(float facing) {
     return u_ambient + u_sun_colour * facing;
 }
+"#;
+
+/// GLSL every fragment shader may call besides [`LIGHT_COMMON`]: what only a fragment shader
+/// can compute (`fwidth`).
+const FRAGMENT_COMMON: &str = r#"
 // A line about two pixels wide where the signed distance d crosses zero (brush rings,
 // selection borders): 1 on the line, fading to 0 one pixel out.
 float outline(float d) {
@@ -35,20 +41,20 @@ float outline(float d) {
 }
 "#;
 
-/// Prepends the GLSL version line (desktop GL 3.3 core or GLES 3.0), and to a fragment shader
-/// the functions they share.
+/// Prepends the GLSL version line (desktop GL 3.3 core or GLES 3.0) and the functions the
+/// shaders share (the light's to every one, `outline` to fragment shaders).
 fn with_version(gl: &glow::Context, kind: u32, source: &str) -> String {
     let header = if gl.version().is_embedded {
         "#version 300 es\n"
     } else {
         "#version 330 core\n"
     };
-    let common = if kind == glow::FRAGMENT_SHADER {
+    let fragment = if kind == glow::FRAGMENT_SHADER {
         FRAGMENT_COMMON
     } else {
         ""
     };
-    format!("{header}{common}{source}")
+    format!("{header}{LIGHT_COMMON}{fragment}{source}")
 }
 
 /// Compiles `vertex` and `fragment` and links them; `what` names the program in errors
