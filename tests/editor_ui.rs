@@ -569,3 +569,39 @@ fn w_flies_forward_and_a_right_drag_turns() {
     let d_yaw = (turned.yaw - flown.yaw).rem_euclid(std::f32::consts::TAU);
     assert!(d_yaw > 0.1 && d_yaw < 1.0, "{d_yaw}");
 }
+
+/// View ▸ Fog off: nothing fades before the horizon's far end (50,000 yards); on again: the
+/// light's own fog. View ▸ Horizon is kept with the settings like the other toggles.
+#[test]
+fn view_fog_and_horizon_toggle_and_are_kept() {
+    let dialogs = ScriptedDialogs::default();
+    let mut h = harness(&dialogs, None);
+    h.run();
+    let with_fog = h.state_mut().scene_light().fog_range;
+    assert!(
+        with_fog[1] < 10_000.0,
+        "the default light fogs: {with_fog:?}"
+    );
+    for (label, on) in [("Fog", false), ("Horizon", false), ("Fog", true)] {
+        editor_support::click_each(&mut h, &["View", label]);
+        h.run();
+        let view = h.state().settings().view;
+        let shown = if label == "Fog" {
+            view.fog
+        } else {
+            view.horizon
+        };
+        assert_eq!(shown, on, "View ▸ {label}");
+        h.key_press(egui::Key::Escape);
+        h.run();
+    }
+    assert!(!h.state().settings().view.horizon);
+    assert_eq!(h.state_mut().scene_light().fog_range, with_fog);
+    editor_support::click_each(&mut h, &["View", "Fog"]);
+    h.run();
+    let fog = h.state_mut().scene_light().fog_range;
+    assert!(
+        fog[0] >= loam::render::horizon::HORIZON_FAR,
+        "no fog: {fog:?}"
+    );
+}

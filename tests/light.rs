@@ -263,6 +263,20 @@ fn the_fog_colour_reaches_the_far_terrain_as_far_as_the_tables_say() {
         (0..3).any(|k| (night[k] - fog[k]).abs() > 30.0),
         "midnight's thin fog hides the ground: {night:?}"
     );
+    // View ▸ Fog off (`--no-fog`): at noon the ground shows through, not the fog colour.
+    let sample = format!("{}/resources/sample/Sample.wdt", env!("CARGO_MANIFEST_DIR"));
+    let clear = centre_of(
+        Path::new(&sample),
+        &["--client".as_ref(), wrath.as_os_str(), "--no-fog".as_ref()],
+        eye,
+        target,
+        "12:00",
+        &dir.path().join("no-fog.png"),
+    );
+    assert!(
+        (0..3).any(|k| (clear[k] - fog[k]).abs() > 30.0),
+        "with the fog off the ground shows: {clear:?}"
+    );
 }
 
 /// True when `p` is a colour of the default noon sky: on the dome's run from the sky-top band
@@ -339,4 +353,14 @@ fn beyond_the_loaded_tiles_the_wdl_draws_the_horizon() {
         "beyond the loaded tiles the WDL's hills, not sky: {hills:?} ({})",
         png.display()
     );
+    // View ▸ Horizon off (`--no-horizon`): the sky again.
+    let off = centre_of(
+        &wdt,
+        &["--no-horizon".as_ref()],
+        eye,
+        target,
+        "12:00",
+        &dir.path().join("no-horizon.png"),
+    );
+    assert!(is_default_sky(off), "with the horizon off the sky: {off:?}");
 }

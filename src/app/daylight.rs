@@ -17,6 +17,9 @@ use crate::format::wdl::Wdl;
 use crate::model::TileCoord;
 use crate::render::horizon::HorizonMesh;
 
+/// Where the fog starts (yards) with View ▸ Fog off: beyond the horizon's far plane.
+const NO_FOG: f32 = 1.0e6;
+
 /// Which map and client the cached lights belong to.
 type LightsKey = (Option<PathBuf>, Option<String>);
 
@@ -25,7 +28,7 @@ type LightsKey = (Option<PathBuf>, Option<String>);
 pub struct Daylight {
     lights: Option<(LightsKey, ZoneLights)>,
     wdl: Option<(LightsKey, Option<Wdl>)>,
-    horizon_for: Option<(LightsKey, BTreeSet<TileCoord>)>,
+    horizon_for: Option<(LightsKey, BTreeSet<TileCoord>, bool)>,
 }
 
 impl Daylight {
@@ -57,7 +60,13 @@ impl Daylight {
                 .is_some_and(|(h, _)| eye[2] < f64::from(h))
         });
         let time = cx.settings.time_of_day.time();
-        self.lights(cx).at(eye, time, underwater)
+        let mut light = self.lights(cx).at(eye, time, underwater);
+        if !cx.settings.view.fog {
+            // View ▸ Fog off: the fog starts beyond anything drawn (the horizon reaches
+            // 50,000 yards), so nothing fades.
+            light.fog_range = [NO_FOG, NO_FOG + 1.0];
+        }
+        light
     }
 }
 
@@ -74,7 +83,8 @@ impl Daylight {
             Some(session.map.name.clone()),
         );
         let drawn = cx.gl.lock().uploaded.clone();
-        let wanted = (key.clone(), drawn);
+        let shown = cx.settings.view.horizon;
+        let wanted = (key.clone(), drawn, shown);
         if self.horizon_for.as_ref() == Some(&wanted) {
             return;
         }
@@ -85,7 +95,12 @@ impl Daylight {
         // The tiles the terrain draws are left out of the mesh (the renderer skips them in
         // the frames before the next rebuild), so the horizon costs nothing where the
         // terrain is.
-        let tiles = horizon_tiles(wdl, session);
+        // View ▸ Horizon off: an empty mesh, so nothing is drawn and the sky fills the view.
+        let tiles = if shown {
+            horizon_tiles(wdl, session)
+        } else {
+            Default::default()
+        };
         let mesh = HorizonMesh::build(&tiles, &wanted.1);
         cx.gl.lock().queue_horizon(mesh);
         self.horizon_for = Some(wanted);

@@ -209,6 +209,12 @@ impl LoamApp {
         &self.cx.settings
     }
 
+    /// The light the view draws with now (sky, fog, sun) at the camera, for tests and
+    /// scripts.
+    pub fn scene_light(&mut self) -> crate::doc::light::SceneLight {
+        self.parts.daylight.scene_light(&self.cx)
+    }
+
     /// The edit tools and the undo history.
     pub fn editing(&self) -> &Editing {
         &self.cx.doc.editing

@@ -114,6 +114,10 @@ pub struct ScreenshotRequest {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
     pub hide_objects: bool,
+    /// Draw without the fog (View ▸ Fog off).
+    pub no_fog: bool,
+    /// Draw without the horizon (View ▸ Horizon off).
+    pub no_horizon: bool,
     /// View overlays to turn on.
     pub overlays: Vec<ShotOverlay>,
     /// Show this dialog.
@@ -185,6 +189,8 @@ impl ScreenshotJob {
             cx.settings.objects.wmos = false;
         }
         let view = &mut cx.settings.view;
+        view.fog &= !r.no_fog;
+        view.horizon &= !r.no_horizon;
         for o in &r.overlays {
             match o {
                 ShotOverlay::ChunkGrid => view.chunk_grid = true,

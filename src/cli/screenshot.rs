@@ -70,6 +70,12 @@ pub struct ShotArgs {
     /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
     #[arg(long)]
     no_objects: bool,
+    /// Draw without the light's fog (as View ▸ Fog off).
+    #[arg(long)]
+    no_fog: bool,
+    /// Draw without the WDL's distant terrain (as View ▸ Horizon off).
+    #[arg(long)]
+    no_horizon: bool,
     /// Turn on view overlays (as in the View menu).
     #[arg(long, value_name = "NAME", num_args = 1.., value_enum)]
     overlay: Vec<ShotOverlay>,
@@ -169,6 +175,8 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         measure: args.measure,
         frame_times: frame_times.clone(),
         hide_objects: args.no_objects,
+        no_fog: args.no_fog,
+        no_horizon: args.no_horizon,
         overlays: args.overlay,
         dialog: args.dialog,
         road: args.road.map(|p| p.0).unwrap_or_default(),

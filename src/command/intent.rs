@@ -58,6 +58,10 @@ pub enum Intent {
     ShowGroundEffects(bool),
     /// Show or hide liquid surfaces.
     ShowLiquids(bool),
+    /// Draw the light's distance fog, or see as far as the drawing reaches.
+    ShowFog(bool),
+    /// Draw the map's distant terrain from its WDL beyond the loaded tiles.
+    ShowHorizon(bool),
     /// Write this record over the object with its kind and uniqueId (typed in the object panel).
     EditObject(crate::edit::objects::ObjectRecord),
     /// G, R or T with objects selected: move, turn or scale them with the mouse until a click.
@@ -371,7 +375,8 @@ pub enum LeftPanel {
     Assets,
 }
 
-/// What the View menu shows in the 3D view besides the terrain: grids, tints and liquids.
+/// What the View menu shows in the 3D view besides the terrain: grids, tints, liquids, the
+/// fog and the horizon.
 /// Saved with the settings (its fields at the settings' top level, as before it was grouped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -388,6 +393,10 @@ pub struct ViewToggles {
     pub effects_overlay: bool,
     /// Draw liquid surfaces.
     pub liquids: bool,
+    /// Draw the light's distance fog (off: nothing fades, as far as the drawing reaches).
+    pub fog: bool,
+    /// Draw the map's distant terrain from its WDL beyond the loaded tiles.
+    pub horizon: bool,
 }
 
 impl Default for ViewToggles {
@@ -399,6 +408,8 @@ impl Default for ViewToggles {
             area_overlay: false,
             effects_overlay: false,
             liquids: true,
+            fog: true,
+            horizon: true,
         }
     }
 }

@@ -181,6 +181,8 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 Intent::ShowGroundEffects,
             );
             toggle(ui, &mut out, state.view.liquids, "Liquids", Intent::ShowLiquids);
+            toggle(ui, &mut out, state.view.fog, "Fog", Intent::ShowFog);
+            toggle(ui, &mut out, state.view.horizon, "Horizon", Intent::ShowHorizon);
             ui.separator();
             let mut f = state.objects;
             let mut changed = ui.checkbox(&mut f.doodads, "Doodads").changed();
