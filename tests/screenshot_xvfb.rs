@@ -25,11 +25,17 @@ fn screenshot(args: &[&str]) {
 }
 
 fn run_screenshot(args: &[&str]) -> std::process::Output {
+    run_screenshot_in(args, &[])
+}
+
+/// Runs `loam screenshot ARGS` under Xvfb with these environment variables set.
+fn run_screenshot_in(args: &[&str], env: &[(&str, &Path)]) -> std::process::Output {
     Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_loam"))
         .arg("screenshot")
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .expect("xvfb-run is missing: install them with `bash packaging/setup --tests`")
 }
@@ -477,15 +483,13 @@ fn screenshots_half_a_second_apart_differ_where_things_move() {
 fn a_screenshot_keeps_no_panels_for_the_next_session() {
     let home = tempfile::tempdir().unwrap();
     let png = out_dir().join("no-memory.png");
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_loam"))
-        .args(["screenshot", png.to_str().unwrap(), "--size", "800x600"])
-        .env("XDG_DATA_HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path())
-        .env("LOAM_DATA_DIR", home.path().join("data"))
-        .output()
-        .unwrap();
+    let data = home.path().join("data");
+    let env = [
+        ("XDG_DATA_HOME", home.path()),
+        ("XDG_CONFIG_HOME", home.path()),
+        ("LOAM_DATA_DIR", data.as_path()),
+    ];
+    let out = run_screenshot_in(&[png.to_str().unwrap(), "--size", "800x600"], &env);
     assert!(
         out.status.success(),
         "{}",
