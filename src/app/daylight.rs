@@ -15,7 +15,7 @@ use crate::doc::horizon::{horizon_tiles, read_wdl};
 use crate::doc::light::{SceneLight, ZoneLights};
 use crate::format::wdl::Wdl;
 use crate::model::TileCoord;
-use crate::render::horizon::HorizonMesh;
+use crate::render::horizon_mesh::HorizonMesh;
 
 /// Where the fog starts (yards) with View ▸ Fog off: beyond the horizon's far plane.
 const NO_FOG: f32 = 1.0e6;

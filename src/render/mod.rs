@@ -8,6 +8,7 @@ pub mod buffers;
 pub mod camera;
 pub mod gizmo;
 pub mod horizon;
+pub mod horizon_mesh;
 pub mod liquid;
 pub mod liquid_mesh;
 pub mod marks;
