@@ -192,28 +192,18 @@ fn blend_factors(mode: BlendMode) -> Option<(u32, u32)> {
 
 /// The unit cube (0..1) as 8 corners, its 12 triangles and its 12 edges.
 fn unit_cube() -> (Vec<Vertex>, Vec<u16>, Vec<u16>) {
-    let vertices = (0..8)
-        .map(|i| {
-            let p = [(i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32];
-            Vertex {
-                position: p,
-                normal: p.map(|c| c * 2.0 - 1.0),
-                ..Vertex::default()
-            }
+    let cube = crate::assets::models::Aabb {
+        min: [0.0; 3],
+        max: [1.0; 3],
+    };
+    let vertices = (cube.corners().into_iter())
+        .map(|p| Vertex {
+            position: p,
+            normal: p.map(|c| c * 2.0 - 1.0),
+            ..Vertex::default()
         })
         .collect();
-    let faces: [[u16; 4]; 6] = [
-        [0, 1, 3, 2],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 3, 7, 5],
-    ];
-    let triangles = faces
-        .iter()
-        .flat_map(|f| [f[0], f[1], f[2], f[0], f[2], f[3]])
-        .collect();
+    let triangles = crate::assets::models::Aabb::FACE_TRIANGLES.to_vec();
     let edges = vec![
         0, 1, 1, 3, 3, 2, 2, 0, 4, 5, 5, 7, 7, 6, 6, 4, 0, 4, 1, 5, 3, 7, 2, 6,
     ];

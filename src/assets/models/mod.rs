@@ -105,6 +105,45 @@ pub struct Aabb {
 }
 
 impl Aabb {
+    /// The box's six faces as twelve triangles over its [`Aabb::corners`].
+    pub const FACE_TRIANGLES: [u16; 36] = {
+        // Each face's corners in turn (bit i set: coordinate i at its high end).
+        let faces = [
+            [0, 1, 3, 2],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 3, 7, 6],
+            [0, 2, 6, 4],
+            [1, 3, 7, 5],
+        ];
+        let mut out = [0u16; 36];
+        let mut f = 0;
+        while f < 6 {
+            let q = faces[f];
+            let tri = [q[0], q[1], q[2], q[0], q[2], q[3]];
+            let mut k = 0;
+            while k < 6 {
+                out[f * 6 + k] = tri[k];
+                k += 1;
+            }
+            f += 1;
+        }
+        out
+    };
+
+    /// The eight corners, corner k with coordinate i at `max` when bit i of k is set.
+    pub fn corners(self) -> [[f32; 3]; 8] {
+        std::array::from_fn(|k| {
+            std::array::from_fn(|i| {
+                if (k >> i) & 1 == 0 {
+                    self.min[i]
+                } else {
+                    self.max[i]
+                }
+            })
+        })
+    }
+
     /// The smallest box holding every point, or `None` for no points. Non-finite coordinates
     /// are left out, so that one damaged vertex cannot make the box infinite.
     pub fn around(points: impl IntoIterator<Item = [f32; 3]>) -> Option<Aabb> {
@@ -673,6 +712,42 @@ impl ShapeCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The twelve triangles lie on the box's faces, two on each, and cover each face once.
+    #[test]
+    fn a_boxs_triangles_cover_its_six_faces() {
+        let b = Aabb {
+            min: [1.0, 2.0, 3.0],
+            max: [3.0, 5.0, 7.0],
+        };
+        let corners = b.corners();
+        assert_eq!(corners[0], b.min);
+        assert_eq!(corners[7], b.max);
+        assert_eq!(corners[2], [1.0, 5.0, 3.0], "bit 1: y at its high end");
+        let mut area_on = std::collections::BTreeMap::new();
+        for t in Aabb::FACE_TRIANGLES.chunks(3) {
+            let [p, q, r] = [0, 1, 2].map(|k| glam::Vec3::from(corners[usize::from(t[k])]));
+            let area = (q - p).cross(r - p).length() / 2.0;
+            // The face: the axis and end all three corners share.
+            let face = (0..3)
+                .flat_map(|i| [(i, 0), (i, 1)])
+                .find(|&(i, end)| {
+                    let v = if end == 0 { b.min[i] } else { b.max[i] };
+                    [p, q, r].iter().all(|c| c[i] == v)
+                })
+                .expect("a triangle on a face");
+            *area_on.entry(face).or_insert(0.0) += area;
+        }
+        let size = [2.0, 3.0, 4.0];
+        assert_eq!(area_on.len(), 6);
+        for ((axis, _), area) in area_on {
+            let want = size[(axis + 1) % 3] * size[(axis + 2) % 3];
+            assert!(
+                (area - want).abs() < 1e-5,
+                "face across axis {axis}: {area}"
+            );
+        }
+    }
 
     #[test]
     fn mdx_and_m2_names_swap_keeping_case() {

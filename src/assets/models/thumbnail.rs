@@ -180,37 +180,25 @@ mod tests {
 
     /// A cube from -1 to 1, twelve triangles.
     fn cube() -> ModelMesh {
-        let vertices: Vec<Vertex> = (0..8)
-            .map(|k| Vertex {
-                position: [0, 1, 2].map(|i| if (k >> i) & 1 == 0 { -1.0 } else { 1.0 }),
+        let bounds = Aabb {
+            min: [-1.0; 3],
+            max: [1.0; 3],
+        };
+        let vertices: Vec<Vertex> = (bounds.corners().into_iter())
+            .map(|position| Vertex {
+                position,
                 normal: [0.0, 0.0, 1.0],
                 uv: [0.0, 0.0],
                 uv2: [0.0, 0.0],
             })
             .collect();
-        // Each face as two triangles of corner numbers (bit i set: coordinate i is +1).
-        let faces = [
-            [0, 1, 3, 2],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 3, 7, 5],
-        ];
-        let indices = faces
-            .iter()
-            .flat_map(|f| [f[0], f[1], f[2], f[0], f[2], f[3]])
-            .collect();
         ModelMesh {
             vertices,
             colors: None,
-            indices: Indices::U16(indices),
+            indices: Indices::U16(Aabb::FACE_TRIANGLES.to_vec()),
             batches: Vec::new(),
             textures: Vec::new(),
-            bounds: Aabb {
-                min: [-1.0; 3],
-                max: [1.0; 3],
-            },
+            bounds,
         }
     }
 
