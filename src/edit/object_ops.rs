@@ -262,13 +262,7 @@ pub fn apply_in(
                     }
                     u
                 }
-                None => objects::next_unique_id_in(
-                    objects::unique_ids(map)
-                        .into_iter()
-                        .map(|(_, u)| u)
-                        .chain(uids.elsewhere(map)),
-                    uids.range,
-                )?,
+                None => uids.next(map)?,
             };
             let record = record_after(map, op, uid, &|p| position(map, p))?;
             let placed = objects::put(map, &mut stroke, &record, model_box(&record.model));

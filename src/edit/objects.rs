@@ -129,6 +129,13 @@ impl NewUids<'_> {
             .filter(|(_, tiles)| tiles.iter().any(|c| !map.tiles.contains_key(c)))
             .map(|(&uid, _)| uid)
     }
+
+    /// The uid a new object of `map` takes ([`next_unique_id_in`] over the uids in memory
+    /// and [`NewUids::elsewhere`]).
+    pub fn next(&self, map: &Map) -> Result<u32, String> {
+        let in_memory = unique_ids(map).into_iter().map(|(_, u)| u);
+        next_unique_id_in(in_memory.chain(self.elsewhere(map)), self.range)
+    }
 }
 
 /// The uid a new object takes: above every uid in `used` (the map's, on disk and in memory),

@@ -478,13 +478,7 @@ impl ScatterStroke {
             return None;
         }
         let next = match self.last_uid {
-            None => objects::next_unique_id_in(
-                objects::unique_ids(map)
-                    .into_iter()
-                    .map(|(_, u)| u)
-                    .chain(uids.elsewhere(map)),
-                uids.range,
-            ),
+            None => uids.next(map),
             Some(last) => match uids.range {
                 Some(r) if last >= r.last => Err(format!(
                     "the uniqueId range {}-{} is used up: choose another in Settings",
