@@ -54,23 +54,6 @@ fn press(h: &mut Harness<'_, LoamApp>, key: Key) {
     h.run();
 }
 
-/// eframe storage in memory: what one run saves, the next reads.
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
-
 /// Opens Settings ▸ Keys and finds `name`'s row with the filter.
 fn keys_row(h: &mut Harness<'_, LoamApp>, name: &str) {
     editor_support::click_each(h, &["Settings", "Keys…"]);
@@ -103,7 +86,7 @@ fn a_tools_new_key_selects_it_the_old_one_not_and_survives_a_restart() {
     assert_eq!(tool(&h), Tool::Smooth, "K does");
 
     // A restart: what this run gives eframe's storage, the next run reads.
-    let mut storage = MemoryStorage::default();
+    let mut storage = editor_support::MemoryStorage::default();
     eframe::App::save(h.state_mut(), &mut storage);
     let restored = Settings::restored(Some(&storage), false);
     assert_eq!(restored.keys.keys(smooth), vec![k]);
@@ -118,7 +101,7 @@ fn a_tools_new_key_selects_it_the_old_one_not_and_survives_a_restart() {
 #[test]
 fn a_settings_file_from_before_keys_starts_with_the_default_keys() {
     // The settings a run before this change saved: no keys, no bookmarks.
-    let mut storage = MemoryStorage::default();
+    let mut storage = editor_support::MemoryStorage::default();
     eframe::Storage::set_string(
         &mut storage,
         STORAGE_KEY,

@@ -108,7 +108,7 @@ fn the_client_data_folder_is_chosen_in_settings_and_persisted() {
 
     // What the app gives eframe's storage is what the next start reads, with the camera of
     // the open map in it.
-    let mut storage = MemoryStorage::default();
+    let mut storage = editor_support::MemoryStorage::default();
     eframe::App::save(h.state_mut(), &mut storage);
     let back: loam::app::settings::Settings =
         eframe::get_value(&storage, loam::app::settings::STORAGE_KEY).unwrap();
@@ -116,23 +116,6 @@ fn the_client_data_folder_is_chosen_in_settings_and_persisted() {
     assert_eq!(back.recent, expected.recent);
     let key = h.state().session().unwrap().key();
     assert_eq!(back.camera_for(&key), Some(*h.state().camera()));
-}
-
-/// eframe storage in memory.
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 /// Clicks `tile` on the tile map (the open map's region of it, as the widget draws it).

@@ -151,22 +151,28 @@ fn a_new_map_is_not_written_over_files_the_user_has() {
     assert!(!Path::new("x").exists());
 }
 
-/// Makes a 1.12 map of tile (10, 10) in `dir` whose heights slope seamlessly (a height for
-/// each lattice vertex), so that every border vertex has its own height.
-fn sloped_map(dir: &Path) -> PathBuf {
-    common::loam_new("Slope", "1.12", "10 10 10 10", &[], dir);
-    let wdt = dir.join("Slope.wdt");
+/// Makes a 1.12 map `name` of tile (10, 10) in `dir` with each lattice vertex at
+/// `height(vertex)`, so heights agree wherever chunks share a vertex.
+fn map_with_heights(dir: &Path, name: &str, height: impl Fn(Vertex) -> f32) -> PathBuf {
+    common::loam_new(name, "1.12", "10 10 10 10", &[], dir);
+    let wdt = dir.join(format!("{name}.wdt"));
     let mut map = open(&wdt, Generation::V112);
     let c = tc(10, 10);
     for (k, chunk) in map.tiles.get_mut(&c).unwrap().chunks.iter_mut().enumerate() {
         for (i, h) in chunk.heights.iter_mut().enumerate() {
-            let v = Vertex::of(c, k, i);
-            *h = (v.gx % 61) as f32 * 0.75 + (v.gy % 53) as f32 * 0.5;
+            *h = height(Vertex::of(c, k, i));
         }
     }
     let files = pipeline::encode_map(&map, Generation::V112, false, None).unwrap();
     loam::disk::write_files(dir, &files, |_| {}).unwrap();
     wdt
+}
+
+/// A map whose heights slope seamlessly, so that every border vertex has its own height.
+fn sloped_map(dir: &Path) -> PathBuf {
+    map_with_heights(dir, "Slope", |v| {
+        (v.gx % 61) as f32 * 0.75 + (v.gy % 53) as f32 * 0.5
+    })
 }
 
 #[test]
@@ -175,18 +181,9 @@ fn a_tile_added_beside_an_edited_one_meets_it_exactly_as_check_with_no_threshold
     // tiles' base (3 yards) most would read back a float apart, float noise `check` counts
     // with no threshold.
     let dir = tempfile::tempdir().unwrap();
-    common::loam_new("Fine", "1.12", "10 10 10 10", &[], dir.path());
-    let wdt = dir.path().join("Fine.wdt");
-    let mut map = open(&wdt, Generation::V112);
-    let c = tc(10, 10);
-    for (k, chunk) in map.tiles.get_mut(&c).unwrap().chunks.iter_mut().enumerate() {
-        for (i, h) in chunk.heights.iter_mut().enumerate() {
-            let v = Vertex::of(c, k, i);
-            *h = 0.1 + (v.gx % 61) as f32 * 0.013_7 + (v.gy % 53) as f32 * 0.007_1;
-        }
-    }
-    let files = pipeline::encode_map(&map, Generation::V112, false, None).unwrap();
-    loam::disk::write_files(dir.path(), &files, |_| {}).unwrap();
+    let wdt = map_with_heights(dir.path(), "Fine", |v| {
+        0.1 + (v.gx % 61) as f32 * 0.013_7 + (v.gy % 53) as f32 * 0.007_1
+    });
     let wdt_s = wdt.to_str().unwrap();
     new_ok(&[
         "--add-tiles",

@@ -268,6 +268,20 @@ fn sample(dir: &Path) -> PathBuf {
     common::sample_in(dir.join("sample")).join("Sample.wdt")
 }
 
+/// The map at `wdt` converted to 3.3.5 with nothing applied (in `dir/plain`), read back: what
+/// the scattered copies are compared with.
+fn plain_copy(dir: &Path, wdt: &Path) -> Written {
+    let out = dir.join("plain");
+    common::loam_ok(&[
+        "convert",
+        "--to",
+        "3.3.5",
+        wdt.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    read(&out)
+}
+
 /// `loam apply --to GEN` of the operations `ops` (a JSON list) on the sample; the output
 /// folder and what loam said.
 fn apply_to(dir: &Path, name: &str, ops: &str, to: &str) -> (PathBuf, String) {
@@ -319,17 +333,7 @@ fn new_doodads(before: &Written, after: &Written) -> BTreeMap<u32, Doodad> {
 #[test]
 fn a_scattered_forest_keeps_density_spacing_ground_and_ranges_and_a_seed_repeats_it() {
     let dir = tempfile::tempdir().unwrap();
-    let plain = {
-        let out = dir.path().join("plain");
-        common::loam_ok(&[
-            "convert",
-            "--to",
-            "3.3.5",
-            sample(dir.path()).to_str().unwrap(),
-            out.to_str().unwrap(),
-        ]);
-        read(&out)
-    };
+    let plain = plain_copy(dir.path(), &sample(dir.path()));
     let (out, said) = apply_to(dir.path(), "forest", &forest(7, 1.0, ""), "3.3.5");
     let written = read(&out);
     let placed = new_doodads(&plain, &written);
@@ -413,17 +417,7 @@ fn a_scattered_forest_keeps_density_spacing_ground_and_ranges_and_a_seed_repeats
 fn no_object_where_the_slope_height_or_texture_limit_says_no() {
     let dir = tempfile::tempdir().unwrap();
     let (free, _) = apply_to(dir.path(), "free", &forest(3, 0.0, ""), "3.3.5");
-    let plain = {
-        let out = dir.path().join("plain");
-        common::loam_ok(&[
-            "convert",
-            "--to",
-            "3.3.5",
-            dir.path().join("sample/Sample.wdt").to_str().unwrap(),
-            out.to_str().unwrap(),
-        ]);
-        read(&out)
-    };
+    let plain = plain_copy(dir.path(), &dir.path().join("sample/Sample.wdt"));
     let free_map = read(&free);
     let unlimited = new_doodads(&plain, &free_map);
     // Limits that cut into the brush: the heights between the placed objects' quartiles, a

@@ -217,3 +217,20 @@ pub fn one_stroke(h: &mut Harness<'_, LoamApp>, at: Pos2) -> (loam::model::Map, 
 pub fn shows(h: &Harness<'_, LoamApp>, text: &str) -> bool {
     h.query_by_label_contains(text).is_some()
 }
+
+/// eframe storage in memory: what one run saves, the next reads.
+#[derive(Default)]
+pub struct MemoryStorage(pub std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
