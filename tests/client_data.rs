@@ -218,10 +218,10 @@ fn wotlk_client_patches_and_locale_archives_override_in_client_order() {
         [
             ("common.MPQ".to_string(), ArchiveKind::Base),
             ("lichking.MPQ".to_string(), ArchiveKind::Base),
+            ("locale-enUS.MPQ".to_string(), ArchiveKind::Locale),
             ("patch.MPQ".to_string(), ArchiveKind::Patch),
             ("patch-3.MPQ".to_string(), ArchiveKind::Patch),
             ("patch-A.MPQ".to_string(), ArchiveKind::Patch),
-            ("locale-enUS.MPQ".to_string(), ArchiveKind::Locale),
             ("patch-enUS.MPQ".to_string(), ArchiveKind::LocalePatch),
         ]
     );

@@ -22,8 +22,11 @@ const LOCAL_TOP: u32 = 0x20C060;
 /// The fog colour of both lights, all day.
 const FOG: u32 = 0xB02090;
 
-/// The local light: centre (world yards), inner and outer radius (yards).
-const LOCAL_AT: [f64; 3] = [100.0, 0.0, 1000.0];
+/// The local light: centre (world yards: x north, y west, z up), inner and outer radius
+/// (yards). Off both axes, so that a reading with x and y swapped lands elsewhere.
+const LOCAL_AT: [f64; 3] = [300.0, -200.0, 1000.0];
+/// The world's corner offset: 32 tiles of 1600/3 yards.
+const MAP_ORIGIN: f64 = 32.0 * 1600.0 / 3.0;
 const LOCAL_RADII: [f64; 2] = [50.0, 150.0];
 
 fn rgb(c: u32) -> [f64; 3] {
@@ -49,9 +52,21 @@ fn band(id: u32, keys: &[(u32, u32)]) -> Vec<Result<u32, usize>> {
 /// LightIntBand rows (p − 1)·18 + 1 … and its floats LightFloatBand rows (p − 1)·6 + 1 …;
 /// band 1 (the second) is the ambient light, 2 the sky top, 7 the fog; float band 0 the fog end (inches),
 /// 1 the fog start as a fraction of it.
+///
+/// GameCoords are stored in the placement records' axes, times 36 (issue 51, checked against
+/// Blizzard's 3.3.5 table, where Stormwind's lights sit at about (16518, 81, 25547) × 36):
+/// stored x / 36 = 17066.67 − game y, stored y / 36 = height, stored z / 36 = 17066.67 − game x.
+/// The global light is stored at (0, 0, 0).
 fn light_tables(sets: usize) -> Vec<(&'static str, Vec<u8>)> {
     let inches = |v: f64| ((v * 36.0) as f32).to_bits();
+    let stored = |game: [f64; 3]| {
+        if game == [0.0; 3] {
+            return [0.0; 3];
+        }
+        [MAP_ORIGIN - game[1], game[2], MAP_ORIGIN - game[0]]
+    };
     let light_row = |id: u32, at: [f64; 3], radii: [f64; 2], params: u32| {
+        let at = stored(at);
         let mut row = vec![id, MAP_ID, inches(at[0]), inches(at[1]), inches(at[2])];
         row.extend([inches(radii[0]), inches(radii[1])]);
         row.extend((0..sets).map(|k| if k == 0 { params } else { 0 }));
@@ -191,7 +206,7 @@ fn the_sky_straight_up_is_the_tables_sky_top_blended_over_the_lights_and_the_day
     let shot = |name: &str| dir.path().join(format!("{name}.png"));
 
     // Under the global light only (far outside the local one): the band at its keys.
-    let far = [2000.0, 0.0, 1000.0];
+    let far = [2000.0, -200.0, 1000.0];
     let [eye, target] = up(far);
     for (time, key) in [("00:00", 0), ("06:00", 1), ("12:00", 2)] {
         let got = centre(&wrath, eye, target, time, &shot(&format!("global-{key}")));
@@ -209,14 +224,24 @@ fn the_sky_straight_up_is_the_tables_sky_top_blended_over_the_lights_and_the_day
         "global light at 09:00",
     );
 
+    // Where the light would stand with north and west swapped, 707 yards from where it is:
+    // the global light only.
+    let [eye, target] = up([LOCAL_AT[1], LOCAL_AT[0], LOCAL_AT[2]]);
+    let got = centre(&wrath, eye, target, "12:00", &shot("swapped"));
+    assert_near(
+        got,
+        rgb(GLOBAL_TOP[2]),
+        "where a swapped reading would put the light",
+    );
+
     // Inside the local light's inner radius: its colour alone.
-    let [eye, target] = up([LOCAL_AT[0] + 20.0, 0.0, LOCAL_AT[2]]);
+    let [eye, target] = up([LOCAL_AT[0] + 20.0, LOCAL_AT[1], LOCAL_AT[2]]);
     let got = centre(&wrath, eye, target, "12:00", &shot("inside"));
     assert_near(got, rgb(LOCAL_TOP), "inside the local light");
 
     // In its falloff ring, 100 yards out: r = (100 − 50) / (150 − 50) = 0.5, so the local
     // light weighs 1 − r and the global one r.
-    let [eye, target] = up([LOCAL_AT[0] + 100.0, 0.0, LOCAL_AT[2]]);
+    let [eye, target] = up([LOCAL_AT[0] + 100.0, LOCAL_AT[1], LOCAL_AT[2]]);
     let want = mix(rgb(LOCAL_TOP), rgb(GLOBAL_TOP[2]), 0.5);
     let got = centre(&wrath, eye, target, "12:00", &shot("ring"));
     assert_near(got, want, "in the local light's falloff ring at noon");

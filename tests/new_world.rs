@@ -765,11 +765,12 @@ fn a_335_map_named_into_patch_5_keeps_its_row_in_the_locale_patch_and_says_why()
     );
     let said = text(&o);
     assert!(o.status.success(), "{said}");
-    // The locale archives load after every base patch and carry Blizzard's Map.dbc: a row in
-    // patch-5 would be hidden, so it goes to patch-enUS-4, which both client and extractors read.
+    // The locale patches load after every general patch and carry Blizzard's newest Map.dbc:
+    // a row in patch-5 would be hidden, so it goes to patch-enUS-4, which both client and
+    // extractors read.
     assert!(
         said.contains(
-            "warning: the table rows are not put into patch-5.MPQ: locale-enUS.MPQ loads after \
+            "warning: the table rows are not put into patch-5.MPQ: patch-enUS-3.MPQ loads after \
              it and has its own DBFilesClient\\Map.dbc, which would hide them from the client"
         ),
         "{said}"

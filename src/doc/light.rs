@@ -7,10 +7,14 @@
 //! - **Which rows.** A Light.dbc row lights the map whose Map.dbc id is its ContinentID; the
 //!   one at GameCoords (0, 0, 0) is the map's global light. A map without one borrows the
 //!   row with id 1 (Noggit Red, `src/noggit/Sky.cpp`, `Skies::Skies`).
-//! - **Where.** GameCoords are game coordinates (x north, y west, z up, the origin in the
-//!   middle of the map: loam's world, `model::coords`) in inches, 36 to the yard, as are the
-//!   falloff radii: Noggit's `skymul = 36` divides all five (`Sky::Sky`), and the MaNGOS
-//!   documentation of Light.dbc (`file-formats/dbc/light.rst`) converts them the same way.
+//! - **Where.** GameCoords are stored in the placement records' axes (as MDDF stores a
+//!   doodad: x the offset west of the map's corner, y the height, z the offset north), in
+//!   inches, 36 to the yard, as are the falloff radii (`model::coords::light_to_world`). Noggit's
+//!   `Sky::Sky` divides all five by `skymul = 36` and `Skies::findSkyWeights` compares the
+//!   result unchanged with its camera, which lives in those axes; Blizzard's 3.3.5 table puts
+//!   Stormwind's small lights at about (16518, 81, 25547) × 36, game (−8480, 549, 81), inside the
+//!   city. Read as game axes instead, every local light of the Eastern Kingdoms falls outside
+//!   the map (loam did so before 2026-11; docs/client-data.md).
 //! - **How much.** Noggit3's `Skies::findSkyWeights` (`src/noggit/Sky.cpp`): local lights sorted
 //!   smallest outer radius first, the global light last with weight 1; walking from the
 //!   largest local light to the smallest, a light whose inner radius holds the camera gets 1
@@ -41,11 +45,10 @@
 //! Not for: reading the tables (`assets::client::light_tables`) or drawing (`render`).
 
 use crate::assets::client::{BandRow, LightTables};
+use crate::model::coords::{LIGHT_UNITS_PER_YARD, light_to_world};
 
 /// Half-minutes in a day: the tables' clock.
 pub const DAY: u32 = 2880;
-/// Inches to the yard: the tables' unit of distance.
-pub const INCHES_PER_YARD: f64 = 36.0;
 
 /// Colour bands a parameter set holds (LightIntBand rows per LightParams id).
 pub const COLOUR_BANDS: usize = 18;
@@ -367,9 +370,9 @@ impl ZoneLights {
         let mut lights: Vec<ZoneLight> = rows
             .into_iter()
             .filter_map(|l| {
-                let yards = |v: f32| f64::from(v) / INCHES_PER_YARD;
+                let yards = |v: f32| f64::from(v) / LIGHT_UNITS_PER_YARD;
                 Some(ZoneLight {
-                    centre: l.coords.map(yards),
+                    centre: light_to_world(l.coords),
                     inner: yards(l.falloff_start),
                     outer: yards(l.falloff_end),
                     global: is_global(&l.coords) || l.map != map,
@@ -460,7 +463,7 @@ impl ZoneLights {
         colours[band::OCEAN_DEEP] = water([0.02, 0.12, 0.30]);
         colours[band::RIVER_SHALLOW] = water([0.30, 0.62, 0.72]);
         colours[band::RIVER_DEEP] = water([0.05, 0.20, 0.38]);
-        let yards = f64::from(DEFAULT_FOG[1]) * INCHES_PER_YARD;
+        let yards = f64::from(DEFAULT_FOG[1]) * LIGHT_UNITS_PER_YARD;
         let mut floats = vec![Band::default(); FLOAT_BANDS];
         floats[0] = Band::new([(0, yards as f32)]);
         floats[1] = Band::new([(0, DEFAULT_FOG[0] / DEFAULT_FOG[1])]);
@@ -533,7 +536,7 @@ impl ZoneLights {
             })
         };
         let float = |band: usize| sets.iter().map(|(s, w)| s.float(band, time) * w).sum();
-        let fog_end = float(0) / INCHES_PER_YARD as f32;
+        let fog_end = float(0) / LIGHT_UNITS_PER_YARD as f32;
         let fog_range = if fog_end > 1.0 {
             [fog_end * f32::clamp(float(1), 0.0, 0.95), fog_end]
         } else {

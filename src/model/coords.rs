@@ -188,6 +188,27 @@ pub fn world_to_placement(world: [f64; 3]) -> [f32; 3] {
     ]
 }
 
+/// Light.dbc's unit of distance: its GameCoords and falloff radii are in inches, 36 to the yard
+/// (Noggit's `skymul = 36`, `src/noggit/Sky.cpp`).
+pub const LIGHT_UNITS_PER_YARD: f64 = 36.0;
+
+/// World position of a Light.dbc row's stored GameCoords. They are in the placement records'
+/// axes (as MDDF stores them: x = west offset, y = height, z = north offset, each from the
+/// map's corner), times 36: Noggit compares them unchanged with its camera, which lives in
+/// those axes, and Blizzard's own 3.3.5 table stores Stormwind's lights at about
+/// (16518, 81, 25547) × 36, which is game (−8480, 549, 81), inside the city.
+pub fn light_to_world(stored: [f32; 3]) -> [f64; 3] {
+    let [a, b, c] = stored.map(|v| f64::from(v) / LIGHT_UNITS_PER_YARD);
+    [MAP_ORIGIN - c, MAP_ORIGIN - a, b]
+}
+
+/// A Light.dbc row's GameCoords for world position `world` (the inverse of
+/// [`light_to_world`]).
+pub fn world_to_light(world: [f64; 3]) -> [f32; 3] {
+    [MAP_ORIGIN - world[1], world[2], MAP_ORIGIN - world[0]]
+        .map(|v| (v * LIGHT_UNITS_PER_YARD) as f32)
+}
+
 /// World-space bounding box (min, max) of a placement record's stored extents (min, max).
 pub fn placement_box_to_world(min: [f32; 3], max: [f32; 3]) -> ([f64; 3], [f64; 3]) {
     let a = placement_to_world(min);
@@ -344,6 +365,23 @@ pub fn chunks_overlapping(tile: TileCoord, (lo, hi): ([f64; 3], [f64; 3])) -> Ve
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn light_positions_are_stored_in_placement_axes_times_36() {
+        // Blizzard's 3.3.5 Light.dbc stores one of Stormwind's lights at about this place
+        // (the reading of the real table); the city is near game (-8480, 549, 81).
+        let world = light_to_world([16518.0 * 36.0, 81.0 * 36.0, 25547.0 * 36.0]);
+        assert!((world[0] - -8480.33).abs() < 0.01, "{world:?}");
+        assert!((world[1] - 548.67).abs() < 0.01, "{world:?}");
+        assert!((world[2] - 81.0).abs() < 1e-9, "{world:?}");
+        // The same axes as a placement record, times 36.
+        let placed = placement_to_world([16518.0, 81.0, 25547.0]);
+        for k in 0..3 {
+            assert!((placed[k] - world[k]).abs() < 1e-3);
+        }
+        let back = world_to_light(world);
+        assert_eq!(back, [16518.0 * 36.0, 81.0 * 36.0, 25547.0 * 36.0]);
+    }
     use super::*;
 
     #[test]

@@ -44,7 +44,8 @@ pub struct LightRow {
     pub id: u32,
     /// The Map.dbc id of the map it lights.
     pub map: u32,
-    /// GameCoords as stored: game coordinates (x north, y west, z up) in inches, 36 a yard;
+    /// GameCoords as stored: in the placement records' axes (x west offset, y height, z north
+    /// offset from the map's corner) in inches, 36 a yard (`model::coords::light_to_world`);
     /// all zero for the map's global light.
     pub coords: [f32; 3],
     /// Inside this distance (inches) the light is whole.

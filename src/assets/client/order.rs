@@ -1,7 +1,9 @@
 //! The archives a client loads, in its own order (lowest priority first, the last one wins).
 //!
-//! Sources (see docs/client-data.md): Noggit's `loadMPQs` (wowdev/noggit3) and TrinityCore's
-//! map extractor for 2.4.3/3.3.5 names and order, the 1.12 `Data` folder listing, and the
+//! Sources (see docs/client-data.md, "Archive order"): for 2.4.3/3.3.5, the servers' extractors
+//! (which search the general patches before the locale archives) and warcraft-rs's patch-chain
+//! tests, which agree on base < locale base < general patches < locale patches; Noggit's
+//! `loadMPQs` supplies the names, the 1.12 `Data` folder listing, and the
 //! alpha notes (specs/alpha-0.5.3.md) for 0.5.x per-file wrappers.
 //!
 //! Not for: opening the archives or deciding the generation.
@@ -148,6 +150,10 @@ pub fn archive_stack_with(
             push_patches(&mut stack, &top, "patch", ArchiveKind::Patch, also);
         }
         ClientGeneration::V243 | ClientGeneration::V335 => {
+            // Base archives, then the locale's base archives, then the general patches, then
+            // the locale's patches: a `patch-N.MPQ` wins over `locale-<locale>.MPQ` (where
+            // Blizzard keeps the tables) and loses to `patch-<locale>-N.MPQ`. The evidence is
+            // in docs/client-data.md, "Archive order".
             for name in [
                 "common.mpq",
                 "common-2.mpq",
@@ -156,11 +162,12 @@ pub fn archive_stack_with(
             ] {
                 push(&mut stack, &top, name, ArchiveKind::Base, also);
             }
-            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch, also);
-            if let Some((code, dir)) = locale_folder(&top) {
+            let locale = locale_folder(&top).map(|(code, dir)| {
                 let mut files = list_folder(&dir);
                 add(&mut files, &dir);
-                let l = code.to_ascii_lowercase();
+                (code.to_ascii_lowercase(), files)
+            });
+            if let Some((l, files)) = &locale {
                 for stem in [
                     "base",
                     "backup",
@@ -173,15 +180,18 @@ pub fn archive_stack_with(
                 ] {
                     push(
                         &mut stack,
-                        &files,
+                        files,
                         &format!("{stem}-{l}.mpq"),
                         ArchiveKind::Locale,
                         also,
                     );
                 }
+            }
+            push_patches(&mut stack, &top, "patch", ArchiveKind::Patch, also);
+            if let Some((l, files)) = &locale {
                 push_patches(
                     &mut stack,
-                    &files,
+                    files,
                     &format!("patch-{l}"),
                     ArchiveKind::LocalePatch,
                     also,
@@ -229,19 +239,20 @@ mod tests {
             std::fs::write(data.join(n), b"").unwrap();
         }
         let g = ClientGeneration::V335;
+        // The locale's base archive loads below the general patches (docs/client-data.md).
         assert_eq!(
             names(&archive_stack(&g, data)),
-            ["common.MPQ", "patch.MPQ", "patch-3.MPQ", "locale-enUS.MPQ"]
+            ["common.MPQ", "locale-enUS.MPQ", "patch.MPQ", "patch-3.MPQ"]
         );
         let with = archive_stack_with(&g, data, Some(&data.join("patch-2.MPQ")));
         assert_eq!(
             names(&with),
             [
                 "common.MPQ",
+                "locale-enUS.MPQ",
                 "patch.MPQ",
                 "patch-2.MPQ",
                 "patch-3.MPQ",
-                "locale-enUS.MPQ"
             ]
         );
         let locale = archive_stack_with(&g, data, Some(&data.join("enUS/patch-enUS-4.MPQ")));
