@@ -335,6 +335,67 @@ fn unknown_fields_and_misplaced_fields_are_errors() {
     );
 }
 
+/// Issue 55, item 6: right after an undo, a step that pushes the history past its budget must
+/// drop the oldest applied steps and the undone ones, not bring the undone step back as applied.
+#[test]
+fn a_budget_drop_right_after_an_undo_discards_the_undone_step() {
+    let mut map = seamless_map();
+    let [cx, cy] = corner();
+    let raise = |map: &mut Map, history: &mut History, x: f64, radius: f32| {
+        ops::apply(
+            map,
+            &op(Tool::Raise, vec![[cx + x, cy + 20.0]], radius, 1.0),
+            history,
+            LiquidStyle::Mh2o,
+        )
+        .unwrap();
+    };
+    // The same steps in a roomy history first, for each step's size.
+    let steps: [(f64, f32); 3] = [(20.0, 3.0), (50.0, 3.0), (80.0, 3.0)];
+    let (big_at, big_radius) = (60.0, 40.0);
+    let mut probe = History::default();
+    let mut probe_map = map.clone();
+    let mut sizes = Vec::new();
+    for (x, r) in steps {
+        let before = probe.size_bytes();
+        raise(&mut probe_map, &mut probe, x, r);
+        sizes.push(probe.size_bytes() - before);
+    }
+    probe.undo(&mut probe_map);
+    let mut roomy = History::default();
+    let mut big_map = probe_map.clone();
+    raise(&mut big_map, &mut roomy, big_at, big_radius);
+    let big = roomy.size_bytes();
+    assert!(big >= sizes[0] + sizes[2], "{big} vs {sizes:?}");
+    // Room for all three small steps, and for the second with the big one, not the first too.
+    let budget = sizes[1] + big;
+    let mut history = History::with_budget(budget);
+    raise(&mut map, &mut history, steps[0].0, steps[0].1);
+    let after_first = map.clone();
+    raise(&mut map, &mut history, steps[1].0, steps[1].1);
+    let second = history.labels().0[1].clone();
+    raise(&mut map, &mut history, steps[2].0, steps[2].1);
+    assert_eq!(history.len(), 3);
+    history.undo(&mut map);
+    // The redo branch goes, and the oldest step goes to make room for the big one.
+    raise(&mut map, &mut history, big_at, big_radius);
+    let (labels, head) = history.labels();
+    assert_eq!(labels.len(), 2, "{labels:?}");
+    assert_eq!(labels[0], second, "{labels:?}");
+    assert_eq!(head, 2);
+    assert!(!history.can_redo());
+    assert_eq!(
+        history.size_bytes(),
+        sizes[1] + big,
+        "sizes match the steps kept"
+    );
+    while history.undo(&mut map).is_some() {}
+    assert!(
+        map == after_first,
+        "undoing everything left gives the map after the dropped first step"
+    );
+}
+
 #[test]
 fn the_history_drops_the_oldest_steps_beyond_its_byte_budget_and_keeps_the_saved_point() {
     let mut map = seamless_map();

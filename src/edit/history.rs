@@ -51,12 +51,14 @@ impl History {
     }
 
     /// Rebuilds the record without its `n` oldest steps (the record can only drop them at a
-    /// fixed count). Called only from `push`, when the redo branch is already gone.
+    /// fixed count), and without the redo branch: the record still holds the undone steps
+    /// until its next edit, and they must not come back as applied.
     fn drop_oldest(&mut self, map: &mut Map, n: usize) {
-        let saved = self.record.saved();
+        let saved = self.record.saved().filter(|s| *s <= self.record.head());
         let kept: Vec<TerrainEdit> = self
             .record
             .entries()
+            .take(self.record.head())
             .skip(n)
             .map(|e| e.as_ref().clone())
             .collect();
