@@ -1,0 +1,279 @@
+//! Vertex normals from the height field, across chunk and tile borders.
+//!
+//! Each quad of the terrain is drawn as four triangles around its inner vertex; a vertex's normal
+//! is the area-weighted sum of the normals of the triangles it belongs to, stored as MCNR does:
+//! world (x north, y west, z up) scaled to ±127. On unedited Blizzard tiles this reproduces the
+//! stored normals to within a few units (a test holds it to that).
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use super::patch::Patch;
+use crate::edit::lattice::{MAP_STEPS, STEPS_PER_CHUNK, Vertex};
+use crate::model::Map;
+use crate::model::coords::{self, TileCoord};
+
+fn position(v: Vertex, h: f32) -> [f64; 3] {
+    let [x, y] = v.world_xy();
+    [x, y, h as f64]
+}
+
+fn triangle_normal(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let n = [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ];
+    // Orientation depends on the corner order; terrain normals point up.
+    if n[2] < 0.0 { [-n[0], -n[1], -n[2]] } else { n }
+}
+
+/// The four triangles of quad (`qx`, `qy`) as vertex triples, corners clockwise around the centre.
+fn quad_triangles(qx: i32, qy: i32) -> [[Vertex; 3]; 4] {
+    let o = |dx, dy| Vertex {
+        gx: qx + dx,
+        gy: qy + dy,
+        inner: false,
+    };
+    let m = Vertex {
+        gx: qx,
+        gy: qy,
+        inner: true,
+    };
+    [
+        [o(0, 0), o(1, 0), m],
+        [o(1, 0), o(1, 1), m],
+        [o(1, 1), o(0, 1), m],
+        [o(0, 1), o(0, 0), m],
+    ]
+}
+
+/// The normal of `v` from the heights in `patch`, or `None` when `v` is not loaded.
+pub fn normal_at(patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
+    patch.get(v)?;
+    let quads: &[(i32, i32)] = if v.inner {
+        &[(0, 0)]
+    } else {
+        &[(-1, -1), (0, -1), (-1, 0), (0, 0)]
+    };
+    let mut sum = [0f64; 3];
+    for &(dx, dy) in quads {
+        let (qx, qy) = (v.gx + dx, v.gy + dy);
+        if qx < 0 || qy < 0 || qx >= MAP_STEPS || qy >= MAP_STEPS {
+            continue;
+        }
+        for tri in quad_triangles(qx, qy) {
+            if !tri.contains(&v) {
+                continue;
+            }
+            let (Some(a), Some(b), Some(c)) =
+                (patch.get(tri[0]), patch.get(tri[1]), patch.get(tri[2]))
+            else {
+                continue;
+            };
+            let n = triangle_normal(
+                position(tri[0], a),
+                position(tri[1], b),
+                position(tri[2], c),
+            );
+            for k in 0..3 {
+                sum[k] += n[k];
+            }
+        }
+    }
+    let len = (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]).sqrt();
+    if len < 1e-12 {
+        return Some([0, 0, 127]);
+    }
+    Some(sum.map(|c| (c / len * 127.0).round().clamp(-127.0, 127.0) as i8))
+}
+
+/// Recomputes the normals of every vertex in lattice columns `gx0..=gx1`, rows `gy0..=gy1`, and
+/// writes each to all its loaded copies. `before_write(map, tile, chunk)` runs once per chunk
+/// before its first change. Returns the chunks written.
+pub fn recompute(
+    map: &mut Map,
+    gx0: i32,
+    gy0: i32,
+    gx1: i32,
+    gy1: i32,
+    before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Vec<(TileCoord, usize)> {
+    let patch = Patch::read(
+        map,
+        (gx0 - 1).max(0),
+        (gy0 - 1).max(0),
+        (gx1 + 1).min(MAP_STEPS),
+        (gy1 + 1).min(MAP_STEPS),
+    );
+    let mut updates = Vec::new();
+    for gy in gy0.max(0)..=gy1.min(MAP_STEPS) {
+        for gx in gx0.max(0)..=gx1.min(MAP_STEPS) {
+            for inner in [false, true] {
+                let v = Vertex { gx, gy, inner };
+                if let Some(n) = normal_at(&patch, v) {
+                    updates.push((v, n));
+                }
+            }
+        }
+    }
+    write(map, updates, before_write)
+}
+
+/// Recomputes the normals of every vertex whose triangles have one of `changed` as a corner
+/// (the vertices themselves and those one lattice step around them), and nothing else: unlike
+/// [`recompute`] over a rectangle, normals of untouched terrain keep their stored values, which
+/// matters where the changed vertices are scattered along chunk borders (stitching seams).
+/// `before_write` and the result are as for [`recompute`].
+pub fn recompute_around(
+    map: &mut Map,
+    changed: &[Vertex],
+    before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Vec<(TileCoord, usize)> {
+    let last_chunk = MAP_STEPS / STEPS_PER_CHUNK - 1;
+    // The affected vertices, grouped by the chunk whose window covers them, so that each chunk's
+    // heights are read once.
+    let mut groups: BTreeMap<(i32, i32), BTreeSet<Vertex>> = BTreeMap::new();
+    for v in changed {
+        for w in sharing_triangles(*v) {
+            if !(0..=MAP_STEPS).contains(&w.gx) || !(0..=MAP_STEPS).contains(&w.gy) {
+                continue;
+            }
+            if w.inner && (w.gx == MAP_STEPS || w.gy == MAP_STEPS) {
+                continue;
+            }
+            let key = (
+                w.gx.div_euclid(STEPS_PER_CHUNK).min(last_chunk),
+                w.gy.div_euclid(STEPS_PER_CHUNK).min(last_chunk),
+            );
+            groups.entry(key).or_default().insert(w);
+        }
+    }
+    let mut updates = Vec::new();
+    for ((c, r), vertices) in groups {
+        let (x0, y0) = (c * STEPS_PER_CHUNK, r * STEPS_PER_CHUNK);
+        let patch = Patch::read(
+            map,
+            (x0 - 1).max(0),
+            (y0 - 1).max(0),
+            (x0 + STEPS_PER_CHUNK + 1).min(MAP_STEPS),
+            (y0 + STEPS_PER_CHUNK + 1).min(MAP_STEPS),
+        );
+        updates.extend(
+            vertices
+                .into_iter()
+                .filter_map(|v| Some((v, normal_at(&patch, v)?))),
+        );
+    }
+    write(map, updates, before_write)
+}
+
+/// `v` and every vertex it shares a triangle with (whose normal its height changes).
+fn sharing_triangles(v: Vertex) -> Vec<Vertex> {
+    let at = |dx: i32, dy: i32, inner: bool| Vertex {
+        gx: v.gx + dx,
+        gy: v.gy + dy,
+        inner,
+    };
+    if v.inner {
+        // Its own quad: the four corners and itself.
+        vec![
+            at(0, 0, false),
+            at(1, 0, false),
+            at(0, 1, false),
+            at(1, 1, false),
+            v,
+        ]
+    } else {
+        // The four quads around it: the eight outer neighbours, itself, and their centres.
+        let mut out: Vec<Vertex> = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+            .map(|(dx, dy)| at(dx, dy, false))
+            .collect();
+        out.extend([
+            at(-1, -1, true),
+            at(0, -1, true),
+            at(-1, 0, true),
+            at(0, 0, true),
+        ]);
+        out
+    }
+}
+
+/// Writes each normal to every loaded copy of its vertex, calling `before_write` once per chunk
+/// before its first change; returns the chunks written.
+fn write(
+    map: &mut Map,
+    updates: Vec<(Vertex, [i8; 3])>,
+    mut before_write: impl FnMut(&Map, TileCoord, usize),
+) -> Vec<(TileCoord, usize)> {
+    let mut written: Vec<(TileCoord, usize)> = Vec::new();
+    // Membership in a set: a map-wide stitch writes thousands of chunks.
+    let mut seen: HashSet<(TileCoord, usize)> = HashSet::new();
+    for (v, n) in updates {
+        for c in v.copies() {
+            let Some(tile) = map.tiles.get(&c.tile) else {
+                continue;
+            };
+            if tile.chunks[c.chunk].normals[c.index] == n {
+                continue;
+            }
+            if seen.insert((c.tile, c.chunk)) {
+                before_write(map, c.tile, c.chunk);
+                written.push((c.tile, c.chunk));
+            }
+            if let Some(tile) = map.tiles.get_mut(&c.tile) {
+                tile.chunks[c.chunk].normals[c.index] = n;
+            }
+        }
+    }
+    written
+}
+
+/// Recomputes every normal of one tile (after generating or converting terrain).
+pub fn recompute_tile(map: &mut Map, tile: TileCoord) {
+    let v0 = Vertex::of(tile, 0, coords::outer_vertex(0, 0));
+    let v1 = Vertex::of(tile, 255, coords::outer_vertex(8, 8));
+    recompute(map, v0.gx, v0.gy, v1.gx, v1.gy, |_, _, _| {});
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recomputed_normals_match_blizzards_on_a_real_tile() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/corpus/warcraft-net/ADT/Northrend_37_25.adt");
+        let opened = crate::pipeline::open_map(&path).unwrap_or_else(|e| {
+            panic!(
+                "the corpus tile could not be read: looked for {} ({e})",
+                path.display()
+            )
+        });
+        let mut map = opened.map;
+        let coord = *map.tiles.keys().next().unwrap();
+        let before = map.tiles[&coord].clone();
+        recompute_tile(&mut map, coord);
+        let after = &map.tiles[&coord];
+        let (mut total, mut n, mut worst) = (0f64, 0usize, 0i32);
+        for (a, b) in before.chunks.iter().zip(&after.chunks) {
+            for (p, q) in a.normals.iter().zip(b.normals.iter()) {
+                let d = (0..3)
+                    .map(|k| (p[k] as i32 - q[k] as i32).abs())
+                    .max()
+                    .unwrap();
+                total += d as f64;
+                n += 1;
+                worst = worst.max(d);
+            }
+        }
+        let mean = total / n as f64;
+        // Tile-edge vertices lack their neighbours' triangles here, so allow a few outliers.
+        assert!(
+            mean < 2.5,
+            "mean component difference {mean}, worst {worst}"
+        );
+    }
+}
