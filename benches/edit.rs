@@ -4,10 +4,10 @@
 //! MH2O and into MCLQ (held to the brushes' ≤ 0.5 ms).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
-use loam::edit::paint::{self, Paint, PaintMode};
-use loam::edit::sculpt::{self, Sculpt};
-use loam::edit::{Brush, History, Stroke, normals};
+use loam::edit::terrain::liquid::{self, LiquidEdit, LiquidStyle, Surface};
+use loam::edit::terrain::paint::{self, Paint, PaintMode};
+use loam::edit::terrain::sculpt::{self, Sculpt};
+use loam::edit::{Brush, History, Stroke, lattice::normals};
 use loam::model::coords::{self, TileCoord};
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile};

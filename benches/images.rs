@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use loam::edit::heightmap::{HeightImport, ImportMode, TileSpan, import_heights};
+use loam::edit::images::heightmap::{HeightImport, ImportMode, TileSpan, import_heights};
 use loam::edit::stroke::Stroke;
 use loam::format::Generation;
 use loam::images::export::{ExportRequest, export_images};

@@ -1,5 +1,5 @@
 //! Objects in the 3D view, CPU side: a model read and made GPU-ready as the worker threads do
-//! (`app::object_loader::prepare_model`: read, per-batch light, doodad matrices, texture list)
+//! (`app::scene::object_loader::prepare_model`: read, per-batch light, doodad matrices, texture list)
 //! for the largest corpus M2 and WMO; and each frame's cull and draw list for every doodad and
 //! WMO of Northrend_37_25 (2,294 doodads) seen from above the tile's middle.
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use loam::app::object_loader::{ModelAnswer, prepare_model};
+use loam::app::scene::object_loader::{ModelAnswer, prepare_model};
 use loam::assets::textures::ByteSource;
 use loam::edit::objects::{ObjectStroke, find, put};
 use loam::model::coords::placement_matrix;

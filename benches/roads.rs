@@ -6,7 +6,7 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use loam::edit::History;
-use loam::edit::road_ops::{self, RoadOp};
+use loam::edit::shapes::road_ops::{self, RoadOp};
 
 fn road() -> RoadOp {
     serde_json::from_str(

@@ -7,7 +7,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use loam::edit::History;
 use loam::edit::objects::NewUids;
-use loam::edit::scatter_ops::{self, ObjectBrushOp};
+use loam::edit::objects::scatter_ops::{self, ObjectBrushOp};
 
 fn op(json: &str) -> ObjectBrushOp {
     serde_json::from_str(json).expect("an operation")

@@ -2,10 +2,10 @@
 //! map baked whole (tiles in parallel), from which the 687-tile continent is estimated. Every
 //! tile is a copy of the corpus tile continent4229.adt (Eastern Plaguelands: steep hills, the
 //! default sun shadows about a quarter of it), moved to its place. And the bundled sample's
-//! models cast onto one of its tiles (`edit::model_shadows`).
+//! models cast onto one of its tiles (`edit::derived::model_shadows`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use loam::edit::shadows::{self, Sun};
+use loam::edit::derived::shadows::{self, Sun};
 use loam::model::{Map, TileCoord};
 
 fn map() -> Map {
@@ -46,7 +46,7 @@ fn bake(c: &mut Criterion) {
 /// The bundled sample's models (trees, boulders, a tower, read from `resources/sample` as the
 /// editor reads them) cast onto one of its tiles, over the terrain bake.
 fn models(c: &mut Criterion) {
-    use loam::edit::model_shadows;
+    use loam::edit::derived::model_shadows;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
     let map = loam::pipeline::open_map(&root.join("Sample.wdt"))
         .expect("the bundled sample")

@@ -1,4 +1,4 @@
-//! The evidence behind `edit::ground_effects`' rule and docs/ground-effects.md: for each corpus
+//! The evidence behind `edit::derived::ground_effects`' rule and docs/ground-effects.md: for each corpus
 //! tile, how many of Blizzard's stored low-quality texture map cells loam's rule reproduces,
 //! beside the two plain rules it combines (alpha as share everywhere; layers blended upward
 //! everywhere) and loam's rule read with rows and columns swapped (a check of the layout);
@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use loam::edit::ground_effects::{self, CELLS, named_layer};
+use loam::edit::derived::ground_effects::{self, CELLS, named_layer};
 use loam::model::Chunk;
 
 const TILES: [&str; 4] = [

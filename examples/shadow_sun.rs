@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use loam::edit::shadows::{Sun, Terrain};
+use loam::edit::derived::shadows::{Sun, Terrain};
 use loam::model::coords::{self, CHUNKS_PER_SIDE};
 use loam::model::{Map, Tile, TileCoord};
 

@@ -5,10 +5,10 @@
 mod common;
 
 use loam::edit::lattice::{self, Vertex};
-use loam::edit::liquid::LiquidStyle;
-use loam::edit::ops::{self, Op, Tool};
-use loam::edit::paint::layers_consistent;
-use loam::edit::{History, normals};
+use loam::edit::ops::{self, Op, OpTool};
+use loam::edit::terrain::liquid::LiquidStyle;
+use loam::edit::terrain::paint::layers_consistent;
+use loam::edit::{History, lattice::normals};
 use loam::model::coords::{self, TileCoord};
 use loam::model::{Map, Tile};
 use proptest::prelude::*;
@@ -101,27 +101,29 @@ fn assert_no_seams(map: &Map) {
 /// The liquid kinds as `loam apply` names them.
 const KINDS: [&str; 4] = ["water", "ocean", "magma", "slime"];
 
-fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
+fn op(tool: OpTool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
     let points_given = points.len();
     let mut json = serde_json::json!({"tool": tool_name(tool), "points": points, "radius": radius, "strength": strength});
     let extra = match tool {
-        Tool::Paint | Tool::EraseTexture => {
+        OpTool::Paint | OpTool::EraseTexture => {
             serde_json::json!({"texture": format!("Tileset\\Test\\T{}.blp", (radius as u32) % 6)})
         }
-        Tool::Area => serde_json::json!({"area_id": radius as u32}),
-        Tool::Impassable | Tool::GroundEffects => {
+        OpTool::Area => serde_json::json!({"area_id": radius as u32}),
+        OpTool::Impassable | OpTool::GroundEffects => {
             serde_json::json!({"on": (radius as u32).is_multiple_of(2)})
         }
-        Tool::Shade => serde_json::json!({"color": [200, (radius * 3.0) as u8, 40]}),
-        Tool::LiquidAdd if points_given > 2 => serde_json::json!({
+        OpTool::Shade => serde_json::json!({"color": [200, (radius * 3.0) as u8, 40]}),
+        OpTool::LiquidAdd if points_given > 2 => serde_json::json!({
             "kind": KINDS[radius as usize % 4],
             "height": strength * 30.0,
             "end_height": -strength * 10.0,
         }),
-        Tool::LiquidAdd => serde_json::json!({"liquid_type": 5 + radius as u16 % 8}),
-        Tool::LiquidHeight => serde_json::json!({"height": strength * 25.0 - 5.0}),
-        Tool::LiquidFlags => serde_json::json!({"deep": strength > 0.5, "fishable": radius > 20.0}),
-        Tool::Plane => serde_json::json!({
+        OpTool::LiquidAdd => serde_json::json!({"liquid_type": 5 + radius as u16 % 8}),
+        OpTool::LiquidHeight => serde_json::json!({"height": strength * 25.0 - 5.0}),
+        OpTool::LiquidFlags => {
+            serde_json::json!({"deep": strength > 0.5, "fishable": radius > 20.0})
+        }
+        OpTool::Plane => serde_json::json!({
             "through": [[0.0, 0.0, strength * 20.0], [50.0, 0.0, 10.0], [0.0, 50.0, -radius]],
         }),
         _ => serde_json::json!({}),
@@ -132,27 +134,27 @@ fn op(tool: Tool, points: Vec<[f64; 2]>, radius: f32, strength: f32) -> Op {
     serde_json::from_value(json).unwrap()
 }
 
-fn tool_name(t: Tool) -> &'static str {
+fn tool_name(t: OpTool) -> &'static str {
     match t {
-        Tool::Raise => "raise",
-        Tool::Lower => "lower",
-        Tool::Flatten => "flatten",
-        Tool::Plane => "plane",
-        Tool::Smooth => "smooth",
-        Tool::Ramp => "ramp",
-        Tool::Noise => "noise",
-        Tool::Paint => "paint",
-        Tool::EraseTexture => "erase_texture",
-        Tool::HoleAdd => "hole_add",
-        Tool::HoleRemove => "hole_remove",
-        Tool::Shade => "shade",
-        Tool::Area => "area",
-        Tool::Impassable => "impassable",
-        Tool::GroundEffects => "ground_effects",
-        Tool::LiquidAdd => "liquid_add",
-        Tool::LiquidRemove => "liquid_remove",
-        Tool::LiquidHeight => "liquid_height",
-        Tool::LiquidFlags => "liquid_flags",
+        OpTool::Raise => "raise",
+        OpTool::Lower => "lower",
+        OpTool::Flatten => "flatten",
+        OpTool::Plane => "plane",
+        OpTool::Smooth => "smooth",
+        OpTool::Ramp => "ramp",
+        OpTool::Noise => "noise",
+        OpTool::Paint => "paint",
+        OpTool::EraseTexture => "erase_texture",
+        OpTool::HoleAdd => "hole_add",
+        OpTool::HoleRemove => "hole_remove",
+        OpTool::Shade => "shade",
+        OpTool::Area => "area",
+        OpTool::Impassable => "impassable",
+        OpTool::GroundEffects => "ground_effects",
+        OpTool::LiquidAdd => "liquid_add",
+        OpTool::LiquidRemove => "liquid_remove",
+        OpTool::LiquidHeight => "liquid_height",
+        OpTool::LiquidFlags => "liquid_flags",
     }
 }
 
@@ -180,26 +182,26 @@ fn assert_no_liquid_seams(map: &Map) {
     }
 }
 
-const TOOLS: [Tool; 19] = [
-    Tool::LiquidAdd,
-    Tool::LiquidRemove,
-    Tool::LiquidHeight,
-    Tool::LiquidFlags,
-    Tool::Ramp,
-    Tool::Raise,
-    Tool::Lower,
-    Tool::Flatten,
-    Tool::Plane,
-    Tool::Smooth,
-    Tool::Noise,
-    Tool::Paint,
-    Tool::EraseTexture,
-    Tool::HoleAdd,
-    Tool::HoleRemove,
-    Tool::Shade,
-    Tool::Area,
-    Tool::Impassable,
-    Tool::GroundEffects,
+const TOOLS: [OpTool; 19] = [
+    OpTool::LiquidAdd,
+    OpTool::LiquidRemove,
+    OpTool::LiquidHeight,
+    OpTool::LiquidFlags,
+    OpTool::Ramp,
+    OpTool::Raise,
+    OpTool::Lower,
+    OpTool::Flatten,
+    OpTool::Plane,
+    OpTool::Smooth,
+    OpTool::Noise,
+    OpTool::Paint,
+    OpTool::EraseTexture,
+    OpTool::HoleAdd,
+    OpTool::HoleRemove,
+    OpTool::Shade,
+    OpTool::Area,
+    OpTool::Impassable,
+    OpTool::GroundEffects,
 ];
 
 fn stroke_strategy() -> impl Strategy<Value = Op> {
@@ -254,7 +256,7 @@ fn a_raise_at_the_tile_corner_moves_all_four_tiles_equally_with_one_undo_step() 
     let mut history = History::default();
     let r = ops::apply(
         &mut map,
-        &op(Tool::Raise, vec![[cx, cy], [cx + 10.0, cy]], 30.0, 5.0),
+        &op(OpTool::Raise, vec![[cx, cy], [cx + 10.0, cy]], 30.0, 5.0),
         &mut history,
         LiquidStyle::Mh2o,
     )
@@ -290,12 +292,12 @@ fn painting_a_fifth_texture_is_refused_where_four_layers_show() {
     let p = [cx - 100.0, cy - 100.0];
     let mut history = History::default();
     for k in 1..=3 {
-        let mut o = op(Tool::Paint, vec![p], 40.0, 1.0);
+        let mut o = op(OpTool::Paint, vec![p], 40.0, 1.0);
         o.texture = Some(format!("Tileset\\Test\\Layer{k}.blp"));
         o.opacity = Some(0.3);
         ops::apply(&mut map, &o, &mut history, LiquidStyle::Mh2o).unwrap();
     }
-    let mut fifth = op(Tool::Paint, vec![p], 10.0, 1.0);
+    let mut fifth = op(OpTool::Paint, vec![p], 10.0, 1.0);
     fifth.texture = Some("Tileset\\Test\\Fifth.blp".into());
     let r = ops::apply(&mut map, &fifth, &mut history, LiquidStyle::Mh2o).unwrap();
     assert!(!r.refused.is_empty(), "{r:?}");
@@ -344,7 +346,7 @@ fn a_budget_drop_right_after_an_undo_discards_the_undone_step() {
     let raise = |map: &mut Map, history: &mut History, x: f64, radius: f32| {
         ops::apply(
             map,
-            &op(Tool::Raise, vec![[cx + x, cy + 20.0]], radius, 1.0),
+            &op(OpTool::Raise, vec![[cx + x, cy + 20.0]], radius, 1.0),
             history,
             LiquidStyle::Mh2o,
         )
@@ -405,7 +407,7 @@ fn the_history_drops_the_oldest_steps_beyond_its_byte_budget_and_keeps_the_saved
     for k in 0..12 {
         ops::apply(
             &mut map,
-            &op(Tool::Raise, vec![[cx + k as f64 * 7.0, cy]], 30.0, 1.0),
+            &op(OpTool::Raise, vec![[cx + k as f64 * 7.0, cy]], 30.0, 1.0),
             &mut history,
             LiquidStyle::Mh2o,
         )

@@ -51,11 +51,11 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
     );
     let (wa, wb) = (world_under(&h, view, a), world_under(&h, view, b));
 
-    // Tool::ALL lists each undoing tool (remove holes, erase…) after the tool it undoes, so the
+    // Tool::brushes() lists each undoing tool (remove holes, erase…) after the tool it undoes, so the
     // second always has something to act on. Painting needs a texture: it picks the tile's second.
     // The liquid tools have their own test (tests/editor_liquid.rs): each acts on what the
     // one before left, which a fixed stroke here cannot arrange.
-    for tool in Tool::ALL.into_iter().filter(|t| !t.is_liquid()) {
+    for tool in Tool::brushes().filter(|t| !t.is_liquid()) {
         h.get_by_label(tool.name()).click();
         h.run();
         assert_eq!(h.state().editing().settings.tool, tool);

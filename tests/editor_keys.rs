@@ -78,7 +78,7 @@ fn a_tools_new_key_selects_it_the_old_one_not_and_survives_a_restart() {
     // Focus leaves the filter field when the key button is clicked; K is free.
     press(&mut h, Key::K);
     let k = KeyboardShortcut::new(Modifiers::NONE, Key::K);
-    assert_eq!(h.state().settings().keys.keys(smooth), vec![k]);
+    assert_eq!(h.state().settings().input.keys.keys(smooth), vec![k]);
 
     press(&mut h, Key::Num4);
     assert_eq!(tool(&h), Tool::Raise, "4 no longer chooses Smooth");
@@ -89,7 +89,7 @@ fn a_tools_new_key_selects_it_the_old_one_not_and_survives_a_restart() {
     let mut storage = editor_support::MemoryStorage::default();
     eframe::App::save(h.state_mut(), &mut storage);
     let restored = Settings::restored(Some(&storage), false);
-    assert_eq!(restored.keys.keys(smooth), vec![k]);
+    assert_eq!(restored.input.keys.keys(smooth), vec![k]);
     let mut h = editor(Some(restored));
     press(&mut h, Key::K);
     assert_eq!(tool(&h), Tool::Smooth, "the key survives a restart");
@@ -114,7 +114,7 @@ fn a_settings_file_from_before_keys_starts_with_the_default_keys() {
     );
     let restored = Settings::restored(Some(&storage), false);
     assert_eq!(
-        restored.camera_speed, 150.0,
+        restored.input.camera_speed, 150.0,
         "the old file was read, not dropped"
     );
     assert!(restored.view.chunk_grid);
@@ -135,25 +135,25 @@ fn a_clashing_key_is_shown_before_it_is_taken_and_reset_restores_the_default() {
     // Not taken yet: the clash with the camera is shown first.
     let num4 = KeyboardShortcut::new(Modifiers::NONE, Key::Num4);
     let w = KeyboardShortcut::new(Modifiers::NONE, Key::W);
-    assert_eq!(h.state().settings().keys.keys(smooth), vec![num4]);
+    assert_eq!(h.state().settings().input.keys.keys(smooth), vec![num4]);
     assert!(
         editor_support::shows(&h, "is already the key of Camera forward"),
         "the clash is named"
     );
     h.get_by_label(KEYS_ACCEPT_LABEL).click();
     h.run();
-    let keys = &h.state().settings().keys;
+    let keys = &h.state().settings().input.keys;
     assert_eq!(keys.keys(smooth), vec![w]);
     assert_eq!(keys.keys(forward), vec![], "the camera gave W up");
 
     // Reset: Smooth's row has its button now that it has a key of the user's own.
     h.get_by_label("Reset").click();
     h.run();
-    assert_eq!(h.state().settings().keys.keys(smooth), vec![num4]);
+    assert_eq!(h.state().settings().input.keys.keys(smooth), vec![num4]);
     h.get_by_label("Reset all").click();
     h.run();
-    assert_eq!(h.state().settings().keys.keys(forward), vec![w]);
-    assert!(h.state().settings().keys.custom.is_empty());
+    assert_eq!(h.state().settings().input.keys.keys(forward), vec![w]);
+    assert!(h.state().settings().input.keys.custom.is_empty());
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn the_palette_finds_stitch_from_sti_shows_the_users_key_and_runs_it() {
     // The user's key for Stitch seams (in the keymap the Keys window edits).
     let mut settings = Settings::default();
     let key = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::ALT, Key::T);
-    settings.keys.set(stitch, vec![key]);
+    settings.input.keys.set(stitch, vec![key]);
     let mut h = editor(Some(settings));
 
     h.key_press(Key::F1);
@@ -184,7 +184,10 @@ fn the_palette_finds_stitch_from_sti_shows_the_users_key_and_runs_it() {
         h.query_by_label("Stitch seams").is_none(),
         "the palette closed"
     );
-    assert_eq!(h.state().settings().recent_commands[0], "Stitch seams");
+    assert_eq!(
+        h.state().settings().input.recent_commands[0],
+        "Stitch seams"
+    );
     // The user's key runs it too.
     h.get_by_label("Dismiss").click();
     h.run();
@@ -301,7 +304,7 @@ fn the_left_handed_set_flies_on_the_arrows_and_alt_wheel_grows_the_brush() {
     editor_support::click_each(&mut h, &["Settings", "Keys…"]);
     h.get_by_label("Left-handed (arrows and keypad)").click();
     h.run();
-    let preset = h.state().settings().keys.preset;
+    let preset = h.state().settings().input.keys.preset;
     assert_eq!(preset, loam::command::keymap::Preset::LeftHanded);
     h.get_by_label(KEYS_FILTER_LABEL).click();
     h.run();

@@ -537,7 +537,7 @@ fn dragging_the_gizmos_centre_square_sideways_scales_the_doodad() {
 
 #[test]
 fn an_edit_loads_a_tile_that_lists_the_object_so_no_stale_copy_stays_on_disk() {
-    use loam::edit::object_ops::{self, ObjectOp, ObjectTool};
+    use loam::edit::objects::object_ops::{self, ObjectOp, ObjectTool};
     use loam::model::{Tile, TileCoord};
 
     // Two tiles on disk; a rock on their border is listed by both.

@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use loam::app::LoamApp;
 use loam::doc::editing::Tool;
 use loam::edit::lattice;
-use loam::edit::plane::Plane;
+use loam::edit::terrain::plane::Plane;
 use loam::model::Map;
 
 /// Every chunk's heights and base as bits, tile by tile: equal only when the maps' terrain is
@@ -302,7 +302,8 @@ fn the_road_tool_lays_the_clicked_curve_as_the_road_operation_does_in_one_undoab
     let before = editor_support::map(&h);
     let mut want = before.clone();
     let mut history = loam::edit::History::default();
-    loam::edit::road_ops::apply(&mut want, &op, &mut history).expect("the operation lays it");
+    loam::edit::shapes::road_ops::apply(&mut want, &op, &mut history)
+        .expect("the operation lays it");
     let steps = h.state().editing().history.len();
     h.get_by_label("Lay road").click();
     h.run();

@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use loam::app::LoamApp;
-use loam::edit::seams;
+use loam::edit::terrain::seams;
 use loam::model::Map;
 
 fn harness(open: std::path::PathBuf) -> Harness<'static, LoamApp> {

@@ -402,7 +402,7 @@ fn scripted_operations_read_the_tiles_they_reach_and_change_what_the_whole_map_w
     let cx = loam::edit::ops::OpContext {
         model_box: &|_| None,
         uids: &uids,
-        style: loam::edit::liquid::LiquidStyle::of(whole.generation),
+        style: loam::edit::terrain::liquid::LiquidStyle::of(whole.generation),
         read_image: &|p| Err(format!("no image {p}")),
     };
     loam::edit::ops::run(

@@ -1,5 +1,5 @@
 //! `loam fix` repairs a map tile by tile (two passes over its files; seams stitched per tile
-//! against the neighbours' border strips, `edit::tile_stitch`), so that a 64×64 map is fixed in
+//! against the neighbours' border strips, `edit::terrain::tile_stitch`), so that a 64×64 map is fixed in
 //! the memory of a few tiles. Its result must be the whole map's fix: the same heights and
 //! normals in every tile, the same new uniqueIds, the same report lines and the same bytes as
 //! `fix::apply` on the map opened whole and encoded.
@@ -13,8 +13,8 @@ use std::process::Command;
 
 use loam::cli::fix::{self, Fixes};
 use loam::disk;
-use loam::edit::seams;
-use loam::edit::tile_stitch::{self, BorderStrip};
+use loam::edit::terrain::seams;
+use loam::edit::terrain::tile_stitch::{self, BorderStrip};
 use loam::model::coords::outer_vertex;
 use loam::model::{Map, Tile, TileCoord};
 use loam::pipeline;
@@ -215,7 +215,7 @@ fn shadows_baked_tile_by_tile_are_the_whole_maps() {
     // across tile borders, so a tile baked without them would differ.
     let dir = tempfile::tempdir().unwrap();
     let wdt = seamy::write(&dir.path().join("seamy"));
-    let sun = loam::edit::shadows::Sun::new(300.0, 8.0).unwrap();
+    let sun = loam::edit::derived::shadows::Sun::new(300.0, 8.0).unwrap();
     let shadows = Fixes {
         shadows: Some(sun),
         ..Fixes::default()
@@ -278,7 +278,7 @@ fn flight_bounds_fitted_tile_by_tile_are_the_whole_maps() {
     let flight = Fixes {
         seams: true,
         flight_bounds: Some(fix::FlightFix {
-            margins: loam::edit::flight_bounds::Margins {
+            margins: loam::edit::derived::flight_bounds::Margins {
                 above: 50.0,
                 below: 20.0,
             },

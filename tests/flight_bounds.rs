@@ -1,4 +1,4 @@
-//! Flight bounds (MFBO, docs/flight-bounds.md): planes fitted by `edit::flight_bounds` clear
+//! Flight bounds (MFBO, docs/flight-bounds.md): planes fitted by `edit::derived::flight_bounds` clear
 //! the terrain of every corpus tile under Noggit's fan, which is written out here from its
 //! definition (eight triangles around point 4, barycentric), not taken from loam; Blizzard's
 //! own planes are kept byte for byte; `loam fix --flight-bounds` lifts a ceiling a hill was
@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 
 use common::{corpus_file, loam, text};
-use loam::edit::flight_bounds::{self, Margins};
+use loam::edit::derived::flight_bounds::{self, Margins};
 use loam::model::{FlightBounds, Tile};
 
 /// Edge of a tile, of a chunk and of a quad (yards).
@@ -445,7 +445,11 @@ fn a_stroke_that_lifts_ground_through_the_ceiling_widens_it_in_its_own_undo_step
     let json = format!(
         r#"{{"ops": [{{"tool": "flatten", "points": [[{x}, {y}]], "radius": 30, "inner_radius": 25, "height": 1200}}]}}"#
     );
-    let mut history = common::apply_ops(&mut map, &json, loam::edit::liquid::LiquidStyle::Mh2o);
+    let mut history = common::apply_ops(
+        &mut map,
+        &json,
+        loam::edit::terrain::liquid::LiquidStyle::Mh2o,
+    );
     let tile = &map.tiles[&coord];
     let widened = tile.flight_bounds.unwrap();
     assert!(

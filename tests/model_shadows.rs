@@ -1,4 +1,4 @@
-//! Shadows cast by models (`edit::model_shadows`): the corpus troll tent (a WMO) and rabbit (an
+//! Shadows cast by models (`edit::derived::model_shadows`): the corpus troll tent (a WMO) and rabbit (an
 //! M2), placed on a sloping tile, cast shadow bits that agree with a ray cast written here from
 //! the definition (from each cell's centre on the ground toward the sun, against every placed
 //! triangle, Möller–Trumbore) in at least 97% of the cells around them; shadows only add to
@@ -9,8 +9,8 @@ mod common;
 use std::sync::Arc;
 
 use common::{corpus_file, text};
-use loam::edit::model_shadows::{self, Caster, Shape};
-use loam::edit::shadows::Sun;
+use loam::edit::derived::model_shadows::{self, Caster, Shape};
+use loam::edit::derived::shadows::Sun;
 use loam::model::{DoodadPlacement, Tile, TileCoord, WmoPlacement};
 
 /// The model's triangles as loam's reader gives them (a companion group or skin read beside it).

@@ -222,7 +222,7 @@ fn added_tiles_meet_the_old_terrain_without_a_seam_and_the_old_tile_is_untouched
     );
     let map = open(&wdt, Generation::V112);
     assert_eq!(map.tiles.len(), 3);
-    let seams = loam::edit::seams::find(&map);
+    let seams = loam::edit::terrain::seams::find(&map);
     assert!(
         seams.is_empty(),
         "{} seams: {:?}",
@@ -328,7 +328,7 @@ fn a_monolithic_map_gains_and_loses_tiles_and_keeps_the_others_as_they_were() {
     // The added tile's west edge is the old tile's east edge; the rest is at 2 yd.
     assert!(after.tiles[&tc(21, 20)].chunks[0].heights[0] == 8.0);
     assert!(after.tiles[&tc(21, 20)].chunks[15].heights[8] == 2.0);
-    assert!(loam::edit::seams::find(&after).is_empty());
+    assert!(loam::edit::terrain::seams::find(&after).is_empty());
 }
 
 #[test]

@@ -11,7 +11,7 @@ mod common;
 use common::{ORIGIN, cells_overlapping, object_op as op};
 use loam::disk;
 use loam::edit::History;
-use loam::edit::object_ops::{self, ObjectTool};
+use loam::edit::objects::object_ops::{self, ObjectTool};
 use loam::format::Generation;
 use loam::model::map::TILE_PRESENT;
 use loam::model::{Map, Tile, TileCoord};
@@ -305,8 +305,8 @@ fn wmo_scale_and_uid_clashes_are_refused() {
 fn objects_follow_the_ground_when_asked_and_one_undo_takes_back_both() {
     use loam::edit::objects::follow_ground;
     use loam::edit::ops;
-    use loam::edit::sculpt::Sculpt;
     use loam::edit::stroke::Stroke;
+    use loam::edit::terrain::sculpt::Sculpt;
 
     let mut map = map();
     let mut history = History::default();

@@ -11,11 +11,11 @@ use std::path::Path;
 
 use common::{loam, text};
 use loam::edit::History;
-use loam::edit::liquid::LiquidStyle;
+use loam::edit::copy::paste::{HeightMode, PasteLayer, PasteOp};
 use loam::edit::objects::{ModelBox, NewUids};
 use loam::edit::ops::{self, OpContext};
-use loam::edit::paint::layers_consistent;
-use loam::edit::paste::{HeightMode, PasteLayer, PasteOp};
+use loam::edit::terrain::liquid::LiquidStyle;
+use loam::edit::terrain::paint::layers_consistent;
 use loam::model::{Map, Tile, TileCoord};
 use proptest::prelude::*;
 
@@ -226,7 +226,7 @@ fn relative_heights_land_on_the_targets_height_and_other_layers_stay() {
     }
 }
 
-fn no_image(p: &str) -> Result<loam::edit::image_ops::ImageInput, String> {
+fn no_image(p: &str) -> Result<loam::edit::images::image_ops::ImageInput, String> {
     Err(format!("no image {p}"))
 }
 

@@ -33,7 +33,11 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// what the edits should be once on disk.
 fn expected(map_wdt: &Path, out: &Path) -> Map {
     let mut map = loam::pipeline::open_map(map_wdt).unwrap().map;
-    common::apply_ops(&mut map, OPS, loam::edit::liquid::LiquidStyle::Mh2o);
+    common::apply_ops(
+        &mut map,
+        OPS,
+        loam::edit::terrain::liquid::LiquidStyle::Mh2o,
+    );
     let files =
         loam::pipeline::encode_map(&map, loam::format::Generation::V335, true, None).unwrap();
     loam::disk::write_files(out, &files, |_| {}).unwrap();

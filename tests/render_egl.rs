@@ -17,8 +17,9 @@ use glutin::prelude::*;
 use loam::model::coords::{CHUNK_SIZE, inner_vertex, vertex_world_xy};
 use loam::model::{Chunk, Layer, Tile, TileCoord};
 use loam::render::camera::Camera;
+use loam::render::frame::{FrameParams, Overlays};
 use loam::render::mesh::build_tile_mesh;
-use loam::render::terrain::{FrameParams, Overlays, SKY_COLOR, TerrainRenderer, area_colour};
+use loam::render::terrain::{SKY_COLOR, TerrainRenderer, area_colour};
 
 #[path = "render_egl/animation.rs"]
 mod animation;

@@ -528,7 +528,7 @@ fn a_scatter_and_an_erase_undo_and_redo_bit_for_bit() {
     let cx = OpContext {
         model_box: &no_box,
         uids: &uids,
-        style: loam::edit::liquid::LiquidStyle::default(),
+        style: loam::edit::terrain::liquid::LiquidStyle::default(),
         read_image: &no_image,
     };
     let mut history = History::default();

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{corpus_file, loam, text};
-use loam::edit::shadows::{Sun, Terrain};
+use loam::edit::derived::shadows::{Sun, Terrain};
 use loam::model::{Map, Tile, TileCoord};
 use proptest::prelude::*;
 
@@ -289,7 +289,7 @@ proptest! {
 #[test]
 fn check_judges_only_shadows_baked_over_terrain_and_finds_the_moved_terrain() {
     use loam::cli::check::check_tile;
-    use loam::edit::shadows::{self, Staleness};
+    use loam::edit::derived::shadows::{self, Staleness};
     let stale = |t: &Tile| {
         check_tile(t)
             .into_iter()
@@ -425,13 +425,13 @@ fn edit_bake_shadows_casts_from_the_sun_the_settings_hold() {
         *h += 40.0;
     }
     // A low sun in the south-east: the shadow falls the other way than the default's.
-    let sun = loam::edit::shadows::Sun::new(135.0, 30.0).unwrap();
+    let sun = loam::edit::derived::shadows::Sun::new(135.0, 30.0).unwrap();
     let bake = |sun| {
         let mut m = map.clone();
-        loam::edit::shadows::bake_map(&mut m, sun, |_, _, _| {});
+        loam::edit::derived::shadows::bake_map(&mut m, sun, |_, _, _| {});
         m
     };
-    let (expected, default) = (bake(sun), bake(loam::edit::shadows::Sun::DEFAULT));
+    let (expected, default) = (bake(sun), bake(loam::edit::derived::shadows::Sun::DEFAULT));
     assert_ne!(expected, default);
     let mut editing = Editing::default();
     editing.settings.shadow_sun = sun;

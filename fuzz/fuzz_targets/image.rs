@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loam::edit::heightmap::Samples;
+use loam::edit::images::heightmap::Samples;
 use loam::images::io::decode_raster;
 
 fuzz_target!(|data: &[u8]| {

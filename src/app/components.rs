@@ -4,14 +4,34 @@
 //! Not for: what any component does (its own file) or the frame loop (`app/mod.rs`).
 
 use super::component::Component;
-use super::{
-    asset_browser, autosave, brushes, daylight, export, images, keys, map_edits, missing_models,
-    new_map, object_tool, open_from_client, opening, palette, places, road_tool, save_as,
-    scatter_tool, terrain_clipboard, texture_tools, vertex_selection, view_settings, window,
+use crate::app::{
+    files::autosave, files::export, files::images, files::new_map, files::open_from_client,
+    files::opening, files::save_as, keys, palette, tools::asset_browser, tools::brushes,
+    tools::map_edits, tools::object_tool, tools::road_tool, tools::scatter_tool,
+    tools::terrain_clipboard, tools::texture_tools, tools::vertex_selection,
+    view_options::daylight, view_options::missing_models, view_options::places,
+    view_options::view_settings, window,
 };
 
-/// Every component of the editor.
+/// Every component of the editor, grouped as their files are.
 pub struct Components {
+    /// The file menu's and the dialogs' components.
+    pub files: FileComponents,
+    /// The tools' components.
+    pub tools: ToolComponents,
+    /// The View and Settings menus' components.
+    pub view: ViewComponents,
+    /// The title, quitting and the status line's Dismiss.
+    pub window: window::Window,
+    /// Settings ▸ Keys.
+    pub keys: keys::KeySettings,
+    /// The command palette (last: what it runs passes every other component first).
+    pub palette: palette::Palette,
+}
+
+/// The file menu's and the dialogs' components.
+#[derive(Default)]
+pub struct FileComponents {
     /// File ▸ Save and Save as….
     pub save_as: save_as::SaveAs,
     /// File ▸ Open from client…, and the map being copied out of the client.
@@ -22,12 +42,16 @@ pub struct Components {
     pub new_map: new_map::NewMap,
     /// File ▸ Import image… and Export images….
     pub images: images::TerrainImages,
-    /// Edit ▸ Textures….
-    pub textures: texture_tools::TextureTools,
-    /// The title, quitting and the status line's Dismiss.
-    pub window: window::Window,
     /// The autosave's clock and the recovered maps' offer.
     pub autosave: autosave::Autosave,
+    /// Opening maps and choosing the client.
+    pub opening: opening::Opening,
+}
+
+/// The tools' components.
+pub struct ToolComponents {
+    /// Edit ▸ Textures….
+    pub textures: texture_tools::TextureTools,
     /// The asset browser (left panel, Assets page).
     pub browser: asset_browser::AssetBrowser,
     /// The Scatter tool: its palette, brush and named palettes.
@@ -40,24 +64,23 @@ pub struct Components {
     pub map_edits: map_edits::MapEdits,
     /// The brushes and the tool panel's settings.
     pub brushes: brushes::Brushes,
-    /// Opening maps and choosing the client.
-    pub opening: opening::Opening,
+    /// The vertex selection tool and its selection.
+    pub vertex_selection: vertex_selection::VertexSelection,
+    /// The road tool and the road being edited.
+    pub road_tool: road_tool::RoadTool,
+}
+
+/// The View and Settings menus' components.
+#[derive(Default)]
+pub struct ViewComponents {
     /// The View and Settings menus' setters, and Go to tile.
     pub view_settings: view_settings::ViewSettings,
     /// The notice over the view about missing models, and their list.
     pub missing_models: missing_models::MissingModels,
     /// The view's light and its clock.
     pub daylight: daylight::Daylight,
-    /// The vertex selection tool and its selection.
-    pub vertex_selection: vertex_selection::VertexSelection,
-    /// The road tool and the road being edited.
-    pub road_tool: road_tool::RoadTool,
-    /// Settings ▸ Keys.
-    pub keys: keys::KeySettings,
     /// Go to & bookmarks, and Copy .go xyz.
     pub places: places::Places,
-    /// The command palette (last: what it runs passes every other component first).
-    pub palette: palette::Palette,
 }
 
 impl Components {
@@ -66,28 +89,28 @@ impl Components {
     /// Copy & paste tool its bake to the Edit menu's).
     pub fn all(&mut self) -> [&mut dyn Component; 23] {
         [
-            &mut self.save_as,
-            &mut self.open_from_client,
-            &mut self.export,
-            &mut self.new_map,
-            &mut self.images,
-            &mut self.textures,
+            &mut self.files.save_as,
+            &mut self.files.open_from_client,
+            &mut self.files.export,
+            &mut self.files.new_map,
+            &mut self.files.images,
+            &mut self.tools.textures,
             &mut self.window,
-            &mut self.autosave,
-            &mut self.browser,
-            &mut self.scatter_tool,
-            &mut self.object_tool,
-            &mut self.terrain_clipboard,
-            &mut self.map_edits,
-            &mut self.brushes,
-            &mut self.opening,
-            &mut self.view_settings,
-            &mut self.missing_models,
-            &mut self.daylight,
-            &mut self.vertex_selection,
-            &mut self.road_tool,
+            &mut self.files.autosave,
+            &mut self.tools.browser,
+            &mut self.tools.scatter_tool,
+            &mut self.tools.object_tool,
+            &mut self.tools.terrain_clipboard,
+            &mut self.tools.map_edits,
+            &mut self.tools.brushes,
+            &mut self.files.opening,
+            &mut self.view.view_settings,
+            &mut self.view.missing_models,
+            &mut self.view.daylight,
+            &mut self.tools.vertex_selection,
+            &mut self.tools.road_tool,
             &mut self.keys,
-            &mut self.places,
+            &mut self.view.places,
             &mut self.palette,
         ]
     }
@@ -102,28 +125,21 @@ impl Components {
     /// The components as a new editor starts, the asset browser given its workers.
     pub fn new(browser: asset_browser::AssetBrowser) -> Components {
         Components {
-            save_as: Default::default(),
-            open_from_client: Default::default(),
-            export: Default::default(),
-            new_map: Default::default(),
-            images: Default::default(),
-            textures: Default::default(),
+            files: Default::default(),
+            tools: ToolComponents {
+                textures: Default::default(),
+                browser,
+                scatter_tool: Default::default(),
+                object_tool: Default::default(),
+                terrain_clipboard: Default::default(),
+                map_edits: Default::default(),
+                brushes: Default::default(),
+                vertex_selection: Default::default(),
+                road_tool: Default::default(),
+            },
+            view: Default::default(),
             window: Default::default(),
-            autosave: Default::default(),
-            browser,
-            scatter_tool: Default::default(),
-            object_tool: Default::default(),
-            terrain_clipboard: Default::default(),
-            map_edits: Default::default(),
-            brushes: Default::default(),
-            opening: Default::default(),
-            view_settings: Default::default(),
-            missing_models: Default::default(),
-            daylight: Default::default(),
-            vertex_selection: Default::default(),
-            road_tool: Default::default(),
             keys: Default::default(),
-            places: Default::default(),
             palette: Default::default(),
         }
     }

@@ -32,25 +32,25 @@ impl KeySettings {
                 let Some(action) = self.listening.take() else {
                     return;
                 };
-                if cx.settings.keys.conflicts(action, key).is_empty() {
-                    cx.settings.keys.set(action, vec![key]);
+                if cx.settings.input.keys.conflicts(action, key).is_empty() {
+                    cx.settings.input.keys.set(action, vec![key]);
                 } else {
                     self.pending = Some((action, key));
                 }
             }
             KeysIntent::Accept => {
                 if let Some((action, key)) = self.pending.take() {
-                    cx.settings.keys.assign(action, key);
+                    cx.settings.input.keys.assign(action, key);
                 }
             }
             KeysIntent::Cancel => {
                 self.listening = None;
                 self.pending = None;
             }
-            KeysIntent::Clear(a) => cx.settings.keys.set(a, Vec::new()),
-            KeysIntent::Reset(a) => cx.settings.keys.reset(a),
-            KeysIntent::ResetAll => cx.settings.keys.reset_all(),
-            KeysIntent::Preset(p) => cx.settings.keys.preset = p,
+            KeysIntent::Clear(a) => cx.settings.input.keys.set(a, Vec::new()),
+            KeysIntent::Reset(a) => cx.settings.input.keys.reset(a),
+            KeysIntent::ResetAll => cx.settings.input.keys.reset_all(),
+            KeysIntent::Preset(p) => cx.settings.input.keys.preset = p,
             KeysIntent::Close => *self = KeySettings::default(),
         }
     }
@@ -72,9 +72,9 @@ impl Component for KeySettings {
         }
         let pending = self
             .pending
-            .map(|(a, k)| (a, k, cx.settings.keys.conflicts(a, k)));
+            .map(|(a, k)| (a, k, cx.settings.input.keys.conflicts(a, k)));
         let view = crate::ui::dialogs::keys::KeysView {
-            keymap: &cx.settings.keys,
+            keymap: &cx.settings.input.keys,
             listening: self.listening,
             pending,
         };

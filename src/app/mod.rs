@@ -9,76 +9,45 @@
 //! Not for: widgets (see `ui`), GL (see `render`), the document's own logic (see `doc`),
 //! files (see `pipeline`, `disk`) or any component's work (its own file).
 
+mod access;
 pub mod animation_clock;
-pub mod asset_browser;
-mod asset_picking;
-mod autosave;
-pub mod brushes;
-pub mod camera_control;
 pub mod component;
 mod components;
 pub mod context;
-mod daylight;
-pub mod export;
 pub mod file_picker;
-mod images;
 mod keys;
-mod map_edits;
-mod missing_models;
-mod new_map;
 pub use crate::command::intent;
-pub mod object_loader;
-pub mod object_scene;
-pub mod object_tool;
-mod object_view;
-pub mod open_from_client;
-mod opening;
-mod ops;
-mod overlays;
+pub mod files;
 mod palette;
 mod panels;
-pub mod places;
 pub mod recovery;
-mod road_tool;
-mod save_as;
-mod save_as_report;
-mod scatter_tool;
+pub mod scene;
 pub mod screenshot;
 pub mod settings;
-mod stamps;
 pub mod startup;
-pub mod streams;
-mod terrain_clipboard;
-mod texture_tools;
-pub mod textures;
-pub mod tile_loader;
-mod vertex_selection;
+pub mod tools;
 pub mod view;
-mod view_settings;
-pub mod viewport;
+pub mod view_options;
 mod window;
-mod worker;
 
 use std::path::{Path, PathBuf};
 
 use crate::command::shortcuts::{clipboard_intents, shortcuts_for};
-use crate::doc::editing::{Editing, Tool};
+use crate::doc::editing::Tool;
 use crate::doc::session::Session;
 use crate::doc::{Document, client};
 use crate::format::Generation;
-use crate::model::TileCoord;
-use crate::render::camera::Camera;
-use crate::render::terrain::FrameParams;
+use crate::render::frame::FrameParams;
 use crate::ui;
 use components::Components;
 use context::{AppCtx, Request, Shell};
 use file_picker::FileDialogs;
 use intent::Intent;
+use scene::gl_bridge::GlState;
+use scene::streams::Streams;
 use screenshot::{ScreenshotJob, ScreenshotRequest};
 use settings::Settings;
-use streams::Streams;
 use view::View;
-use viewport::GlState;
 
 /// How the app starts.
 pub struct StartOptions {
@@ -129,7 +98,7 @@ impl LoamApp {
         let shell = Shell::new(options.dialogs, screenshot.is_some());
         let streams = Streams::new(&egui);
         let cx = AppCtx::new(settings, doc, view, gl, streams, shell, egui.clone());
-        let browser = asset_browser::AssetBrowser::new(move || egui.request_repaint());
+        let browser = tools::asset_browser::AssetBrowser::new(move || egui.request_repaint());
         let parts = Components::new(browser);
         let mut app = LoamApp {
             cx,
@@ -153,153 +122,6 @@ impl LoamApp {
         app
     }
 
-    /// Starts over with `settings` (sanitized) as if a previous run had left them: how a test
-    /// restarts the editor with what the last one saved.
-    pub fn with_settings(mut self, mut settings: Settings) -> LoamApp {
-        settings.sanitize();
-        self.cx.settings = settings;
-        self
-    }
-
-    /// Turns on the autosave into `r`'s folder and offers the maps recovered there.
-    pub fn with_recovery(mut self, r: recovery::Recovery) -> LoamApp {
-        self.cx.recovery = Some(r);
-        self
-    }
-
-    /// Keeps exported minimaps under `root` between exports, so that only the changed tiles are
-    /// drawn again.
-    pub fn with_minimap_cache(mut self, root: PathBuf) -> LoamApp {
-        self.parts.export.minimap_root = Some(root);
-        self
-    }
-
-    /// The autosave and the recovered maps not answered yet, when on.
-    pub fn recovery(&self) -> Option<&recovery::Recovery> {
-        self.cx.recovery.as_ref()
-    }
-
-    /// The open map, if any.
-    pub fn session(&self) -> Option<&Session> {
-        self.cx.doc.session.as_ref()
-    }
-
-    /// The open map for changes that go around the ui (tests saving or loading directly).
-    pub fn session_mut(&mut self) -> Option<&mut Session> {
-        self.cx.doc.session.as_mut()
-    }
-
-    /// The camera.
-    pub fn camera(&self) -> &Camera {
-        &self.cx.view.camera
-    }
-
-    /// The camera, to point it from a script or a test.
-    pub fn camera_mut(&mut self) -> &mut Camera {
-        &mut self.cx.view.camera
-    }
-
-    /// What the hover text says about the object under the cursor, as of the last frame.
-    pub fn object_hover(&self) -> Option<&str> {
-        self.cx.view.object_hover.as_deref()
-    }
-
-    /// The settings as they would be saved.
-    pub fn settings(&self) -> &Settings {
-        &self.cx.settings
-    }
-
-    /// The light the view draws with now (sky, fog, sun) at the camera, for tests and
-    /// scripts.
-    pub fn scene_light(&mut self) -> crate::doc::light::SceneLight {
-        self.parts.daylight.scene_light(&self.cx)
-    }
-
-    /// The edit tools and the undo history.
-    pub fn editing(&self) -> &Editing {
-        &self.cx.doc.editing
-    }
-
-    /// True when there are changes a save would write: edits since the saved point of the
-    /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise.
-    pub fn has_unsaved(&self) -> bool {
-        self.cx.has_unsaved()
-    }
-
-    /// The asset browser.
-    pub fn browser(&self) -> &asset_browser::AssetBrowser {
-        &self.parts.browser
-    }
-
-    /// True while a map is being copied out of the client (File ▸ Open from client).
-    pub fn is_copying(&self) -> bool {
-        self.parts.open_from_client.is_copying()
-    }
-
-    /// True while the Save as… dialog is up.
-    pub fn save_as_shown(&self) -> bool {
-        self.parts.save_as.is_shown()
-    }
-
-    /// The status bar's message, if any.
-    pub fn message(&self) -> Option<&str> {
-        self.cx.shell.message.as_deref()
-    }
-
-    /// Marks a tile changed, as the edit tools will (tests use it to exercise save and quit).
-    pub fn mark_edited(&mut self, tile: TileCoord) {
-        if let Some(s) = &mut self.cx.doc.session {
-            s.mark_edited(tile);
-        }
-    }
-
-    /// The selected objects as their first listing tile records them (objects no longer in a
-    /// loaded tile are left out).
-    pub fn selected_objects(&self) -> Vec<crate::edit::objects::ObjectRecord> {
-        self.cx.doc.selected_objects()
-    }
-
-    /// The terrain point under the mouse, as of the last frame.
-    pub fn hover_point(&self) -> Option<crate::render::pick::TerrainPoint> {
-        self.cx.view.hover
-    }
-
-    /// The placed objects as the view shows them.
-    pub fn object_scene(&self) -> &object_scene::ObjectScene {
-        &self.cx.streams.objects
-    }
-
-    /// The selection as (kind, uniqueId) pairs.
-    pub fn selection(&self) -> &[(crate::model::ObjectKind, u32)] {
-        &self.cx.doc.selection
-    }
-
-    /// Selects the objects with these uniqueIds (a doodad, else a WMO), those a loaded tile lists.
-    pub fn select_by_uid(&mut self, uids: &[u32]) {
-        self.cx.doc.select_uids(uids);
-    }
-
-    /// The vertex selection tool's selected vertices.
-    pub fn selected_vertices(&self) -> &std::collections::BTreeSet<crate::edit::lattice::Vertex> {
-        self.parts.vertex_selection.selected()
-    }
-
-    /// The road tool's control points (world x, y), not yet laid.
-    pub fn road_points(&self) -> &[[f64; 2]] {
-        self.parts.road_tool.points()
-    }
-
-    /// The `road` operation Lay road would run now on the open map.
-    pub fn road_op(&self) -> Result<crate::edit::road_ops::RoadOp, String> {
-        let s = self.cx.doc.session.as_ref().ok_or("no map is open")?;
-        self.parts.road_tool.op(&s.map)
-    }
-
-    /// Where the object tool's gizmo stands (see [`object_tool::ObjectTool::gizmo_centre`]).
-    pub fn gizmo_centre(&self) -> Option<(glam::Vec3, Option<f32>)> {
-        self.parts.object_tool.gizmo_centre(&self.cx.doc)
-    }
-
     /// Opens a map (a .wdt, an .adt or a folder of tiles), replacing the current one, read as
     /// the generation remembered for it ("Read as"), else as its bytes decide; failures become
     /// the status message. The tiles around the first view are read at once, the rest stream in
@@ -318,13 +140,8 @@ impl LoamApp {
 
     /// Opens the bundled sample map.
     pub fn open_sample(&mut self) {
-        opening::open_sample(&mut self.cx);
+        files::opening::open_sample(&mut self.cx);
         self.settle();
-    }
-
-    /// Moves the camera over a tile (loaded or not), above its highest point.
-    pub fn go_to_tile(&mut self, tile: TileCoord) {
-        view::go_to_tile(&mut self.cx.view, self.cx.doc.session.as_ref(), tile);
     }
 
     /// Carries out one intent: it passes down the list of components until one takes it;
@@ -345,8 +162,11 @@ impl LoamApp {
     /// panel then shows the last operation's tool and brush, and the brush cursor sits on its
     /// last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
-        ops::run(&mut self.cx, file, &mut self.parts.terrain_clipboard);
-        self.parts.scatter_tool.follow_script(&mut self.cx, file);
+        tools::operation_runs::run(&mut self.cx, file, &mut self.parts.tools.terrain_clipboard);
+        self.parts
+            .tools
+            .scatter_tool
+            .follow_script(&mut self.cx, file);
     }
 
     /// Carries out what the components asked for, in order: the operations they hand over,
@@ -367,14 +187,14 @@ impl LoamApp {
             };
             match request {
                 Request::Open(path, from) => {
-                    if let Some(s) = opening::read(&mut self.cx, &path, from) {
+                    if let Some(s) = files::opening::read(&mut self.cx, &path, from) {
                         self.install(&path, from, s);
                     }
                 }
                 Request::Install(path, from, s) => self.install(&path, from, *s),
                 Request::Reload => {
                     self.restart_sources();
-                    opening::resend_tiles(&mut self.cx);
+                    files::opening::resend_tiles(&mut self.cx);
                 }
                 Request::Then(then) => then(&mut self.cx),
             }
@@ -384,12 +204,12 @@ impl LoamApp {
     /// Makes `session` (opened from `path` read as `from`) the open map, and tells every
     /// component.
     fn install(&mut self, path: &Path, from: Option<Generation>, session: Session) {
-        opening::install(&mut self.cx, path, from, session);
+        files::opening::install(&mut self.cx, path, from, session);
         for c in self.parts.all() {
             c.opened(&mut self.cx);
         }
         self.restart_sources();
-        opening::resend_tiles(&mut self.cx);
+        files::opening::resend_tiles(&mut self.cx);
     }
 
     /// The open map's bytes now come from a new source (a map opened, another client): every
@@ -400,7 +220,7 @@ impl LoamApp {
         for c in self.parts.all() {
             c.sources_changed(&mut self.cx, &source);
         }
-        opening::restart_streams(&mut self.cx, source);
+        files::opening::restart_streams(&mut self.cx, source);
     }
 
     /// The menu, the status bar, the left panel (tile map or asset browser) and the right
@@ -425,23 +245,25 @@ impl LoamApp {
                     page: cx.settings.left_panel,
                     doc: &cx.doc,
                     tile_map: &tile_map,
-                    browser: &mut self.parts.browser,
+                    browser: &mut self.parts.tools.browser,
                 };
                 intents.extend(panels::left(ui, left));
             });
         let mut right = panels::right_view(
             &cx.doc,
-            &self.parts.object_tool,
-            self.parts.terrain_clipboard.view(),
-            self.parts
-                .scatter_tool
-                .view(ui.ctx(), &self.cx, scatter_tool::map_models(&self.cx)),
+            &self.parts.tools.object_tool,
+            self.parts.tools.terrain_clipboard.view(),
+            self.parts.tools.scatter_tool.view(
+                ui.ctx(),
+                &self.cx,
+                tools::scatter_tool::map_models(&self.cx),
+            ),
             cx.view.hover,
         );
         panels::with_shaping_tools(
             &mut right,
-            self.parts.vertex_selection.view(),
-            &self.parts.road_tool,
+            self.parts.tools.vertex_selection.view(),
+            &self.parts.tools.road_tool,
         );
         egui::Panel::right("loam-tools")
             .resizable(true)
@@ -468,7 +290,7 @@ impl LoamApp {
     /// The 3D view in the central panel: the terrain and objects drawn through GL (or what to
     /// do when nothing can be drawn), the gizmo and the rubber band; returns its input.
     fn draw_view(&mut self, ui: &mut egui::Ui) -> ui::viewport::ViewportInput {
-        let light = self.parts.daylight.scene_light(&self.cx);
+        let light = self.parts.view.daylight.scene_light(&self.cx);
         let cx = &self.cx;
         let gl = cx.gl.clone();
         let has_gl = gl.lock().has_renderer();
@@ -478,10 +300,10 @@ impl LoamApp {
             _ => None,
         };
         let camera = cx.view.camera;
-        let mut overlays = overlays::overlays(cx, &self.parts.terrain_clipboard);
+        let mut overlays = tools::overlays::overlays(cx, &self.parts.tools.terrain_clipboard);
         let tool = cx.doc.editing.settings.tool;
         if tool == Tool::Road
-            || (tool == Tool::SelectVertices && !self.parts.vertex_selection.shows_brush())
+            || (tool == Tool::SelectVertices && !self.parts.tools.vertex_selection.shows_brush())
         {
             overlays.brush = None;
         }
@@ -489,8 +311,8 @@ impl LoamApp {
         let filter = cx.settings.objects;
         let selected = cx.doc.selection.clone();
         let gizmo_at = self.gizmo_centre();
-        let band = self.parts.object_tool.band();
-        let fly_keys = cx.settings.keys.camera_keys();
+        let band = self.parts.tools.object_tool.band();
+        let fly_keys = cx.settings.input.keys.camera_keys();
         egui::CentralPanel::no_frame()
             .show(ui, |ui| {
                 let view = ui.available_rect_before_wrap();
@@ -523,7 +345,7 @@ impl LoamApp {
                                 scene.draw_list(params.view_projection, params.eye, &filter);
                             list.selected = scene.selection_boxes(&selected);
                             gl.lock().draw_list = list;
-                            viewport::paint_callback(&gl, rect, params)
+                            scene::gl_bridge::paint_callback(&gl, rect, params)
                         })
                     },
                     placeholder.as_deref(),
@@ -543,10 +365,10 @@ impl LoamApp {
         }
         let tool = self.cx.doc.editing.settings.tool;
         let mut state =
-            (self.parts.object_tool).shortcut_state(&self.cx.doc, tool == Tool::Objects);
+            (self.parts.tools.object_tool).shortcut_state(&self.cx.doc, tool == Tool::Objects);
         state.terrain_clipboard = tool == Tool::CopyPaste;
         let mut intents = Vec::new();
-        for s in shortcuts_for(&self.cx.settings.keys) {
+        for s in shortcuts_for(&self.cx.settings.input.keys) {
             if s.when.applies(&state) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
                 intents.push(s.intent);
             }
@@ -562,7 +384,7 @@ impl eframe::App for LoamApp {
         self.cx.egui = ctx.clone();
         self.cx.shell.frame_ms = ctx.input(|i| i.unstable_dt) * 1000.0;
         // Menus and tooltips read the user's keys from egui (`Keymap::current`).
-        self.cx.settings.keys.publish(&ctx);
+        self.cx.settings.input.keys.publish(&ctx);
 
         let mut intents = self.draw_panels(ui);
         self.cx.busy = self.parts.busy();
@@ -582,13 +404,16 @@ impl eframe::App for LoamApp {
         }
         let points = self.cx.view_points();
         let cx = &mut self.cx;
-        let objects_ready =
-            object_view::stream_objects(&mut cx.streams.objects, cx.doc.session.as_ref(), &cx.gl);
+        let objects_ready = tools::object_view::stream_objects(
+            &mut cx.streams.objects,
+            cx.doc.session.as_ref(),
+            &cx.gl,
+        );
         let tiles_ready = (cx.streams).push_to_gpu(cx.doc.session.as_ref(), &cx.gl, &points);
-        let browser = &self.parts.browser;
+        let browser = &self.parts.tools.browser;
         let ready = tiles_ready
             && objects_ready
-            && self.parts.scatter_tool.thumbnails_settled()
+            && self.parts.tools.scatter_tool.thumbnails_settled()
             && (cx.settings.left_panel != settings::LeftPanel::Assets
                 || (!browser.is_building() && browser.thumbnails_settled()));
         self.advance_animation(&ctx);
@@ -602,12 +427,19 @@ impl eframe::App for LoamApp {
             ui::area_legend::show(ui, input.rect, &panels::area_legend(&cx.doc));
         }
         let map = cx.doc.session.as_ref().map(|s| &s.map);
-        camera_control::apply(&mut cx.view.camera, map, &input, cx.settings.camera_speed);
+        scene::camera_control::apply(
+            &mut cx.view.camera,
+            map,
+            &input,
+            cx.settings.input.camera_speed,
+        );
         cx.view.hover = match (map, input.hover_ndc) {
-            (Some(m), Some(ndc)) => camera_control::pick(m, &cx.view.camera, ndc, input.aspect()),
+            (Some(m), Some(ndc)) => {
+                scene::camera_control::pick(m, &cx.view.camera, ndc, input.aspect())
+            }
             _ => None,
         };
-        let under = object_view::under_cursor(&self.cx, &input);
+        let under = tools::object_view::under_cursor(&self.cx, &input);
         self.cx.view.object_hover = under.and_then(|i| self.cx.streams.objects.describe(i));
         for c in self.parts.all() {
             c.drive(&input, &mut self.cx);
@@ -641,7 +473,7 @@ impl eframe::App for LoamApp {
         if self.screenshot.is_some() {
             return;
         }
-        opening::remember_camera(&mut self.cx);
+        files::opening::remember_camera(&mut self.cx);
         eframe::set_value(storage, settings::STORAGE_KEY, &self.cx.settings);
     }
 

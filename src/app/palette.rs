@@ -50,7 +50,7 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
             );
         }
     }
-    for t in Tool::ALL.into_iter().chain(Tool::OTHERS) {
+    for t in Tool::every() {
         let a = Action::Tool(t);
         add(a.name(), Some(a), Intent::SelectTool(t));
     }
@@ -95,7 +95,7 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
             Intent::Keys(KeysIntent::Preset(p)),
         );
     }
-    let pen = cx.settings.pen_pressure;
+    let pen = cx.settings.input.pen_pressure;
     let verb = if pen { "off" } else { "on" };
     add(
         format!("Settings: turn pen pressure {verb}"),
@@ -132,8 +132,8 @@ impl Component for Palette {
         }
         let all = entries(cx);
         let names: Vec<String> = all.iter().map(|e| e.label.clone()).collect();
-        let found = palette::rank(&self.query, &names, &cx.settings.recent_commands);
-        let keymap = &cx.settings.keys;
+        let found = palette::rank(&self.query, &names, &cx.settings.input.recent_commands);
+        let keymap = &cx.settings.input.keys;
         let items: Vec<PaletteItem> = (found.iter().map(|&i| &all[i]))
             .map(|e| PaletteItem {
                 label: e.label.clone(),
@@ -155,7 +155,7 @@ impl Component for Palette {
                 let Some(entry) = found.get(i).map(|&i| &all[i]) else {
                     return Vec::new();
                 };
-                let recent = &mut cx.settings.recent_commands;
+                let recent = &mut cx.settings.input.recent_commands;
                 palette::used(recent, &entry.label, RECENT_COMMANDS);
                 vec![entry.intent.clone()]
             }

@@ -6,12 +6,12 @@
 //!
 //! Not for: the widgets (`ui`) or carrying the intents out (the components).
 
-use super::asset_browser::AssetBrowser;
-use super::asset_picking;
 use super::context::AppCtx;
-use super::object_tool::ObjectTool;
-use super::object_view;
 use super::settings::{LeftPanel, Settings};
+use crate::app::tools::asset_browser::AssetBrowser;
+use crate::app::tools::asset_picking;
+use crate::app::tools::object_tool::ObjectTool;
+use crate::app::tools::object_view;
 use crate::command::{Intent, PlaceOptions, ToolSettings};
 use crate::doc::Document;
 use crate::doc::client::Client;
@@ -37,7 +37,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
             .session
             .as_ref()
             .map(|_| doc.uids.range().map(|r| (r.first, r.last))),
-        camera_speed: settings.camera_speed,
+        camera_speed: settings.input.camera_speed,
         time_of_day: settings.time_of_day,
         autosave_secs: settings.autosave_secs,
         client: doc.client.as_ref().map(Client::describe),
@@ -51,7 +51,7 @@ pub(super) fn menu_state(doc: &Document, settings: &Settings) -> ui::menu::MenuS
             .session
             .as_ref()
             .and_then(|s| settings.read_as_for(&s.source)),
-        pen_pressure: settings.pen_pressure,
+        pen_pressure: settings.input.pen_pressure,
     }
 }
 
@@ -78,7 +78,7 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
         message: cx.shell.message.clone(),
         textures: cx.streams.textures.status(),
         objects: object_view::object_status(&cx.streams.objects, session, &cx.gl),
-        go_xyz: super::places::current_go_xyz(cx),
+        go_xyz: crate::app::view_options::places::current_go_xyz(cx),
         light: (cx.doc.client.as_ref())
             .and_then(|c| c.lights.as_ref().err())
             .map(|why| format!("default light: {why}")),
@@ -196,7 +196,7 @@ pub(super) fn right_view(
     });
     let tools = ui::tools::ToolsView {
         textures: tile_textures.unwrap_or_default(),
-        stamps: super::stamps::bundled(),
+        stamps: crate::app::tools::stamps::bundled(),
         clipboard,
         palette,
         areas: doc
@@ -219,7 +219,7 @@ pub(super) fn right_view(
         .and_then(|(s, p)| {
             let names = doc.client.as_ref().map(|c| c.ground_effects.clone());
             let name = |id: u32| names.as_ref().map_or(id.to_string(), |n| n.label(id));
-            crate::edit::ground_effects::describe_at(&s.map, p.world[0], p.world[1], &name)
+            crate::edit::derived::ground_effects::describe_at(&s.map, p.world[0], p.world[1], &name)
         }),
         liquid_types: doc.client.as_ref().map_or_else(Vec::new, |c| {
             c.liquid_types
@@ -261,7 +261,7 @@ pub(super) fn right_view(
 pub(super) fn with_shaping_tools(
     view: &mut RightView,
     selection: ui::selection_panel::SelectionView,
-    road: &super::road_tool::RoadTool,
+    road: &crate::app::tools::road_tool::RoadTool,
 ) {
     view.tools.selection = selection;
     view.tools.road = road.view(view.tools.textures.clone());

@@ -30,7 +30,7 @@ pub fn data_dir() -> Option<PathBuf> {
         .or_else(|| eframe::storage_dir("loam"))
 }
 
-/// The minimap caches' parent inside the data directory `data` (see `app::export`).
+/// The minimap caches' parent inside the data directory `data` (see `app::files::export`).
 pub fn minimap_root(data: &Path) -> PathBuf {
     data.join("minimaps")
 }

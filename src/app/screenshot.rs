@@ -95,45 +95,80 @@ impl ShotDialog {
 pub struct ScreenshotRequest {
     /// Where the PNG goes.
     pub out: PathBuf,
+    /// Where the camera looks.
+    pub camera: ShotCamera,
+    /// The light and what of it is drawn.
+    pub light: ShotLight,
+    /// What is shown over and beside the view.
+    pub shown: ShotShown,
+    /// What is done to the map or staged in a tool before the shot.
+    pub operations: ShotOperations,
+    /// Frames to time before the shot.
+    pub measure: ShotMeasure,
+    /// Filled in when the job ends: `Ok` once the PNG is written.
+    pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+/// Where a screenshot's camera looks.
+#[derive(Debug, Clone, Default)]
+pub struct ShotCamera {
     /// A tile to frame instead of the default view.
     pub tile: Option<TileCoord>,
-    /// Brush operations to run through the editor first (as strokes with undo steps), so the
-    /// shot shows a tool in use.
-    pub ops: Option<crate::edit::ops::OpsFile>,
-    /// Show the asset browser's textures with this filter (its folders open), and wait for
-    /// their thumbnails.
-    pub browse: Option<String>,
     /// Put the camera here (world x, y, z) looking at the second point, instead of the
     /// default view or the framed tile.
     pub view: Option<([f64; 3], [f64; 3])>,
-    /// Select these objects by uniqueId (a doodad, else a WMO) with the object tool.
-    pub select: Vec<u32>,
-    /// Frames to draw and time once the view is settled, before the shot (0: none).
-    pub measure: u32,
-    /// The measured frames' times in milliseconds, filled in as they are drawn.
-    pub frame_times: Arc<Mutex<Vec<f32>>>,
-    /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
-    pub hide_objects: bool,
+}
+
+/// A screenshot's light.
+#[derive(Debug, Clone, Default)]
+pub struct ShotLight {
+    /// Draw the light at this time of day (the clock stopped there).
+    pub time: Option<crate::doc::light::DayTime>,
+    /// Pin the models' and liquids' animation at this many seconds (two shots at different
+    /// times show what moves).
+    pub anim_time: Option<f64>,
     /// Draw without the fog (View ▸ Fog off).
     pub no_fog: bool,
     /// Draw without the horizon (View ▸ Horizon off).
     pub no_horizon: bool,
+}
+
+/// What a screenshot shows over and beside the view.
+#[derive(Debug, Clone, Default)]
+pub struct ShotShown {
     /// View overlays to turn on.
     pub overlays: Vec<ShotOverlay>,
+    /// Hide doodads and WMOs (View ▸ Doodads and WMOs off), e.g. to compare frame times.
+    pub hide_objects: bool,
     /// Show this dialog.
     pub dialog: Option<ShotDialog>,
+    /// Show the asset browser's textures with this filter (its folders open), and wait for
+    /// their thumbnails.
+    pub browse: Option<String>,
+}
+
+/// What a screenshot does to the map, or stages in a tool, before it is taken.
+#[derive(Debug, Clone, Default)]
+pub struct ShotOperations {
+    /// Operations to run through the editor first (as strokes with undo steps), so the shot
+    /// shows a tool in use.
+    pub ops: Option<crate::edit::ops::OpsFile>,
+    /// Select these objects by uniqueId (a doodad, else a WMO) with the object tool.
+    pub select: Vec<u32>,
     /// Stage a road with these control points (world x, y) in the road tool, not laid.
     pub road: Vec<[f64; 2]>,
     /// Select the loaded vertices in this world box (x0, y0, x1, y1) with the vertex
     /// selection tool.
     pub select_box: Option<[f64; 4]>,
-    /// Pin the models' and liquids' animation at this many seconds (two shots at different
-    /// times show what moves).
-    pub anim_time: Option<f64>,
-    /// Draw the light at this time of day (the clock stopped there).
-    pub time: Option<crate::doc::light::DayTime>,
-    /// Filled in when the job ends: `Ok` once the PNG is written.
-    pub outcome: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+/// The frames a screenshot times once the view is settled.
+#[derive(Debug, Clone, Default)]
+pub struct ShotMeasure {
+    /// Frames to draw and time before the shot (0: none).
+    pub frames: u32,
+    /// The measured frames' times in milliseconds, filled in as they are drawn.
+    pub frame_times: Arc<Mutex<Vec<f32>>>,
 }
 
 /// The job while the window runs.
@@ -148,7 +183,7 @@ pub struct ScreenshotJob {
 impl ScreenshotJob {
     /// The operations to run before the shot, if any.
     pub fn ops(&self) -> Option<&crate::edit::ops::OpsFile> {
-        self.request.ops.as_ref()
+        self.request.operations.ops.as_ref()
     }
 
     /// Starts waiting.
@@ -166,32 +201,37 @@ impl ScreenshotJob {
     /// overlays on. Returns the intents the components carry out: the dialog to show, and the
     /// asset browser's page with its filter.
     pub fn set_up(&self, cx: &mut AppCtx) -> Vec<Intent> {
-        let r = &self.request;
-        if let Some(tile) = r.tile {
+        let (c, l, v, o) = (
+            &self.request.camera,
+            &self.request.light,
+            &self.request.shown,
+            &self.request.operations,
+        );
+        if let Some(tile) = c.tile {
             go_to_tile(&mut cx.view, cx.doc.session.as_ref(), tile);
         }
-        if !r.select.is_empty() {
+        if !o.select.is_empty() {
             cx.doc.editing.settings.tool = Tool::Objects;
-            cx.doc.select_uids(&r.select);
+            cx.doc.select_uids(&o.select);
         }
-        if let Some((eye, target)) = r.view {
+        if let Some((eye, target)) = c.view {
             cx.view.camera.position = eye;
             cx.view.camera.look_at(target);
         }
-        if let Some(t) = r.anim_time {
+        if let Some(t) = l.anim_time {
             cx.view.clock.pin(t);
         }
-        if let Some(time) = r.time {
+        if let Some(time) = l.time {
             cx.settings.time_of_day = crate::doc::light::TimeOfDay::at(time);
         }
-        if r.hide_objects {
+        if v.hide_objects {
             cx.settings.objects.doodads = false;
             cx.settings.objects.wmos = false;
         }
         let view = &mut cx.settings.view;
-        view.fog &= !r.no_fog;
-        view.horizon &= !r.no_horizon;
-        for o in &r.overlays {
+        view.fog &= !l.no_fog;
+        view.horizon &= !l.no_horizon;
+        for o in &v.overlays {
             match o {
                 ShotOverlay::ChunkGrid => view.chunk_grid = true,
                 ShotOverlay::LayerCount => view.layer_count = true,
@@ -199,14 +239,14 @@ impl ScreenshotJob {
                 ShotOverlay::GroundEffects => view.effects_overlay = true,
             }
         }
-        let mut intents: Vec<Intent> = r.dialog.map(ShotDialog::intents).unwrap_or_default();
-        if let Some(b) = r.select_box {
+        let mut intents: Vec<Intent> = v.dialog.map(ShotDialog::intents).unwrap_or_default();
+        if let Some(b) = o.select_box {
             intents.push(Intent::Selection(SelectionIntent::SelectBox(b)));
         }
-        if !r.road.is_empty() {
-            intents.push(Intent::Road(RoadIntent::Points(r.road.clone())));
+        if !o.road.is_empty() {
+            intents.push(Intent::Road(RoadIntent::Points(o.road.clone())));
         }
-        if let Some(filter) = &r.browse {
+        if let Some(filter) = &v.browse {
             intents.push(Intent::ShowLeftPanel(LeftPanel::Assets));
             intents.push(Intent::BrowserFilter(filter.clone()));
         }
@@ -240,8 +280,8 @@ impl ScreenshotJob {
         }
         self.settled = if ready { self.settled + 1 } else { 0 };
         if self.settled > SETTLE_FRAMES
-            && let Ok(mut times) = self.request.frame_times.lock()
-            && times.len() < self.request.measure as usize
+            && let Ok(mut times) = self.request.measure.frame_times.lock()
+            && times.len() < self.request.measure.frames as usize
         {
             // Time from the last frame to this one: what a user sees as the frame rate.
             times.push(ctx.input(|i| i.unstable_dt) * 1000.0);
@@ -250,9 +290,10 @@ impl ScreenshotJob {
         if self.settled >= SETTLE_FRAMES
             && self
                 .request
+                .measure
                 .frame_times
                 .lock()
-                .map_or(true, |t| t.len() >= self.request.measure as usize)
+                .map_or(true, |t| t.len() >= self.request.measure.frames as usize)
         {
             self.requested = true;
             let out = self.request.out.clone();

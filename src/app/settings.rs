@@ -29,37 +29,68 @@ pub use crate::command::{AUTOSAVE_RANGE, LeftPanel, ViewToggles};
 pub struct Settings {
     /// Recently opened files, newest first.
     pub recent: Vec<PathBuf>,
-    /// Fly speed in yards per second (the speed modifier multiplies it).
-    pub camera_speed: f32,
     /// The game client's data folder, when configured (real textures then; procedural ones
     /// until then).
     pub client_data: Option<PathBuf>,
     /// Grids, tints and liquids shown (View menu).
     #[serde(flatten)]
     pub view: ViewToggles,
-    /// The camera last used on each map, keyed by the file it was opened from.
-    pub cameras: BTreeMap<String, Camera>,
     /// The page the left panel shows.
     pub left_panel: LeftPanel,
     /// A listfile (one game path a line) whose names the asset browser adds to the client's.
     pub listfile: Option<PathBuf>,
-    /// The generation the user chose to read each map as (File ▸ Read as), keyed by the file
-    /// or folder it was opened from ("0.6.0"); maps not listed are read as their bytes decide.
-    pub read_as: BTreeMap<String, String>,
     /// Which objects the 3D view draws, and the doodad draw distance.
     pub objects: ObjectFilter,
     /// How often unsaved edits are written to the recovery folder, in seconds.
     pub autosave_secs: u32,
+    /// The view's time of day (View ▸ Time of day).
+    pub time_of_day: crate::doc::light::TimeOfDay,
+    /// What is remembered per map: its camera, its generation, its bookmarks.
+    #[serde(flatten)]
+    pub per_map: PerMapSettings,
+    /// The user's hands: the fly speed, the keys, the pen, the palette's recent entries.
+    #[serde(flatten)]
+    pub input: InputSettings,
+}
+
+/// What the editor remembers of each map, keyed by the file it was opened from (flattened into
+/// [`Settings`], so the stored form is as before).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PerMapSettings {
+    /// The camera last used on each map, keyed by the file it was opened from.
+    pub cameras: BTreeMap<String, Camera>,
+    /// The generation the user chose to read each map as (File ▸ Read as), keyed by the file
+    /// or folder it was opened from ("0.6.0"); maps not listed are read as their bytes decide.
+    pub read_as: BTreeMap<String, String>,
+    /// Each map's named views (Go to & bookmarks), keyed as [`PerMapSettings::cameras`] is.
+    pub bookmarks: BTreeMap<String, Vec<Bookmark>>,
+}
+
+/// How the user drives the editor (flattened into [`Settings`], so the stored form is as
+/// before).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InputSettings {
+    /// Fly speed in yards per second (the speed modifier multiplies it).
+    pub camera_speed: f32,
     /// The user's keys (Settings ▸ Keys): a default set and the actions given keys of their own.
     pub keys: Keymap,
-    /// Each map's named views (Go to & bookmarks), keyed as [`Settings::cameras`] is.
-    pub bookmarks: BTreeMap<String, Vec<Bookmark>>,
     /// A pen's pressure scales the brush strength, where the platform reports it.
     pub pen_pressure: bool,
     /// The names of the command palette's entries last run, most recent first.
     pub recent_commands: Vec<String>,
-    /// The view's time of day (View ▸ Time of day).
-    pub time_of_day: crate::doc::light::TimeOfDay,
+}
+
+impl Default for InputSettings {
+    fn default() -> Self {
+        InputSettings {
+            camera_speed: DEFAULT_SPEED,
+            keys: Keymap::default(),
+            pen_pressure: true,
+            recent_commands: Vec::new(),
+        }
+    }
 }
 
 /// How many recently run palette entries are remembered.
@@ -78,20 +109,15 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             recent: Vec::new(),
-            camera_speed: DEFAULT_SPEED,
             client_data: None,
             view: ViewToggles::default(),
-            cameras: BTreeMap::new(),
-            read_as: BTreeMap::new(),
             left_panel: LeftPanel::Tiles,
             listfile: None,
             objects: ObjectFilter::default(),
             autosave_secs: DEFAULT_AUTOSAVE_SECS,
-            keys: Keymap::default(),
-            bookmarks: BTreeMap::new(),
-            pen_pressure: true,
-            recent_commands: Vec::new(),
             time_of_day: Default::default(),
+            per_map: PerMapSettings::default(),
+            input: InputSettings::default(),
         }
     }
 }
@@ -118,12 +144,17 @@ impl Settings {
 
     /// The remembered camera of a map, when there is a usable one.
     pub fn camera_for(&self, key: &str) -> Option<Camera> {
-        self.cameras.get(key).copied().filter(Camera::is_valid)
+        self.per_map
+            .cameras
+            .get(key)
+            .copied()
+            .filter(Camera::is_valid)
     }
 
     /// The generation remembered for reading the map at `path`, if the user chose one.
     pub fn read_as_for(&self, path: &Path) -> Option<Generation> {
-        self.read_as
+        self.per_map
+            .read_as
             .get(&path.display().to_string())
             .and_then(|g| g.parse().ok())
     }
@@ -133,10 +164,10 @@ impl Settings {
         let key = path.display().to_string();
         match from {
             Some(g) => {
-                self.read_as.insert(key, g.label().to_string());
+                self.per_map.read_as.insert(key, g.label().to_string());
             }
             None => {
-                self.read_as.remove(&key);
+                self.per_map.read_as.remove(&key);
             }
         }
     }
@@ -144,26 +175,28 @@ impl Settings {
     /// Makes the stored values usable (a hand-edited or old file may hold nonsense).
     pub fn sanitize(&mut self) {
         self.time_of_day.sanitize();
-        if !self.camera_speed.is_finite() || self.camera_speed <= 0.0 {
-            self.camera_speed = DEFAULT_SPEED;
+        if !self.input.camera_speed.is_finite() || self.input.camera_speed <= 0.0 {
+            self.input.camera_speed = DEFAULT_SPEED;
         }
-        self.camera_speed = self.camera_speed.clamp(1.0, 5000.0);
+        self.input.camera_speed = self.input.camera_speed.clamp(1.0, 5000.0);
         self.recent.truncate(RECENT_LIMIT);
         self.autosave_secs = self
             .autosave_secs
             .clamp(*AUTOSAVE_RANGE.start(), *AUTOSAVE_RANGE.end());
-        self.cameras.retain(|_, c| c.is_valid());
-        self.read_as.retain(|_, g| g.parse::<Generation>().is_ok());
-        for marks in self.bookmarks.values_mut() {
+        self.per_map.cameras.retain(|_, c| c.is_valid());
+        self.per_map
+            .read_as
+            .retain(|_, g| g.parse::<Generation>().is_ok());
+        for marks in self.per_map.bookmarks.values_mut() {
             marks.retain(|b| b.camera.is_valid());
         }
-        self.bookmarks.retain(|_, marks| !marks.is_empty());
-        self.recent_commands.truncate(RECENT_COMMANDS);
+        self.per_map.bookmarks.retain(|_, marks| !marks.is_empty());
+        self.input.recent_commands.truncate(RECENT_COMMANDS);
     }
 
     /// The bookmarks of the map kept under `key`.
     pub fn bookmarks_for(&self, key: &str) -> &[Bookmark] {
-        self.bookmarks.get(key).map_or(&[], Vec::as_slice)
+        self.per_map.bookmarks.get(key).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -186,10 +219,13 @@ mod tests {
     #[test]
     fn settings_survive_a_round_trip_and_nonsense_is_repaired() {
         let mut s = Settings {
-            camera_speed: 250.0,
+            input: InputSettings {
+                camera_speed: 250.0,
+                ..InputSettings::default()
+            },
             ..Settings::default()
         };
-        s.cameras.insert("a".into(), Camera::default());
+        s.per_map.cameras.insert("a".into(), Camera::default());
         s.set_read_as(Path::new("/m/Old.wdt"), Some(Generation::V060));
         let text = serde_json::to_string(&s).unwrap();
         let back: Settings = serde_json::from_str(&text).unwrap();
@@ -200,11 +236,14 @@ mod tests {
         );
         assert_eq!(back.read_as_for(Path::new("/m/New.wdt")), None);
         let mut bad = Settings {
-            camera_speed: f32::NAN,
+            input: InputSettings {
+                camera_speed: f32::NAN,
+                ..InputSettings::default()
+            },
             ..Settings::default()
         };
         bad.sanitize();
-        assert_eq!(bad.camera_speed, DEFAULT_SPEED);
+        assert_eq!(bad.input.camera_speed, DEFAULT_SPEED);
     }
 
     #[test]
@@ -215,27 +254,27 @@ mod tests {
             "tile_grid": true, "cameras": {}, "left_panel": "Tiles", "listfile": null,
             "read_as": {}, "autosave_secs": 300}"#;
         let s: Settings = serde_json::from_str(old).unwrap();
-        assert_eq!(s.keys, Keymap::default());
-        assert!(s.bookmarks.is_empty());
-        assert!(s.pen_pressure, "pressure is on unless turned off");
-        assert_eq!(s.camera_speed, 90.0);
+        assert_eq!(s.input.keys, Keymap::default());
+        assert!(s.per_map.bookmarks.is_empty());
+        assert!(s.input.pen_pressure, "pressure is on unless turned off");
+        assert_eq!(s.input.camera_speed, 90.0);
         // And what is written now reads back whole.
         let mut now = s.clone();
-        now.keys.set(
+        now.input.keys.set(
             crate::command::keymap::Action::Tool(crate::edit::tools::Tool::Smooth),
             vec![egui::KeyboardShortcut::new(
                 egui::Modifiers::NONE,
                 egui::Key::K,
             )],
         );
-        now.bookmarks.insert(
+        now.per_map.bookmarks.insert(
             "/m/a.wdt".into(),
             vec![Bookmark {
                 name: "gate".into(),
                 camera: Camera::default(),
             }],
         );
-        now.pen_pressure = false;
+        now.input.pen_pressure = false;
         let back: Settings = serde_json::from_str(&serde_json::to_string(&now).unwrap()).unwrap();
         assert_eq!(back, now);
         assert_eq!(back.bookmarks_for("/m/a.wdt")[0].name, "gate");
@@ -257,5 +296,12 @@ mod tests {
         assert_eq!(text["chunk_grid"], true);
         assert_eq!(text["tile_grid"], true);
         assert!(text.get("view").is_none(), "{text}");
+        // The per-map and input groups are flattened too: the stored form is as before.
+        assert_eq!(text["camera_speed"], 80.0);
+        assert!(text.get("cameras").is_some(), "{text}");
+        assert!(
+            text.get("input").is_none() && text.get("per_map").is_none(),
+            "{text}"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Where the 3D view looks: the camera and what the cursor is over, the camera a newly opened
 //! map starts with, and which tiles are near what the camera sees (for streaming and drawing).
 //!
-//! Not for: moving the camera from input (`app::camera_control`) or GL (`render`).
+//! Not for: moving the camera from input (`app::scene::camera_control`) or GL (`render`).
 
 use std::collections::BTreeSet;
 

@@ -3,10 +3,10 @@
 //! Decoding already rejects malformed bytes; this looks for what decodes but is wrong: indices
 //! that point nowhere, seams between neighbouring chunks, a uniqueId shared by different
 //! objects, tiles the WDT lists but the folder lacks, shadow maps baked over terrain that has
-//! moved since (`edit::shadows::Staleness`), ground that pokes through the tile's flight bounds
-//! (`edit::flight_bounds::poke_through`).
+//! moved since (`edit::derived::shadows::Staleness`), ground that pokes through the tile's flight bounds
+//! (`edit::derived::flight_bounds::poke_through`).
 //!
-//! Seams (measured by `edit::seams`) are listed one per border, largest first, above a threshold
+//! Seams (measured by `edit::terrain::seams`) are listed one per border, largest first, above a threshold
 //! ([`DEFAULT_SEAM_THRESHOLD`], `--seam-threshold`); the smaller ones, float noise that nobody can
 //! see, are one count line and are not problems. `loam fix --seams` closes both.
 //!
@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::{self, LoamError};
-use crate::edit::flight_bounds::{self, Plane};
-use crate::edit::seams::{self, ChunkAt, Seam, TileEdges};
-use crate::edit::shadows::{Staleness, Sun};
-use crate::edit::uids::{self, Listing};
+use crate::edit::derived::flight_bounds::{self, Plane};
+use crate::edit::derived::shadows::{Staleness, Sun};
+use crate::edit::objects::uids::{self, Listing};
+use crate::edit::terrain::seams::{self, ChunkAt, Seam, TileEdges};
 use crate::format::Generation;
 use crate::format::evidence::Decision;
 use crate::format::wdl::WdlTile;
@@ -383,7 +383,7 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
         ));
     }
     for (i, c) in tile.chunks.iter().enumerate() {
-        let stale = crate::edit::ground_effects::stale_cells(c);
+        let stale = crate::edit::derived::ground_effects::stale_cells(c);
         if !stale.is_empty() {
             out.push(format!(
                 "chunk {},{}: stale ground-effect map: {} of 64 cells grow the effect of a layer that covers little of them (painted over by another tool?); loam fix --ground-effects works it out again",
@@ -421,7 +421,7 @@ pub fn check_tile(tile: &Tile) -> Vec<String> {
 }
 
 /// The messages for uniqueIds shared by placements that are not the same object (an object
-/// crossing a tile border is listed in each tile with one id; that is fine). `edit::uids` holds
+/// crossing a tile border is listed in each tile with one id; that is fine). `edit::objects::uids` holds
 /// the rule, which `loam fix --uids` repairs by.
 fn clash_messages(clashes: Vec<uids::Clash>) -> Vec<String> {
     clashes

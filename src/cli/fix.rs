@@ -11,10 +11,10 @@ use std::process::ExitCode;
 use crate::assets::client::AssetSource;
 use crate::assets::models::ShapeCache;
 use crate::disk::{self, LoamError};
-use crate::edit::flight_bounds::{self, Margins};
-use crate::edit::shadows::{self, Sun, TileHeights};
-use crate::edit::tile_stitch::{self, BorderStrip};
-use crate::edit::{ground_effects, model_shadows, seams, uids};
+use crate::edit::derived::flight_bounds::{self, Margins};
+use crate::edit::derived::shadows::{self, Sun, TileHeights};
+use crate::edit::terrain::tile_stitch::{self, BorderStrip};
+use crate::edit::{derived::ground_effects, derived::model_shadows, objects::uids, terrain::seams};
 use crate::format::Generation;
 use crate::model::coords;
 use crate::model::{Map, Tile, TileCoord};
@@ -378,7 +378,7 @@ struct Surveyed {
 /// Fixes a map tile by tile, in two passes over its files, so that a 64×64 map is fixed in the
 /// memory of a few tiles plus ~35 KB a tile: the first reads each tile for its border strip
 /// and uniqueIds, the second reads it again, stitches it against its neighbours' strips
-/// (`edit::tile_stitch`), gives its clashing records their new uids and writes it
+/// (`edit::terrain::tile_stitch`), gives its clashing records their new uids and writes it
 /// (`pipeline::stream::write_map`, in the map's own generation). The result is the same as fixing
 /// the map whole (`tests/fix_streamed.rs`).
 fn fix_streamed(

@@ -165,27 +165,37 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         None => None,
     };
     let frame_times = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let request = crate::app::screenshot::ScreenshotRequest {
+    use crate::app::screenshot::{
+        ScreenshotRequest, ShotCamera, ShotLight, ShotMeasure, ShotOperations, ShotShown,
+    };
+    let request = ScreenshotRequest {
         out: out.clone(),
-        tile,
-        ops,
-        browse: args.browse,
-        view,
-        select: args.select,
-        measure: args.measure,
-        frame_times: frame_times.clone(),
-        hide_objects: args.no_objects,
-        no_fog: args.no_fog,
-        no_horizon: args.no_horizon,
-        overlays: args.overlay,
-        dialog: args.dialog,
-        road: args.road.map(|p| p.0).unwrap_or_default(),
-        select_box: match args.select_box.as_deref() {
-            Some(&[x0, y0, x1, y1]) => Some([x0, y0, x1, y1]),
-            _ => None,
+        camera: ShotCamera { tile, view },
+        light: ShotLight {
+            time: args.time,
+            anim_time: args.anim_time,
+            no_fog: args.no_fog,
+            no_horizon: args.no_horizon,
         },
-        anim_time: args.anim_time,
-        time: args.time,
+        shown: ShotShown {
+            overlays: args.overlay,
+            hide_objects: args.no_objects,
+            dialog: args.dialog,
+            browse: args.browse,
+        },
+        operations: ShotOperations {
+            ops,
+            select: args.select,
+            road: args.road.map(|p| p.0).unwrap_or_default(),
+            select_box: match args.select_box.as_deref() {
+                Some(&[x0, y0, x1, y1]) => Some([x0, y0, x1, y1]),
+                _ => None,
+            },
+        },
+        measure: ShotMeasure {
+            frames: args.measure,
+            frame_times: frame_times.clone(),
+        },
         outcome: Default::default(),
     };
     crate::app::startup::run_screenshot(path, args.size, request, args.from, args.client)

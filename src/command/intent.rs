@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::Command;
 use super::keymap::{Action, BrushAdjust, Preset};
 use crate::assets::catalog::AssetKind;
+use crate::edit::objects::transform::{Axis, TransformMode};
 use crate::edit::tools::{PlaceOptions, ToolSettings};
-use crate::edit::transform::{Axis, TransformMode};
 use crate::format::Generation;
 use crate::model::TileCoord;
 use crate::render::scene::ObjectFilter;
@@ -99,7 +99,7 @@ pub enum Intent {
     /// the Copy & paste tool's selection.
     BakeShadowsIn(Vec<(crate::model::TileCoord, usize)>),
     /// Set the sun shadow bakes use (Edit ▸ Bake shadows, the re-bake after sculpting).
-    SetShadowSun(crate::edit::shadows::Sun),
+    SetShadowSun(crate::edit::derived::shadows::Sun),
     /// Edit ▸ Bake shadows adds the placed models' shadows (true) or bakes the terrain alone.
     ShadowModels(bool),
     /// The File ▸ New map… dialog.
@@ -186,11 +186,11 @@ pub enum ScatterIntent {
     /// Add the models of the selected doodads to the palette.
     AddSelected,
     /// Replace palette entry `i`.
-    Entry(usize, crate::edit::scatter_ops::PaletteModel),
+    Entry(usize, crate::edit::objects::scatter_ops::PaletteModel),
     /// Take entry `i` out of the palette.
     Remove(usize),
     /// The brush's settings.
-    Brush(crate::edit::scatter_ops::ScatterBrush),
+    Brush(crate::edit::objects::scatter_ops::ScatterBrush),
     /// Save the palette under this name (beside the settings).
     Save(String),
     /// Make the palette saved under this name the palette.
@@ -240,7 +240,7 @@ pub enum ClipboardIntent {
     /// Paste with clicks (true, Ctrl+V) or select a rectangle with drags (false).
     Pasting(bool),
     /// How the next pastes turn, mirror and what they carry.
-    Options(crate::edit::paste::PasteOptions),
+    Options(crate::edit::copy::paste::PasteOptions),
     /// Bake the shadow maps of the chunks the selection overlaps.
     BakeShadows,
 }
@@ -316,7 +316,7 @@ pub enum ImagesIntent {
     /// Ask for the image file.
     PickImage,
     /// Choose how imported heights meet the ground.
-    Mode(crate::edit::heightmap::ImportMode),
+    Mode(crate::edit::images::heightmap::ImportMode),
     /// Import it, as one undo step.
     Import,
     /// Ask for the folder the images go to.

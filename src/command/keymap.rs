@@ -7,7 +7,7 @@
 //! user never touched follows the defaults as they change.
 //!
 //! The action list is derived from the command table ([`Command::ALL`]) and the tool list
-//! ([`Tool::ALL`] and the tools that are not brushes, [`Tool::OTHERS`]), so a command or tool added there
+//! ([`Tool::every`]: the brushes and the tools that are not brushes), so a command or tool added there
 //! gets a row (and can get a key) here without a change to this file.
 //!
 //! Not for: when a key applies (the shortcut table beside it) or reading key presses (the app).
@@ -175,7 +175,7 @@ impl Action {
     /// Every action: the commands, the tools, the camera's moves, the brush's adjustments,
     /// the object tool's transform keys.
     pub fn all() -> Vec<Action> {
-        let tools = Tool::ALL.into_iter().chain(Tool::OTHERS);
+        let tools = Tool::every();
         (Command::ALL.into_iter().map(Action::Command))
             .chain(tools.map(Action::Tool))
             .chain(CameraMove::ALL.into_iter().map(Action::Camera))

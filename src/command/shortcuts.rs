@@ -16,7 +16,7 @@ use egui::{KeyboardShortcut, Modifiers};
 
 use super::keymap::{Action, Keymap, ObjectKey};
 use super::{Command, Intent};
-use crate::edit::transform::{Axis, TransformMode};
+use crate::edit::objects::transform::{Axis, TransformMode};
 
 /// When a shortcut applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

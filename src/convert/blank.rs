@@ -26,7 +26,7 @@
 //! - **Area id**: 0 unless asked; the map's own AreaTable row is the client tables' business.
 //!
 //! Not for: the tile itself (`model::blank`), meeting old neighbours' heights
-//! (`edit::new_map`), writing the files (`doc::new_map`), the client's tables.
+//! (`edit::copy::new_map`), writing the files (`doc::new_map`), the client's tables.
 
 use crate::format::Generation;
 use crate::model::blank::BlankTile;

@@ -4,12 +4,12 @@
 //!
 //! Not for: widgets (see `ui::tools`, `ui::history`) or GL (the app re-sends changed tiles).
 
-use crate::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
+use crate::edit::derived::shadows::{self, Baked};
 use crate::edit::ops::{self, Op};
-use crate::edit::plane::Plane;
-use crate::edit::sculpt::Sculpt;
-use crate::edit::seams::{self, Stitched};
-use crate::edit::shadows::{self, Baked};
+use crate::edit::terrain::liquid::{self, LiquidEdit, LiquidStyle, Surface};
+use crate::edit::terrain::plane::Plane;
+use crate::edit::terrain::sculpt::Sculpt;
+use crate::edit::terrain::seams::{self, Stitched};
 pub use crate::edit::tools::{Tool, ToolSettings};
 use crate::edit::{History, Stroke};
 use crate::model::coords;
@@ -211,7 +211,7 @@ impl Editing {
                 let liquid = (edit, self.liquid_style);
                 ops::liquid_dab(map, &a.op, liquid, p, &mut a.stroke)
             }
-            None if s.tool == Tool::SwapTexture => crate::edit::texture_ops::swap_dab(
+            None if s.tool == Tool::SwapTexture => crate::edit::terrain::texture_ops::swap_dab(
                 map,
                 &s.swap_from,
                 &s.texture,
@@ -287,10 +287,7 @@ impl Editing {
             }
         }
         self.refused = std::mem::take(&mut a.stroke.refused);
-        let sculpting = matches!(
-            self.settings.tool,
-            Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp
-        );
+        let sculpting = self.settings.tool.sculpts();
         if self.settings.rebake_shadows && sculpting {
             // The chunks the stroke changed cast onto their neighbours too; all go in the
             // stroke's own undo step.
@@ -313,7 +310,7 @@ impl Editing {
         }
     }
 
-    /// Stitches the seams of the loaded tiles (`edit::seams`) as one undo step; returns what it
+    /// Stitches the seams of the loaded tiles (`edit::terrain::seams`) as one undo step; returns what it
     /// did and the chunks it changed. Nothing happens while a stroke is under way.
     pub fn stitch_seams(&mut self, map: &mut Map) -> (Stitched, Touched) {
         if self.is_stroking() {
@@ -331,7 +328,7 @@ impl Editing {
         (stitched, touched)
     }
 
-    /// Bakes the shadow maps of every loaded tile (`edit::shadows`) at the settings' sun as one
+    /// Bakes the shadow maps of every loaded tile (`edit::derived::shadows`) at the settings' sun as one
     /// undo step; returns what it did and the chunks it changed. Nothing happens while a stroke
     /// is under way.
     pub fn bake_shadows(&mut self, map: &mut Map) -> (Baked, Touched) {
@@ -341,14 +338,17 @@ impl Editing {
     /// Bakes the shadow maps of `chunks` (a selection), or of every loaded tile without, at
     /// the settings' sun as one undo step; with `shapes` (the models' triangles by path) and
     /// the setting on, the placed models' shadows are added over the terrain's
-    /// (`edit::model_shadows`). Returns what it did and the chunks it changed, and what casting
+    /// (`edit::derived::model_shadows`). Returns what it did and the chunks it changed, and what casting
     /// did. Nothing happens while a stroke is under way.
     pub fn bake_shadows_of(
         &mut self,
         map: &mut Map,
         chunks: Option<&[(TileCoord, usize)]>,
-        shapes: Option<crate::edit::model_shadows::ShapeOf<'_>>,
-    ) -> ((Baked, Touched), Option<crate::edit::model_shadows::Cast>) {
+        shapes: Option<crate::edit::derived::model_shadows::ShapeOf<'_>>,
+    ) -> (
+        (Baked, Touched),
+        Option<crate::edit::derived::model_shadows::Cast>,
+    ) {
         if self.is_stroking() {
             return ((Baked::default(), Vec::new()), None);
         }
@@ -409,7 +409,7 @@ impl Editing {
 
     /// The area id under world (x, y), for the area tool's picker.
     pub fn pick_area(map: &Map, x: f64, y: f64) -> Option<u32> {
-        crate::edit::cells::pick_area(map, x, y)
+        crate::edit::terrain::cells::pick_area(map, x, y)
     }
 }
 
@@ -419,14 +419,14 @@ fn cast_models(
     map: &mut Map,
     chunks: Option<&[(TileCoord, usize)]>,
     sun: shadows::Sun,
-    shapes: crate::edit::model_shadows::ShapeOf<'_>,
+    shapes: crate::edit::derived::model_shadows::ShapeOf<'_>,
     stroke: &mut Stroke,
-) -> crate::edit::model_shadows::Cast {
+) -> crate::edit::derived::model_shadows::Cast {
     let tiles: std::collections::BTreeSet<TileCoord> = match chunks {
         Some(c) => c.iter().map(|(t, _)| *t).collect(),
         None => map.tiles.keys().copied().collect(),
     };
-    crate::edit::model_shadows::cast_over(map, tiles, sun, shapes, |m, tile, index| {
+    crate::edit::derived::model_shadows::cast_over(map, tiles, sun, shapes, |m, tile, index| {
         let wanted = chunks.is_none_or(|c| c.contains(&(tile, index)));
         if wanted {
             stroke.snapshot(m, tile, index);

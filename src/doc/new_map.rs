@@ -1,6 +1,6 @@
 //! Making a map and changing which tiles it has: `loam new`, File ▸ New map…, and adding or
 //! removing tiles. The tiles are blank tiles (`model::blank`, as `convert::blank` makes them
-//! for a generation) whose borders meet the old terrain (`edit::new_map`); this writes them
+//! for a generation) whose borders meet the old terrain (`edit::copy::new_map`); this writes them
 //! with the WDT and the WDL, never over a file the user already has, tiles before the WDT that
 //! lists them.
 //!
@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver};
 
 use crate::convert::{self, blank};
 use crate::disk::{self, LoamError, Result, tile_file_name};
-use crate::edit::new_map;
+use crate::edit::copy::new_map;
 use crate::format::Generation;
 use crate::format::v18::AlphaTarget;
 use crate::format::{v18, v060};

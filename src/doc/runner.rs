@@ -123,8 +123,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::liquid::LiquidStyle;
     use crate::edit::objects::NewUids;
+    use crate::edit::terrain::liquid::LiquidStyle;
     use crate::model::Tile;
 
     /// A map whose tiles are read from `disk` as the runner asks, counting the reads.

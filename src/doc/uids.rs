@@ -2,7 +2,7 @@
 //! on disk, loaded or not (a worker reads the placements of every tile when the map opens),
 //! and in memory, inside the map's range when it has one (its range file beside the map).
 //!
-//! Not for: finding clashes in a map (`edit::uids`) or the range file's bytes
+//! Not for: finding clashes in a map (`edit::objects::uids`) or the range file's bytes
 //! (`disk::uid_range`).
 
 use std::sync::{Arc, Mutex};

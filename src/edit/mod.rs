@@ -1,51 +1,39 @@
-//! Edits of the model: brushes (sculpt, texture paint, holes, vertex colour, area, impassable),
-//! normals, and the undo history. Every change the user makes goes through here, so undo sees it.
+//! Edits of the model, as pure functions over `model`: every change the user makes goes
+//! through here, so undo sees it. Edits work on the map's vertex lattice, so they cross chunk
+//! and tile borders and never open seams.
 //!
-//! Not for: input handling (see `ui` and `app`) or drawing (see `render`). Edits work on the
-//! map's vertex lattice (`lattice`), so they cross chunk and tile borders and never open seams.
+//! The rooms:
+//! - `lattice`: the vertex lattice, windows of it, exact shared heights and normals;
+//! - `terrain`: the brushes over the ground (sculpt, texture paint, holes, vertex colour, area
+//!   and flags, liquids) and the seams;
+//! - `shapes`: roads and vertex selections;
+//! - `objects`: doodad and WMO edits, uniqueIds, scatter;
+//! - `derived`: shadows, ground effects and flight bounds kept true after edits;
+//! - `images`: the map as images and back;
+//! - `copy`: the terrain clipboard, pasting, new tiles beside old ones.
+//!
+//! At the root: `ops` (the `OPS.json` format and the dispatch of every operation), `tools` (the
+//! tools' table and settings), `stroke` (what one stroke changed), `outcome` (what one
+//! operation did), `history` (the undo history) and `raster` (an image's samples, shared by the
+//! brush's stamps and the imports).
+//!
+//! Not for: input handling (see `ui` and `app`), the open document (`doc`) or drawing
+//! (`render`).
 
-pub mod brush;
-pub mod cells;
-pub mod clipboard;
-pub mod exact;
-pub mod flight_bounds;
-pub mod ground_effects;
-pub mod heightmap;
+pub mod copy;
+pub mod derived;
 pub mod history;
-pub mod image_ops;
+pub mod images;
 pub mod lattice;
-pub mod layer_flags;
-pub mod liquid;
-pub mod model_shadows;
-pub mod new_map;
-pub mod normals;
-pub mod object_ops;
 pub mod objects;
 pub mod ops;
 pub mod outcome;
-pub mod paint;
-pub mod paste;
-pub mod patch;
-pub mod plane;
 pub mod raster;
-pub mod road;
-pub mod road_ops;
-pub mod scatter;
-pub mod scatter_ops;
-pub mod sculpt;
-pub mod seams;
-pub mod selection;
-pub mod shade;
-pub mod shadows;
-pub mod slope;
+pub mod shapes;
 pub mod stroke;
-pub mod texture_ops;
-pub mod tile_images;
-pub mod tile_stitch;
+pub mod terrain;
 pub mod tools;
-pub mod transform;
-pub mod uids;
 
-pub use brush::{Brush, Falloff, Shape};
 pub use history::History;
 pub use stroke::{Stroke, TerrainEdit};
+pub use terrain::brush::{Brush, Falloff, Shape};

@@ -1,23 +1,29 @@
-//! Brush operations as data: the `OPS.json` format of `loam apply`, run through the same dab
-//! functions the editor's tools call. Each operation is one stroke and one undo step. The same
-//! list may hold object operations (`object_ops`), told apart by their `tool`.
+//! Operations as data: the whole `OPS.json` format of `loam apply` (the file, each operation's
+//! fields and their checks) and the dispatch of every operation to the code that runs it. The
+//! brush operations (sculpt, paint, holes, shade, area, flags, liquids) run here through the
+//! same dab functions the editor's tools call; the others in their rooms: objects and scatter
+//! (`edit::objects`), textures (`edit::terrain::texture_ops`), images (`edit::images`), roads
+//! (`edit::shapes::road_ops`), paste (`edit::copy::paste`). Each operation is one stroke and one
+//! undo step; the operations of one list are told apart by their `tool`.
+//!
+//! Not for: reading the tiles an operation reaches before it runs (`doc::runner`).
 
 use serde::{Deserialize, Deserializer};
 
-use super::brush::{Brush, Falloff, Shape};
-use super::cells::{self, CellEdit};
 use super::history::History;
-use super::image_ops::{self, ImageOp, ImageReader, ImageTool};
-use super::lattice;
-use super::liquid::{self, LiquidEdit, LiquidKind, LiquidStyle, Surface};
-use super::object_ops::{self, ObjectOp, ObjectTool};
-use super::objects::ModelBox;
 pub use super::outcome::OpResult;
-use super::paint::{self, PaintMode};
-use super::plane::Plane;
-use super::sculpt::{self, FlattenMode, Sculpt};
-use super::shade;
 use super::stroke::Stroke;
+use crate::edit::images::image_ops::{self, ImageOp, ImageReader, ImageTool};
+use crate::edit::lattice;
+use crate::edit::objects::ModelBox;
+use crate::edit::objects::object_ops::{self, ObjectOp, ObjectTool};
+use crate::edit::terrain::brush::{Brush, Falloff, Shape};
+use crate::edit::terrain::cells::{self, CellEdit};
+use crate::edit::terrain::liquid::{self, LiquidEdit, LiquidKind, LiquidStyle, Surface};
+use crate::edit::terrain::paint::{self, PaintMode};
+use crate::edit::terrain::plane::Plane;
+use crate::edit::terrain::sculpt::{self, FlattenMode, Sculpt};
+use crate::edit::terrain::shade;
 use crate::model::objects::UidTiles;
 use crate::model::{Map, TileCoord};
 
@@ -42,13 +48,13 @@ pub enum Operation {
     /// Importing heights, an alpha map or vertex colours from an image.
     Image(ImageOp),
     /// Swapping one texture for another, alpha kept.
-    Texture(super::texture_ops::TextureOp),
+    Texture(crate::edit::terrain::texture_ops::TextureOp),
     /// Copying a rectangle of terrain and pasting it at points.
-    Paste(super::paste::PasteOp),
+    Paste(crate::edit::copy::paste::PasteOp),
     /// A road along a curve: its bed, shoulders and texture.
-    Road(super::road_ops::RoadOp),
+    Road(crate::edit::shapes::road_ops::RoadOp),
     /// Scattering a palette's models under a brush, or erasing the objects under it.
-    ObjectBrush(super::scatter_ops::ObjectBrushOp),
+    ObjectBrush(crate::edit::objects::scatter_ops::ObjectBrushOp),
 }
 
 impl Operation {
@@ -111,22 +117,22 @@ impl<'de> Deserialize<'de> for Operation {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
         let tool = value.get("tool").and_then(|t| t.as_str());
-        if tool.is_some_and(|t| super::scatter_ops::NAMES.contains(&t)) {
+        if tool.is_some_and(|t| crate::edit::objects::scatter_ops::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::ObjectBrush)
                 .map_err(D::Error::custom);
         }
-        if tool.is_some_and(|t| super::road_ops::NAMES.contains(&t)) {
+        if tool.is_some_and(|t| crate::edit::shapes::road_ops::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Road)
                 .map_err(D::Error::custom);
         }
-        if tool.is_some_and(|t| super::paste::NAMES.contains(&t)) {
+        if tool.is_some_and(|t| crate::edit::copy::paste::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Paste)
                 .map_err(D::Error::custom);
         }
-        if tool.is_some_and(|t| super::texture_ops::NAMES.contains(&t)) {
+        if tool.is_some_and(|t| crate::edit::terrain::texture_ops::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Texture)
                 .map_err(D::Error::custom);
@@ -155,7 +161,7 @@ pub struct OpContext<'a> {
     /// Each model path's own box.
     pub model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
     /// Where new objects' uids come from.
-    pub uids: &'a super::objects::NewUids<'a>,
+    pub uids: &'a crate::edit::objects::NewUids<'a>,
     /// The structure new liquid takes.
     pub style: LiquidStyle,
     /// Reads the image an import names.
@@ -175,28 +181,28 @@ pub fn run(
             let path = op.stamp.as_deref().unwrap_or_default();
             let input = (cx.read_image)(path).map_err(|e| format!("stamp: {e}"))?;
             let mut op = op.clone();
-            op.stamp_mask = Some(std::sync::Arc::new(super::brush::StampMask::from_raster(
-                &input.raster,
-            )));
+            op.stamp_mask = Some(std::sync::Arc::new(
+                crate::edit::terrain::brush::StampMask::from_raster(&input.raster),
+            ));
             apply(map, &op, history, cx.style)
         }
         Operation::Brush(op) => apply(map, op, history, cx.style),
         Operation::Object(op) => object_ops::apply_in(map, op, history, cx.model_box, cx.uids),
         Operation::Image(op) => image_ops::apply(map, op, history, cx.read_image),
-        Operation::Texture(op) => super::texture_ops::apply(map, op, history),
-        Operation::Paste(op) => super::paste::apply(
+        Operation::Texture(op) => crate::edit::terrain::texture_ops::apply(map, op, history),
+        Operation::Paste(op) => crate::edit::copy::paste::apply(
             map,
             op,
             history,
-            &super::paste::PasteContext {
+            &crate::edit::copy::paste::PasteContext {
                 model_box: cx.model_box,
                 uids: cx.uids,
                 style: cx.style,
             },
         ),
-        Operation::Road(op) => super::road_ops::apply(map, op, history),
+        Operation::Road(op) => crate::edit::shapes::road_ops::apply(map, op, history),
         Operation::ObjectBrush(op) => {
-            super::scatter_ops::apply(map, op, history, cx.model_box, cx.uids)
+            crate::edit::objects::scatter_ops::apply(map, op, history, cx.model_box, cx.uids)
         }
     }
 }
@@ -204,7 +210,7 @@ pub fn run(
 /// The tools an operation can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Tool {
+pub enum OpTool {
     /// Raise terrain by `strength` yards at the centre.
     Raise,
     /// Lower terrain by `strength` yards at the centre.
@@ -249,18 +255,18 @@ pub enum Tool {
     LiquidFlags,
 }
 
-impl Tool {
+impl OpTool {
     /// The tools a stamp shapes (those whose strength varies over the brush).
-    pub const STAMPED: &'static [Tool] = &[
-        Tool::Raise,
-        Tool::Lower,
-        Tool::Flatten,
-        Tool::Plane,
-        Tool::Smooth,
-        Tool::Noise,
-        Tool::Paint,
-        Tool::EraseTexture,
-        Tool::Shade,
+    pub const STAMPED: &'static [OpTool] = &[
+        OpTool::Raise,
+        OpTool::Lower,
+        OpTool::Flatten,
+        OpTool::Plane,
+        OpTool::Smooth,
+        OpTool::Noise,
+        OpTool::Paint,
+        OpTool::EraseTexture,
+        OpTool::Shade,
     ];
 }
 
@@ -269,7 +275,7 @@ impl Tool {
 #[serde(deny_unknown_fields)]
 pub struct Op {
     /// The tool.
-    pub tool: Tool,
+    pub tool: OpTool,
     /// World (x, y) points of the stroke; dabs are spaced along the lines between them.
     pub points: Vec<[f64; 2]>,
     /// Brush radius in yards.
@@ -328,7 +334,7 @@ pub struct Op {
     /// The stamp's pixels, once read (the editor hands them over; `run` reads them for a
     /// script).
     #[serde(skip)]
-    pub stamp_mask: Option<std::sync::Arc<super::brush::StampMask>>,
+    pub stamp_mask: Option<std::sync::Arc<crate::edit::terrain::brush::StampMask>>,
 }
 
 /// How far past its radius a stroke reads the terrain: smoothing averages a vertex's
@@ -359,46 +365,51 @@ impl Op {
 
     /// Rejects fields that do not belong to the tool and missing required ones.
     pub fn validate(&self) -> Result<(), String> {
-        const LIQUID_SURFACE: &[Tool] = &[Tool::Flatten, Tool::LiquidAdd, Tool::LiquidHeight];
-        let specific: [(&str, bool, &[Tool]); 19] = [
-            ("stamp", self.stamp.is_some(), Tool::STAMPED),
-            ("rotation", self.rotation.is_some(), Tool::STAMPED),
+        const LIQUID_SURFACE: &[OpTool] =
+            &[OpTool::Flatten, OpTool::LiquidAdd, OpTool::LiquidHeight];
+        let specific: [(&str, bool, &[OpTool]); 19] = [
+            ("stamp", self.stamp.is_some(), OpTool::STAMPED),
+            ("rotation", self.rotation.is_some(), OpTool::STAMPED),
             ("height", self.height.is_some(), LIQUID_SURFACE),
-            ("kind", self.kind.is_some(), &[Tool::LiquidAdd]),
+            ("kind", self.kind.is_some(), &[OpTool::LiquidAdd]),
             (
                 "liquid_type",
                 self.liquid_type.is_some(),
-                &[Tool::LiquidAdd],
+                &[OpTool::LiquidAdd],
             ),
             (
                 "end_height",
                 self.end_height.is_some(),
-                &[Tool::LiquidAdd, Tool::LiquidHeight],
+                &[OpTool::LiquidAdd, OpTool::LiquidHeight],
             ),
-            ("deep", self.deep.is_some(), &[Tool::LiquidFlags]),
-            ("fishable", self.fishable.is_some(), &[Tool::LiquidFlags]),
-            ("mode", self.mode.is_some(), &[Tool::Flatten, Tool::Plane]),
-            ("slope", self.slope.is_some(), &[Tool::Flatten]),
-            ("direction", self.direction.is_some(), &[Tool::Flatten]),
-            ("through", self.through.is_some(), &[Tool::Plane]),
-            ("seed", self.seed.is_some(), &[Tool::Noise]),
-            ("scale", self.scale.is_some(), &[Tool::Noise]),
+            ("deep", self.deep.is_some(), &[OpTool::LiquidFlags]),
+            ("fishable", self.fishable.is_some(), &[OpTool::LiquidFlags]),
+            (
+                "mode",
+                self.mode.is_some(),
+                &[OpTool::Flatten, OpTool::Plane],
+            ),
+            ("slope", self.slope.is_some(), &[OpTool::Flatten]),
+            ("direction", self.direction.is_some(), &[OpTool::Flatten]),
+            ("through", self.through.is_some(), &[OpTool::Plane]),
+            ("seed", self.seed.is_some(), &[OpTool::Noise]),
+            ("scale", self.scale.is_some(), &[OpTool::Noise]),
             (
                 "texture",
                 self.texture.is_some(),
-                &[Tool::Paint, Tool::EraseTexture],
+                &[OpTool::Paint, OpTool::EraseTexture],
             ),
             (
                 "opacity",
                 self.opacity.is_some(),
-                &[Tool::Paint, Tool::EraseTexture],
+                &[OpTool::Paint, OpTool::EraseTexture],
             ),
-            ("color", self.color.is_some(), &[Tool::Shade]),
-            ("area_id", self.area_id.is_some(), &[Tool::Area]),
+            ("color", self.color.is_some(), &[OpTool::Shade]),
+            ("area_id", self.area_id.is_some(), &[OpTool::Area]),
             (
                 "on",
                 self.on.is_some(),
-                &[Tool::Impassable, Tool::GroundEffects],
+                &[OpTool::Impassable, OpTool::GroundEffects],
             ),
         ];
         for (name, present, tools) in specific {
@@ -410,11 +421,11 @@ impl Op {
             }
         }
         let required: &[(&str, bool)] = match self.tool {
-            Tool::Paint | Tool::EraseTexture => &[("texture", self.texture.is_some())],
-            Tool::Area => &[("area_id", self.area_id.is_some())],
-            Tool::Impassable | Tool::GroundEffects => &[("on", self.on.is_some())],
-            Tool::LiquidHeight => &[("height", self.height.is_some())],
-            Tool::Plane => &[("through", self.through.is_some())],
+            OpTool::Paint | OpTool::EraseTexture => &[("texture", self.texture.is_some())],
+            OpTool::Area => &[("area_id", self.area_id.is_some())],
+            OpTool::Impassable | OpTool::GroundEffects => &[("on", self.on.is_some())],
+            OpTool::LiquidHeight => &[("height", self.height.is_some())],
+            OpTool::Plane => &[("through", self.through.is_some())],
             _ => &[],
         };
         if self.rotation.is_some() && self.stamp.is_none() {
@@ -443,7 +454,7 @@ impl Op {
         if self.kind.is_some() && self.liquid_type.is_some() {
             return Err("give `kind` or `liquid_type`, not both".into());
         }
-        if self.tool == Tool::LiquidFlags && self.deep.is_none() && self.fishable.is_none() {
+        if self.tool == OpTool::LiquidFlags && self.deep.is_none() && self.fishable.is_none() {
             return Err("tool LiquidFlags needs `deep` or `fishable`".into());
         }
         if self.end_height.is_some() && self.points.len() < 2 {
@@ -455,7 +466,7 @@ impl Op {
         if self.points.is_empty() {
             return Err("an operation needs at least one point".into());
         }
-        if self.tool == Tool::Ramp && self.points.len() < 2 {
+        if self.tool == OpTool::Ramp && self.points.len() < 2 {
             return Err("tool Ramp needs two points: the start and the end of the slope".into());
         }
         if !(self.radius > 0.0 && self.radius.is_finite()) {
@@ -473,10 +484,13 @@ impl Op {
             falloff: self.falloff.unwrap_or_default(),
             shape: self.shape.unwrap_or_default(),
             spacing: self.spacing.unwrap_or(0.25),
-            stamp: self.stamp.as_ref().map(|path| super::brush::Stamp {
-                path: path.clone(),
-                mask: self.stamp_mask.clone(),
-            }),
+            stamp: self
+                .stamp
+                .as_ref()
+                .map(|path| crate::edit::terrain::brush::Stamp {
+                    path: path.clone(),
+                    mask: self.stamp_mask.clone(),
+                }),
             rotation: self.rotation.unwrap_or(0.0),
         }
     }
@@ -493,28 +507,28 @@ impl Op {
 
     fn name(&self) -> &'static str {
         match self.tool {
-            Tool::Raise => "Raise",
-            Tool::Lower => "Lower",
-            Tool::Flatten => "Flatten",
-            Tool::Plane => "Plane",
-            Tool::Smooth => "Smooth",
-            Tool::Ramp => "Ramp",
-            Tool::Noise => "Noise",
-            Tool::Paint => "Paint",
-            Tool::EraseTexture => "Erase texture",
-            Tool::HoleAdd => "Add holes",
-            Tool::HoleRemove => "Remove holes",
-            Tool::Shade if self.color.is_none() => "Erase shade",
-            Tool::Shade => "Shade",
-            Tool::Area => "Area",
-            Tool::Impassable if self.on == Some(false) => "Passable",
-            Tool::Impassable => "Impassable",
-            Tool::GroundEffects if self.on == Some(false) => "Ground effects off",
-            Tool::GroundEffects => "Ground effects on",
-            Tool::LiquidAdd => "Add liquid",
-            Tool::LiquidRemove => "Remove liquid",
-            Tool::LiquidHeight => "Liquid height",
-            Tool::LiquidFlags => "Liquid flags",
+            OpTool::Raise => "Raise",
+            OpTool::Lower => "Lower",
+            OpTool::Flatten => "Flatten",
+            OpTool::Plane => "Plane",
+            OpTool::Smooth => "Smooth",
+            OpTool::Ramp => "Ramp",
+            OpTool::Noise => "Noise",
+            OpTool::Paint => "Paint",
+            OpTool::EraseTexture => "Erase texture",
+            OpTool::HoleAdd => "Add holes",
+            OpTool::HoleRemove => "Remove holes",
+            OpTool::Shade if self.color.is_none() => "Erase shade",
+            OpTool::Shade => "Shade",
+            OpTool::Area => "Area",
+            OpTool::Impassable if self.on == Some(false) => "Passable",
+            OpTool::Impassable => "Impassable",
+            OpTool::GroundEffects if self.on == Some(false) => "Ground effects off",
+            OpTool::GroundEffects => "Ground effects on",
+            OpTool::LiquidAdd => "Add liquid",
+            OpTool::LiquidRemove => "Remove liquid",
+            OpTool::LiquidHeight => "Liquid height",
+            OpTool::LiquidFlags => "Liquid flags",
         }
     }
 
@@ -538,15 +552,15 @@ impl Op {
             })
         };
         Ok(Some(match self.tool {
-            Tool::LiquidAdd => LiquidEdit::Add {
+            OpTool::LiquidAdd => LiquidEdit::Add {
                 liquid_type: self
                     .liquid_type
                     .unwrap_or_else(|| self.kind.unwrap_or_default().liquid_type()),
                 surface: surface()?,
             },
-            Tool::LiquidRemove => LiquidEdit::Remove,
-            Tool::LiquidHeight => LiquidEdit::Height(surface()?),
-            Tool::LiquidFlags => LiquidEdit::Flags {
+            OpTool::LiquidRemove => LiquidEdit::Remove,
+            OpTool::LiquidHeight => LiquidEdit::Height(surface()?),
+            OpTool::LiquidFlags => LiquidEdit::Flags {
                 deep: self.deep,
                 fishable: self.fishable,
             },
@@ -566,19 +580,19 @@ pub fn dab(
 ) {
     let brush = op.brush();
     match op.tool {
-        Tool::Raise
-        | Tool::Lower
-        | Tool::Flatten
-        | Tool::Plane
-        | Tool::Smooth
-        | Tool::Noise
-        | Tool::Ramp => {
+        OpTool::Raise
+        | OpTool::Lower
+        | OpTool::Flatten
+        | OpTool::Plane
+        | OpTool::Smooth
+        | OpTool::Noise
+        | OpTool::Ramp => {
             if let Some(tool) = sculpt_tool {
                 sculpt::dab(map, &brush, tool, x, y, stroke);
             }
         }
-        Tool::Paint | Tool::EraseTexture => {
-            let mode = if op.tool == Tool::Paint {
+        OpTool::Paint | OpTool::EraseTexture => {
+            let mode = if op.tool == OpTool::Paint {
                 PaintMode::Paint
             } else {
                 PaintMode::Erase
@@ -590,9 +604,9 @@ pub fn dab(
             };
             paint::dab(map, &brush, &paint, x, y, stroke);
         }
-        Tool::HoleAdd => drop(cells::dab(map, &brush, CellEdit::AddHoles, x, y, stroke)),
-        Tool::HoleRemove => drop(cells::dab(map, &brush, CellEdit::RemoveHoles, x, y, stroke)),
-        Tool::Area => drop(cells::dab(
+        OpTool::HoleAdd => drop(cells::dab(map, &brush, CellEdit::AddHoles, x, y, stroke)),
+        OpTool::HoleRemove => drop(cells::dab(map, &brush, CellEdit::RemoveHoles, x, y, stroke)),
+        OpTool::Area => drop(cells::dab(
             map,
             &brush,
             CellEdit::Area(op.area_id.unwrap_or(0)),
@@ -600,7 +614,7 @@ pub fn dab(
             y,
             stroke,
         )),
-        Tool::Impassable => drop(cells::dab(
+        OpTool::Impassable => drop(cells::dab(
             map,
             &brush,
             CellEdit::Impassable(op.on.unwrap_or(true)),
@@ -608,7 +622,7 @@ pub fn dab(
             y,
             stroke,
         )),
-        Tool::GroundEffects => drop(cells::dab(
+        OpTool::GroundEffects => drop(cells::dab(
             map,
             &brush,
             CellEdit::GroundEffects(op.on.unwrap_or(true)),
@@ -616,9 +630,9 @@ pub fn dab(
             y,
             stroke,
         )),
-        Tool::Shade => drop(shade::dab(map, &brush, op.color, x, y, stroke)),
+        OpTool::Shade => drop(shade::dab(map, &brush, op.color, x, y, stroke)),
         // Liquid dabs need the edit resolved once per stroke: see `liquid_dab`.
-        Tool::LiquidAdd | Tool::LiquidRemove | Tool::LiquidHeight | Tool::LiquidFlags => {}
+        OpTool::LiquidAdd | OpTool::LiquidRemove | OpTool::LiquidHeight | OpTool::LiquidFlags => {}
     }
 }
 
@@ -646,14 +660,14 @@ pub fn apply(
     let liquid_edit = op.liquid_edit(map)?;
     let first = op.points[0];
     let sculpt_tool = match op.tool {
-        Tool::Raise => Some(Sculpt::Raise),
-        Tool::Lower => Some(Sculpt::Lower),
-        Tool::Smooth => Some(Sculpt::Smooth),
-        Tool::Noise => Some(Sculpt::Noise {
+        OpTool::Raise => Some(Sculpt::Raise),
+        OpTool::Lower => Some(Sculpt::Lower),
+        OpTool::Smooth => Some(Sculpt::Smooth),
+        OpTool::Noise => Some(Sculpt::Noise {
             seed: op.seed.unwrap_or(0),
             scale: op.scale.unwrap_or(20.0),
         }),
-        Tool::Flatten => {
+        OpTool::Flatten => {
             let target = given_or_under(op.height, "flatten", first, || {
                 lattice::height_at(map, first[0], first[1])
             })?;
@@ -668,7 +682,7 @@ pub fn apply(
                 _ => Some(Sculpt::Flatten { target, mode }),
             }
         }
-        Tool::Plane => {
+        OpTool::Plane => {
             let plane = op.through.and_then(Plane::through).ok_or_else(|| {
                 "plane: the three `through` points must not lie on one line seen from above"
                     .to_string()
@@ -678,7 +692,7 @@ pub fn apply(
                 mode: op.mode.unwrap_or_default(),
             })
         }
-        Tool::Ramp => {
+        OpTool::Ramp => {
             let end = op.points[op.points.len() - 1];
             let height = |p: [f64; 2]| {
                 lattice::height_at(map, p[0], p[1])

@@ -342,8 +342,8 @@ impl Stroke {
             .into_iter()
             .filter_map(|((tile, chunk), before)| {
                 let now = &mut map.tiles.get_mut(&tile)?.chunks[chunk];
-                if super::ground_effects::coverage_changed(&before, now) {
-                    super::ground_effects::refresh(now);
+                if crate::edit::derived::ground_effects::coverage_changed(&before, now) {
+                    crate::edit::derived::ground_effects::refresh(now);
                 }
                 let after = now.clone();
                 (after != before).then_some(ChunkChange {
@@ -403,11 +403,17 @@ fn widen_bounds(map: &mut Map, chunks: &[ChunkChange]) -> Vec<BoundsChange> {
         let Some(tile) = map.tiles.get_mut(&coord) else {
             continue;
         };
-        if tile.flight_bounds.is_none() || super::flight_bounds::poke_through(tile).is_empty() {
+        if tile.flight_bounds.is_none()
+            || crate::edit::derived::flight_bounds::poke_through(tile).is_empty()
+        {
             continue;
         }
         let before = (tile.flags, tile.flight_bounds);
-        super::flight_bounds::update_tile(tile, super::flight_bounds::Margins::DEFAULT, false);
+        crate::edit::derived::flight_bounds::update_tile(
+            tile,
+            crate::edit::derived::flight_bounds::Margins::DEFAULT,
+            false,
+        );
         out.push(BoundsChange {
             tile: coord,
             before,

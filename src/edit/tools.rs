@@ -7,9 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::edit::Brush;
-use crate::edit::liquid::{self, LiquidEdit, LiquidKind, Surface};
 use crate::edit::ops::{self, Op};
-use crate::edit::sculpt::FlattenMode;
+use crate::edit::terrain::liquid::{self, LiquidEdit, LiquidKind, Surface};
+use crate::edit::terrain::sculpt::FlattenMode;
 use crate::model::Map;
 
 /// The tools of the editor.
@@ -61,107 +61,193 @@ pub enum Tool {
     River,
     /// Paint the deep and fishable flags of the liquid under the brush.
     LiquidFlags,
-    /// Select a rectangle of ground, copy it and paste it elsewhere (not a brush).
-    CopyPaste,
     /// Select, edit and delete doodads and WMOs (not a brush).
     Objects,
+    /// Select a rectangle of ground, copy it and paste it elsewhere (not a brush).
+    CopyPaste,
     /// Scatter a palette's models under the brush, or erase objects (an object brush, its
     /// strokes run as `scatter` / `erase_objects` operations).
     Scatter,
     /// Select terrain vertices (box, lasso or brush) and raise, set, plane or smooth them
-    /// (not a brush: `app::vertex_selection`).
+    /// (not a brush: `app::tools::vertex_selection`).
     SelectVertices,
-    /// Lay a road along a curve through clicked points (not a brush: `app::road_tool`).
+    /// Lay a road along a curve through clicked points (not a brush: `app::tools::road_tool`).
     Road,
 }
 
+/// A kind of work: the groups the tool panel and the keys show the tools in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolKind {
+    /// Heights: raise, lower, flatten, smooth, noise, ramp.
+    Sculpt,
+    /// Texture layers: paint, erase, swap.
+    Texture,
+    /// Holes in the ground.
+    Holes,
+    /// Vertex colours.
+    Shade,
+    /// Per-cell properties: area id, impassable, ground effects.
+    AreaAndFlags,
+    /// Liquids.
+    Water,
+    /// Doodads and WMOs: the object tool and the scatter brush.
+    Objects,
+    /// Terrain vertices chosen and edited together.
+    SelectVertices,
+    /// Roads along a curve.
+    Road,
+    /// Ground copied and pasted.
+    CopyPaste,
+}
+
+/// One row of [`TOOLS`]: what the panel, the keys, the strokes and the re-bake rules read of a
+/// tool, so that adding a tool is one row here (and its dab).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ToolRow {
+    /// The tool.
+    pub tool: Tool,
+    /// The name shown on its button and in the history.
+    pub name: &'static str,
+    /// The kind of work it belongs to.
+    pub kind: ToolKind,
+    /// True for the brushes (a press starts a stroke of dabs); the others are driven by an app
+    /// component of their own.
+    pub brush: bool,
+    /// True for the tools that change heights: their strokes re-bake shadows and carry objects
+    /// with the ground when those settings are on, and the panel offers both.
+    pub sculpts: bool,
+    /// The strength slider's top and its label.
+    pub strength: (f32, &'static str),
+}
+
+/// A strength from 0 to 1.
+const FRACTION: (f32, &str) = (1.0, "Strength");
+/// A strength in yards, up to 20.
+const YARDS: (f32, &str) = (20.0, "Strength (yd)");
+
+/// A brush of `kind` that leaves the heights alone.
+const fn brush(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
+    ToolRow {
+        tool,
+        name,
+        kind,
+        brush: true,
+        sculpts: false,
+        strength: FRACTION,
+    }
+}
+
+/// A brush that changes heights, its strength as given.
+const fn sculpt(tool: Tool, name: &'static str, strength: (f32, &'static str)) -> ToolRow {
+    ToolRow {
+        tool,
+        name,
+        kind: ToolKind::Sculpt,
+        brush: true,
+        sculpts: true,
+        strength,
+    }
+}
+
+/// A tool that is not a brush.
+const fn other(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
+    ToolRow {
+        tool,
+        name,
+        kind,
+        brush: false,
+        sculpts: false,
+        strength: FRACTION,
+    }
+}
+
+/// Every tool, in the order of the [`Tool`] enum, which is the order the tool panel lists
+/// them: the brushes, then the tools that are not brushes.
+pub const TOOLS: [ToolRow; 28] = {
+    use ToolKind as K;
+    [
+        sculpt(Tool::Raise, "Raise", YARDS),
+        sculpt(Tool::Lower, "Lower", YARDS),
+        sculpt(Tool::Flatten, "Flatten", FRACTION),
+        sculpt(Tool::Smooth, "Smooth", FRACTION),
+        sculpt(Tool::Noise, "Noise", (20.0, "Amplitude (yd)")),
+        sculpt(Tool::Ramp, "Ramp", FRACTION),
+        brush(Tool::Paint, "Paint", K::Texture),
+        brush(Tool::EraseTexture, "Erase texture", K::Texture),
+        brush(Tool::SwapTexture, "Swap texture", K::Texture),
+        brush(Tool::HoleAdd, "Add holes", K::Holes),
+        brush(Tool::HoleRemove, "Remove holes", K::Holes),
+        brush(Tool::Shade, "Shade", K::Shade),
+        brush(Tool::EraseShade, "Erase shade", K::Shade),
+        brush(Tool::Area, "Area", K::AreaAndFlags),
+        brush(Tool::Impassable, "Impassable", K::AreaAndFlags),
+        brush(Tool::Passable, "Passable", K::AreaAndFlags),
+        brush(Tool::EffectsOff, "No ground effects", K::AreaAndFlags),
+        brush(Tool::EffectsOn, "Ground effects", K::AreaAndFlags),
+        brush(Tool::LiquidAdd, "Add liquid", K::Water),
+        brush(Tool::LiquidRemove, "Remove liquid", K::Water),
+        brush(Tool::LiquidHeight, "Liquid height", K::Water),
+        brush(Tool::River, "River", K::Water),
+        brush(Tool::LiquidFlags, "Liquid flags", K::Water),
+        other(Tool::Objects, "Objects", K::Objects),
+        other(Tool::CopyPaste, "Copy & paste", K::CopyPaste),
+        other(Tool::Scatter, "Scatter", K::Objects),
+        other(Tool::SelectVertices, "Select vertices", K::SelectVertices),
+        other(Tool::Road, "Road", K::Road),
+    ]
+};
+
 impl Tool {
-    /// Every brush tool, in the order the tool panel lists them (the object tool follows).
-    pub const ALL: [Tool; 23] = [
-        Tool::Raise,
-        Tool::Lower,
-        Tool::Flatten,
-        Tool::Smooth,
-        Tool::Noise,
-        Tool::Ramp,
-        Tool::Paint,
-        Tool::EraseTexture,
-        Tool::SwapTexture,
-        Tool::HoleAdd,
-        Tool::HoleRemove,
-        Tool::Shade,
-        Tool::EraseShade,
-        Tool::Area,
-        Tool::Impassable,
-        Tool::Passable,
-        Tool::EffectsOff,
-        Tool::EffectsOn,
-        Tool::LiquidAdd,
-        Tool::LiquidRemove,
-        Tool::LiquidHeight,
-        Tool::River,
-        Tool::LiquidFlags,
-    ];
+    /// This tool's row of [`TOOLS`].
+    pub fn row(self) -> &'static ToolRow {
+        // The table is in the enum's order (a unit test holds it there).
+        &TOOLS[self as usize]
+    }
+
+    /// Every tool, in the panel's order.
+    pub fn every() -> impl Iterator<Item = Tool> {
+        TOOLS.iter().map(|r| r.tool)
+    }
+
+    /// The brush tools, in the panel's order.
+    pub fn brushes() -> impl Iterator<Item = Tool> {
+        TOOLS.iter().filter(|r| r.brush).map(|r| r.tool)
+    }
+
+    /// The tools that are not brushes, each driven by its own app component, in the order the
+    /// tool panel lists them after the brushes.
+    pub fn others() -> impl Iterator<Item = Tool> {
+        TOOLS.iter().filter(|r| !r.brush).map(|r| r.tool)
+    }
 
     /// The name shown on its button and in the history.
     pub fn name(self) -> &'static str {
-        match self {
-            Tool::Raise => "Raise",
-            Tool::Lower => "Lower",
-            Tool::Flatten => "Flatten",
-            Tool::Smooth => "Smooth",
-            Tool::Noise => "Noise",
-            Tool::Ramp => "Ramp",
-            Tool::Paint => "Paint",
-            Tool::EraseTexture => "Erase texture",
-            Tool::SwapTexture => "Swap texture",
-            Tool::HoleAdd => "Add holes",
-            Tool::HoleRemove => "Remove holes",
-            Tool::Shade => "Shade",
-            Tool::EraseShade => "Erase shade",
-            Tool::Area => "Area",
-            Tool::Impassable => "Impassable",
-            Tool::Passable => "Passable",
-            Tool::EffectsOff => "No ground effects",
-            Tool::EffectsOn => "Ground effects",
-            Tool::LiquidAdd => "Add liquid",
-            Tool::LiquidRemove => "Remove liquid",
-            Tool::LiquidHeight => "Liquid height",
-            Tool::River => "River",
-            Tool::LiquidFlags => "Liquid flags",
-            Tool::CopyPaste => "Copy & paste",
-            Tool::Objects => "Objects",
-            Tool::Scatter => "Scatter",
-            Tool::SelectVertices => "Select vertices",
-            Tool::Road => "Road",
-        }
+        self.row().name
+    }
+
+    /// The kind of work it belongs to.
+    pub fn kind(self) -> ToolKind {
+        self.row().kind
     }
 
     /// True for the liquid tools.
     pub fn is_liquid(self) -> bool {
-        matches!(
-            self,
-            Tool::LiquidAdd
-                | Tool::LiquidRemove
-                | Tool::LiquidHeight
-                | Tool::River
-                | Tool::LiquidFlags
-        )
+        self.kind() == ToolKind::Water
     }
 
-    /// The tools that are not brushes, each driven by its own app component, in the order
-    /// the tool panel lists them after the brushes.
-    pub const OTHERS: [Tool; 5] = [
-        Tool::Objects,
-        Tool::CopyPaste,
-        Tool::Scatter,
-        Tool::SelectVertices,
-        Tool::Road,
-    ];
-
-    /// True for the brushes (a press starts a stroke of dabs); false for [`Tool::OTHERS`].
+    /// True for the brushes (a press starts a stroke of dabs); false for [`Tool::others`].
     pub fn is_brush(self) -> bool {
-        !Tool::OTHERS.contains(&self)
+        self.row().brush
+    }
+
+    /// True for the tools that change heights (see [`ToolRow::sculpts`]).
+    pub fn sculpts(self) -> bool {
+        self.row().sculpts
+    }
+
+    /// The strength slider's top and label.
+    pub fn strength(self) -> (f32, &'static str) {
+        self.row().strength
     }
 }
 
@@ -203,13 +289,13 @@ pub struct ToolSettings {
     #[serde(default)]
     pub objects_follow_ground: bool,
     /// A sculpt stroke bakes the shadow maps of the chunks it changed, and of the ring around
-    /// them, again at `shadow_sun` (`edit::shadows`), in the same undo step.
+    /// them, again at `shadow_sun` (`edit::derived::shadows`), in the same undo step.
     #[serde(default)]
     pub rebake_shadows: bool,
     /// The sun Edit ▸ Bake shadows and the re-bake after sculpting use (default: 315° 55°,
     /// docs/shadows.md).
     #[serde(default)]
-    pub shadow_sun: crate::edit::shadows::Sun,
+    pub shadow_sun: crate::edit::derived::shadows::Sun,
     /// Edit ▸ Bake shadows adds the shadows the placed models cast (their files read from the
     /// map's folder and the client).
     #[serde(default)]
@@ -261,7 +347,7 @@ impl Default for ToolSettings {
             noise_scale: 20.0,
             objects_follow_ground: false,
             rebake_shadows: false,
-            shadow_sun: crate::edit::shadows::Sun::DEFAULT,
+            shadow_sun: crate::edit::derived::shadows::Sun::DEFAULT,
             shadow_models: false,
             liquid_kind: LiquidKind::Water,
             liquid_type: None,
@@ -276,29 +362,29 @@ impl ToolSettings {
     /// The settings that show `op`'s tool and brush, taking from `base` what `op` leaves out.
     pub fn for_op(op: &Op, base: ToolSettings) -> ToolSettings {
         let tool = match op.tool {
-            ops::Tool::Raise => Tool::Raise,
-            ops::Tool::Lower => Tool::Lower,
+            ops::OpTool::Raise => Tool::Raise,
+            ops::OpTool::Lower => Tool::Lower,
             // The editor's flatten tool shows a plane as its nearest setting until it has one.
-            ops::Tool::Flatten | ops::Tool::Plane => Tool::Flatten,
-            ops::Tool::Smooth => Tool::Smooth,
-            ops::Tool::Ramp => Tool::Ramp,
-            ops::Tool::Noise => Tool::Noise,
-            ops::Tool::Paint => Tool::Paint,
-            ops::Tool::EraseTexture => Tool::EraseTexture,
-            ops::Tool::HoleAdd => Tool::HoleAdd,
-            ops::Tool::HoleRemove => Tool::HoleRemove,
-            ops::Tool::Shade if op.color.is_none() => Tool::EraseShade,
-            ops::Tool::Shade => Tool::Shade,
-            ops::Tool::Area => Tool::Area,
-            ops::Tool::Impassable if op.on == Some(false) => Tool::Passable,
-            ops::Tool::Impassable => Tool::Impassable,
-            ops::Tool::GroundEffects if op.on == Some(false) => Tool::EffectsOff,
-            ops::Tool::GroundEffects => Tool::EffectsOn,
-            ops::Tool::LiquidAdd if op.end_height.is_some() => Tool::River,
-            ops::Tool::LiquidAdd => Tool::LiquidAdd,
-            ops::Tool::LiquidRemove => Tool::LiquidRemove,
-            ops::Tool::LiquidHeight => Tool::LiquidHeight,
-            ops::Tool::LiquidFlags => Tool::LiquidFlags,
+            ops::OpTool::Flatten | ops::OpTool::Plane => Tool::Flatten,
+            ops::OpTool::Smooth => Tool::Smooth,
+            ops::OpTool::Ramp => Tool::Ramp,
+            ops::OpTool::Noise => Tool::Noise,
+            ops::OpTool::Paint => Tool::Paint,
+            ops::OpTool::EraseTexture => Tool::EraseTexture,
+            ops::OpTool::HoleAdd => Tool::HoleAdd,
+            ops::OpTool::HoleRemove => Tool::HoleRemove,
+            ops::OpTool::Shade if op.color.is_none() => Tool::EraseShade,
+            ops::OpTool::Shade => Tool::Shade,
+            ops::OpTool::Area => Tool::Area,
+            ops::OpTool::Impassable if op.on == Some(false) => Tool::Passable,
+            ops::OpTool::Impassable => Tool::Impassable,
+            ops::OpTool::GroundEffects if op.on == Some(false) => Tool::EffectsOff,
+            ops::OpTool::GroundEffects => Tool::EffectsOn,
+            ops::OpTool::LiquidAdd if op.end_height.is_some() => Tool::River,
+            ops::OpTool::LiquidAdd => Tool::LiquidAdd,
+            ops::OpTool::LiquidRemove => Tool::LiquidRemove,
+            ops::OpTool::LiquidHeight => Tool::LiquidHeight,
+            ops::OpTool::LiquidFlags => Tool::LiquidFlags,
         };
         let liquid_tool = tool.is_liquid();
         ToolSettings {
@@ -342,37 +428,37 @@ impl ToolSettings {
     /// The operation one dab of this tool performs, as `loam apply` would read it from JSON.
     pub fn op(&self) -> Op {
         let tool = match self.tool {
-            Tool::Raise => ops::Tool::Raise,
-            Tool::Lower => ops::Tool::Lower,
-            Tool::Flatten | Tool::Ramp => ops::Tool::Flatten,
-            Tool::Smooth => ops::Tool::Smooth,
-            Tool::Noise => ops::Tool::Noise,
-            Tool::Paint => ops::Tool::Paint,
-            Tool::EraseTexture => ops::Tool::EraseTexture,
+            Tool::Raise => ops::OpTool::Raise,
+            Tool::Lower => ops::OpTool::Lower,
+            Tool::Flatten | Tool::Ramp => ops::OpTool::Flatten,
+            Tool::Smooth => ops::OpTool::Smooth,
+            Tool::Noise => ops::OpTool::Noise,
+            Tool::Paint => ops::OpTool::Paint,
+            Tool::EraseTexture => ops::OpTool::EraseTexture,
             // Its dabs are `texture_ops::swap_dab` (`doc::editing`), not an `ops::dab`; the op
             // carries only the brush.
-            Tool::SwapTexture => ops::Tool::EraseTexture,
-            Tool::HoleAdd => ops::Tool::HoleAdd,
-            Tool::HoleRemove => ops::Tool::HoleRemove,
-            Tool::Shade | Tool::EraseShade => ops::Tool::Shade,
-            Tool::Area => ops::Tool::Area,
-            Tool::Impassable | Tool::Passable => ops::Tool::Impassable,
-            Tool::EffectsOff | Tool::EffectsOn => ops::Tool::GroundEffects,
-            Tool::LiquidAdd | Tool::River => ops::Tool::LiquidAdd,
-            Tool::LiquidRemove => ops::Tool::LiquidRemove,
-            Tool::LiquidHeight => ops::Tool::LiquidHeight,
-            Tool::LiquidFlags => ops::Tool::LiquidFlags,
+            Tool::SwapTexture => ops::OpTool::EraseTexture,
+            Tool::HoleAdd => ops::OpTool::HoleAdd,
+            Tool::HoleRemove => ops::OpTool::HoleRemove,
+            Tool::Shade | Tool::EraseShade => ops::OpTool::Shade,
+            Tool::Area => ops::OpTool::Area,
+            Tool::Impassable | Tool::Passable => ops::OpTool::Impassable,
+            Tool::EffectsOff | Tool::EffectsOn => ops::OpTool::GroundEffects,
+            Tool::LiquidAdd | Tool::River => ops::OpTool::LiquidAdd,
+            Tool::LiquidRemove => ops::OpTool::LiquidRemove,
+            Tool::LiquidHeight => ops::OpTool::LiquidHeight,
+            Tool::LiquidFlags => ops::OpTool::LiquidFlags,
             // Never stroked: the app sends the object tool's clicks to `object_tool`, and
             // `Editing::begin` refuses it.
             Tool::Objects | Tool::CopyPaste | Tool::Scatter | Tool::SelectVertices | Tool::Road => {
-                ops::Tool::Raise
+                ops::OpTool::Raise
             }
         };
         let b = &self.brush;
         let stamp = b
             .stamp
             .as_ref()
-            .filter(|_| ops::Tool::STAMPED.contains(&tool));
+            .filter(|_| ops::OpTool::STAMPED.contains(&tool));
         Op {
             tool,
             points: vec![[0.0, 0.0]],
@@ -524,7 +610,7 @@ impl Default for SelectionOptions {
     }
 }
 
-/// An edit of the selected vertices the panel's buttons ask for (`edit::selection` does it).
+/// An edit of the selected vertices the panel's buttons ask for (`edit::shapes::selection` does it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SelectionAction {
     /// Raise by the amount.
@@ -560,5 +646,24 @@ impl Default for RoadOptions {
             texture: None,
             texture_width: 8.0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tool_table_is_in_the_enums_order_and_names_each_tool_once() {
+        for (i, r) in TOOLS.iter().enumerate() {
+            assert_eq!(r.tool as usize, i, "{:?} is out of place", r.tool);
+        }
+        // The last variant is the last row: no tool is missing from the table.
+        assert_eq!(Tool::Road as usize, TOOLS.len() - 1);
+        let names: std::collections::BTreeSet<_> = TOOLS.iter().map(|r| r.name).collect();
+        assert_eq!(names.len(), TOOLS.len());
+        // The panel lists every brush before the first tool that is not one.
+        let first_other = TOOLS.iter().position(|r| !r.brush).unwrap();
+        assert!(TOOLS[first_other..].iter().all(|r| !r.brush));
     }
 }

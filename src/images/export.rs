@@ -1,5 +1,5 @@
 //! `loam export-images`: a map's tiles as images under a folder, read a few tiles at a time
-//! (see `images` for the names and `edit::heightmap` / `edit::tile_images` for the layouts).
+//! (see `images` for the names and `edit::images::heightmap` / `edit::images::tile_images` for the layouts).
 //! Heights are 16-bit grey over a range: the one asked for, or the map's own lowest and highest
 //! height, recorded in `Name_heights.json` so that importing puts every height back within half
 //! a 16-bit step.
@@ -11,8 +11,8 @@ use std::sync::Mutex;
 use super::io::{write_float_tiff, write_grey8, write_grey16, write_rgb8};
 use super::{HeightRange, alpha_file, colour_file, height_file, range_file};
 use crate::disk::{self, LoamError, Result};
-use crate::edit::heightmap::{TILE_PIXELS, height_range, tile_heights};
-use crate::edit::tile_images::{ALPHA_PIXELS, alpha_textures, tile_alpha, tile_colours};
+use crate::edit::images::heightmap::{TILE_PIXELS, height_range, tile_heights};
+use crate::edit::images::tile_images::{ALPHA_PIXELS, alpha_textures, tile_alpha, tile_colours};
 use crate::format::Generation;
 use crate::model::{Tile, TileCoord};
 use crate::pipeline::source::MapTiles;

@@ -8,7 +8,7 @@ use std::path::Path;
 use image::{DynamicImage, ImageBuffer, ImageFormat, Luma, Rgb};
 
 use crate::disk::{self, LoamError, Result};
-use crate::edit::heightmap::{Raster, Samples};
+use crate::edit::images::heightmap::{Raster, Samples};
 
 /// The largest image loam reads, in pixels a side: a whole 64×64-tile map at the heightmap's
 /// own 256 pixels a tile, and a margin.

@@ -1,7 +1,7 @@
 //! Terrain as images, in and out: image files read into the samples the edit layer imports
 //! (`io`), and a map's heights, alpha maps and vertex colours written as per-tile PNGs in Noggit
 //! Red's layouts and names (`export`), so that files made in either tool work in the other.
-//! The layouts themselves are `edit::heightmap` and `edit::tile_images`.
+//! The layouts themselves are `edit::images::heightmap` and `edit::images::tile_images`.
 //!
 //! Sits above `edit` and `pipeline`, below `doc` and `cli`.
 
@@ -11,7 +11,7 @@ pub mod stamps;
 
 use std::path::Path;
 
-use crate::edit::image_ops::ImageInput;
+use crate::edit::images::image_ops::ImageInput;
 use crate::model::TileCoord;
 
 /// `Name_X_Y_height.png`: a tile's heightmap (Noggit Red's name).

@@ -1,6 +1,6 @@
 //! The stamp brushes loam ships (`resources/sample/stamps/`, written by `loam sample`): grey
 //! images drawn from formulas alone, 128×128, white full strength. The editor's tool panel
-//! offers them; any other grey image works the same (`edit::brush::StampMask`).
+//! offers them; any other grey image works the same (`edit::terrain::brush::StampMask`).
 
 /// Pixels along a bundled stamp's side.
 pub const STAMP_PIXELS: usize = 128;

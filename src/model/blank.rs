@@ -3,7 +3,7 @@
 //!
 //! What a blank tile of each generation holds, and why, is `convert::blank`'s business; this
 //! is the plain data. Not for: writing files (`doc::new_map`), meeting old neighbours'
-//! heights (`edit::new_map`).
+//! heights (`edit::copy::new_map`).
 
 use super::chunk::ShadowMap;
 use super::coords::{TILES_PER_SIDE, TileCoord};

@@ -211,7 +211,7 @@ impl Chunk {
 }
 
 // Ground effects: the MCNK header's low-quality texture map (0x40) and noEffectDoodad bits
-// (0x50) as the client reads them; `edit::ground_effects` works them out and documents the
+// (0x50) as the client reads them; `edit::derived::ground_effects` works them out and documents the
 // layout's sources.
 
 /// The MCLY effect id meaning "no ground effect".

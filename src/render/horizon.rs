@@ -14,9 +14,9 @@ use std::collections::BTreeSet;
 
 use glow::HasContext;
 
+use super::frame::FrameParams;
 use super::horizon_mesh::{Ground, HorizonMesh, MeshTile, STRIDE, frame_indices, sky_floor};
 use super::shader::ViewUniforms;
-use super::terrain::FrameParams;
 use crate::model::TileCoord;
 
 /// How far the horizon reaches (yards): across the whole map from any point of it.

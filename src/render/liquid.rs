@@ -14,8 +14,9 @@ use std::collections::HashMap;
 
 use glow::HasContext;
 
+use super::frame::FrameParams;
 use super::liquid_mesh::{LiquidMesh, LiquidVertex};
-use super::terrain::{FrameParams, TerrainRenderer};
+use super::terrain::TerrainRenderer;
 use crate::model::TileCoord;
 
 /// One tile's GPU objects.

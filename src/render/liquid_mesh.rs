@@ -1,7 +1,7 @@
 //! CPU-side liquid meshes: one quad per wet liquid quad of each chunk's layers, at the layer's
 //! surface heights, with the water depth and the liquid's kind at each corner for the shader.
 //!
-//! Not for: uploading (see `render::liquid`) or editing (see `edit::liquid`). Positions come
+//! Not for: uploading (see `render::liquid`) or editing (see `edit::terrain::liquid`). Positions come
 //! from `model::coords`.
 
 use crate::model::coords::{outer_vertex, vertex_world_xy};

@@ -6,6 +6,7 @@
 
 pub mod buffers;
 pub mod camera;
+pub mod frame;
 pub mod gizmo;
 pub mod horizon;
 pub mod horizon_mesh;

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use glow::HasContext;
 
+use super::frame::FrameParams;
 use super::scene::{DrawList, ModelId};
-use super::terrain::FrameParams;
 use super::texture_store::texture_key;
 use crate::assets::models::wmo_light::BatchLight;
 use crate::assets::models::{BlendMode, Indices, ModelMesh, Rig, TextureRef, Vertex};

@@ -54,7 +54,7 @@ pub struct Instance {
     /// See `world_min`.
     pub world_max: Vec3,
     /// Where a placeholder's marker sits: the world point the object is placed at, or the
-    /// ground straight above it when that point is buried (see `app::object_scene`).
+    /// ground straight above it when that point is buried (see `app::scene::object_scene`).
     pub origin: Vec3,
 }
 

@@ -12,8 +12,8 @@
 
 use glow::HasContext;
 
+use super::frame::FrameParams;
 use super::shader::uniforms;
-use super::terrain::FrameParams;
 
 const VERTEX_SHADER: &str = r#"
 uniform mat4 u_inverse;

@@ -261,7 +261,7 @@ fn build_chunk(coord: TileCoord, cx: usize, cy: usize) -> Chunk {
     };
     chunk.holes = holes_of(coord, cx, cy);
     // Which layer's ground effect grows in each cell, as every edit leaves it.
-    crate::edit::ground_effects::refresh(&mut chunk);
+    crate::edit::derived::ground_effects::refresh(&mut chunk);
     chunk
 }
 

@@ -5,7 +5,7 @@
 use egui::Slider;
 
 use crate::command::{ClipboardIntent, Intent};
-use crate::edit::paste::{HeightMode, PasteLayer, PasteOptions};
+use crate::edit::copy::paste::{HeightMode, PasteLayer, PasteOptions};
 
 /// What the panel shows.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -19,7 +19,7 @@ pub struct MenuState {
     /// Unsaved tiles exist.
     pub unsaved: bool,
     /// The sun shadow bakes use.
-    pub shadow_sun: crate::edit::shadows::Sun,
+    pub shadow_sun: crate::edit::derived::shadows::Sun,
     /// Bakes add the models' shadows.
     pub shadow_models: bool,
     /// Grids, tints and liquids shown.

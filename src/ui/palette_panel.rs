@@ -9,7 +9,7 @@ use egui::{DragValue, Slider};
 use super::labelled;
 
 use crate::command::{Intent, ScatterIntent};
-use crate::edit::scatter_ops::{PaletteModel, ScatterBrush};
+use crate::edit::objects::scatter_ops::{PaletteModel, ScatterBrush};
 
 /// The side a palette thumbnail is shown at in its row, in points: large enough to tell a tree
 /// from a bush (the tool panel scrolls, so taller rows push nothing out of reach).

@@ -6,8 +6,8 @@ use egui::{ComboBox, DragValue, Slider};
 use super::labelled;
 use crate::command::{Command, Intent};
 use crate::command::{Tool, ToolSettings};
-use crate::edit::liquid::LiquidKind;
-use crate::edit::sculpt::FlattenMode;
+use crate::edit::terrain::liquid::LiquidKind;
+use crate::edit::terrain::sculpt::FlattenMode;
 use crate::edit::{Falloff, Shape};
 
 /// What the panel shows besides the settings.
@@ -28,7 +28,7 @@ pub struct ToolsView {
     pub clipboard: super::clipboard_panel::ClipboardView,
     /// The Scatter tool's panel.
     pub palette: super::palette_panel::PaletteView,
-    /// What grows under the cursor (`edit::ground_effects::describe_at`), for the
+    /// What grows under the cursor (`edit::derived::ground_effects::describe_at`), for the
     /// ground-effects tools.
     pub effect_here: Option<String>,
     /// The bundled stamp brushes: (name, file), found once.
@@ -52,7 +52,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         key.map(|k| format!("Key: {}", ui.ctx().format_shortcut(&k)))
     };
     ui.horizontal_wrapped(|ui| {
-        for tool in Tool::ALL {
+        for tool in Tool::brushes() {
             let mut r = ui.selectable_label(s.tool == tool, tool.name());
             if let Some(k) = key_of(ui, tool) {
                 r = r.on_hover_text(k);
@@ -160,11 +160,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
     );
     let radius = s.brush.radius;
     ui.add(Slider::new(&mut s.brush.inner_radius, 0.0..=radius).text("Inner radius"));
-    let (max, what) = match s.tool {
-        Tool::Raise | Tool::Lower => (20.0, "Strength (yd)"),
-        Tool::Noise => (20.0, "Amplitude (yd)"),
-        _ => (1.0, "Strength"),
-    };
+    let (max, what) = s.tool.strength();
     s.brush.strength = s.brush.strength.min(max);
     ui.add(Slider::new(&mut s.brush.strength, 0.0..=max).text(what));
     ui.add(Slider::new(&mut s.brush.spacing, 0.05..=1.0).text("Spacing"));
@@ -188,13 +184,10 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             }
         });
     let mut out = Vec::new();
-    if crate::edit::ops::Tool::STAMPED.contains(&s.op().tool) {
+    if crate::edit::ops::OpTool::STAMPED.contains(&s.op().tool) {
         stamp_row(ui, &mut s, view, &mut out);
     }
-    if matches!(
-        s.tool,
-        Tool::Raise | Tool::Lower | Tool::Flatten | Tool::Smooth | Tool::Noise | Tool::Ramp
-    ) {
+    if s.tool.sculpts() {
         ui.checkbox(&mut s.objects_follow_ground, "Objects follow the ground")
             .on_hover_text(
                 "Doodads and WMOs standing on the sculpted chunks move up and down with it",
@@ -373,7 +366,7 @@ fn stamp_row(ui: &mut egui::Ui, s: &mut ToolSettings, view: &ToolsView, out: &mu
                         .as_ref()
                         .is_some_and(|st| std::path::Path::new(&st.path) == path.as_path());
                     if ui.selectable_label(on, name).clicked() && !on {
-                        s.brush.stamp = Some(crate::edit::brush::Stamp {
+                        s.brush.stamp = Some(crate::edit::terrain::brush::Stamp {
                             path: path.to_string_lossy().into_owned(),
                             mask: None,
                         });
@@ -493,7 +486,7 @@ fn typed_height(
 }
 
 /// The sun the shadow bakes use: azimuth (degrees clockwise from north) and elevation.
-pub fn sun_row(ui: &mut egui::Ui, sun: &mut crate::edit::shadows::Sun) {
+pub fn sun_row(ui: &mut egui::Ui, sun: &mut crate::edit::derived::shadows::Sun) {
     ui.horizontal(|ui| {
         labelled(
             ui,

@@ -346,7 +346,7 @@ pub fn sample_in(dir: PathBuf) -> PathBuf {
 pub fn apply_ops(
     map: &mut loam::model::Map,
     json: &str,
-    style: loam::edit::liquid::LiquidStyle,
+    style: loam::edit::terrain::liquid::LiquidStyle,
 ) -> loam::edit::History {
     let parsed = loam::edit::ops::parse(json).unwrap();
     let mut history = loam::edit::History::default();
@@ -372,8 +372,10 @@ pub fn m2_texture_names(model: &wow_m2::M2Model) -> Vec<String> {
 }
 
 /// An object operation with no fields set.
-pub fn object_op(tool: loam::edit::object_ops::ObjectTool) -> loam::edit::object_ops::ObjectOp {
-    loam::edit::object_ops::ObjectOp {
+pub fn object_op(
+    tool: loam::edit::objects::object_ops::ObjectTool,
+) -> loam::edit::objects::object_ops::ObjectOp {
+    loam::edit::objects::object_ops::ObjectOp {
         tool,
         model: None,
         position: None,

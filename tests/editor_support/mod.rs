@@ -153,7 +153,7 @@ pub fn pick_under(
     ];
     let app = h.state();
     let aspect = view.width() / view.height();
-    loam::app::camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
+    loam::app::scene::camera_control::pick(&app.session().unwrap().map, app.camera(), ndc, aspect)
 }
 
 /// Where the tile map draws `tile` (the open map's region of the grid, as the widget does).

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3, Vec4};
 
 use loam::assets::models::{AnyModel, read_model};
-use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
+use loam::edit::terrain::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use loam::edit::{Brush, Stroke};
 use loam::model::coords::CHUNK_SIZE;
 use loam::model::liquid::liquid_type;

@@ -3,7 +3,7 @@
 //! store holds it), and removing it shows the terrain again, pixel for pixel. Pictures go to `target/render-tests/` like the terrain's.
 
 use loam::assets::client::CLASSIC_TEXTURES;
-use loam::edit::liquid::{self, LiquidEdit, LiquidStyle, Surface};
+use loam::edit::terrain::liquid::{self, LiquidEdit, LiquidStyle, Surface};
 use loam::edit::{Brush, Stroke};
 use loam::model::coords::{CHUNK_SIZE, vertex_world_xy};
 use loam::model::liquid::liquid_type;

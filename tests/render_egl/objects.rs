@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use glam::{Mat4, Vec3, Vec4};
 
-use loam::app::object_scene::ObjectScene;
-use loam::app::viewport::GlState;
+use loam::app::scene::gl_bridge::GlState;
+use loam::app::scene::object_scene::ObjectScene;
 use loam::assets::models::{AnyModel, TextureRef, read_model};
 use loam::assets::textures::ByteSource;
 use loam::model::coords::placement_matrix;

@@ -87,7 +87,7 @@ pub fn write(dir: &Path) -> PathBuf {
 /// [`write`], then every chunk given a base z of the kind other tools leave: anywhere within
 /// ±400 yd of nothing in particular, either sign, with every last bit used. Heights are stored
 /// relative to it, so many shared vertices have no float near their mean that every sharing
-/// chunk stores exactly (`edit::seams`). Returns the WDT.
+/// chunk stores exactly (`edit::terrain::seams`). Returns the WDT.
 pub fn write_with_scattered_bases(dir: &Path) -> PathBuf {
     let wdt = write(dir);
     let mut opened = pipeline::open_map(&wdt).expect("seamy map opens");

@@ -4,7 +4,7 @@
 //! Only 3.3.5 maps store LiquidType ids (MH2O); 1.12 and older store one of four classic kinds in
 //! MCLQ, so older clients' tables are not read: their kind list is the classic four.
 //!
-//! Not for: the liquid edit itself (see `edit::liquid`).
+//! Not for: the liquid edit itself (see `edit::terrain::liquid`).
 
 use wow_dbc::DbcTable;
 

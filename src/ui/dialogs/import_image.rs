@@ -28,7 +28,7 @@ pub struct ImageImportView {
     /// What the image is.
     pub kind: crate::command::ImageKind,
     /// How heights meet the ground.
-    pub mode: crate::edit::heightmap::ImportMode,
+    pub mode: crate::edit::images::heightmap::ImportMode,
     /// The chosen image.
     pub image: Option<PathBuf>,
     /// Its size in pixels.
@@ -53,7 +53,7 @@ pub fn import_image(
     fields: &mut ImageImportFields,
 ) -> Vec<Intent> {
     use crate::command::{ImageKind as K, ImagesIntent as I};
-    use crate::edit::heightmap::ImportMode as M;
+    use crate::edit::images::heightmap::ImportMode as M;
     let mut out = Vec::new();
     fixed_window(IMPORT_IMAGE_TITLE, 460.0).show(ui.ctx(), |ui| {
         ui.horizontal(|ui| {

@@ -1,7 +1,7 @@
 //! Edit ▸ Textures…: swap one texture for another keeping its alpha, remove a texture's
 //! layers, remove the textures no chunk paints, or set the ground effect (detail doodads) a
 //! texture's layers grow, over one tile, the loaded tiles or the whole map. The app turns the form into the same `texture_*` operation `loam apply` runs
-//! (one undo step); the rules are `edit::texture_ops`'.
+//! (one undo step); the rules are `edit::terrain::texture_ops`'.
 
 use crate::command::{Intent, TexturesIntent};
 use crate::ui::labelled;
