@@ -170,7 +170,7 @@ fn the_browser_lists_client_files_by_kind_with_thumbnails_and_a_click_sets_the_p
     let missing = h.state().browser().thumbnail("Tileset\\Test\\Broken.blp");
     assert!(matches!(
         missing,
-        Some(loam::app::tools::asset_browser::Thumb::Missing(_))
+        Some(loam::app::toolbox::asset_browser::Thumb::Missing(_))
     ));
 
     h.get_by_label("Dxt1.blp").click();

@@ -369,7 +369,7 @@ fn a_staged_road_and_a_box_selection_are_drawn_over_the_view() {
         screenshot(&args.iter().map(String::as_str).collect::<Vec<_>>());
         read_png(&png)
     };
-    // Five control points over the north-east hill: each a red dot (`app/tools/road_tool.rs`).
+    // Five control points over the north-east hill: each a red dot (`app/toolbox/road_tool.rs`).
     let hill = ["--view", "520", "-600", "240", "170", "-270", "40"];
     let road = shot(
         "road-staged.png",

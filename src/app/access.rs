@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::LoamApp;
 use super::recovery;
 use super::settings::Settings;
-use super::{scene, tools};
+use super::{scene, toolbox};
 use crate::doc::editing::Editing;
 use crate::doc::session::Session;
 use crate::model::TileCoord;
@@ -89,8 +89,8 @@ impl LoamApp {
     }
 
     /// The asset browser.
-    pub fn browser(&self) -> &tools::asset_browser::AssetBrowser {
-        &self.parts.tools.browser
+    pub fn browser(&self) -> &toolbox::asset_browser::AssetBrowser {
+        &self.parts.toolbox.browser
     }
 
     /// True while a map is being copied out of the client (File ▸ Open from client).
@@ -143,23 +143,23 @@ impl LoamApp {
 
     /// The vertex selection tool's selected vertices.
     pub fn selected_vertices(&self) -> &std::collections::BTreeSet<crate::edit::lattice::Vertex> {
-        self.parts.tools.vertex_selection.selected()
+        self.parts.toolbox.vertex_selection.selected()
     }
 
     /// The road tool's control points (world x, y), not yet laid.
     pub fn road_points(&self) -> &[[f64; 2]] {
-        self.parts.tools.road_tool.points()
+        self.parts.toolbox.road_tool.points()
     }
 
     /// The `road` operation Lay road would run now on the open map.
     pub fn road_op(&self) -> Result<crate::edit::shapes::road_ops::RoadOp, String> {
         let s = self.cx.doc.session.as_ref().ok_or("no map is open")?;
-        self.parts.tools.road_tool.op(&s.map)
+        self.parts.toolbox.road_tool.op(&s.map)
     }
 
-    /// Where the object tool's gizmo stands (see [`tools::object_tool::ObjectTool::gizmo_centre`]).
+    /// Where the object tool's gizmo stands (see [`toolbox::object_tool::ObjectTool::gizmo_centre`]).
     pub fn gizmo_centre(&self) -> Option<(glam::Vec3, Option<f32>)> {
-        self.parts.tools.object_tool.gizmo_centre(&self.cx.doc)
+        self.parts.toolbox.object_tool.gizmo_centre(&self.cx.doc)
     }
 
     /// Moves the camera over a tile (loaded or not), above its highest point.

@@ -6,9 +6,9 @@
 use super::component::Component;
 use crate::app::{
     files::autosave, files::export, files::images, files::new_map, files::open_from_client,
-    files::opening, files::save_as, keys, palette, tools::asset_browser, tools::brushes,
-    tools::map_edits, tools::object_tool, tools::road_tool, tools::scatter_tool,
-    tools::terrain_clipboard, tools::texture_tools, tools::vertex_selection,
+    files::opening, files::save_as, keys, palette, toolbox::asset_browser, toolbox::brushes,
+    toolbox::map_edits, toolbox::object_tool, toolbox::road_tool, toolbox::scatter_tool,
+    toolbox::terrain_clipboard, toolbox::texture_tools, toolbox::vertex_selection,
     view_options::daylight, view_options::missing_models, view_options::places,
     view_options::view_settings, window,
 };
@@ -18,7 +18,7 @@ pub struct Components {
     /// The file menu's and the dialogs' components.
     pub files: FileComponents,
     /// The tools' components.
-    pub tools: ToolComponents,
+    pub toolbox: ToolComponents,
     /// The View and Settings menus' components.
     pub view: ViewComponents,
     /// The title, quitting and the status line's Dismiss.
@@ -94,21 +94,21 @@ impl Components {
             &mut self.files.export,
             &mut self.files.new_map,
             &mut self.files.images,
-            &mut self.tools.textures,
+            &mut self.toolbox.textures,
             &mut self.window,
             &mut self.files.autosave,
-            &mut self.tools.browser,
-            &mut self.tools.scatter_tool,
-            &mut self.tools.object_tool,
-            &mut self.tools.terrain_clipboard,
-            &mut self.tools.map_edits,
-            &mut self.tools.brushes,
+            &mut self.toolbox.browser,
+            &mut self.toolbox.scatter_tool,
+            &mut self.toolbox.object_tool,
+            &mut self.toolbox.terrain_clipboard,
+            &mut self.toolbox.map_edits,
+            &mut self.toolbox.brushes,
             &mut self.files.opening,
             &mut self.view.view_settings,
             &mut self.view.missing_models,
             &mut self.view.daylight,
-            &mut self.tools.vertex_selection,
-            &mut self.tools.road_tool,
+            &mut self.toolbox.vertex_selection,
+            &mut self.toolbox.road_tool,
             &mut self.keys,
             &mut self.view.places,
             &mut self.palette,
@@ -126,7 +126,7 @@ impl Components {
     pub fn new(browser: asset_browser::AssetBrowser) -> Components {
         Components {
             files: Default::default(),
-            tools: ToolComponents {
+            toolbox: ToolComponents {
                 textures: Default::default(),
                 browser,
                 scatter_tool: Default::default(),

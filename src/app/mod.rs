@@ -25,7 +25,7 @@ pub mod scene;
 pub mod screenshot;
 pub mod settings;
 pub mod startup;
-pub mod tools;
+pub mod toolbox;
 pub mod view;
 pub mod view_options;
 mod window;
@@ -98,7 +98,7 @@ impl LoamApp {
         let shell = Shell::new(options.dialogs, screenshot.is_some());
         let streams = Streams::new(&egui);
         let cx = AppCtx::new(settings, doc, view, gl, streams, shell, egui.clone());
-        let browser = tools::asset_browser::AssetBrowser::new(move || egui.request_repaint());
+        let browser = toolbox::asset_browser::AssetBrowser::new(move || egui.request_repaint());
         let parts = Components::new(browser);
         let mut app = LoamApp {
             cx,
@@ -162,9 +162,13 @@ impl LoamApp {
     /// panel then shows the last operation's tool and brush, and the brush cursor sits on its
     /// last point.
     pub fn apply_ops(&mut self, file: &crate::edit::ops::OpsFile) {
-        tools::operation_runs::run(&mut self.cx, file, &mut self.parts.tools.terrain_clipboard);
+        toolbox::operation_runs::run(
+            &mut self.cx,
+            file,
+            &mut self.parts.toolbox.terrain_clipboard,
+        );
         self.parts
-            .tools
+            .toolbox
             .scatter_tool
             .follow_script(&mut self.cx, file);
     }
@@ -245,25 +249,25 @@ impl LoamApp {
                     page: cx.settings.left_panel,
                     doc: &cx.doc,
                     tile_map: &tile_map,
-                    browser: &mut self.parts.tools.browser,
+                    browser: &mut self.parts.toolbox.browser,
                 };
                 intents.extend(panels::left(ui, left));
             });
         let mut right = panels::right_view(
             &cx.doc,
-            &self.parts.tools.object_tool,
-            self.parts.tools.terrain_clipboard.view(),
-            self.parts.tools.scatter_tool.view(
+            &self.parts.toolbox.object_tool,
+            self.parts.toolbox.terrain_clipboard.view(),
+            self.parts.toolbox.scatter_tool.view(
                 ui.ctx(),
                 &self.cx,
-                tools::scatter_tool::map_models(&self.cx),
+                toolbox::scatter_tool::map_models(&self.cx),
             ),
             cx.view.hover,
         );
         panels::with_shaping_tools(
             &mut right,
-            self.parts.tools.vertex_selection.view(),
-            &self.parts.tools.road_tool,
+            self.parts.toolbox.vertex_selection.view(),
+            &self.parts.toolbox.road_tool,
         );
         egui::Panel::right("loam-tools")
             .resizable(true)
@@ -300,10 +304,10 @@ impl LoamApp {
             _ => None,
         };
         let camera = cx.view.camera;
-        let mut overlays = tools::overlays::overlays(cx, &self.parts.tools.terrain_clipboard);
+        let mut overlays = toolbox::overlays::overlays(cx, &self.parts.toolbox.terrain_clipboard);
         let tool = cx.doc.editing.settings.tool;
         if tool == Tool::Road
-            || (tool == Tool::SelectVertices && !self.parts.tools.vertex_selection.shows_brush())
+            || (tool == Tool::SelectVertices && !self.parts.toolbox.vertex_selection.shows_brush())
         {
             overlays.brush = None;
         }
@@ -311,7 +315,7 @@ impl LoamApp {
         let filter = cx.settings.objects;
         let selected = cx.doc.selection.clone();
         let gizmo_at = self.gizmo_centre();
-        let band = self.parts.tools.object_tool.band();
+        let band = self.parts.toolbox.object_tool.band();
         let fly_keys = cx.settings.input.keys.camera_keys();
         egui::CentralPanel::no_frame()
             .show(ui, |ui| {
@@ -365,7 +369,7 @@ impl LoamApp {
         }
         let tool = self.cx.doc.editing.settings.tool;
         let mut state =
-            (self.parts.tools.object_tool).shortcut_state(&self.cx.doc, tool == Tool::Objects);
+            (self.parts.toolbox.object_tool).shortcut_state(&self.cx.doc, tool == Tool::Objects);
         state.terrain_clipboard = tool == Tool::CopyPaste;
         let mut intents = Vec::new();
         for s in shortcuts_for(&self.cx.settings.input.keys) {
@@ -404,16 +408,16 @@ impl eframe::App for LoamApp {
         }
         let points = self.cx.view_points();
         let cx = &mut self.cx;
-        let objects_ready = tools::object_view::stream_objects(
+        let objects_ready = toolbox::object_view::stream_objects(
             &mut cx.streams.objects,
             cx.doc.session.as_ref(),
             &cx.gl,
         );
         let tiles_ready = (cx.streams).push_to_gpu(cx.doc.session.as_ref(), &cx.gl, &points);
-        let browser = &self.parts.tools.browser;
+        let browser = &self.parts.toolbox.browser;
         let ready = tiles_ready
             && objects_ready
-            && self.parts.tools.scatter_tool.thumbnails_settled()
+            && self.parts.toolbox.scatter_tool.thumbnails_settled()
             && (cx.settings.left_panel != settings::LeftPanel::Assets
                 || (!browser.is_building() && browser.thumbnails_settled()));
         self.advance_animation(&ctx);
@@ -439,7 +443,7 @@ impl eframe::App for LoamApp {
             }
             _ => None,
         };
-        let under = tools::object_view::under_cursor(&self.cx, &input);
+        let under = toolbox::object_view::under_cursor(&self.cx, &input);
         self.cx.view.object_hover = under.and_then(|i| self.cx.streams.objects.describe(i));
         for c in self.parts.all() {
             c.drive(&input, &mut self.cx);

@@ -1,6 +1,6 @@
 //! What the side panels and the menu show, built from the document as plain view data, and the
 //! left and right panels' layout. The panels themselves (`ui::menu`, `ui::tile_map`,
-//! `ui::tools`, `ui::object_panel`, `ui::history`) only see these views and return intents.
+//! `ui::tool_panel`, `ui::object_panel`, `ui::history`) only see these views and return intents.
 //!
 //! The status bar's line is assembled here too.
 //!
@@ -8,10 +8,10 @@
 
 use super::context::AppCtx;
 use super::settings::{LeftPanel, Settings};
-use crate::app::tools::asset_browser::AssetBrowser;
-use crate::app::tools::asset_picking;
-use crate::app::tools::object_tool::ObjectTool;
-use crate::app::tools::object_view;
+use crate::app::toolbox::asset_browser::AssetBrowser;
+use crate::app::toolbox::asset_picking;
+use crate::app::toolbox::object_tool::ObjectTool;
+use crate::app::toolbox::object_view;
 use crate::command::{Intent, PlaceOptions, ToolSettings};
 use crate::doc::Document;
 use crate::doc::client::Client;
@@ -171,7 +171,7 @@ pub(super) fn area_legend(doc: &Document) -> Vec<ui::area_legend::LegendEntry> {
 /// What the right panel shows: the tools, the object panel with the object tool, the history.
 pub(super) struct RightView {
     settings: ToolSettings,
-    tools: ui::tools::ToolsView,
+    tools: ui::tool_panel::ToolsView,
     /// With the object tool: the selected records, the placing options and the transform
     /// under way, described.
     selected: Option<(Vec<ObjectRecord>, PlaceOptions, Option<String>)>,
@@ -194,9 +194,9 @@ pub(super) fn right_view(
             .or_else(|| s.map.tiles.keys().next().copied())?;
         Some(s.map.tiles.get(&tile)?.textures.clone())
     });
-    let tools = ui::tools::ToolsView {
+    let tools = ui::tool_panel::ToolsView {
         textures: tile_textures.unwrap_or_default(),
-        stamps: crate::app::tools::stamps::bundled(),
+        stamps: crate::app::toolbox::stamps::bundled(),
         clipboard,
         palette,
         areas: doc
@@ -261,7 +261,7 @@ pub(super) fn right_view(
 pub(super) fn with_shaping_tools(
     view: &mut RightView,
     selection: ui::selection_panel::SelectionView,
-    road: &crate::app::tools::road_tool::RoadTool,
+    road: &crate::app::toolbox::road_tool::RoadTool,
 ) {
     view.tools.selection = selection;
     view.tools.road = road.view(view.tools.textures.clone());
@@ -283,7 +283,7 @@ pub(super) fn right(ui: &mut egui::Ui, view: &RightView) -> Vec<Intent> {
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            intents.extend(ui::tools::show(ui, &view.settings, &view.tools));
+            intents.extend(ui::tool_panel::show(ui, &view.settings, &view.tools));
             if let Some((selected, place, transform)) = &view.selected {
                 intents.extend(ui::object_panel::show(
                     ui,

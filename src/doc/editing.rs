@@ -2,7 +2,7 @@
 //! while the mouse button is held, and the undo history. A stroke's dabs go through
 //! `edit::ops::dab`, the same code `loam apply` runs, and a stroke becomes one undo step.
 //!
-//! Not for: widgets (see `ui::tools`, `ui::history`) or GL (the app re-sends changed tiles).
+//! Not for: widgets (see `ui::tool_panel`, `ui::history`) or GL (the app re-sends changed tiles).
 
 use crate::edit::derived::shadows::{self, Baked};
 use crate::edit::ops::{self, Op};

@@ -2,7 +2,7 @@
 //! the brush, and each tool's own values; how a click places a model. Plain data with the
 //! conversion to the operations `edit` runs, so that the panel, the app and `loam apply` agree.
 //!
-//! Not for: running strokes (`doc::editing`) or drawing the panel (`ui::tools`).
+//! Not for: running strokes (`doc::editing`) or drawing the panel (`ui::tool_panel`).
 
 use serde::{Deserialize, Serialize};
 
@@ -69,9 +69,9 @@ pub enum Tool {
     /// strokes run as `scatter` / `erase_objects` operations).
     Scatter,
     /// Select terrain vertices (box, lasso or brush) and raise, set, plane or smooth them
-    /// (not a brush: `app::tools::vertex_selection`).
+    /// (not a brush: `app::toolbox::vertex_selection`).
     SelectVertices,
-    /// Lay a road along a curve through clicked points (not a brush: `app::tools::road_tool`).
+    /// Lay a road along a curve through clicked points (not a brush: `app::toolbox::road_tool`).
     Road,
 }
 

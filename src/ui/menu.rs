@@ -155,7 +155,7 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
             command(ui, Command::Textures, state.has_map, &mut out);
             command(ui, Command::BakeShadows, state.has_map, &mut out);
             let mut sun = state.shadow_sun;
-            super::tools::sun_row(ui, &mut sun);
+            super::tool_panel::sun_row(ui, &mut sun);
             if sun != state.shadow_sun {
                 out.push(Intent::SetShadowSun(sun));
             }

@@ -19,7 +19,7 @@ pub mod road_panel;
 pub mod selection_panel;
 pub mod status;
 pub mod tile_map;
-pub mod tools;
+pub mod tool_panel;
 pub mod viewport;
 
 /// Shows `text` and then `widget`, naming the text as the widget's accessible label (how screen

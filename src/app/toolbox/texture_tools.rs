@@ -1,5 +1,5 @@
 //! The Edit ▸ Textures… dialog as a component: its form while open, and the texture
-//! operation it asks the shell to run through the one op runner (`app::tools::operation_runs`), as
+//! operation it asks the shell to run through the one op runner (`app::toolbox::operation_runs`), as
 //! one undo step, exactly as `loam apply` runs `texture_swap`, `texture_remove`,
 //! `texture_remove_unused` and `texture_effect`.
 

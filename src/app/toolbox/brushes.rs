@@ -6,7 +6,7 @@
 //!
 //! As a component ([`Brushes`]) it also takes the tool panel's settings and the stamp image.
 //!
-//! Not for: what a dab does (`doc::editing`, `edit::ops`) or the tool panel (`ui::tools`).
+//! Not for: what a dab does (`doc::editing`, `edit::ops`) or the tool panel (`ui::tool_panel`).
 
 use crate::app::component::Component;
 use crate::app::context::AppCtx;

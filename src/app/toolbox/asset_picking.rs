@@ -1,7 +1,7 @@
 //! The asset browser as a component: what it lists names from, its tab, filter, folders and
 //! listfile, what picking a texture or a model does, and its page in the left panel.
 //!
-//! Not for: the browser's own state and workers (`app::tools::asset_browser`) or its widgets
+//! Not for: the browser's own state and workers (`app::toolbox::asset_browser`) or its widgets
 //! (`ui::asset_browser`).
 
 use std::sync::Arc;

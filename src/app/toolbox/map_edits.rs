@@ -3,7 +3,7 @@
 //! tool's selection) with the sun and models the menu sets; each change one undo step.
 //!
 //! Not for: the edits themselves (`doc::editing`, `edit::terrain::seams`, `edit::derived::shadows`) or brush
-//! strokes (`app::tools::brushes`).
+//! strokes (`app::toolbox::brushes`).
 
 use crate::app::component::Component;
 use crate::app::context::AppCtx;
