@@ -479,3 +479,71 @@ fn apply_reads_only_the_tiles_its_operations_reach() {
         "{text}"
     );
 }
+
+/// Issue 54, item 5: an input error names the operation and the field, and a file of the wrong
+/// shape is shown the right one.
+#[test]
+fn apply_errors_point_at_the_operation_and_field_and_show_the_files_shape() {
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample/Sample.wdt");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    // A bare list, as people write it first.
+    let (ok, said) = apply_cmd(
+        &map,
+        r#"[{"tool": "raise", "points": [[0, 0]], "radius": 5}]"#,
+        Generation::V335,
+        &out,
+    );
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains(r#"{"ops": [{"tool": ..., ...}, ...]}"#),
+        "{said}"
+    );
+    assert!(said.contains("bare list"), "{said}");
+    // A misspelled field in the second operation.
+    let (ok, said) = apply_cmd(
+        &map,
+        r#"{"ops": [
+            {"tool": "raise", "points": [[0, 0]], "radius": 5},
+            {"tool": "lower", "points": [[0, 0]], "raduis": 5}
+        ]}"#,
+        Generation::V335,
+        &out,
+    );
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains(r#"ops[1] (operation 2 of 2, tool "lower")"#),
+        "{said}"
+    );
+    assert!(said.contains("`raduis`"), "{said}");
+    // An unknown tool lists the tools there are, brushes and the others.
+    let (ok, said) = apply_cmd(
+        &map,
+        r#"{"ops": [{"tool": "teleport", "points": [[0, 0]], "radius": 5}]}"#,
+        Generation::V335,
+        &out,
+    );
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("`teleport`") && said.contains("`raise`"),
+        "{said}"
+    );
+    assert!(
+        said.contains("scatter") && said.contains("import_heightmap"),
+        "{said}"
+    );
+    // A field that belongs to another tool, in the first operation.
+    let (ok, said) = apply_cmd(
+        &map,
+        r#"{"ops": [{"tool": "raise", "points": [[0, 0]], "radius": 5, "texture": "a.blp"}]}"#,
+        Generation::V335,
+        &out,
+    );
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains(r#"ops[0] (operation 1 of 1, tool "raise")"#),
+        "{said}"
+    );
+    assert!(said.contains("texture"), "{said}");
+    assert!(!out.exists(), "nothing written");
+}

@@ -719,12 +719,74 @@ pub fn apply(
 
 /// Parses an `OPS.json` document.
 pub fn parse(json: &str) -> Result<OpsFile, String> {
-    let file: OpsFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    for (i, op) in file.ops.iter().enumerate() {
-        op.validate().map_err(|e| format!("op {i}: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let list = match &value {
+        serde_json::Value::Array(_) => {
+            return Err(format!("the file is a bare list; an OPS.json is {SHAPE}"));
+        }
+        serde_json::Value::Object(top) => {
+            if let Some(k) = top.keys().find(|k| *k != "ops") {
+                return Err(format!(
+                    "unknown top-level field `{k}`; an OPS.json is {SHAPE}"
+                ));
+            }
+            match top.get("ops") {
+                Some(serde_json::Value::Array(list)) => list,
+                Some(_) => return Err(format!("`ops` is not a list; an OPS.json is {SHAPE}")),
+                None => return Err(format!("there is no `ops` field; an OPS.json is {SHAPE}")),
+            }
+        }
+        _ => return Err(format!("the file is not an object; an OPS.json is {SHAPE}")),
+    };
+    let mut ops = Vec::with_capacity(list.len());
+    for (i, v) in list.iter().enumerate() {
+        let at = || {
+            let tool = v.get("tool").and_then(|t| t.as_str());
+            let tool = tool.map(|t| format!(", tool \"{t}\"")).unwrap_or_default();
+            format!("ops[{i}] (operation {} of {}{tool})", i + 1, list.len())
+        };
+        if !v.is_object() {
+            return Err(format!("{}: an operation is an object with a `tool`", at()));
+        }
+        if v.get("tool").is_none() {
+            return Err(format!("{}: missing field `tool`", at()));
+        }
+        let op: Operation = serde_json::from_value(v.clone()).map_err(|e| {
+            let e = e.to_string();
+            if e.contains("unknown variant") {
+                format!(
+                    "{}: {e}, or an operation's: {}",
+                    at(),
+                    other_tools().join(", ")
+                )
+            } else {
+                format!("{}: {e}", at())
+            }
+        })?;
+        op.validate().map_err(|e| format!("{}: {e}", at()))?;
+        ops.push(op);
     }
-    Ok(file)
+    Ok(OpsFile { ops, folder: None })
 }
+
+/// The shape of an `OPS.json`, for errors about a file of another shape.
+const SHAPE: &str = r#"{"ops": [{"tool": ..., ...}, ...]}"#;
+
+/// The `tool` names of the operations that are not brush strokes (the brushes' names are in
+/// serde's own message).
+fn other_tools() -> Vec<&'static str> {
+    use crate::edit::{copy::paste, objects::scatter_ops, shapes::road_ops, terrain::texture_ops};
+    ObjectTool::NAMES
+        .iter()
+        .chain(&ImageTool::NAMES)
+        .chain(&texture_ops::NAMES)
+        .chain(&paste::NAMES)
+        .chain(&road_ops::NAMES)
+        .chain(&scatter_ops::NAMES)
+        .copied()
+        .collect()
+}
+
 /// The `given` height, else the one `under` finds at `at` (the operation's first point); an
 /// error naming `tool` when no loaded terrain is there.
 fn given_or_under(
