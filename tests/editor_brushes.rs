@@ -56,8 +56,7 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
     // The liquid tools have their own test (tests/editor_liquid.rs): each acts on what the
     // one before left, which a fixed stroke here cannot arrange.
     for tool in Tool::brushes().filter(|t| !t.is_liquid()) {
-        h.get_by_label(tool.name()).click();
-        h.run();
+        editor_support::choose_tool(&mut h, tool);
         assert_eq!(h.state().editing().settings.tool, tool);
         if tool == Tool::Paint {
             h.get_by_label("Tile textures").click();
@@ -148,8 +147,7 @@ fn undoing_back_to_the_saved_point_leaves_nothing_to_save() {
     let mut h = harness();
     h.run();
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
-    h.get_by_label("Raise").click();
-    h.run();
+    editor_support::choose_tool(&mut h, Tool::Raise);
     let p = view.center() + egui::vec2(0.0, 40.0);
     h.hover_at(p);
     h.run();

@@ -43,8 +43,7 @@ fn drag(h: &mut Harness<'_, LoamApp>, from: Pos2, to: Pos2, modifiers: Modifiers
 }
 
 fn choose(h: &mut Harness<'_, LoamApp>, tool: Tool) {
-    h.get_by_label(tool.name()).click();
-    h.run();
+    editor_support::choose_tool(h, tool);
     assert_eq!(h.state().editing().settings.tool, tool);
 }
 

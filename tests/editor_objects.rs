@@ -60,8 +60,7 @@ fn objects_tool_on(open: Option<std::path::PathBuf>) -> (Harness<'static, LoamAp
     let mut h = harness_on(open);
     h.run();
     settle_models(&mut h);
-    h.get_by_label(Tool::Objects.name()).click();
-    h.run();
+    editor_support::choose_tool(&mut h, Tool::Objects);
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
     (h, view)
 }

@@ -22,8 +22,7 @@ fn select_rectangle(
         view.center() + egui::vec2(-30.0, 40.0),
         view.center() + egui::vec2(40.0, 90.0),
     );
-    h.get_by_label(Tool::CopyPaste.name()).click();
-    h.run();
+    editor_support::choose_tool(h, Tool::CopyPaste);
     assert!(h.query_by_label("Nothing selected").is_some());
     let pa = editor_support::ground_under(h, a);
     editor_support::drag(h, a, b, Modifiers::NONE);
@@ -50,8 +49,7 @@ fn a_rectangle_copied_from_the_sample_pastes_into_another_map_as_one_undo_step()
     editor_support::click_each(&mut h, &["File", "Open…"]);
     assert_eq!(h.state().session().unwrap().source, adt);
     if h.state().editing().settings.tool != Tool::CopyPaste {
-        h.get_by_label(Tool::CopyPaste.name()).click();
-        h.run();
+        editor_support::choose_tool(&mut h, Tool::CopyPaste);
     }
     assert!(editor_support::shows(&h, "quads of Sample"));
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
@@ -87,13 +85,11 @@ fn bake_shadows_in_the_selection_bakes_only_the_chunks_it_overlaps_as_one_undo_s
     assert!(editor_support::shows(&h, "Selection: "));
     // Raise a hill in it (the sample's own shadows are baked already; the new ground casts new
     // ones), then back to the selection, which the tool kept.
-    h.get_by_label(Tool::Raise.name()).click();
-    h.run();
+    editor_support::choose_tool(&mut h, Tool::Raise);
     let mid = a + (b - a) * 0.5;
     editor_support::ground_under(&mut h, mid);
     editor_support::drag(&mut h, mid, mid + egui::vec2(4.0, 0.0), Modifiers::NONE);
-    h.get_by_label(Tool::CopyPaste.name()).click();
-    h.run();
+    editor_support::choose_tool(&mut h, Tool::CopyPaste);
     assert!(editor_support::shows(&h, "Selection: "));
     let before = editor_support::map(&h);
     let steps = h.state().editing().history.len();

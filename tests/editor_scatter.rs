@@ -26,8 +26,7 @@ fn scatter_app(dialogs: &ScriptedDialogs) -> (Harness<'static, LoamApp>, egui::R
     let mut h = editor_support::scripted(dialogs, None, None);
     h.run();
     let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
-    h.get_by_label(Tool::Scatter.name()).click();
-    h.run();
+    editor_support::choose_tool(&mut h, Tool::Scatter);
     (h, view)
 }
 

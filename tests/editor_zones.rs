@@ -45,8 +45,7 @@ fn the_area_picker_finds_a_subzone_by_part_of_its_name_and_the_status_bar_names_
     });
     h.run();
     let view = h.get_by_label(VIEWPORT_LABEL).rect();
-    h.get_by_label(Tool::Area.name()).click();
-    h.run();
+    editor_support::choose_tool(&mut h, Tool::Area);
     assert_eq!(h.state().editing().settings.tool, Tool::Area);
 
     // The status bar names what lies under the cursor (the sample's tiles load over the

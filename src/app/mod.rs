@@ -79,6 +79,8 @@ impl LoamApp {
     /// opens the requested map (or the sample) and, for a screenshot, sets the view up.
     pub fn new(cc: &eframe::CreationContext<'_>, options: StartOptions) -> LoamApp {
         let screenshot = options.screenshot.map(ScreenshotJob::new);
+        // The tool bar's icons are SVGs (resources/icons), rasterised at the size shown.
+        egui_extras::install_image_loaders(&cc.egui_ctx);
         let settings = Settings::restored(cc.storage, screenshot.is_some());
         if screenshot.is_some() {
             // eframe has already put the user's egui memory (panel widths, scroll places) in

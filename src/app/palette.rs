@@ -10,7 +10,7 @@ use super::context::AppCtx;
 use super::settings::RECENT_COMMANDS;
 use crate::command::keymap::{Action, BrushAdjust, Preset};
 use crate::command::{Command, Intent, KeysIntent, LeftPanel, palette};
-use crate::edit::tools::Tool;
+use crate::edit::tools::{Tool, ToolKind};
 use crate::ui::command_palette::{PaletteItem, PaletteOutcome};
 
 /// The palette, when open.
@@ -49,6 +49,10 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
                 Intent::Command(c),
             );
         }
+    }
+    for k in ToolKind::ALL {
+        let a = Action::Kind(k);
+        add(a.name(), Some(a), Intent::SelectKind(k));
     }
     for t in Tool::every() {
         let a = Action::Tool(t);

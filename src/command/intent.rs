@@ -118,6 +118,8 @@ pub enum Intent {
     Clipboard(ClipboardIntent),
     /// Make this the tool (its key, the command palette).
     SelectTool(crate::edit::tools::Tool),
+    /// Make this kind of work the tool bar's, on its last mode (its key).
+    SelectKind(crate::edit::tools::ToolKind),
     /// Step a brush setting this many times (its keys: one; the wheel with a modifier: the
     /// notches turned, negative down).
     AdjustBrush(BrushAdjust, f32),

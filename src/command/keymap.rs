@@ -18,7 +18,7 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use serde::{Deserialize, Serialize};
 
 use super::Command;
-use crate::edit::tools::Tool;
+use crate::edit::tools::{Tool, ToolKind};
 
 /// A camera move held down on the keyboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -163,6 +163,8 @@ pub enum Action {
     Command(Command),
     /// Choose a tool.
     Tool(Tool),
+    /// Choose a kind of work (its last mode).
+    Kind(ToolKind),
     /// Fly the camera while the key is held.
     Camera(CameraMove),
     /// Step a brush setting.
@@ -177,6 +179,7 @@ impl Action {
     pub fn all() -> Vec<Action> {
         let tools = Tool::every();
         (Command::ALL.into_iter().map(Action::Command))
+            .chain(ToolKind::ALL.into_iter().map(Action::Kind))
             .chain(tools.map(Action::Tool))
             .chain(CameraMove::ALL.into_iter().map(Action::Camera))
             .chain(BrushAdjust::ALL.into_iter().map(Action::Brush))
@@ -188,7 +191,8 @@ impl Action {
     pub fn name(self) -> String {
         match self {
             Action::Command(c) => c.text().to_string(),
-            Action::Tool(t) => format!("Tool: {}", t.name()),
+            Action::Tool(t) => format!("Tool: {} ({})", t.name(), t.kind().name()),
+            Action::Kind(k) => format!("Tool: {}", k.name()),
             Action::Camera(m) => m.name().to_string(),
             Action::Brush(b) => b.name().to_string(),
             Action::Object(o) => o.name().to_string(),
@@ -199,7 +203,7 @@ impl Action {
     pub fn group(self) -> &'static str {
         match self {
             Action::Command(_) => "Commands",
-            Action::Tool(_) => "Tools",
+            Action::Tool(_) | Action::Kind(_) => "Tools",
             Action::Camera(_) => "Camera",
             Action::Brush(_) => "Brush",
             Action::Object(_) => "Objects",
@@ -213,6 +217,7 @@ impl Action {
         match self {
             Action::Command(c) => format!("{c:?}"),
             Action::Tool(t) => format!("tool:{t:?}"),
+            Action::Kind(k) => format!("kind:{k:?}"),
             Action::Camera(m) => format!("camera:{m:?}"),
             Action::Brush(b) => format!("brush:{b:?}"),
             Action::Object(o) => format!("object:{o:?}"),
@@ -257,6 +262,8 @@ pub fn default_keys(preset: Preset, action: Action) -> Vec<KeyboardShortcut> {
     match action {
         Action::Command(c) => c.default_keys().to_vec(),
         Action::Tool(t) => tool_key(t).map(plain).into_iter().collect(),
+        // The number keys already choose the most used modes; a kind gets a key of the user's.
+        Action::Kind(_) => Vec::new(),
         Action::Camera(m) => vec![plain(camera_key(preset, m))],
         Action::Brush(b) => vec![brush_key(b)],
         Action::Object(o) => vec![plain(o.default_key())],

@@ -94,6 +94,7 @@ fn intent_of(action: Action) -> Option<(Intent, When)> {
     Some(match action {
         Action::Command(c) => (Intent::Command(c), when(c)),
         Action::Tool(t) => (Intent::SelectTool(t), When::Always),
+        Action::Kind(k) => (Intent::SelectKind(k), When::Always),
         Action::Brush(b) => (Intent::AdjustBrush(b, 1.0), When::Always),
         Action::Camera(_) => return None,
         Action::Object(o) => match o {

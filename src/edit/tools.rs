@@ -4,6 +4,8 @@
 //!
 //! Not for: running strokes (`doc::editing`) or drawing the panel (`ui::tool_panel`).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::edit::Brush;
@@ -75,8 +77,9 @@ pub enum Tool {
     Road,
 }
 
-/// A kind of work: the groups the tool panel and the keys show the tools in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A kind of work: the tool bar's buttons, each with its tools as modes, and the groups the
+/// keys show the tools in. Declared in the bar's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ToolKind {
     /// Heights: raise, lower, flatten, smooth, noise, ramp.
     Sculpt,
@@ -197,6 +200,48 @@ pub const TOOLS: [ToolRow; 28] = {
     ]
 };
 
+impl ToolKind {
+    /// Every kind, in the tool bar's order.
+    pub const ALL: [ToolKind; 10] = [
+        ToolKind::Sculpt,
+        ToolKind::Texture,
+        ToolKind::Holes,
+        ToolKind::Shade,
+        ToolKind::AreaAndFlags,
+        ToolKind::Water,
+        ToolKind::Objects,
+        ToolKind::SelectVertices,
+        ToolKind::Road,
+        ToolKind::CopyPaste,
+    ];
+
+    /// The name on its button's tooltip and in the Keys window.
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolKind::Sculpt => "Sculpt",
+            ToolKind::Texture => "Texture",
+            ToolKind::Holes => "Holes",
+            ToolKind::Shade => "Shade",
+            ToolKind::AreaAndFlags => "Area & flags",
+            ToolKind::Water => "Water",
+            ToolKind::Objects => "Objects",
+            ToolKind::SelectVertices => "Select vertices",
+            ToolKind::Road => "Road",
+            ToolKind::CopyPaste => "Copy & paste",
+        }
+    }
+
+    /// Its tools (its modes), in the panel's order.
+    pub fn tools(self) -> impl Iterator<Item = Tool> {
+        TOOLS.iter().filter(move |r| r.kind == self).map(|r| r.tool)
+    }
+
+    /// The tool the kind starts with, before the user chose one of its modes.
+    pub fn first_tool(self) -> Tool {
+        self.tools().next().unwrap_or(Tool::Raise)
+    }
+}
+
 impl Tool {
     /// This tool's row of [`TOOLS`].
     pub fn row(self) -> &'static ToolRow {
@@ -256,6 +301,10 @@ impl Tool {
 pub struct ToolSettings {
     /// The chosen tool.
     pub tool: Tool,
+    /// The mode each kind had last (its tool), so that choosing the kind again comes back to
+    /// it; kinds not chosen yet start on their first tool.
+    #[serde(default)]
+    pub modes: BTreeMap<ToolKind, Tool>,
     /// The brush.
     pub brush: Brush,
     /// Texture path for paint and erase, and what the swap tool puts in.
@@ -328,6 +377,7 @@ impl Default for ToolSettings {
     fn default() -> Self {
         ToolSettings {
             tool: Tool::Raise,
+            modes: BTreeMap::new(),
             brush: Brush {
                 radius: 20.0,
                 inner_radius: 6.0,
@@ -359,6 +409,21 @@ impl Default for ToolSettings {
 }
 
 impl ToolSettings {
+    /// Chooses `tool`, and remembers it as its kind's mode.
+    pub fn choose(&mut self, tool: Tool) {
+        self.tool = tool;
+        self.modes.insert(tool.kind(), tool);
+    }
+
+    /// The tool `kind` comes back to: its last mode, else its first tool.
+    pub fn mode_of(&self, kind: ToolKind) -> Tool {
+        self.modes
+            .get(&kind)
+            .copied()
+            .filter(|t| t.kind() == kind)
+            .unwrap_or_else(|| kind.first_tool())
+    }
+
     /// The settings that show `op`'s tool and brush, taking from `base` what `op` leaves out.
     pub fn for_op(op: &Op, base: ToolSettings) -> ToolSettings {
         let tool = match op.tool {
@@ -389,6 +454,7 @@ impl ToolSettings {
         let liquid_tool = tool.is_liquid();
         ToolSettings {
             tool,
+            modes: base.modes.clone(),
             brush: op.brush(),
             texture: op.texture.clone().unwrap_or(base.texture.clone()),
             swap_from: base.swap_from.clone(),
@@ -665,5 +731,25 @@ mod tests {
         // The panel lists every brush before the first tool that is not one.
         let first_other = TOOLS.iter().position(|r| !r.brush).unwrap();
         assert!(TOOLS[first_other..].iter().all(|r| !r.brush));
+        // Every kind has a tool, and the bar lists every kind a tool has.
+        for kind in ToolKind::ALL {
+            assert_eq!(kind.first_tool().kind(), kind, "{kind:?}");
+        }
+        assert!(TOOLS.iter().all(|r| ToolKind::ALL.contains(&r.kind)));
+    }
+
+    #[test]
+    fn a_kind_comes_back_to_its_last_mode() {
+        let mut s = ToolSettings::default();
+        assert_eq!(s.mode_of(ToolKind::Sculpt), Tool::Raise);
+        s.choose(Tool::Flatten);
+        s.choose(Tool::LiquidHeight);
+        assert_eq!(s.tool, Tool::LiquidHeight);
+        assert_eq!(s.mode_of(ToolKind::Sculpt), Tool::Flatten);
+        assert_eq!(s.mode_of(ToolKind::Water), Tool::LiquidHeight);
+        assert_eq!(s.mode_of(ToolKind::Road), Tool::Road);
+        // Kept with the settings.
+        let back: ToolSettings = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back.mode_of(ToolKind::Sculpt), Tool::Flatten);
     }
 }

@@ -19,6 +19,7 @@ pub mod road_panel;
 pub mod selection_panel;
 pub mod status;
 pub mod tile_map;
+pub mod tool_bar;
 pub mod tool_panel;
 pub mod viewport;
 

@@ -45,68 +45,7 @@ pub struct ToolsView {
 pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec<Intent> {
     let mut s = settings.clone();
     ui.heading("Tools");
-    // Each tool's key (the user's, from the keymap the app published) in its tooltip.
-    let keymap = crate::command::keymap::Keymap::current(ui.ctx());
-    let key_of = |ui: &egui::Ui, tool: Tool| {
-        let key = keymap.first(crate::command::keymap::Action::Tool(tool));
-        key.map(|k| format!("Key: {}", ui.ctx().format_shortcut(&k)))
-    };
-    ui.horizontal_wrapped(|ui| {
-        for tool in Tool::brushes() {
-            let mut r = ui.selectable_label(s.tool == tool, tool.name());
-            if let Some(k) = key_of(ui, tool) {
-                r = r.on_hover_text(k);
-            }
-            if r.clicked() {
-                s.tool = tool;
-            }
-        }
-    });
-    let objects_tip = "Select doodads and WMOs: click, Shift+click adds, Ctrl+click toggles";
-    if ui
-        .selectable_label(s.tool == Tool::Objects, Tool::Objects.name())
-        .on_hover_text(match key_of(ui, Tool::Objects) {
-            Some(k) => format!("{objects_tip} ({k})"),
-            None => objects_tip.to_string(),
-        })
-        .clicked()
-    {
-        s.tool = Tool::Objects;
-    }
-    if ui
-        .selectable_label(s.tool == Tool::CopyPaste, Tool::CopyPaste.name())
-        .on_hover_text(
-            "Select a rectangle of ground, copy it, paste it elsewhere or in another map",
-        )
-        .clicked()
-    {
-        s.tool = Tool::CopyPaste;
-    }
-    if ui
-        .selectable_label(s.tool == Tool::Scatter, Tool::Scatter.name())
-        .on_hover_text("Paint a palette of models onto the ground, or erase objects")
-        .clicked()
-    {
-        s.tool = Tool::Scatter;
-    }
-    for (tool, hint) in [
-        (
-            Tool::SelectVertices,
-            "Select terrain vertices by box, lasso or brush, then raise, set, plane or smooth them",
-        ),
-        (
-            Tool::Road,
-            "Click a road's control points, then lay it: bed, shoulders and texture",
-        ),
-    ] {
-        if ui
-            .selectable_label(s.tool == tool, tool.name())
-            .on_hover_text(hint)
-            .clicked()
-        {
-            s.tool = tool;
-        }
-    }
+    super::tool_bar::show(ui, &mut s);
     if s.tool == Tool::Scatter {
         // An object brush: the radius is the brush's, the rest the palette panel's.
         ui.separator();

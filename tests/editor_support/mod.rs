@@ -185,9 +185,17 @@ pub fn with_tool(tool: loam::doc::editing::Tool) -> (Harness<'static, LoamApp>, 
     });
     h.run();
     let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    choose_tool(&mut h, tool);
+    (h, view)
+}
+
+/// Chooses `tool` as a user does: its kind's icon in the tool bar, then its mode's button.
+pub fn choose_tool(h: &mut Harness<'_, LoamApp>, tool: loam::doc::editing::Tool) {
+    h.get_by_label(&loam::ui::tool_bar::kind_label(tool.kind()))
+        .click();
+    h.run();
     h.get_by_label(tool.name()).click();
     h.run();
-    (h, view)
 }
 
 /// Types `text` into the field labelled `label`: a click to focus it, a frame, then the keys.

@@ -135,7 +135,11 @@ impl Component for Brushes {
                     Brushes::set_tools(cx, settings);
                 }
             }
-            Intent::SelectTool(tool) => cx.doc.editing.settings.tool = tool,
+            Intent::SelectTool(tool) => cx.doc.editing.settings.choose(tool),
+            Intent::SelectKind(kind) => {
+                let settings = &mut cx.doc.editing.settings;
+                settings.choose(settings.mode_of(kind));
+            }
             Intent::AdjustBrush(step, times) => adjust(&mut cx.doc.editing.settings, step, times),
             other => return Some(other),
         }
