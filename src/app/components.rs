@@ -7,10 +7,10 @@ use super::component::Component;
 use crate::app::{
     files::autosave, files::export, files::images, files::new_map, files::open_from_client,
     files::opening, files::save_as, keys, palette, toolbox::asset_browser, toolbox::brushes,
-    toolbox::map_edits, toolbox::object_tool, toolbox::road_tool, toolbox::scatter_tool,
-    toolbox::terrain_clipboard, toolbox::texture_tools, toolbox::vertex_selection,
-    view_options::daylight, view_options::missing_models, view_options::places,
-    view_options::view_settings, window,
+    toolbox::map_edits, toolbox::object_tool, toolbox::presets, toolbox::road_tool,
+    toolbox::scatter_tool, toolbox::terrain_clipboard, toolbox::texture_tools,
+    toolbox::vertex_selection, view_options::daylight, view_options::missing_models,
+    view_options::places, view_options::view_settings, window,
 };
 
 /// Every component of the editor, grouped as their files are.
@@ -68,6 +68,8 @@ pub struct ToolComponents {
     pub vertex_selection: vertex_selection::VertexSelection,
     /// The road tool and the road being edited.
     pub road_tool: road_tool::RoadTool,
+    /// The tool panel's brush presets.
+    pub presets: presets::Presets,
 }
 
 /// The View and Settings menus' components.
@@ -87,7 +89,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 23] {
+    pub fn all(&mut self) -> [&mut dyn Component; 24] {
         [
             &mut self.files.save_as,
             &mut self.files.open_from_client,
@@ -102,6 +104,7 @@ impl Components {
             &mut self.toolbox.object_tool,
             &mut self.toolbox.terrain_clipboard,
             &mut self.toolbox.map_edits,
+            &mut self.toolbox.presets,
             &mut self.toolbox.brushes,
             &mut self.files.opening,
             &mut self.view.view_settings,
@@ -136,6 +139,7 @@ impl Components {
                 brushes: Default::default(),
                 vertex_selection: Default::default(),
                 road_tool: Default::default(),
+                presets: Default::default(),
             },
             view: Default::default(),
             window: Default::default(),

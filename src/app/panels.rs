@@ -230,6 +230,7 @@ pub(super) fn right_view(
         flatten_locked: doc.editing.describe_flatten_lock(),
         selection: Default::default(),
         road: Default::default(),
+        presets: Default::default(),
         note: (!doc.editing.refused.is_empty()).then(|| {
             let why = if doc.editing.settings.tool == Tool::SwapTexture {
                 "they paint the new texture already"
@@ -265,6 +266,11 @@ pub(super) fn with_shaping_tools(
 ) {
     view.tools.selection = selection;
     view.tools.road = road.view(view.tools.textures.clone());
+}
+
+/// Adds the presets' section to `view`.
+pub(super) fn with_presets(view: &mut RightView, presets: ui::presets_panel::PresetsView) {
+    view.tools.presets = presets;
 }
 
 /// The right panel: the tools, the object panel with the object tool, and the history.

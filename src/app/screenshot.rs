@@ -55,6 +55,8 @@ pub enum ShotDialog {
     Keys,
     /// The command palette with "sti" typed.
     CommandPalette,
+    /// The tool panel's brush presets, listed.
+    Presets,
 }
 
 impl ShotDialog {
@@ -71,6 +73,9 @@ impl ShotDialog {
             ShotDialog::Textures => Command::Textures,
             ShotDialog::Keys => Command::KeySettings,
             ShotDialog::CommandPalette => return Intent::PaletteQuery("sti".into()),
+            ShotDialog::Presets => {
+                return Intent::Presets(crate::command::PresetsIntent::Show(true));
+            }
         };
         Intent::Command(command)
     }

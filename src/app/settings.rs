@@ -45,6 +45,9 @@ pub struct Settings {
     pub autosave_secs: u32,
     /// The view's time of day (View ▸ Time of day).
     pub time_of_day: crate::doc::light::TimeOfDay,
+    /// The brush presets, in the list's order (a new user starts with loam's own).
+    #[serde(default = "crate::edit::presets::shipped")]
+    pub presets: Vec<crate::edit::presets::BrushPreset>,
     /// What is remembered per map: its camera, its generation, its bookmarks.
     #[serde(flatten)]
     pub per_map: PerMapSettings,
@@ -116,6 +119,7 @@ impl Default for Settings {
             objects: ObjectFilter::default(),
             autosave_secs: DEFAULT_AUTOSAVE_SECS,
             time_of_day: Default::default(),
+            presets: crate::edit::presets::shipped(),
             per_map: PerMapSettings::default(),
             input: InputSettings::default(),
         }

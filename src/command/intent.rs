@@ -137,6 +137,29 @@ pub enum Intent {
     Selection(SelectionIntent),
     /// The road tool.
     Road(RoadIntent),
+    /// The tool panel's brush presets.
+    Presets(PresetsIntent),
+}
+
+/// What the tool panel's presets ask the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PresetsIntent {
+    /// Show (or hide) the list.
+    Show(bool),
+    /// The name typed for the next preset saved, or for a rename.
+    Name(String),
+    /// Keep the current tool's settings as a preset under the typed name.
+    Save,
+    /// Put preset N's settings in the tool panel.
+    Pick(usize),
+    /// Give preset N the typed name.
+    Rename(usize),
+    /// Forget preset N.
+    Delete(usize),
+    /// Write the presets to a file (`{"presets": [...]}`) in a folder the user picks.
+    Export,
+    /// Add the presets of a file the user picks.
+    Import,
 }
 
 /// What the Settings ▸ Keys window asks the app to do.

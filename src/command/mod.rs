@@ -16,6 +16,6 @@ pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use commands::Command;
 pub use intent::{
     AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, KeysIntent,
-    LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, RoadIntent, SaveAsIntent,
-    ScatterIntent, SelectionIntent, TexturesIntent, ViewToggles,
+    LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, PresetsIntent, RoadIntent,
+    SaveAsIntent, ScatterIntent, SelectionIntent, TexturesIntent, ViewToggles,
 };

@@ -76,6 +76,14 @@ impl Editing {
             Tool::Flatten => Some(self.flatten_target(at)),
             _ => None,
         };
+        if matches!(
+            self.settings.tool,
+            Tool::Paint | Tool::EraseTexture | Tool::SprayTexture
+        ) {
+            // The quick palette offers the textures last painted with.
+            let texture = self.settings.texture.clone();
+            self.settings.remember_texture(&texture);
+        }
         let s = &self.settings;
         self.refused.clear();
         self.active = Some(Active {

@@ -28,6 +28,7 @@ pub mod lattice;
 pub mod objects;
 pub mod ops;
 pub mod outcome;
+pub mod presets;
 pub mod raster;
 pub mod shapes;
 pub mod stroke;

@@ -331,10 +331,45 @@ pub struct Op {
     pub stamp: Option<String>,
     /// stamp: degrees it is turned, clockwise seen from above (default 0).
     pub rotation: Option<f32>,
+    /// paint, erase_texture: scatter small splotches inside the brush instead of one dab
+    /// (Noggit Red's texture spray), for broken edges and scree.
+    pub spray: Option<Spray>,
     /// The stamp's pixels, once read (the editor hands them over; `run` reads them for a
     /// script).
     #[serde(skip)]
     pub stamp_mask: Option<std::sync::Arc<crate::edit::terrain::brush::StampMask>>,
+}
+
+/// A texture spray: each dab of the stroke lays `rate` splotches of radius `size` at random
+/// places inside the brush (uniform over its circle), from a stream the seed and the dab's
+/// place repeat exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spray {
+    /// Splotches a dab, 1 to 64.
+    pub rate: u32,
+    /// Each splotch's radius, yards (its inner half at full strength).
+    pub size: f32,
+    /// The random stream's seed (default 0).
+    #[serde(default)]
+    pub seed: u32,
+}
+
+impl Spray {
+    /// The splotches' centres for a dab at (`x`, `y`) of a brush of `radius`.
+    pub fn splotches(&self, x: f64, y: f64, radius: f64) -> Vec<[f64; 2]> {
+        // The dab's place joins the seed, so that each dab of a stroke scatters anew and the
+        // same stroke scatters the same way again.
+        let place = (x.to_bits().rotate_left(17)) ^ y.to_bits();
+        let mut rng = crate::edit::objects::scatter::Rng::new(u64::from(self.seed) ^ place);
+        (0..self.rate)
+            .map(|_| {
+                let r = radius * rng.unit().sqrt();
+                let a = std::f64::consts::TAU * rng.unit();
+                [x + r * a.cos(), y + r * a.sin()]
+            })
+            .collect()
+    }
 }
 
 /// How far past its radius a stroke reads the terrain: smoothing averages a vertex's
@@ -428,6 +463,22 @@ impl Op {
             OpTool::Plane => &[("through", self.through.is_some())],
             _ => &[],
         };
+        if let Some(spray) = &self.spray {
+            if !matches!(self.tool, OpTool::Paint | OpTool::EraseTexture) {
+                return Err("`spray` belongs to paint and erase_texture".into());
+            }
+            if !(1..=64).contains(&spray.rate) {
+                return Err(format!("spray: `rate` is 1 to 64, not {}", spray.rate));
+            }
+            // A splotch reaches past the brush by its size; the tiles a stroke reads reach a
+            // chunk (33 yards) past it, so 20 yards stays inside what was read.
+            if !(spray.size > 0.0 && spray.size <= 20.0) {
+                return Err(format!(
+                    "spray: `size` is over 0 and at most 20 yards, not {}",
+                    spray.size
+                ));
+            }
+        }
         if self.rotation.is_some() && self.stamp.is_none() {
             return Err("`rotation` turns a stamp: give `stamp` too".into());
         }
@@ -514,6 +565,7 @@ impl Op {
             OpTool::Smooth => "Smooth",
             OpTool::Ramp => "Ramp",
             OpTool::Noise => "Noise",
+            OpTool::Paint if self.spray.is_some() => "Spray texture",
             OpTool::Paint => "Paint",
             OpTool::EraseTexture => "Erase texture",
             OpTool::HoleAdd => "Add holes",
@@ -602,7 +654,21 @@ pub fn dab(
                 opacity: op.opacity.unwrap_or(1.0),
                 mode,
             };
-            paint::dab(map, &brush, &paint, x, y, stroke);
+            match &op.spray {
+                Some(spray) => {
+                    // Small soft splotches inside the brush; a spray has no stamp.
+                    let splotch = Brush {
+                        radius: spray.size,
+                        inner_radius: spray.size * 0.5,
+                        stamp: None,
+                        ..brush.clone()
+                    };
+                    for [sx, sy] in spray.splotches(x, y, f64::from(brush.radius)) {
+                        drop(paint::dab(map, &splotch, &paint, sx, sy, stroke));
+                    }
+                }
+                None => drop(paint::dab(map, &brush, &paint, x, y, stroke)),
+            }
         }
         OpTool::HoleAdd => drop(cells::dab(map, &brush, CellEdit::AddHoles, x, y, stroke)),
         OpTool::HoleRemove => drop(cells::dab(map, &brush, CellEdit::RemoveHoles, x, y, stroke)),

@@ -35,6 +35,8 @@ pub enum Tool {
     EraseTexture,
     /// Swap one texture for the chosen one in the chunks under the brush, alpha kept.
     SwapTexture,
+    /// Paint the chosen texture in small splotches scattered inside the brush.
+    SprayTexture,
     /// Cut holes.
     HoleAdd,
     /// Fill holes.
@@ -166,7 +168,7 @@ const fn other(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
 
 /// Every tool, in the order of the [`Tool`] enum, which is the order the tool panel lists
 /// them: the brushes, then the tools that are not brushes.
-pub const TOOLS: [ToolRow; 28] = {
+pub const TOOLS: [ToolRow; 29] = {
     use ToolKind as K;
     [
         sculpt(Tool::Raise, "Raise", YARDS),
@@ -178,6 +180,7 @@ pub const TOOLS: [ToolRow; 28] = {
         brush(Tool::Paint, "Paint", K::Texture),
         brush(Tool::EraseTexture, "Erase texture", K::Texture),
         brush(Tool::SwapTexture, "Swap texture", K::Texture),
+        brush(Tool::SprayTexture, "Spray texture", K::Texture),
         brush(Tool::HoleAdd, "Add holes", K::Holes),
         brush(Tool::HoleRemove, "Remove holes", K::Holes),
         brush(Tool::Shade, "Shade", K::Shade),
@@ -349,6 +352,16 @@ pub struct ToolSettings {
     /// map's folder and the client).
     #[serde(default)]
     pub shadow_models: bool,
+    /// The textures last painted with, newest first (at most [`RECENT_TEXTURES`]): the quick
+    /// palette beside Paint.
+    #[serde(default)]
+    pub recent_textures: Vec<String>,
+    /// The spray's splotches a dab.
+    #[serde(default = "spray_rate")]
+    pub spray_rate: u32,
+    /// The spray's splotch radius, yards.
+    #[serde(default = "spray_size")]
+    pub spray_size: f32,
     /// The liquid the liquid tools add.
     #[serde(default)]
     pub liquid_kind: LiquidKind,
@@ -371,6 +384,31 @@ pub struct ToolSettings {
 /// Serde's default for settings that start on.
 fn yes() -> bool {
     true
+}
+
+/// How many textures the quick palette remembers.
+pub const RECENT_TEXTURES: usize = 10;
+
+impl ToolSettings {
+    /// Puts `texture` first among the recent textures, once, keeping [`RECENT_TEXTURES`].
+    pub fn remember_texture(&mut self, texture: &str) {
+        if texture.trim().is_empty() {
+            return;
+        }
+        self.recent_textures.retain(|t| t != texture);
+        self.recent_textures.insert(0, texture.to_string());
+        self.recent_textures.truncate(RECENT_TEXTURES);
+    }
+}
+
+/// The spray's splotches a dab, to start with.
+fn spray_rate() -> u32 {
+    12
+}
+
+/// The spray's splotch radius to start with, yards.
+fn spray_size() -> f32 {
+    3.0
 }
 
 impl Default for ToolSettings {
@@ -399,6 +437,9 @@ impl Default for ToolSettings {
             rebake_shadows: false,
             shadow_sun: crate::edit::derived::shadows::Sun::DEFAULT,
             shadow_models: false,
+            recent_textures: Vec::new(),
+            spray_rate: spray_rate(),
+            spray_size: spray_size(),
             liquid_kind: LiquidKind::Water,
             liquid_type: None,
             liquid_height: None,
@@ -434,6 +475,7 @@ impl ToolSettings {
             ops::OpTool::Smooth => Tool::Smooth,
             ops::OpTool::Ramp => Tool::Ramp,
             ops::OpTool::Noise => Tool::Noise,
+            ops::OpTool::Paint if op.spray.is_some() => Tool::SprayTexture,
             ops::OpTool::Paint => Tool::Paint,
             ops::OpTool::EraseTexture => Tool::EraseTexture,
             ops::OpTool::HoleAdd => Tool::HoleAdd,
@@ -479,6 +521,9 @@ impl ToolSettings {
             rebake_shadows: base.rebake_shadows,
             shadow_sun: base.shadow_sun,
             shadow_models: base.shadow_models,
+            recent_textures: base.recent_textures.clone(),
+            spray_rate: op.spray.map_or(base.spray_rate, |s| s.rate),
+            spray_size: op.spray.map_or(base.spray_size, |s| s.size),
             liquid_kind: op.kind.unwrap_or(base.liquid_kind),
             liquid_type: op.liquid_type.or(base.liquid_type),
             liquid_height: if liquid_tool {
@@ -499,7 +544,7 @@ impl ToolSettings {
             Tool::Flatten | Tool::Ramp => ops::OpTool::Flatten,
             Tool::Smooth => ops::OpTool::Smooth,
             Tool::Noise => ops::OpTool::Noise,
-            Tool::Paint => ops::OpTool::Paint,
+            Tool::Paint | Tool::SprayTexture => ops::OpTool::Paint,
             Tool::EraseTexture => ops::OpTool::EraseTexture,
             // Its dabs are `texture_ops::swap_dab` (`doc::editing`), not an `ops::dab`; the op
             // carries only the brush.
@@ -524,7 +569,7 @@ impl ToolSettings {
         let stamp = b
             .stamp
             .as_ref()
-            .filter(|_| ops::OpTool::STAMPED.contains(&tool));
+            .filter(|_| ops::OpTool::STAMPED.contains(&tool) && self.tool != Tool::SprayTexture);
         Op {
             tool,
             points: vec![[0.0, 0.0]],
@@ -554,6 +599,11 @@ impl ToolSettings {
             stamp: stamp.map(|s| s.path.clone()),
             rotation: stamp.map(|_| b.rotation),
             stamp_mask: stamp.and_then(|s| s.mask.clone()),
+            spray: (self.tool == Tool::SprayTexture).then_some(ops::Spray {
+                rate: self.spray_rate,
+                size: self.spray_size,
+                seed: self.noise_seed,
+            }),
         }
     }
 

@@ -15,6 +15,7 @@ pub mod marks;
 pub mod menu;
 pub mod object_panel;
 pub mod palette_panel;
+pub mod presets_panel;
 pub mod road_panel;
 pub mod selection_panel;
 pub mod status;

@@ -37,6 +37,8 @@ pub struct ToolsView {
     pub selection: super::selection_panel::SelectionView,
     /// The road tool's panel.
     pub road: super::road_panel::RoadView,
+    /// The brush presets.
+    pub presets: super::presets_panel::PresetsView,
     /// The flatten target kept across strokes, described, while locked.
     pub flatten_locked: Option<String>,
 }
@@ -46,6 +48,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
     let mut s = settings.clone();
     ui.heading("Tools");
     super::tool_bar::show(ui, &mut s);
+    let presets = super::presets_panel::show(ui, &view.presets);
     if s.tool == Tool::Scatter {
         // An object brush: the radius is the brush's, the rest the palette panel's.
         ui.separator();
@@ -54,7 +57,8 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 .logarithmic(true)
                 .text("Radius"),
         );
-        let mut out = super::palette_panel::show(ui, &view.palette);
+        let mut out = presets;
+        out.extend(super::palette_panel::show(ui, &view.palette));
         if s != *settings {
             out.push(Intent::SetTools(Box::new(s)));
         }
@@ -62,7 +66,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
     }
     if !s.tool.is_brush() {
         // None is a brush: the object panel follows (the app draws it), or the tool's own.
-        let mut out = Vec::new();
+        let mut out = presets;
         match s.tool {
             Tool::CopyPaste => {
                 ui.separator();
@@ -122,7 +126,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 ui.selectable_value(&mut s.brush.shape, f, format!("{f:?}"));
             }
         });
-    let mut out = Vec::new();
+    let mut out = presets;
     if crate::edit::ops::OpTool::STAMPED.contains(&s.op().tool) {
         stamp_row(ui, &mut s, view, &mut out);
     }
@@ -220,7 +224,13 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             }
             ui.label("Chunks under the brush paint the second texture where they painted the first; alpha maps are kept.");
         }
-        Tool::Paint | Tool::EraseTexture => {
+        Tool::Paint | Tool::EraseTexture | Tool::SprayTexture => {
+            quick_palette(
+                ui,
+                &mut s.texture,
+                &view.textures,
+                &settings.recent_textures,
+            );
             ComboBox::from_label("Tile textures")
                 .selected_text(short(&s.texture))
                 .show_ui(ui, |ui| {
@@ -236,6 +246,11 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
                 );
             });
             ui.add(Slider::new(&mut s.opacity, 0.0..=1.0).text("Opacity"));
+            if s.tool == Tool::SprayTexture {
+                ui.add(Slider::new(&mut s.spray_rate, 1..=64).text("Splotches a dab"));
+                ui.add(Slider::new(&mut s.spray_size, 0.5..=20.0).text("Splotch size (yd)"));
+                ui.add(DragValue::new(&mut s.noise_seed).prefix("Seed "));
+            }
         }
         Tool::Shade => {
             ui.horizontal(|ui| {
@@ -323,6 +338,39 @@ fn stamp_row(ui: &mut egui::Ui, s: &mut ToolSettings, view: &ToolsView, out: &mu
     if s.brush.stamp.is_some() {
         ui.add(Slider::new(&mut s.brush.rotation, -180.0..=180.0).text("Turn (°)"));
         ui.label("The image covers the brush's square; falloff and shape do not apply.");
+    }
+}
+
+/// The accessible name of a quick palette button ("Texture: Grass.blp").
+pub fn quick_texture_label(path: &str) -> String {
+    format!("Texture: {}", short(path))
+}
+
+/// The quick palette: the tile's textures, then the last ten painted with, one click each.
+fn quick_palette(ui: &mut egui::Ui, texture: &mut String, tile: &[String], recent: &[String]) {
+    for (what, list) in [("Tile", tile), ("Recent", recent)] {
+        if list.is_empty() {
+            continue;
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.weak(what);
+            for t in list {
+                let r = ui
+                    .selectable_label(*texture == *t, short(t))
+                    .on_hover_text(t.as_str());
+                r.widget_info(|| {
+                    egui::WidgetInfo::selected(
+                        egui::Role::Button,
+                        true,
+                        *texture == *t,
+                        quick_texture_label(t),
+                    )
+                });
+                if r.clicked() {
+                    *texture = t.clone();
+                }
+            }
+        });
     }
 }
 

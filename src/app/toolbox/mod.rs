@@ -14,6 +14,7 @@ pub mod object_tool;
 pub(super) mod object_view;
 pub(super) mod operation_runs;
 pub(super) mod overlays;
+pub mod presets;
 pub(super) mod road_tool;
 pub(super) mod scatter_tool;
 pub(super) mod stamps;
