@@ -389,3 +389,41 @@ fn beyond_the_loaded_tiles_the_wdl_draws_the_horizon() {
     );
     assert!(is_default_sky(off), "with the horizon off the sky: {off:?}");
 }
+
+/// `loam light list CLIENT MAP` (issue 51): the map's lights in game coordinates, each read
+/// back from the rows this file writes by the issue's rule.
+#[test]
+fn light_list_prints_each_light_of_the_map_where_the_tables_put_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrath = client(&dir.path().join("wrath"), false);
+    let o = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(["light", "list"])
+        .arg(&wrath)
+        .arg(MAP)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], "1\tglobal\t0.00 0.00\t1");
+    let [x, y, z] = LOCAL_AT;
+    let [inner, outer] = LOCAL_RADII;
+    assert_eq!(
+        lines[1],
+        format!("2\t{x:.2} {y:.2} {z:.2}\t{inner:.2} {outer:.2}\t2")
+    );
+    // A map the table does not name is an error naming it.
+    let o = Command::new(env!("CARGO_BIN_EXE_loam"))
+        .args(["light", "list"])
+        .arg(&wrath)
+        .arg("Nowhere")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Nowhere"));
+}
