@@ -547,3 +547,53 @@ fn apply_errors_point_at_the_operation_and_field_and_show_the_files_shape() {
     assert!(said.contains("texture"), "{said}");
     assert!(!out.exists(), "nothing written");
 }
+
+/// `loam apply … --undo N` (issue 55, item 4): the operations run through the editor's history
+/// and the last N steps are undone before writing, so the files are those of the operations
+/// before them, byte for byte.
+#[test]
+fn apply_undo_writes_the_map_as_it_was_before_the_last_steps() {
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample/Sample.wdt");
+    let dir = tempfile::tempdir().unwrap();
+    let raise = r#"{"tool": "raise", "points": [[30, 40]], "radius": 25, "strength": 6}"#;
+    let lower = r#"{"tool": "lower", "points": [[110, 150]], "radius": 25, "strength": 6}"#;
+    let run = |name: &str, ops: &str, undo: Option<&str>| {
+        let out = dir.path().join(name);
+        let ops_file = dir.path().join(format!("{name}.json"));
+        std::fs::write(&ops_file, ops).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_loam"));
+        cmd.arg("apply")
+            .arg(&map)
+            .arg(&ops_file)
+            .args(["--to", "3.3.5"])
+            .arg(&out);
+        if let Some(n) = undo {
+            cmd.args(["--undo", n]);
+        }
+        let o = cmd.output().unwrap();
+        let text =
+            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+        (o.status.success(), text, out)
+    };
+    let both = format!(r#"{{"ops": [{raise}, {lower}]}}"#);
+    let (ok, said, one_undone) = run("one-undone", &both, Some("1"));
+    assert!(ok, "{said}");
+    assert!(said.contains("undone: Lower"), "{said}");
+    let (ok, said, first_only) = run("first-only", &format!(r#"{{"ops": [{raise}]}}"#), None);
+    assert!(ok, "{said}");
+    assert_same_folders(
+        "--undo 1 against the first operation alone",
+        &first_only,
+        &one_undone,
+    );
+    // Both undone: the map as opened (written by the same writer).
+    let (ok, said, all_undone) = run("all-undone", &both, Some("2"));
+    assert!(ok, "{said}");
+    let (ok, said, none) = run("none", r#"{"ops": []}"#, None);
+    assert!(ok, "{said}");
+    assert_same_folders("--undo 2 against no operation", &none, &all_undone);
+    // More than there are steps: an error, nothing written.
+    let (ok, said, too_many) = run("too-many", &both, Some("3"));
+    assert!(!ok && said.contains("--undo 3"), "{said}");
+    assert!(!too_many.exists());
+}

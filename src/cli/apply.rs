@@ -24,7 +24,7 @@ use crate::pipeline::source::{OpenedSource, open_source};
 use crate::pipeline::stream::{Overlay, Target, write_map};
 use crate::pipeline::{self, MapKind};
 
-/// Runs `loam apply MAP OPS.json --to VERSION OUT`.
+/// Runs `loam apply MAP OPS.json --to VERSION OUT [--undo N]`.
 pub fn run(
     map_path: &Path,
     ops_path: &Path,
@@ -32,6 +32,7 @@ pub fn run(
     from: Option<Generation>,
     client: Option<&Path>,
     out: &Path,
+    undo: usize,
 ) -> Result<ExitCode, LoamError> {
     pipeline::check_writable(to)?;
     let text = std::fs::read_to_string(ops_path).map_err(|source| LoamError::Io {
@@ -60,6 +61,7 @@ pub fn run(
         file: &file,
         path: ops_path,
         model_box: &model_box,
+        undo,
     };
     match open_source(map_path, from)? {
         Some(opened) => run_streamed(opened, &ops, &folder, to, out),
@@ -75,6 +77,8 @@ struct Ops<'a> {
     path: &'a Path,
     /// Each model path's own box, for object operations.
     model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
+    /// Steps to undo after the operations ran (`--undo`).
+    undo: usize,
 }
 
 impl Ops<'_> {
@@ -130,10 +134,27 @@ impl Ops<'_> {
                 false
             }
         });
-        match failure {
-            Some(e) => Err(e),
-            None => Ok(changed),
+        if let Some(e) = failure {
+            return Err(e);
         }
+        // `--undo N`: the history's last N steps undone, as the editor's Undo does; the tiles
+        // they touched are still written, now as they were before those steps.
+        let (labels, applied) = history.labels();
+        if self.undo > applied {
+            return Err(LoamError::Usage(format!(
+                "--undo {}: the operations made {applied} undo step(s)",
+                self.undo
+            )));
+        }
+        for label in labels[applied - self.undo..applied].iter().rev() {
+            if history.undo(target.map()).is_none() {
+                return Err(LoamError::Usage(format!(
+                    "--undo: {label} could not be undone"
+                )));
+            }
+            println!("undone: {label}");
+        }
+        Ok(changed)
     }
 }
 

@@ -385,6 +385,10 @@ pub enum Command {
         /// decide which tiles and chunks list them); the map's own folder is searched first.
         #[arg(long, value_name = "DIR")]
         client: Option<PathBuf>,
+        /// After running the operations through the editor's history (each one undo step, as
+        /// the editor records them), undo the last N before writing.
+        #[arg(long, value_name = "N")]
+        undo: Option<usize>,
     },
 }
 
@@ -540,7 +544,16 @@ pub fn run(cli: Cli) -> ExitCode {
             out,
             from,
             client,
-        }) => apply::run(&map, &ops, to, from, client.as_deref(), &out),
+            undo,
+        }) => apply::run(
+            &map,
+            &ops,
+            to,
+            from,
+            client.as_deref(),
+            &out,
+            undo.unwrap_or(0),
+        ),
         Some(Command::Model { file, client, json }) => model::run(&file, client.as_deref(), json),
         Some(Command::New {
             args,
