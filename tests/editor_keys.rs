@@ -10,39 +10,12 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use loam::app::LoamApp;
 use loam::app::settings::{STORAGE_KEY, Settings};
-use loam::app::{LoamApp, StartOptions};
 use loam::command::keymap::Action;
 use loam::doc::editing::Tool;
 use loam::model::TileCoord;
 use loam::ui::dialogs::keys::{KEYS_ACCEPT_LABEL, KEYS_FILTER_LABEL, key_button_label};
-
-/// The editor on the bundled sample, as a previous run left `settings` (the defaults when
-/// `None`).
-fn editor(settings: Option<Settings>) -> Harness<'static, LoamApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            let app = LoamApp::new(
-                cc,
-                StartOptions {
-                    open: None,
-                    dialogs: Box::new(loam::app::file_picker::ScriptedDialogs::default()),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            );
-            match settings {
-                Some(s) => app.with_settings(s),
-                None => app,
-            }
-        });
-    h.run();
-    h
-}
 
 fn tool(h: &Harness<'_, LoamApp>) -> Tool {
     h.state().editing().settings.tool
@@ -63,7 +36,7 @@ fn keys_row(h: &mut Harness<'_, LoamApp>, name: &str) {
 
 #[test]
 fn a_tools_new_key_selects_it_the_old_one_not_and_survives_a_restart() {
-    let mut h = editor(None);
+    let mut h = editor_support::editor(None);
     assert_eq!(tool(&h), Tool::Raise);
     press(&mut h, Key::Num4);
     assert_eq!(tool(&h), Tool::Smooth, "4 is Smooth's default key");
@@ -90,7 +63,7 @@ fn a_tools_new_key_selects_it_the_old_one_not_and_survives_a_restart() {
     eframe::App::save(h.state_mut(), &mut storage);
     let restored = Settings::restored(Some(&storage), false);
     assert_eq!(restored.input.keys.keys(smooth), vec![k]);
-    let mut h = editor(Some(restored));
+    let mut h = editor_support::editor(Some(restored));
     press(&mut h, Key::K);
     assert_eq!(tool(&h), Tool::Smooth, "the key survives a restart");
     press(&mut h, Key::Num1);
@@ -118,14 +91,14 @@ fn a_settings_file_from_before_keys_starts_with_the_default_keys() {
         "the old file was read, not dropped"
     );
     assert!(restored.view.chunk_grid);
-    let mut h = editor(Some(restored));
+    let mut h = editor_support::editor(Some(restored));
     press(&mut h, Key::Num4);
     assert_eq!(tool(&h), Tool::Smooth);
 }
 
 #[test]
 fn a_clashing_key_is_shown_before_it_is_taken_and_reset_restores_the_default() {
-    let mut h = editor(None);
+    let mut h = editor_support::editor(None);
     let smooth = Action::Tool(Tool::Smooth);
     let forward = Action::Camera(loam::command::keymap::CameraMove::Forward);
     keys_row(&mut h, "smooth");
@@ -163,7 +136,7 @@ fn the_palette_finds_stitch_from_sti_shows_the_users_key_and_runs_it() {
     let mut settings = Settings::default();
     let key = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::ALT, Key::T);
     settings.input.keys.set(stitch, vec![key]);
-    let mut h = editor(Some(settings));
+    let mut h = editor_support::editor(Some(settings));
 
     h.key_press(Key::F1);
     h.run();
@@ -200,7 +173,7 @@ fn the_palette_finds_stitch_from_sti_shows_the_users_key_and_runs_it() {
 
 #[test]
 fn a_bookmark_brings_the_camera_back() {
-    let mut h = editor(None);
+    let mut h = editor_support::editor(None);
     h.key_press_modifiers(Modifiers::COMMAND, Key::G);
     h.run();
     editor_support::type_into(
@@ -300,7 +273,7 @@ fn tile_corner(tile: TileCoord, z: f64) -> [f64; 3] {
 
 #[test]
 fn the_left_handed_set_flies_on_the_arrows_and_alt_wheel_grows_the_brush() {
-    let mut h = editor(None);
+    let mut h = editor_support::editor(None);
     editor_support::click_each(&mut h, &["Settings", "Keys…"]);
     h.get_by_label("Left-handed (arrows and keypad)").click();
     h.run();

@@ -9,39 +9,13 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use loam::app::LoamApp;
 use loam::app::settings::Settings;
-use loam::app::{LoamApp, StartOptions};
 use loam::command::keymap::Action;
 use loam::doc::editing::Tool;
 use loam::edit::tools::ToolKind;
 use loam::ui::dialogs::keys::{KEYS_FILTER_LABEL, key_button_label};
 use loam::ui::tool_bar::kind_label;
-
-/// The editor on the bundled sample, with `settings` as a previous run left them.
-fn editor(settings: Option<Settings>) -> Harness<'static, LoamApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_step_dt(1.0 / 60.0)
-        .with_max_steps(256)
-        .build_eframe(move |cc| {
-            let app = LoamApp::new(
-                cc,
-                StartOptions {
-                    open: None,
-                    dialogs: Box::new(loam::app::file_picker::ScriptedDialogs::default()),
-                    screenshot: None,
-                    read_as: None,
-                    client: None,
-                },
-            );
-            match settings {
-                Some(s) => app.with_settings(s),
-                None => app,
-            }
-        });
-    h.run();
-    h
-}
 
 fn tool(h: &Harness<'_, LoamApp>) -> Tool {
     h.state().editing().settings.tool
@@ -54,7 +28,7 @@ fn click(h: &mut Harness<'_, LoamApp>, label: &str) {
 
 #[test]
 fn sculpt_then_flatten_through_the_bar_and_through_flattens_key() {
-    let mut h = editor(None);
+    let mut h = editor_support::editor(None);
     // Every kind has its icon, and the bar stays within 16 buttons.
     for kind in ToolKind::ALL {
         assert!(h.query_by_label(&kind_label(kind)).is_some(), "{kind:?}");
@@ -89,7 +63,7 @@ fn sculpt_then_flatten_through_the_bar_and_through_flattens_key() {
 
 #[test]
 fn each_kind_remembers_its_last_mode_across_a_restart() {
-    let mut h = editor(None);
+    let mut h = editor_support::editor(None);
     click(&mut h, &kind_label(ToolKind::Water));
     click(&mut h, "Liquid height");
     click(&mut h, &kind_label(ToolKind::Sculpt));
@@ -122,7 +96,7 @@ fn a_kind_takes_a_key_of_the_users_and_the_keys_window_lists_kinds_and_modes() {
         .input
         .keys
         .set(Action::Kind(ToolKind::Water), vec![f7]);
-    let mut h = editor(Some(settings));
+    let mut h = editor_support::editor(Some(settings));
     click(&mut h, &kind_label(ToolKind::Water));
     click(&mut h, "River");
     click(&mut h, &kind_label(ToolKind::Sculpt));
@@ -194,7 +168,7 @@ fn a_preset_saved_brings_its_settings_back_and_survives_a_restart() {
     let restored = Settings::restored(Some(&storage), false);
     let kept = restored.presets.iter().find(|p| p.name == "My smooth");
     assert_eq!(kept.map(|p| p.settings.brush.radius), Some(57.0));
-    let mut h = editor(Some(restored));
+    let mut h = editor_support::editor(Some(restored));
     click(&mut h, PRESETS_HEADER);
     click(&mut h, "My smooth");
     assert_eq!(h.state().editing().settings.brush.radius, 57.0);

@@ -25,6 +25,8 @@ pub struct Opening {
     pub window_frames: bool,
     /// Autosave and recovery in this folder (off when `None`).
     pub recovery: Option<PathBuf>,
+    /// The settings a previous run left (the defaults when `None`).
+    pub settings: Option<loam::app::settings::Settings>,
 }
 
 /// The app under kittest, started as `opening` says.
@@ -35,6 +37,7 @@ pub fn harness(opening: Opening) -> Harness<'static, LoamApp> {
         dialogs,
         window_frames,
         recovery,
+        settings,
     } = opening;
     let mut builder = Harness::builder().with_size(egui::vec2(1280.0, 800.0));
     if window_frames {
@@ -55,11 +58,27 @@ pub fn harness(opening: Opening) -> Harness<'static, LoamApp> {
                     client,
                 },
             );
+            let app = match settings {
+                Some(s) => app.with_settings(s),
+                None => app,
+            };
             match recovery {
                 Some(root) => app.with_recovery(Recovery::at(root)),
                 None => app,
             }
         })
+}
+
+/// The editor on the bundled sample in window frames, as a previous run left `settings` (the
+/// defaults when `None`), after its first frames.
+pub fn editor(settings: Option<loam::app::settings::Settings>) -> Harness<'static, LoamApp> {
+    let mut h = harness(Opening {
+        window_frames: true,
+        settings,
+        ..Default::default()
+    });
+    h.run();
+    h
 }
 
 /// The app in window frames (`Opening::window_frames`), its file dialogs answered from
