@@ -18,9 +18,9 @@ pub trait FileDialogs {
     fn pick_listfile(&mut self) -> Option<PathBuf>;
     /// Asks for an image to import (PNG, TIFF); `None` when cancelled.
     fn pick_image(&mut self) -> Option<PathBuf>;
-    /// Asks for a palette file (`.json`, the Scatter tool's export) to import; `None` when
-    /// cancelled.
-    fn pick_palette(&mut self) -> Option<PathBuf>;
+    /// Asks for a JSON file to import, `what` it holds named in the title ("a palette", the
+    /// Scatter tool's export; "presets", the tool panel's); `None` when cancelled.
+    fn pick_json(&mut self, what: &str) -> Option<PathBuf>;
 }
 
 /// What a dialog component needs to carry out its intents: the open document, the file
@@ -76,10 +76,10 @@ impl FileDialogs for RfdDialogs {
             .pick_file()
     }
 
-    fn pick_palette(&mut self) -> Option<PathBuf> {
+    fn pick_json(&mut self, what: &str) -> Option<PathBuf> {
         rfd::FileDialog::new()
-            .set_title("Import a palette")
-            .add_filter("Palette", &["json", "JSON"])
+            .set_title(format!("Import {what}"))
+            .add_filter("JSON", &["json", "JSON"])
             .pick_file()
     }
 }
@@ -135,7 +135,7 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     /// Answered from the same queue as [`FileDialogs::pick_map`] (both pick a file).
-    fn pick_palette(&mut self) -> Option<PathBuf> {
+    fn pick_json(&mut self, _what: &str) -> Option<PathBuf> {
         self.pick_map()
     }
 }

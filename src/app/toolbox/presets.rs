@@ -83,7 +83,7 @@ impl Presets {
                 cx.shell.message = Some(format!("presets written to {}", path.display()));
             }
             PresetsIntent::Import => {
-                let Some(path) = cx.shell.dialogs.pick_palette() else {
+                let Some(path) = cx.shell.dialogs.pick_json("presets") else {
                     return Ok(());
                 };
                 let text = std::fs::read_to_string(&path)

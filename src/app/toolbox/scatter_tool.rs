@@ -315,7 +315,7 @@ impl ScatterTool {
                 cx.shell.message = Some(format!("palette written to {}", path.display()));
             }
             ScatterIntent::Import => {
-                let Some(path) = cx.shell.dialogs.pick_palette() else {
+                let Some(path) = cx.shell.dialogs.pick_json("a palette") else {
                     return Ok(());
                 };
                 let text = std::fs::read_to_string(&path)
