@@ -90,7 +90,10 @@ pub fn show(ui: &mut egui::Ui, s: &mut ToolSettings) {
                 .tint(tint);
             let r = ui
                 .add(egui::Button::image(image).selected(kind == chosen))
-                .on_hover_text(tooltip(ui, &keymap, kind.name(), None, Action::Kind(kind)));
+                // Built only while hovered: the bar is drawn every frame.
+                .on_hover_ui(|ui| {
+                    ui.label(tooltip(ui, &keymap, kind.name(), None, Action::Kind(kind)));
+                });
             // An icon has no text: screen readers (and the tests) know it by this name.
             r.widget_info(|| {
                 egui::WidgetInfo::selected(
@@ -110,13 +113,15 @@ pub fn show(ui: &mut egui::Ui, s: &mut ToolSettings) {
         for tool in chosen.tools() {
             let r = ui
                 .selectable_label(s.tool == tool, tool.name())
-                .on_hover_text(tooltip(
-                    ui,
-                    &keymap,
-                    tool.name(),
-                    hint(tool),
-                    Action::Tool(tool),
-                ));
+                .on_hover_ui(|ui| {
+                    ui.label(tooltip(
+                        ui,
+                        &keymap,
+                        tool.name(),
+                        hint(tool),
+                        Action::Tool(tool),
+                    ));
+                });
             if r.clicked() {
                 s.choose(tool);
             }
