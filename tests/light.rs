@@ -427,3 +427,228 @@ fn light_list_prints_each_light_of_the_map_where_the_tables_put_it() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("Nowhere"));
 }
+
+/// Extracts `game_path` from `archive` with StormLib's `smpq` (a reader that is not loam's).
+fn smpq_extract(archive: &Path, game_path: &str, scratch: &Path) -> Vec<u8> {
+    std::fs::create_dir_all(scratch).unwrap();
+    let run = Command::new("smpq")
+        .args(["-x", "-f", archive.to_str().unwrap(), game_path])
+        .current_dir(scratch)
+        .output()
+        .expect("smpq runs (install it with `bash packaging/setup --tests`)");
+    assert!(run.status.success(), "smpq -x {game_path}: {run:?}");
+    std::fs::read(scratch.join(game_path.replace('\\', "/"))).unwrap()
+}
+
+/// The records of a WDBC table (its bytes after the header, before the string block).
+fn records(table: &[u8]) -> &[u8] {
+    let word = |i: usize| u32::from_le_bytes(table[4 * i..4 * i + 4].try_into().unwrap()) as usize;
+    &table[20..20 + word(1) * word(3)]
+}
+
+/// `loam light add` then `light list` (issue 51): the new light reads back where it was put;
+/// the four tables, extracted with StormLib and read with `wow_dbc`'s typed 3.3.5 tables,
+/// hold the new rows at the ids the issue's rule gives and every old row byte for byte; the
+/// sky at the new light's centre at noon is the sky-top colour given, and its falloff ring
+/// the blend with the global light. Then `light edit` moves it and `light remove` takes it
+/// away with its set.
+#[test]
+fn light_add_writes_rows_every_reader_sees_and_the_sky_shows_them() {
+    use wow_dbc::DbcTable;
+    use wow_dbc::wrath_tables::{light::Light, light_int_band::LightIntBand};
+    let dir = tempfile::tempdir().unwrap();
+    let wrath = client(&dir.path().join("wrath"), false);
+    let before: std::collections::BTreeMap<_, _> = light_tables(8).into_iter().collect();
+    // Off both axes, away from the first local light (300, −200).
+    let at = [-150.0, 250.0, 1000.0];
+    const NEW_TOP: u32 = 0xC02080;
+    let o = common::loam_ok(&[
+        "light",
+        "add",
+        wrath.to_str().unwrap(),
+        MAP,
+        "--at",
+        "-150",
+        "250",
+        "1000",
+        "--radius",
+        "40",
+        "120",
+        "--band",
+        "sky-top=12:00=C02080",
+    ]);
+    let id: u32 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+    assert_eq!(id, 3, "one above the table's largest id");
+
+    let list = common::loam_ok(&["light", "list", wrath.to_str().unwrap(), MAP]);
+    let list = String::from_utf8_lossy(&list.stdout).into_owned();
+    // Set 3: one above LightParams' largest (2), whose band rows (37…54, 13…18) are free.
+    assert!(
+        list.lines()
+            .any(|l| l == "3\t-150.00 250.00 1000.00\t40.00 120.00\t3"),
+        "{list}"
+    );
+
+    let archive = wrath.join("Data/enUS/patch-enUS-4.MPQ");
+    let x = |name: &str| smpq_extract(&archive, name, &dir.path().join("x"));
+    let light = x("DBFilesClient\\Light.dbc");
+    let old = &before["DBFilesClient\\Light.dbc"];
+    assert_eq!(
+        &records(&light)[..records(old).len()],
+        records(old),
+        "old Light rows"
+    );
+    let rows = Light::read(&mut light.as_slice()).unwrap().rows;
+    let new = rows.iter().find(|r| r.id.id == 3).expect("row 3");
+    assert_eq!(new.continent_id.id, MAP_ID as i32);
+    // The issue's rule: stored x = 17066.67 − game y, y = height, z = 17066.67 − game x, × 36.
+    let want = [MAP_ORIGIN - at[1], at[2], MAP_ORIGIN - at[0]].map(|v| (v * 36.0) as f32);
+    assert_eq!(new.game_coords, want);
+    assert_eq!(
+        (new.game_falloff_start, new.game_falloff_end),
+        (1440.0, 4320.0)
+    );
+    assert_eq!(new.light_params_id, [3, 0, 0, 0, 0, 0, 0, 0]);
+    for table in ["LightParams", "LightIntBand", "LightFloatBand"] {
+        let name = format!("DBFilesClient\\{table}.dbc");
+        let got = x(&name);
+        let old = &before[name.as_str()];
+        assert_eq!(
+            &records(&got)[..records(old).len()],
+            records(old),
+            "old {table} rows"
+        );
+    }
+    let bands = LightIntBand::read(&mut x("DBFilesClient\\LightIntBand.dbc").as_slice())
+        .unwrap()
+        .rows;
+    // Set 3's sky top is row (3 − 1)·18 + 3 = 39; its fog (row 44) the global light's copy.
+    let top = bands.iter().find(|r| r.id.id == 39).expect("row 39");
+    assert_eq!(
+        (top.num, top.time[0], top.data[0]),
+        (1, 1440, NEW_TOP as i32)
+    );
+    let fog = bands.iter().find(|r| r.id.id == 44).expect("row 44");
+    assert_eq!((fog.num, fog.data[0]), (1, FOG as i32));
+
+    // The sky: the new light's colour at its centre, the blend in its falloff ring.
+    let shot = |name: &str| dir.path().join(format!("{name}.png"));
+    let [eye, target] = up(at);
+    let got = centre(&wrath, eye, target, "12:00", &shot("new-centre"));
+    assert_near(got, rgb(NEW_TOP), "at the new light's centre");
+    let [eye, target] = up([at[0], at[1] + 80.0, at[2]]);
+    let got = centre(&wrath, eye, target, "12:00", &shot("new-ring"));
+    let want = mix(rgb(NEW_TOP), rgb(GLOBAL_TOP[2]), 0.5);
+    assert_near(got, want, "in the new light's falloff ring");
+
+    // Moved 500 yards north and recoloured: listed there; the old place the global light's.
+    common::loam_ok(&[
+        "light",
+        "edit",
+        wrath.to_str().unwrap(),
+        "3",
+        "--at",
+        "350",
+        "250",
+        "1000",
+        "--band",
+        "sky-top=00:00=FF0000",
+    ]);
+    let list = common::loam_ok(&["light", "list", wrath.to_str().unwrap(), MAP]);
+    assert!(
+        String::from_utf8_lossy(&list.stdout)
+            .lines()
+            .any(|l| l == "3\t350.00 250.00 1000.00\t40.00 120.00\t3"),
+        "{}",
+        common::text(&list)
+    );
+    let [eye, target] = up(at);
+    let got = centre(&wrath, eye, target, "12:00", &shot("moved-away"));
+    assert_near(
+        got,
+        rgb(GLOBAL_TOP[2]),
+        "where the light stood before it moved",
+    );
+
+    // Removed: the list and the tables lose it and its set; the old rows are as they were.
+    common::loam_ok(&["light", "remove", wrath.to_str().unwrap(), "3"]);
+    let list = common::loam_ok(&["light", "list", wrath.to_str().unwrap(), MAP]);
+    assert!(
+        !String::from_utf8_lossy(&list.stdout)
+            .lines()
+            .any(|l| l.starts_with("3\t"))
+    );
+    for (name, old) in &before {
+        assert_eq!(records(&x(name)), records(old), "{name} after the removal");
+    }
+    // A light that is not there is an error naming it.
+    let o = common::loam(&["light", "remove", wrath.to_str().unwrap(), "3"]);
+    assert!(
+        !o.status.success() && common::text(&o).contains("no light 3"),
+        "{}",
+        common::text(&o)
+    );
+}
+
+/// `light add` into a 1.12 client: the rows go into `Data/patch-4.MPQ` in the 1.12 layout
+/// (five parameter sets a light), and a band name that does not exist is refused with the
+/// names that do, writing nothing.
+#[test]
+fn light_add_writes_a_vanilla_client_its_own_layout_and_refuses_unknown_bands() {
+    use wow_dbc::DbcTable;
+    use wow_dbc::vanilla_tables::light::Light;
+    let dir = tempfile::tempdir().unwrap();
+    let vanilla = client(&dir.path().join("vanilla"), true);
+    let bad = common::loam(&[
+        "light",
+        "add",
+        vanilla.to_str().unwrap(),
+        MAP,
+        "--at",
+        "0",
+        "0",
+        "0",
+        "--radius",
+        "10",
+        "20",
+        "--band",
+        "sky=12:00=FFFFFF",
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        common::text(&bad).contains("sky-top"),
+        "{}",
+        common::text(&bad)
+    );
+    assert!(
+        !vanilla.join("Data/patch-4.MPQ").exists(),
+        "nothing written"
+    );
+    let o = common::loam_ok(&[
+        "light",
+        "add",
+        vanilla.to_str().unwrap(),
+        MAP,
+        "--at",
+        "10",
+        "20",
+        "30",
+        "--radius",
+        "10",
+        "20",
+        "--like",
+        "2",
+        "--fog-end",
+        "500",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "3");
+    let light = smpq_extract(
+        &vanilla.join("Data/patch-4.MPQ"),
+        "DBFilesClient\\Light.dbc",
+        &dir.path().join("x"),
+    );
+    let rows = Light::read(&mut light.as_slice()).unwrap().rows;
+    let new = rows.iter().find(|r| r.id.id == 3).expect("row 3");
+    assert_eq!(new.light_params[0], 3, "a copy of light 2's set");
+    assert_eq!(new.light_params.len(), 5);
+}

@@ -20,6 +20,7 @@ pub mod sample;
 #[cfg(feature = "editor")]
 pub mod screenshot;
 pub mod server_data;
+pub mod trigger;
 pub mod wdl;
 
 use std::path::PathBuf;
@@ -51,7 +52,29 @@ pub struct Cli {
     pub apply: Option<PathBuf>,
 }
 
-/// The subcommands.
+/// Where a light stands and how far it reaches, as `light add` and `light edit` take them.
+#[derive(Debug, clap::Args)]
+pub struct LightPlaceArgs {
+    /// The light's centre in game coordinates (as `.go xyz` takes them: x north, y west, z up).
+    #[arg(long, num_args = 3, value_names = ["X", "Y", "Z"], allow_negative_numbers = true)]
+    pub at: Option<Vec<f64>>,
+    /// Inside INNER yards the light is whole; beyond OUTER it gives nothing.
+    #[arg(long, num_args = 2, value_names = ["INNER", "OUTER"])]
+    pub radius: Option<Vec<f64>>,
+    /// Keys of one colour band of the light: NAME=HH:MM=RRGGBB (names: sky-top, fog,
+    /// ocean-deep … as `loam light add --help` lists them). All the keys given for a band
+    /// replace its keys; a band given one key is that colour all day.
+    #[arg(long = "band", value_name = "NAME=HH:MM=RRGGBB")]
+    pub bands: Vec<String>,
+    /// The distance (yards) at which the fog is whole, all day.
+    #[arg(long, value_name = "YARDS")]
+    pub fog_end: Option<f64>,
+    /// The archive to write the tables into (default: the one loam writes the client's
+    /// tables into: Data/<locale>/patch-<locale>-4.MPQ for 3.3.5, Data/patch-4.MPQ for 1.12).
+    #[arg(long, value_name = "NAME")]
+    pub patch_name: Option<String>,
+}
+
 /// `loam light`'s actions.
 #[derive(Debug, Subcommand)]
 pub enum LightCommand {
@@ -63,8 +86,99 @@ pub enum LightCommand {
         /// The map, by its Map.dbc directory name (its folder under World\Maps).
         map: String,
     },
+    /// Add a light to MAP, with copies of another light's parameter sets; prints its id.
+    Add {
+        /// The game client folder (the one holding Data/, or Data/ itself).
+        client: PathBuf,
+        /// The map, by its Map.dbc directory name.
+        map: String,
+        /// The light whose parameter sets to copy (default: the map's global light).
+        #[arg(long, value_name = "ID")]
+        like: Option<u32>,
+        /// Place, reach, bands, archive.
+        #[command(flatten)]
+        place: LightPlaceArgs,
+    },
+    /// Move, resize or recolour light ID.
+    Edit {
+        /// The game client folder (the one holding Data/, or Data/ itself).
+        client: PathBuf,
+        /// The light's Light.dbc id.
+        id: u32,
+        /// Place, reach, bands, archive.
+        #[command(flatten)]
+        place: LightPlaceArgs,
+    },
+    /// Remove light ID (and the parameter sets no other light uses).
+    Remove {
+        /// The game client folder (the one holding Data/, or Data/ itself).
+        client: PathBuf,
+        /// The light's Light.dbc id.
+        id: u32,
+        /// The archive to write the tables into (as for `light add`).
+        #[arg(long, value_name = "NAME")]
+        patch_name: Option<String>,
+    },
 }
 
+/// `loam trigger`'s actions.
+#[derive(Debug, Subcommand)]
+pub enum TriggerCommand {
+    /// One line per area trigger of MAP: id, game x y z, `sphere R` or `box L W H YAW_DEGREES`.
+    List {
+        /// The game client folder (the one holding Data/, or Data/ itself).
+        client: PathBuf,
+        /// The map, by its Map.dbc directory name.
+        map: String,
+    },
+    /// Add an area trigger to MAP; prints its id.
+    Add {
+        /// The game client folder (the one holding Data/, or Data/ itself).
+        client: PathBuf,
+        /// The map, by its Map.dbc directory name.
+        map: String,
+        /// Its centre in game coordinates (as `.go xyz`).
+        #[arg(long, num_args = 3, value_names = ["X", "Y", "Z"], allow_negative_numbers = true, required = true)]
+        at: Vec<f64>,
+        /// A sphere of this radius (yards).
+        #[arg(
+            long,
+            value_name = "R",
+            conflicts_with = "box_size",
+            required_unless_present = "box_size"
+        )]
+        radius: Option<f64>,
+        /// A box: length (along its yaw), width, height (yards) and yaw (degrees; stored in
+        /// radians).
+        #[arg(long = "box", num_args = 4, value_names = ["LENGTH", "WIDTH", "HEIGHT", "YAW_DEGREES"], allow_negative_numbers = true)]
+        box_size: Option<Vec<f64>>,
+        /// Where the trigger teleports to: map id, game x y z, orientation (radians, as the
+        /// servers' target_orientation).
+        #[arg(long, num_args = 5, value_names = ["MAPID", "X", "Y", "Z", "O"], allow_negative_numbers = true, requires_all = ["name", "sql"])]
+        teleport_to: Option<Vec<f64>>,
+        /// The teleport's name (its areatrigger_teleport row's name).
+        #[arg(long, value_name = "TEXT", requires = "teleport_to")]
+        name: Option<String>,
+        /// The SQL file to add the areatrigger_teleport row to (made when missing).
+        #[arg(long, value_name = "FILE", requires = "teleport_to")]
+        sql: Option<PathBuf>,
+        /// The archive to write the table into (as for `light add`).
+        #[arg(long, value_name = "NAME")]
+        patch_name: Option<String>,
+    },
+    /// Remove area trigger ID.
+    Remove {
+        /// The game client folder (the one holding Data/, or Data/ itself).
+        client: PathBuf,
+        /// The trigger's AreaTrigger.dbc id.
+        id: u32,
+        /// The archive to write the table into (as for `light add`).
+        #[arg(long, value_name = "NAME")]
+        patch_name: Option<String>,
+    },
+}
+
+/// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Describe a map (.wdt with its tiles) or a tile (.adt): generation, tiles, textures,
@@ -351,11 +465,17 @@ pub enum Command {
         /// A new folder that receives Data/.
         out: PathBuf,
     },
-    /// The zone lights of a client's tables (Light.dbc).
+    /// The zone lights of a client's tables (Light.dbc): list, add, edit, remove.
     Light {
         /// What to do with them.
         #[command(subcommand)]
         action: LightCommand,
+    },
+    /// The area triggers of a client's tables (AreaTrigger.dbc): list, add, remove.
+    Trigger {
+        /// What to do with them.
+        #[command(subcommand)]
+        action: TriggerCommand,
     },
     /// Write the bundled sample map (2×2 tiles, generated by loam) into a folder.
     Sample {
@@ -606,9 +726,8 @@ pub fn run(cli: Cli) -> ExitCode {
             export_images::run(&map, &out, &request, from)
         }
         Some(Command::Sample { out }) => sample::run(&out),
-        Some(Command::Light {
-            action: LightCommand::List { client, map },
-        }) => light::list(&client, &map),
+        Some(Command::Light { action }) => light::run(action),
+        Some(Command::Trigger { action }) => trigger::run(action),
         Some(Command::Client { dir, find, maps }) => client::run(&dir, find.as_deref(), maps),
         #[cfg(feature = "editor")]
         Some(Command::Screenshot(args)) => screenshot::run(args),

@@ -18,7 +18,9 @@ pub mod recovery;
 pub mod server_data;
 pub mod source;
 pub mod stream;
+pub mod table_archive;
 pub mod tables;
+pub mod teleport_sql;
 pub mod wdl;
 
 pub use crate::disk::EncodedFile;

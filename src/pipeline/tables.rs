@@ -23,16 +23,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::mpq::{Entry, write_archive};
-use super::pack::{MARKER, holds, marker_text, replaceable, written_by_loam};
+use super::pack::{holds, replaceable, written_by_loam};
+use super::table_archive::{put_tables, table_archive_name};
 use crate::assets::client::{
     AREA_TABLE_DBC, ClientData, ClientGeneration, MAP_DBC, MapEntry, MapRowOutcome, add_areas,
     add_map, archive_stack_with, locale_dir, read_map_table,
 };
 use crate::disk::{LoamError, Result};
-
-/// Custom patch suffixes in the client's load order, after Blizzard's own (`patch`, `-2`, `-3`).
-const CUSTOM_SUFFIXES: &str = "456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// What the user asked the map's row to be.
 #[derive(Debug, Clone, Default)]
@@ -235,13 +232,8 @@ pub fn register_map(data_dir: &Path, directory: &str, req: &TableRequest) -> Res
         ));
     }
     let target = replaceable(&plan.folder.join(&name))?;
-    let mut entries: Vec<Entry> = plan
-        .tables(false)
-        .into_iter()
-        .map(|(path, bytes)| Entry::bytes(path, bytes))
-        .collect();
-    entries.push(Entry::bytes(MARKER, marker_text()));
-    write_archive(&entries, true, &target)?;
+    // The archive may hold light or trigger rows written before: they stay.
+    put_tables(&target, &plan.tables(false))?;
     warnings.extend(hidden_row_warning(
         data_dir,
         directory,
@@ -363,36 +355,4 @@ pub fn check_carried(data_dir: &Path, directory: &str, registered: &Registered) 
     };
     let generation = ClientData::open(data_dir).ok()?.generation().clone();
     hidden_row_warning(data_dir, directory, &generation, id, archive)
-}
-
-/// The archive for the client's tables in `folder`: the one loam wrote before (it holds
-/// `Map.dbc` and loam's marker), else the first custom name free (`stem-4.MPQ` first).
-fn table_archive_name(folder: &Path, stem: &str) -> Result<String> {
-    let taken: Vec<String> = std::fs::read_dir(folder)
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    let candidates = CUSTOM_SUFFIXES.chars().map(|c| format!("{stem}-{c}.MPQ"));
-    let mut free = None;
-    for name in candidates {
-        match taken.iter().find(|t| t.eq_ignore_ascii_case(&name)) {
-            Some(there) => {
-                let path = folder.join(there);
-                if written_by_loam(&path) && holds(&path, MAP_DBC) {
-                    return Ok(there.clone());
-                }
-            }
-            None if free.is_none() => free = Some(name),
-            None => {}
-        }
-    }
-    free.ok_or_else(|| {
-        LoamError::Usage(format!(
-            "{} has every name from {stem}-4 to {stem}-Z",
-            folder.display()
-        ))
-    })
 }

@@ -7,10 +7,13 @@
 
 mod area_names;
 mod area_table;
+mod area_triggers;
 mod dbc;
+mod dbc_rows;
 mod error;
 mod generation;
 mod ground_effect_names;
+mod light_rows;
 mod light_tables;
 mod liquids;
 mod loose;
@@ -29,10 +32,15 @@ use std::sync::{OnceLock, RwLock};
 
 pub use area_names::{Area, AreaNames, Zone};
 pub use area_table::{AREA_TABLE_DBC, add_areas, read_area_ids};
+pub use area_triggers::{AREA_TRIGGER_DBC, AreaTrigger, TriggerRows, TriggerShape};
+pub use dbc_rows::DbcRows;
 pub use error::AssetError;
 pub use generation::ClientGeneration;
 pub use ground_effect_names::{
     GROUND_EFFECT_DOODAD_DBC, GROUND_EFFECT_TEXTURE_DBC, GroundEffect, GroundEffectNames,
+};
+pub use light_rows::{
+    COLOUR_BAND_NAMES, FLOAT_BAND_NAMES, LightPlace, LightTableRows, MAX_BAND_KEYS,
 };
 pub use light_tables::{
     BandRow, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC, LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC, LightRow,
