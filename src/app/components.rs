@@ -10,7 +10,7 @@ use crate::app::{
     toolbox::map_edits, toolbox::object_tool, toolbox::presets, toolbox::road_tool,
     toolbox::scatter_tool, toolbox::terrain_clipboard, toolbox::texture_tools,
     toolbox::vertex_selection, view_options::daylight, view_options::missing_models,
-    view_options::places, view_options::view_settings, window,
+    view_options::places, view_options::view_settings, view_options::zone_marks, window,
 };
 
 /// Every component of the editor, grouped as their files are.
@@ -83,13 +83,15 @@ pub struct ViewComponents {
     pub daylight: daylight::Daylight,
     /// Go to & bookmarks, and Copy .go xyz.
     pub places: places::Places,
+    /// View ▸ Lights and View ▸ Area triggers.
+    pub zone_marks: zone_marks::ZoneMarks,
 }
 
 impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 24] {
+    pub fn all(&mut self) -> [&mut dyn Component; 25] {
         [
             &mut self.files.save_as,
             &mut self.files.open_from_client,
@@ -110,6 +112,7 @@ impl Components {
             &mut self.view.view_settings,
             &mut self.view.missing_models,
             &mut self.view.daylight,
+            &mut self.view.zone_marks,
             &mut self.toolbox.vertex_selection,
             &mut self.toolbox.road_tool,
             &mut self.keys,

@@ -66,7 +66,7 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
         );
     }
     let v = cx.settings.view;
-    let toggles: [Toggle; 6] = [
+    let toggles: [Toggle; 8] = [
         ("Chunk grid", v.chunk_grid, Intent::ShowChunkGrid),
         ("Tile grid", v.tile_grid, Intent::ShowTileGrid),
         ("Layer count", v.layer_count, Intent::ShowLayerCount),
@@ -77,6 +77,8 @@ fn entries(cx: &AppCtx) -> Vec<Entry> {
             Intent::ShowGroundEffects,
         ),
         ("Liquids", v.liquids, Intent::ShowLiquids),
+        ("Lights", v.lights, Intent::ShowLights),
+        ("Area triggers", v.area_triggers, Intent::ShowAreaTriggers),
     ];
     for (name, on, intent) in toggles {
         let verb = if on { "hide" } else { "show" };

@@ -30,6 +30,10 @@ pub enum ShotOverlay {
     Areas,
     /// Where ground effects grow, and where they are switched off.
     GroundEffects,
+    /// The map's zone lights as their spheres (needs `--client`).
+    Lights,
+    /// The map's area triggers as their spheres and boxes (needs `--client`).
+    AreaTriggers,
 }
 
 /// A dialog a screenshot shows (`loam screenshot --dialog NAME`).
@@ -242,6 +246,8 @@ impl ScreenshotJob {
                 ShotOverlay::LayerCount => view.layer_count = true,
                 ShotOverlay::Areas => view.area_overlay = true,
                 ShotOverlay::GroundEffects => view.effects_overlay = true,
+                ShotOverlay::Lights => view.lights = true,
+                ShotOverlay::AreaTriggers => view.area_triggers = true,
             }
         }
         let mut intents: Vec<Intent> = v.dialog.map(ShotDialog::intents).unwrap_or_default();

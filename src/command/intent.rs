@@ -56,6 +56,10 @@ pub enum Intent {
     ShowAreas(bool),
     /// Show or hide where ground effects grow (and where they are switched off).
     ShowGroundEffects(bool),
+    /// View ▸ Lights.
+    ShowLights(bool),
+    /// View ▸ Area triggers.
+    ShowAreaTriggers(bool),
     /// Show or hide liquid surfaces.
     ShowLiquids(bool),
     /// Draw the light's distance fog, or see as far as the drawing reaches.
@@ -418,6 +422,10 @@ pub struct ViewToggles {
     pub effects_overlay: bool,
     /// Draw liquid surfaces.
     pub liquids: bool,
+    /// Draw the map's zone lights (Light.dbc) as their spheres.
+    pub lights: bool,
+    /// Draw the map's area triggers (AreaTrigger.dbc) as their spheres and boxes.
+    pub area_triggers: bool,
     /// Draw the light's distance fog (off: nothing fades, as far as the drawing reaches).
     pub fog: bool,
     /// Draw the map's distant terrain from its WDL beyond the loaded tiles.
@@ -433,6 +441,8 @@ impl Default for ViewToggles {
             area_overlay: false,
             effects_overlay: false,
             liquids: true,
+            lights: false,
+            area_triggers: false,
             fog: true,
             horizon: true,
         }

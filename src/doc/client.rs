@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::assets::client::{
-    AreaNames, AssetSource, ClientData, GroundEffectNames, LightTables, MAP_DBC, MapRow,
-    read_map_table,
+    AREA_TRIGGER_DBC, AreaNames, AreaTrigger, AssetSource, ClientData, GroundEffectNames,
+    LightTables, MAP_DBC, MapRow, TriggerRows, read_map_table,
 };
 use crate::assets::textures::{self, ByteSource};
 
@@ -39,6 +39,9 @@ pub struct Client {
     /// files), or why they cannot be read: the status bar names it and the default light is
     /// drawn (`doc::light`).
     pub lights: Result<Option<Arc<LightTables>>, String>,
+    /// The client's area triggers (AreaTrigger.dbc, every map's), for View ▸ Area triggers;
+    /// empty when it has none loam reads.
+    pub triggers: Vec<AreaTrigger>,
 }
 
 impl Client {
@@ -71,9 +74,18 @@ impl Client {
             Ok(c) => c.light_tables().map(|t| t.map(Arc::new)),
             Err(_) => Ok(None),
         };
+        let triggers = opened
+            .as_ref()
+            .ok()
+            .and_then(|c| {
+                let bytes = c.read(AREA_TRIGGER_DBC).ok().flatten()?;
+                Some(TriggerRows::read(&bytes, c.generation())?.triggers())
+            })
+            .unwrap_or_default();
         Client {
             dir: dir.to_path_buf(),
             lights,
+            triggers,
             opened,
             liquid_types,
             areas,

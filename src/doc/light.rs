@@ -309,6 +309,8 @@ impl ParamSet {
 /// One light of the map, in loam's world.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ZoneLight {
+    /// Its Light.dbc row id (0 for loam's default light).
+    pub id: u32,
     /// Where it stands (world yards).
     pub centre: [f64; 3],
     /// Inside this distance (yards) it is whole.
@@ -372,6 +374,7 @@ impl ZoneLights {
             .filter_map(|l| {
                 let yards = |v: f32| f64::from(v) / LIGHT_UNITS_PER_YARD;
                 Some(ZoneLight {
+                    id: l.id,
                     centre: light_to_world(l.coords),
                     inner: yards(l.falloff_start),
                     outer: yards(l.falloff_end),
@@ -470,6 +473,7 @@ impl ZoneLights {
         let set = ParamSet { colours, floats };
         ZoneLights {
             lights: vec![ZoneLight {
+                id: 0,
                 centre: [0.0; 3],
                 inner: 0.0,
                 outer: 0.0,
@@ -591,6 +595,7 @@ mod tests {
 
     fn light(x: f64, inner: f64, outer: f64, sky_top: [f32; 3]) -> ZoneLight {
         ZoneLight {
+            id: 0,
             centre: [x, 0.0, 0.0],
             inner,
             outer,

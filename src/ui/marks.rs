@@ -19,7 +19,7 @@ fn colour([r, g, b, a]: Rgba) -> Color32 {
     Color32::from_rgba_unmultiplied(r, g, b, a)
 }
 
-/// Paints `marks` over the view `rect` with `painter`: lines first, dots on top.
+/// Paints `marks` over the view `rect` with `painter`: lines first, dots and labels on top.
 pub fn paint(painter: &Painter, rect: Rect, marks: &Marks) {
     let painter = painter.with_clip_rect(rect);
     for (points, width, rgba) in &marks.lines {
@@ -33,6 +33,18 @@ pub fn paint(painter: &Painter, rect: Rect, marks: &Marks) {
         let at = to_px(rect, *p);
         if rect.expand(*radius).contains(at) {
             painter.circle_filled(at, *radius, colour(*rgba));
+        }
+    }
+    for (p, text, rgba) in &marks.labels {
+        let at = to_px(rect, *p);
+        if rect.contains(at) {
+            painter.text(
+                at,
+                egui::Align2::LEFT_BOTTOM,
+                text,
+                egui::FontId::proportional(13.0),
+                colour(*rgba),
+            );
         }
     }
 }

@@ -181,6 +181,14 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState) -> Vec<Intent> {
                 Intent::ShowGroundEffects,
             );
             toggle(ui, &mut out, state.view.liquids, "Liquids", Intent::ShowLiquids);
+            toggle(ui, &mut out, state.view.lights, "Lights", Intent::ShowLights);
+            toggle(
+                ui,
+                &mut out,
+                state.view.area_triggers,
+                "Area triggers",
+                Intent::ShowAreaTriggers,
+            );
             toggle(ui, &mut out, state.view.fog, "Fog", Intent::ShowFog);
             toggle(ui, &mut out, state.view.horizon, "Horizon", Intent::ShowHorizon);
             ui.separator();

@@ -25,6 +25,8 @@ impl Component for ViewSettings {
             Intent::ShowAreas(v) => view.area_overlay = v,
             Intent::ShowGroundEffects(v) => view.effects_overlay = v,
             Intent::ShowLiquids(v) => view.liquids = v,
+            Intent::ShowLights(v) => view.lights = v,
+            Intent::ShowAreaTriggers(v) => view.area_triggers = v,
             Intent::ShowFog(v) => view.fog = v,
             Intent::ShowHorizon(v) => view.horizon = v,
             Intent::SetObjectFilter(f) => cx.settings.objects = f,
