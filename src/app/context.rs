@@ -38,6 +38,9 @@ pub struct Shell {
     pub screenshot: bool,
     /// How long the last frame took.
     pub frame_ms: f32,
+    /// The CPU time of the app's own work in the last frame (its `ui` call: the components,
+    /// the panels, the view's set-up), in milliseconds.
+    pub cpu_frame_ms: f32,
 }
 
 impl Shell {
@@ -52,6 +55,7 @@ impl Shell {
             title: String::new(),
             screenshot,
             frame_ms: 0.0,
+            cpu_frame_ms: 0.0,
         }
     }
 }

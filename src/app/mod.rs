@@ -387,7 +387,14 @@ impl LoamApp {
 
 impl eframe::App for LoamApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let started = std::time::Instant::now();
         let ctx = ui.ctx().clone();
+        // First of the frame, before any panel: starts the frame's per-pass timing
+        // (`render::pass_timer`), whose overlays include what egui draws before the view.
+        if self.cx.gl.lock().has_renderer() {
+            let begin = scene::gl_bridge::under_callback(&self.cx.gl, ctx.content_rect());
+            ctx.layer_painter(egui::LayerId::background()).add(begin);
+        }
         self.cx.egui = ctx.clone();
         self.cx.shell.frame_ms = ctx.input(|i| i.unstable_dt) * 1000.0;
         // Menus and tooltips read the user's keys from egui (`Keymap::current`).
@@ -433,6 +440,12 @@ impl eframe::App for LoamApp {
         if cx.settings.view.area_overlay && cx.doc.session.is_some() {
             ui::area_legend::show(ui, input.rect, &panels::area_legend(&cx.doc));
         }
+        // Last of the frame, over the whole window: ends the overlays' timing once egui has
+        // drawn everything over the view (`render::pass_timer`).
+        if cx.gl.lock().has_renderer() {
+            let end = scene::gl_bridge::overlays_end_callback(&cx.gl, ctx.content_rect());
+            ctx.layer_painter(egui::LayerId::debug()).add(end);
+        }
         let map = cx.doc.session.as_ref().map(|s| &s.map);
         scene::camera_control::apply(
             &mut cx.view.camera,
@@ -467,8 +480,10 @@ impl eframe::App for LoamApp {
                 }
                 Some(_) => self.cx.gl.lock().error.clone(),
             };
-            job.step(&ctx, ready, failure);
+            let measured = (self.cx.gl.lock().pass_times(), self.cx.shell.cpu_frame_ms);
+            job.step(&ctx, ready, failure, measured);
         }
+        self.cx.shell.cpu_frame_ms = started.elapsed().as_secs_f32() * 1000.0;
     }
 
     fn persist_egui_memory(&self) -> bool {

@@ -13,6 +13,7 @@ use super::view::go_to_tile;
 use crate::command::{Command, Intent, LeftPanel, RoadIntent, SelectionIntent};
 use crate::edit::tools::Tool;
 use crate::model::TileCoord;
+use crate::render::pass_timer::PassTimes;
 
 /// Frames to draw after every wanted tile is on the GPU, so the picture has settled.
 const SETTLE_FRAMES: u32 = 3;
@@ -178,6 +179,9 @@ pub struct ShotMeasure {
     pub frames: u32,
     /// The measured frames' times in milliseconds, filled in as they are drawn.
     pub frame_times: Arc<Mutex<Vec<f32>>>,
+    /// Each measured frame's per-pass figures (the latest the GPU had finished) and the app's
+    /// own CPU time, filled in with the frame times.
+    pub passes: Arc<Mutex<Vec<(Option<PassTimes>, f32)>>>,
 }
 
 /// The job while the window runs.
@@ -267,7 +271,14 @@ impl ScreenshotJob {
     /// Called once a frame; `ready` says every wanted tile is drawn, `failure` why there is
     /// nothing to take (no map, no renderer). Asks for the screenshot when ready, closes the
     /// window when the PNG is written, something failed or the wait timed out.
-    pub fn step(&mut self, ctx: &egui::Context, ready: bool, failure: Option<String>) {
+    /// `measured`: the renderer's latest per-pass figures and the last frame's CPU time.
+    pub fn step(
+        &mut self,
+        ctx: &egui::Context,
+        ready: bool,
+        failure: Option<String>,
+        measured: (Option<PassTimes>, f32),
+    ) {
         ctx.request_repaint();
         if let Some(e) = failure {
             self.finish(Err(e));
@@ -296,6 +307,9 @@ impl ScreenshotJob {
         {
             // Time from the last frame to this one: what a user sees as the frame rate.
             times.push(ctx.input(|i| i.unstable_dt) * 1000.0);
+            if let Ok(mut p) = self.request.measure.passes.lock() {
+                p.push(measured);
+            }
             return;
         }
         if self.settled >= SETTLE_FRAMES

@@ -165,6 +165,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         None => None,
     };
     let frame_times = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let passes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     use crate::app::screenshot::{
         ScreenshotRequest, ShotCamera, ShotLight, ShotMeasure, ShotOperations, ShotShown,
     };
@@ -195,6 +196,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
         measure: ShotMeasure {
             frames: args.measure,
             frame_times: frame_times.clone(),
+            passes: passes.clone(),
         },
         outcome: Default::default(),
     };
@@ -212,6 +214,21 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
             t[t.len() - 1],
             t.len()
         );
+        // Where the time went: each pass's median over the measured frames, then the app's
+        // own CPU time (`render::pass_timer`).
+        if let Ok(p) = passes.lock() {
+            let frames: Vec<_> = p.iter().filter_map(|(t, _)| *t).collect();
+            let times = crate::render::pass_timer::medians(&frames);
+            for line in crate::render::pass_timer::lines(&times) {
+                println!("{line}");
+            }
+            let mut cpu: Vec<f32> = p.iter().map(|(_, c)| *c).collect();
+            cpu.sort_by(f32::total_cmp);
+            println!(
+                "cpu frame {:.3} ms",
+                cpu.get(cpu.len() / 2).copied().unwrap_or(0.0)
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -168,6 +168,11 @@ impl LiquidRenderer {
         Ok(())
     }
 
+    /// True when no tile's liquid is on the GPU: the pass draws nothing.
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
     /// Sets the time the next draws show, in seconds (the procedural stand-ins' drift).
     pub fn set_time(&mut self, seconds: f64) {
         self.time = seconds;

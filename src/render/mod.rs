@@ -15,6 +15,7 @@ pub mod liquid_mesh;
 pub mod marks;
 pub mod mesh;
 pub mod objects;
+pub mod pass_timer;
 pub mod pick;
 pub mod scene;
 pub mod shader;

@@ -196,6 +196,15 @@ pub struct DrawList {
 }
 
 impl DrawList {
+    /// True when there is nothing to draw: no models, boxes or markers.
+    pub fn is_empty(&self) -> bool {
+        self.models.iter().all(|(_, m)| m.is_empty())
+            && self.placeholders.is_empty()
+            && self.markers.is_empty()
+            && self.bounds.is_empty()
+            && self.selected.is_empty()
+    }
+
     /// Instances drawn as models.
     pub fn model_instances(&self) -> usize {
         self.models.iter().map(|(_, m)| m.len()).sum()

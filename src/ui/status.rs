@@ -12,6 +12,9 @@ pub struct StatusInfo {
     pub area_name: Option<String>,
     /// The last frame's time in milliseconds.
     pub frame_ms: f32,
+    /// Where it went: a line a pass (`pass NAME gpu X ms cpu Y ms`), then the app's own CPU
+    /// time (`cpu frame Z ms`), for the frame time's tooltip.
+    pub frame_breakdown: Vec<String>,
     /// Tiles changed since the last save.
     pub unsaved: usize,
     /// Tiles loaded / on the GPU.
@@ -70,7 +73,13 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
             }
         }
         ui.separator();
-        ui.label(format!("{:.1} ms", info.frame_ms));
+        ui.label(format!("{:.1} ms", info.frame_ms))
+            .on_hover_ui(|ui| {
+                ui.label("Where the last measured frame's time went:");
+                for line in &info.frame_breakdown {
+                    ui.monospace(line);
+                }
+            });
         ui.separator();
         ui.label(format!(
             "tiles {} loaded, {} drawn",

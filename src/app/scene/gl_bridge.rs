@@ -19,6 +19,7 @@ use crate::render::horizon_mesh::HorizonMesh;
 use crate::render::liquid::LiquidRenderer;
 use crate::render::mesh::TileMesh;
 use crate::render::objects::{DrawStats, ObjectRenderer};
+use crate::render::pass_timer::{Pass, PassTimer, PassTimes};
 use crate::render::scene::{DrawList, ModelId};
 use crate::render::sky::SkyRenderer;
 use crate::render::terrain::TerrainRenderer;
@@ -42,6 +43,8 @@ struct UploadQueue {
 pub struct GlState {
     /// The renderers, one a pass; none when GL could not start.
     passes: Passes,
+    /// Each pass's GPU and CPU time (made with the renderers).
+    timer: Option<PassTimer>,
     /// Why the renderer could not start, to show instead of the terrain.
     pub error: Option<String>,
     /// What waits for the next paint callback to reach the GPU.
@@ -98,6 +101,7 @@ impl GlState {
                 state.passes.objects = Some(objects);
                 state.passes.liquid = Some(liquid);
                 state.passes.sky = Some(sky);
+                state.timer = gl.map(PassTimer::new);
             }
             Some(Err(e)) => state.error = Some(e),
             None => state.error = Some("no OpenGL context (headless)".into()),
@@ -245,10 +249,18 @@ impl GlState {
     }
 
     /// Clears the callback's rectangle, draws the horizon and the sky around it, then the
-    /// terrain, objects and liquids.
+    /// terrain, objects and liquids, each pass timed; then starts timing the overlays, which
+    /// [`GlState::end_overlays`] ends once egui has drawn over the view.
     pub fn paint(&mut self, gl: &glow::Context, params: &FrameParams) {
         use glow::HasContext;
         self.sync(gl);
+        let mut timer = self.timer.take();
+        // Begun by the frame's first callback ([`under_callback`]), unless it did not run.
+        if let Some(t) = &mut timer
+            && !t.frame_open()
+        {
+            t.begin_frame(gl);
+        }
         // SAFETY: plain GL calls on egui's current context; egui set viewport and scissor to
         // the callback's rectangle, so the clear touches only the 3D view.
         unsafe {
@@ -262,7 +274,7 @@ impl GlState {
         // depth (each pixel shaded about once), then depth cleared: the terrain and the
         // objects, in their own nearer projection, always lie over both.
         if let Some(h) = &mut self.passes.horizon {
-            h.draw(gl, params);
+            timed(&mut timer, gl, Pass::Horizon, || h.draw(gl, params));
         }
         if let Some(s) = &self.passes.sky {
             let floor = self
@@ -270,7 +282,7 @@ impl GlState {
                 .horizon
                 .as_ref()
                 .and_then(|h| h.sky_floor(params.eye));
-            s.draw(gl, params, floor);
+            timed(&mut timer, gl, Pass::Sky, || s.draw(gl, params, floor));
         }
         // SAFETY: a plain GL call on egui's current context.
         unsafe {
@@ -278,23 +290,64 @@ impl GlState {
             gl.clear(glow::DEPTH_BUFFER_BIT);
         }
         if let Some(r) = &self.passes.terrain {
-            r.draw(gl, params);
+            timed(&mut timer, gl, Pass::Terrain, || r.draw(gl, params));
         }
-        if let Some(o) = &mut self.passes.objects {
-            o.pose(gl, &self.draw_list, self.anim_time);
+        if let Some(o) = &mut self.passes.objects
+            && self.draw_list.is_empty()
+        {
             self.object_stats = o.draw(gl, params, &self.draw_list);
+            if let Some(t) = &mut timer {
+                t.skipped(gl, Pass::Objects);
+            }
+        } else if let Some(o) = &mut self.passes.objects {
+            let (list, anim_time) = (&self.draw_list, self.anim_time);
+            self.object_stats = timed(&mut timer, gl, Pass::Objects, || {
+                o.pose(gl, list, anim_time);
+                o.draw(gl, params, list)
+            });
         }
         // Translucent, so after everything opaque.
         let frame = self.liquid_frame();
-        if let Some(l) = &mut self.passes.liquid {
-            l.set_time(self.anim_time);
-            l.draw(
-                gl,
-                params,
-                self.passes.terrain.as_ref().map(|r| (r, &frame)),
-            );
+        if let Some(l) = &mut self.passes.liquid
+            && l.is_empty()
+        {
+            if let Some(t) = &mut timer {
+                t.skipped(gl, Pass::Liquids);
+            }
+        } else if let Some(l) = &mut self.passes.liquid {
+            let terrain = self.passes.terrain.as_ref().map(|r| (r, &frame));
+            timed(&mut timer, gl, Pass::Liquids, || {
+                l.set_time(self.anim_time);
+                l.draw(gl, params, terrain);
+            });
         }
+        if let Some(t) = &mut timer {
+            t.begin(gl, Pass::Overlays);
+        }
+        self.timer = timer;
         self.frames_drawn += 1;
+    }
+
+    /// Starts timing a frame and the overlays egui draws before the 3D view (the menu bar,
+    /// the side panels): from the frame's first callback ([`under_callback`]).
+    pub fn begin_frame_timing(&mut self, gl: &glow::Context) {
+        if let Some(t) = &mut self.timer {
+            t.begin_frame(gl);
+            t.begin_under(gl);
+        }
+    }
+
+    /// Ends the frame's timing: called after egui has drawn everything over the 3D view
+    /// ([`overlays_end_callback`]).
+    pub fn end_overlays(&mut self, gl: &glow::Context) {
+        if let Some(t) = &mut self.timer {
+            t.end_frame(gl);
+        }
+    }
+
+    /// The latest complete frame's per-pass figures, when the renderer runs.
+    pub fn pass_times(&self) -> Option<PassTimes> {
+        self.timer.as_ref().and_then(PassTimer::last)
     }
 
     /// Each liquid kind's texture for this frame's time: its animation's current frame when
@@ -334,6 +387,46 @@ impl GlState {
         if let Some(mut h) = self.passes.horizon.take() {
             h.destroy(gl);
         }
+        if let Some(mut t) = self.timer.take() {
+            t.destroy(gl);
+        }
+    }
+}
+
+/// Runs `draw` as `pass` under `timer`, when there is one.
+fn timed<R>(
+    timer: &mut Option<PassTimer>,
+    gl: &glow::Context,
+    pass: Pass,
+    draw: impl FnOnce() -> R,
+) -> R {
+    match timer {
+        Some(t) => t.time(gl, pass, draw),
+        None => draw(),
+    }
+}
+
+/// The paint callback that starts a frame's timing: added first of a frame, to the background
+/// layer before any panel, so that it runs before egui draws anything.
+pub fn under_callback(shared: &SharedGl, rect: egui::Rect) -> egui::PaintCallback {
+    let shared = shared.clone();
+    egui::PaintCallback {
+        rect,
+        callback: Arc::new(egui_glow::CallbackFn::new(move |_info, painter| {
+            shared.lock().begin_frame_timing(painter.gl());
+        })),
+    }
+}
+
+/// The paint callback that ends the overlays' timing: added last of a frame, over the whole
+/// window, so that it runs after egui has drawn the marks, windows and menus over the view.
+pub fn overlays_end_callback(shared: &SharedGl, rect: egui::Rect) -> egui::PaintCallback {
+    let shared = shared.clone();
+    egui::PaintCallback {
+        rect,
+        callback: Arc::new(egui_glow::CallbackFn::new(move |_info, painter| {
+            shared.lock().end_overlays(painter.gl());
+        })),
     }
 }
 
