@@ -26,6 +26,7 @@ pub mod screenshot;
 pub mod settings;
 pub mod startup;
 pub mod toolbox;
+pub mod tour;
 pub mod view;
 pub mod view_options;
 mod window;
@@ -481,6 +482,8 @@ impl eframe::App for LoamApp {
                 Some(_) => self.cx.gl.lock().error.clone(),
             };
             let measured = (self.cx.gl.lock().pass_times(), self.cx.shell.cpu_frame_ms);
+            // A tour flies first; the shot is its last frame.
+            let ready = ready && job.fly(&mut self.cx);
             job.step(&ctx, ready, failure, measured);
         }
         self.cx.shell.cpu_frame_ms = started.elapsed().as_secs_f32() * 1000.0;

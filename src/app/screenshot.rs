@@ -127,6 +127,8 @@ pub struct ShotCamera {
     /// Put the camera here (world x, y, z) looking at the second point, instead of the
     /// default view or the framed tile.
     pub view: Option<([f64; 3], [f64; 3])>,
+    /// Fly over every present tile in this many seconds first (`app::tour`).
+    pub tour: Option<f64>,
 }
 
 /// A screenshot's light.
@@ -188,6 +190,7 @@ pub struct ShotMeasure {
 #[derive(Debug)]
 pub struct ScreenshotJob {
     request: ScreenshotRequest,
+    tour: Option<super::tour::Tour>,
     started: Instant,
     settled: u32,
     requested: bool,
@@ -202,10 +205,23 @@ impl ScreenshotJob {
     /// Starts waiting.
     pub fn new(request: ScreenshotRequest) -> ScreenshotJob {
         ScreenshotJob {
+            tour: request.camera.tour.map(super::tour::Tour::new),
             request,
             started: Instant::now(),
             settled: 0,
             requested: false,
+        }
+    }
+
+    /// Moves the camera along the tour, when there is one; true once there is none left to
+    /// fly (the shot may be taken).
+    pub fn fly(&mut self, cx: &mut AppCtx) -> bool {
+        match &mut self.tour {
+            Some(t) => {
+                t.fly(cx);
+                t.is_done()
+            }
+            None => true,
         }
     }
 
@@ -293,7 +309,8 @@ impl ScreenshotJob {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             return;
         }
-        if self.started.elapsed() > TIMEOUT {
+        let tour = Duration::from_secs_f64(self.request.camera.tour.unwrap_or(0.0));
+        if self.started.elapsed() > TIMEOUT + tour {
             self.finish(Err("timed out waiting for the tiles to be drawn".into()));
             return;
         }

@@ -67,6 +67,11 @@ pub struct ShotArgs {
     /// frame-time figures of docs/performance.md).
     #[arg(long, value_name = "N", default_value_t = 0)]
     measure: u32,
+    /// Fly the camera over every present tile of the map, row by row, in SECONDS of wall time,
+    /// printing the memory in use each second and then `tiles loaded N, dropped M, peak
+    /// memory X MB`; the shot is the last frame.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    tour: Option<f64>,
     /// Hide doodads and WMOs (as View ▸ Doodads and WMOs off), e.g. to compare frame times.
     #[arg(long)]
     no_objects: bool,
@@ -171,7 +176,11 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
     };
     let request = ScreenshotRequest {
         out: out.clone(),
-        camera: ShotCamera { tile, view },
+        camera: ShotCamera {
+            tile,
+            view,
+            tour: args.tour,
+        },
         light: ShotLight {
             time: args.time,
             anim_time: args.anim_time,

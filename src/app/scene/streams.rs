@@ -38,6 +38,10 @@ pub struct Streams {
     pub objects: object_scene::ObjectScene,
     /// Asks egui for a repaint (workers call it when they have something).
     pub repaint: std::sync::Arc<dyn Fn() + Send + Sync>,
+    /// Tiles read from disk since the editor started (`--tour`'s figures).
+    pub loaded_count: u64,
+    /// Tiles dropped from memory, far from the camera, since the editor started.
+    pub dropped_count: u64,
 }
 
 impl Streams {
@@ -53,6 +57,8 @@ impl Streams {
             textures: textures::TextureLoader::new(wake()),
             objects: object_scene::ObjectScene::new(std::sync::Arc::new(wake())),
             repaint: std::sync::Arc::new(wake()),
+            loaded_count: 0,
+            dropped_count: 0,
         }
     }
 
@@ -105,7 +111,10 @@ impl Streams {
         let mut message = None;
         for loaded in self.loader.poll() {
             match loaded.result {
-                Ok((tile, view)) => s.insert_tile(tile, view),
+                Ok((tile, view)) => {
+                    self.loaded_count += 1;
+                    s.insert_tile(tile, view);
+                }
                 Err(e) => {
                     message = Some(format!(
                         "tile {}_{} could not be read: {e}",
@@ -138,7 +147,9 @@ impl Streams {
             .copied()
             .collect();
         for c in far {
-            s.unload(c);
+            if s.unload(c) {
+                self.dropped_count += 1;
+            }
         }
         message
     }
