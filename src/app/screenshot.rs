@@ -174,6 +174,9 @@ pub struct ShotOperations {
     pub select_box: Option<[f64; 4]>,
 }
 
+/// One measured frame: the renderer's latest per-pass figures and the app's own CPU time (ms).
+pub type MeasuredFrame = (Option<PassTimes>, f32);
+
 /// The frames a screenshot times once the view is settled.
 #[derive(Debug, Clone, Default)]
 pub struct ShotMeasure {
@@ -183,7 +186,7 @@ pub struct ShotMeasure {
     pub frame_times: Arc<Mutex<Vec<f32>>>,
     /// Each measured frame's per-pass figures (the latest the GPU had finished) and the app's
     /// own CPU time, filled in with the frame times.
-    pub passes: Arc<Mutex<Vec<(Option<PassTimes>, f32)>>>,
+    pub passes: Arc<Mutex<Vec<MeasuredFrame>>>,
 }
 
 /// The job while the window runs.

@@ -172,18 +172,19 @@ impl PassTimer {
                     gl.get_query_parameter_u32(*q, glow::QUERY_RESULT_AVAILABLE) != 0
                 });
             if ready {
-                let mut gpu = [None; QUERIES];
-                for k in 0..QUERIES {
+                let gpu: [Option<f32>; QUERIES] = std::array::from_fn(|k| {
                     if slot.empty[k] {
-                        gpu[k] = Some(0.0);
+                        Some(0.0)
                     } else if slot.ran[k] {
                         // SAFETY: as above; the result is available, so this does not wait.
                         let ns = unsafe {
                             gl.get_query_parameter_u64(slot.queries[k], glow::QUERY_RESULT)
                         };
-                        gpu[k] = Some(ns as f32 / 1.0e6);
+                        Some(ns as f32 / 1.0e6)
+                    } else {
+                        None
                     }
-                }
+                });
                 self.last = Some(summed(gpu, slot.cpu));
             }
         }
