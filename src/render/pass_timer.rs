@@ -11,6 +11,14 @@
 //! GLES they need `EXT_disjoint_timer_query`. Without them the GPU times are absent and only
 //! the CPU times are given.
 //!
+//! On llvmpipe the GPU figures are not per pass: it bins a whole frame's commands into screen
+//! tiles and rasterizes them at the flush, and a query's time runs from the first tile that
+//! meets its begin to the last that meets its end, so every query spans most of its scene
+//! (measured: a pass drawing nothing showed the same 12 – 15 ms as its neighbours). There the
+//! CPU figures (llvmpipe shades vertices in the draw calls) and the terrain's share are what
+//! mean something; a pass that draws nothing is given 0 rather than a query
+//! ([`PassTimer::skipped`]).
+//!
 //! Not for: drawing (the passes' own renderers) or showing the figures (`ui::status`,
 //! `cli::screenshot`).
 
