@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{client_with, loam, loam_ok, map_dbc, text, wdbc};
+use common::{client_with, loam, loam_ok, map_dbc, smpq_extract, text, wdbc};
 
 const MAP: &str = "Sample";
 const MAP_ID: u32 = 5;
@@ -85,17 +85,6 @@ fn client(root: &Path) -> PathBuf {
     files.push(("DBFilesClient\\AreaTrigger.dbc", old_triggers()));
     let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
     client_with(root, false, &files)
-}
-
-fn smpq_extract(archive: &Path, game_path: &str, scratch: &Path) -> Vec<u8> {
-    std::fs::create_dir_all(scratch).unwrap();
-    let run = Command::new("smpq")
-        .args(["-x", "-f", archive.to_str().unwrap(), game_path])
-        .current_dir(scratch)
-        .output()
-        .expect("smpq runs (install it with `bash packaging/setup --tests`)");
-    assert!(run.status.success(), "smpq -x {game_path}: {run:?}");
-    std::fs::read(scratch.join(game_path.replace('\\', "/"))).unwrap()
 }
 
 fn stdout(o: &std::process::Output) -> String {

@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{client_with, map_dbc, wdbc};
+use common::{client_with, map_dbc, smpq_extract, wdbc};
 
 /// The sample's folder name, and the Map.dbc id the client built here gives it.
 const MAP: &str = "Sample";
@@ -426,18 +426,6 @@ fn light_list_prints_each_light_of_the_map_where_the_tables_put_it() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("Nowhere"));
-}
-
-/// Extracts `game_path` from `archive` with StormLib's `smpq` (a reader that is not loam's).
-fn smpq_extract(archive: &Path, game_path: &str, scratch: &Path) -> Vec<u8> {
-    std::fs::create_dir_all(scratch).unwrap();
-    let run = Command::new("smpq")
-        .args(["-x", "-f", archive.to_str().unwrap(), game_path])
-        .current_dir(scratch)
-        .output()
-        .expect("smpq runs (install it with `bash packaging/setup --tests`)");
-    assert!(run.status.success(), "smpq -x {game_path}: {run:?}");
-    std::fs::read(scratch.join(game_path.replace('\\', "/"))).unwrap()
 }
 
 /// The records of a WDBC table (its bytes after the header, before the string block).

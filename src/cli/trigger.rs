@@ -180,18 +180,7 @@ fn add(
         }
         None => None,
     };
-    let written = write_tables(
-        data.data_dir(),
-        patch_name,
-        &[(AREA_TRIGGER_DBC, rows.to_bytes())],
-    )?;
-    eprintln!(
-        "wrote {AREA_TRIGGER_DBC} into {}",
-        written.archive.display()
-    );
-    for w in &written.warnings {
-        eprintln!("warning: {w}");
-    }
+    write(&data, patch_name, &rows)?;
     if let Some((tp, sql)) = teleport {
         append_teleport(&sql, &tp)?;
         eprintln!(
@@ -209,17 +198,21 @@ fn remove(dir: &Path, id: u32, patch_name: Option<&str>) -> Result<ExitCode, Loa
     if !rows.remove(id) {
         return Err(usage(&format!("{AREA_TRIGGER_DBC} has no trigger {id}")));
     }
-    let written = write_tables(
-        data.data_dir(),
-        patch_name,
-        &[(AREA_TRIGGER_DBC, rows.to_bytes())],
-    )?;
+    write(&data, patch_name, &rows)?;
+    eprintln!("removed trigger {id}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes AreaTrigger.dbc into the client's table archive and says where, with any warning.
+fn write(data: &ClientData, patch_name: Option<&str>, rows: &TriggerRows) -> Result<(), LoamError> {
+    let table = [(AREA_TRIGGER_DBC, rows.to_bytes())];
+    let written = write_tables(data.data_dir(), patch_name, &table)?;
     eprintln!(
-        "removed trigger {id}; wrote {AREA_TRIGGER_DBC} into {}",
+        "wrote {AREA_TRIGGER_DBC} into {}",
         written.archive.display()
     );
     for w in &written.warnings {
         eprintln!("warning: {w}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -528,3 +528,20 @@ pub fn wdbc(fields: usize, rows: &[Vec<Result<u32, usize>>], strings: &[&str]) -
     b.extend(block);
     b
 }
+
+/// Extracts `game_path` from `archive` into `scratch` with StormLib's `smpq` (a reader that
+/// is not loam's) and returns its bytes.
+pub fn smpq_extract(
+    archive: &std::path::Path,
+    game_path: &str,
+    scratch: &std::path::Path,
+) -> Vec<u8> {
+    std::fs::create_dir_all(scratch).unwrap();
+    let run = std::process::Command::new("smpq")
+        .args(["-x", "-f", archive.to_str().unwrap(), game_path])
+        .current_dir(scratch)
+        .output()
+        .expect("smpq runs (install it with `bash packaging/setup --tests`)");
+    assert!(run.status.success(), "smpq -x {game_path}: {run:?}");
+    std::fs::read(scratch.join(game_path.replace('\\', "/"))).unwrap()
+}
