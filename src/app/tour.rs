@@ -4,8 +4,9 @@
 //! prints the memory in use about once a second (`tour T s tile I/N memory X MB`) and at the
 //! end `tiles loaded N, dropped M, peak memory X MB`; then the last frame is written.
 //!
-//! Memory is the process's resident set (`VmRSS`) and its peak (`VmHWM`) from
-//! `/proc/self/status`, Linux's figures; elsewhere the lines say `unknown`.
+//! Memory is the process's resident set (`VmRSS`) and its peak (`VmHWM`, or the highest
+//! `VmRSS` sampled every frame where that is higher: the kernel updates `VmHWM` only now and
+//! then) from `/proc/self/status`, Linux's figures; elsewhere the lines say `unknown`.
 //!
 //! Not for: the streaming itself (`app::scene::streams`) or the screenshot's other steps
 //! (`app::screenshot`).
@@ -26,6 +27,9 @@ pub struct Tour {
     next_sample: f64,
     loaded_at_start: u64,
     dropped_at_start: u64,
+    /// The highest resident set seen, sampled every frame: Linux updates `VmHWM` only now
+    /// and then, so a peak between its updates is missed by it alone.
+    highest: u64,
     done: bool,
 }
 
@@ -40,6 +44,7 @@ impl Tour {
             next_sample: 0.0,
             loaded_at_start: 0,
             dropped_at_start: 0,
+            highest: 0,
             done: false,
         }
     }
@@ -71,6 +76,8 @@ impl Tour {
             Instant::now()
         });
         let t = started.elapsed().as_secs_f64();
+        let rss = resident_bytes();
+        self.highest = self.highest.max(rss.unwrap_or(0));
         let n = self.path.len();
         if n == 0 || t >= self.seconds {
             self.finish(cx, t);
@@ -93,11 +100,7 @@ impl Tour {
         camera.look_at([at[0], at[1] - 300.0, self.height - 250.0]);
         if t >= self.next_sample {
             self.next_sample = t.floor() + 1.0;
-            println!(
-                "tour {t:.1} s tile {}/{n} memory {}",
-                i + 1,
-                megabytes(resident_bytes())
-            );
+            println!("tour {t:.1} s tile {}/{n} memory {}", i + 1, megabytes(rss));
         }
     }
 
@@ -108,7 +111,7 @@ impl Tour {
             "tiles loaded {}, dropped {}, peak memory {}",
             cx.streams.loaded_count - self.loaded_at_start,
             cx.streams.dropped_count - self.dropped_at_start,
-            megabytes(peak_resident_bytes())
+            megabytes(peak_resident_bytes().map(|p| p.max(self.highest)))
         );
     }
 }
