@@ -9,8 +9,9 @@
 //! triangle it is in. It deposits onto that triangle's three vertices (by its barycentric
 //! weights) and erodes from every vertex, outer and inner, within [`ERODE_RADIUS`] steps of
 //! the outer vertex nearest it (weights falling linearly with distance), as Beyer erodes
-//! through a brush so droplets do not dig pits one vertex wide. Both are scaled by the
-//! brush's weight at each vertex. A droplet that would step onto a triangle with a vertex
+//! through a brush so droplets do not dig pits one vertex wide, and no vertex deeper than the
+//! height the droplet runs on to (else a pit would catch later droplets and deepen without
+//! end). Both are scaled by the brush's weight at each vertex. A droplet that would step onto a triangle with a vertex
 //! outside the brush, or reaches the end of its life, drops all it still carries where it
 //! is: material is kept. Droplets run one after another from one seeded stream, so the same
 //! seed gives the same ground, bit for bit.
@@ -190,6 +191,13 @@ impl Ground<'_> {
         })
     }
 
+    /// The brush's weight at a point: its triangle's vertices' weights, interpolated.
+    fn weight(&self, under: &Under) -> f32 {
+        (0..3)
+            .map(|k| under.bary[k].max(0.0) * self.w(under.slots[k]))
+            .sum()
+    }
+
     /// Lays up to `amount` steps of sediment on the triangle's vertices, by their barycentric
     /// and brush weights; returns what was laid. `all` lays the whole amount (the weights made
     /// to add up to 1): a droplet's last drop.
@@ -209,27 +217,56 @@ impl Ground<'_> {
         laid
     }
 
-    /// Takes up to `amount` steps from the vertices around (`x`, `y`) through the erosion
-    /// brush, scaled by each vertex's brush weight; returns what was taken.
-    fn erode(&mut self, x: f32, y: f32, amount: f32) -> f32 {
+    /// Kernel entry `k` around the outer vertex (`cx`, `cy`): its vertex, if inside the
+    /// field, and its kernel weight.
+    fn kernel_at(&self, cx: i32, cy: i32, k: usize) -> Option<(Slot, f32)> {
         let (width, height) = (self.field.width as i32, self.field.height as i32);
+        let (dx, dy, inner, kw) = self.kernel[k];
+        let (vx, vy) = (cx + dx, cy + dy);
+        if inner {
+            (vx >= 0 && vy >= 0 && vx < width - 1 && vy < height - 1)
+                .then(|| (Slot::Inner((vy * (width - 1) + vx) as usize), kw))
+        } else {
+            (vx >= 0 && vy >= 0 && vx < width && vy < height)
+                .then(|| (Slot::Outer((vy * width + vx) as usize), kw))
+        }
+    }
+
+    /// Lays all of `amount` steps around (`x`, `y`) through the erosion brush, by kernel and
+    /// brush weights made to add up to 1 (a droplet's last drop, spread so that the droplets
+    /// ending at the brush's rim leave a bank, not spikes); failing any vertex there, on the
+    /// triangle `under`.
+    fn deposit_all(&mut self, x: f32, y: f32, under: &Under, amount: f32) {
+        let (cx, cy) = (x.round() as i32, y.round() as i32);
+        let weight = |g: &Self, k| g.kernel_at(cx, cy, k).map(|(s, kw)| (s, kw * g.w(s)));
+        let total: f32 = (0..self.kernel.len())
+            .filter_map(|k| weight(self, k))
+            .map(|(_, w)| w)
+            .sum();
+        if total <= 0.0 {
+            self.deposit(under, amount, true);
+            return;
+        }
+        for k in 0..self.kernel.len() {
+            if let Some((s, w)) = weight(self, k) {
+                self.add(s, amount * w / total);
+            }
+        }
+    }
+
+    /// Takes up to `amount` steps from the vertices around (`x`, `y`) through the erosion
+    /// brush, scaled by each vertex's brush weight, none below `floor` (where the water runs
+    /// to); returns what was taken.
+    fn erode(&mut self, x: f32, y: f32, amount: f32, floor: f32) -> f32 {
         let (cx, cy) = (x.round() as i32, y.round() as i32);
         let mut taken = 0.0;
         for k in 0..self.kernel.len() {
-            let (dx, dy, inner, kw) = self.kernel[k];
-            let (vx, vy) = (cx + dx, cy + dy);
-            let slot = if inner {
-                if vx < 0 || vy < 0 || vx >= width - 1 || vy >= height - 1 {
-                    continue;
-                }
-                Slot::Inner((vy * (width - 1) + vx) as usize)
-            } else {
-                if vx < 0 || vy < 0 || vx >= width || vy >= height {
-                    continue;
-                }
-                Slot::Outer((vy * width + vx) as usize)
+            let Some((slot, kw)) = self.kernel_at(cx, cy, k) else {
+                continue;
             };
-            let d = amount * kw * self.w(slot);
+            // Water cuts no deeper than where it runs: a pit it dug would catch the next droplet
+            // and deepen without end.
+            let d = (amount * kw * self.w(slot)).min(self.h(slot) - floor);
             if d > 0.0 {
                 self.add(slot, -d);
                 taken += d;
@@ -313,7 +350,10 @@ pub fn erode(field: &mut Field, params: &Hydraulic) {
                 break;
             };
             let drop = next.height - here.height;
-            let capacity = (-drop * speed * water * params.capacity).max(MIN_CAPACITY);
+            // The brush's falloff thins what water carries, so that droplets running out of
+            // the brush leave their load across the falloff rather than as a bank at its rim.
+            let capacity =
+                (-drop * speed * water * params.capacity).max(MIN_CAPACITY) * ground.weight(&next);
             if sediment > capacity || drop > 0.0 {
                 // Uphill: fill the pit behind it (no more than it carries); else leave a
                 // share of what is over capacity.
@@ -322,11 +362,13 @@ pub fn erode(field: &mut Field, params: &Hydraulic) {
                 } else {
                     (sediment - capacity) * deposition
                 };
-                sediment -= ground.deposit(&here, amount, false);
+                // Laid whole where the brush is weak too: the falloff has already thinned
+                // what the droplet may carry there.
+                sediment -= ground.deposit(&here, amount, true);
             } else {
                 // Never dig deeper than the drop, so the droplet does not carve a pit.
                 let amount = ((capacity - sediment) * erosion).min(-drop);
-                sediment += ground.erode(x, y, amount);
+                sediment += ground.erode(x, y, amount, next.height);
             }
             speed = (speed * speed - drop * GRAVITY).max(0.0).sqrt();
             water *= keep_water;
@@ -338,7 +380,7 @@ pub fn erode(field: &mut Field, params: &Hydraulic) {
             };
         }
         if sediment > 0.0 {
-            ground.deposit(&here, sediment, true);
+            ground.deposit_all(x, y, &here, sediment);
         }
     }
 }
