@@ -31,7 +31,11 @@ fn a_biome_stroke_erodes_textures_and_scatters_as_one_undo_step() {
         (&|_| None, &NewUids::default()),
     )
     .unwrap();
-    assert!(r.label.starts_with("Biome Weathered hills, "), "{}", r.label);
+    assert!(
+        r.label.starts_with("Biome Weathered hills, "),
+        "{}",
+        r.label
+    );
     let count = |m: &loam::model::Map| m.tiles.values().map(|t| t.doodads.len()).sum::<usize>();
     assert!(count(&map) > count(&original), "objects scattered");
     let heights = |m: &loam::model::Map| {

@@ -98,8 +98,18 @@ pub fn shipped() -> Vec<Biome> {
             name: "Weathered hills".into(),
             rules: vec![
                 rule("Tileset\\Loam\\Sample\\Grass06.blp", None, None, 0.0),
-                rule("Tileset\\Loam\\Sample\\Dirt77.blp", Some([18.0, 90.0]), None, 4.0),
-                rule("Tileset\\Loam\\Sample\\Rock10.blp", Some([32.0, 90.0]), None, 6.0),
+                rule(
+                    "Tileset\\Loam\\Sample\\Dirt77.blp",
+                    Some([18.0, 90.0]),
+                    None,
+                    4.0,
+                ),
+                rule(
+                    "Tileset\\Loam\\Sample\\Rock10.blp",
+                    Some([32.0, 90.0]),
+                    None,
+                    6.0,
+                ),
             ],
             palette: vec![
                 model("World\\Loam\\Sample\\Tree01.m2", 3.0),
@@ -120,7 +130,12 @@ pub fn shipped() -> Vec<Biome> {
             name: "Sandy shore".into(),
             rules: vec![
                 rule("Tileset\\Loam\\Sample\\Sand51.blp", None, None, 0.0),
-                rule("Tileset\\Loam\\Sample\\Grass06.blp", None, Some([6.0, 10_000.0]), 3.0),
+                rule(
+                    "Tileset\\Loam\\Sample\\Grass06.blp",
+                    None,
+                    Some([6.0, 10_000.0]),
+                    3.0,
+                ),
             ],
             palette: vec![model("World\\Loam\\Sample\\Boulder01.m2", 1.0)],
             scatter: ScatterBrush {
@@ -133,6 +148,10 @@ pub fn shipped() -> Vec<Biome> {
     ]
 }
 
+/// Where a biome's objects come from: each model's own box (`None`: a stand-in) and the
+/// allocator of new uids, as scattering takes them.
+pub type ObjectSources<'a> = (&'a dyn Fn(&str) -> Option<ModelBox>, &'a NewUids<'a>);
+
 /// Lays `biome` along a stroke of `brush` through `points` (world x, y) as one undo step in
 /// `history`: the erosion and the rules dab by dab, then the palette scattered over the
 /// stroke's circles with the seed `seed`. `model_box` and `uids` as scattering takes them.
@@ -142,7 +161,7 @@ pub fn apply(
     (brush, points): (&Brush, &[[f64; 2]]),
     seed: u64,
     history: &mut History,
-    (model_box, uids): (&dyn Fn(&str) -> Option<ModelBox>, &NewUids),
+    (model_box, uids): ObjectSources,
 ) -> Result<OpResult, String> {
     biome.check()?;
     let name = format!("Biome {}", biome.name);

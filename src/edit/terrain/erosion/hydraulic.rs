@@ -209,9 +209,9 @@ impl Ground<'_> {
         }
         let scale = if all { 1.0 / total } else { 1.0 };
         let mut laid = 0.0;
-        for k in 0..3 {
-            let d = amount * weights[k] * scale;
-            self.add(under.slots[k], d);
+        for (&slot, w) in under.slots.iter().zip(weights) {
+            let d = amount * w * scale;
+            self.add(slot, d);
             laid += d;
         }
         laid
@@ -311,7 +311,7 @@ pub fn erode(field: &mut Field, params: &Hydraulic) {
         field,
         kernel: kernel(),
     };
-    let mut stream = Stream(params.seed ^ 0x5EED_0F_E205_1011);
+    let mut stream = Stream(params.seed ^ 0x5EED_0FE2_0510_1100);
     let (erosion, deposition) = (
         params.erosion.clamp(0.0, 1.0),
         params.deposition.clamp(0.0, 1.0),
