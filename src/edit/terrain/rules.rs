@@ -228,13 +228,14 @@ mod tests {
         // A quad rising one step (4.17 yd) per step eastward: 45° wherever one looks.
         let mut h = [0f32; 145];
         for (i, v) in h.iter_mut().enumerate() {
-            let (rem, x) = (i % 17, 0.0);
+            // Outer vertices at whole columns, inner ones half a step east of theirs.
+            let rem = i % 17;
             let col = if rem < 9 {
                 rem as f32
             } else {
                 rem as f32 - 9.0 + 0.5
             };
-            *v = (col + x) * UNIT_SIZE as f32;
+            *v = col * UNIT_SIZE as f32;
         }
         for (u, v) in [(0.2, 0.1), (3.5, 3.9), (7.9, 0.5), (0.1, 7.9)] {
             let (slope, height) = ground_at(&h, u, v);
