@@ -109,6 +109,9 @@ impl Ops<'_> {
                 println!("op {i}: {}", result.label);
                 let why = match self.file.ops.get(i) {
                     Some(Operation::Texture(_)) => "the chunk already paints the new texture",
+                    Some(Operation::Rules(_)) => {
+                        "more than four textures would show; the weakest was left out (named above)"
+                    }
                     Some(Operation::Paste(_)) => {
                         "the paste needs more than four texture layers there; the chunk kept its own"
                     }

@@ -23,6 +23,8 @@ struct Active {
     liquid: Option<LiquidEdit>,
     last: [f64; 2],
     start: [f64; 3],
+    /// Dabs laid so far: each erosion dab runs droplets of its own.
+    dabs: u32,
 }
 
 /// The editor's editing state: tool settings, the stroke under way, the history.
@@ -93,6 +95,7 @@ impl Editing {
             liquid: s.liquid_edit(map, at),
             last: [at[0], at[1]],
             start: at,
+            dabs: 0,
         });
         if matches!(s.tool, Tool::Ramp | Tool::River) {
             return Vec::new();
@@ -227,8 +230,33 @@ impl Editing {
                 s.brush.radius,
                 &mut a.stroke,
             ),
+            None if s.tool == Tool::Erode => {
+                crate::edit::terrain::erosion::dab(
+                    map,
+                    &s.brush,
+                    &s.erosion,
+                    p,
+                    a.dabs,
+                    &mut a.stroke,
+                );
+            }
+            None if s.tool == Tool::TextureRules => {
+                let (_, dropped) = crate::edit::terrain::rules_ops::dab(
+                    map,
+                    &s.brush,
+                    &s.rules,
+                    p[0],
+                    p[1],
+                    &mut a.stroke,
+                );
+                // Where a chunk would show five textures, the panel says so as for painting.
+                a.stroke
+                    .refused
+                    .extend(dropped.iter().map(|d| (d.tile, d.chunk)));
+            }
             None => ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke),
         }
+        a.dabs += 1;
         let reach = a.op.radius as f64 + coords::CHUNK_SIZE;
         let mut tiles = Vec::new();
         for (dx, dy) in [

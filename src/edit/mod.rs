@@ -14,12 +14,14 @@
 //!
 //! At the root: `ops` (the `OPS.json` format and the dispatch of every operation), `tools` (the
 //! tools' table and settings), `stroke` (what one stroke changed), `outcome` (what one
-//! operation did), `history` (the undo history) and `raster` (an image's samples, shared by the
-//! brush's stamps and the imports).
+//! operation did), `history` (the undo history), `raster` (an image's samples, shared by the
+//! brush's stamps and the imports) and `biome` (erosion, texture rules and a palette laid as one
+//! stroke: it spans the terrain and objects rooms).
 //!
 //! Not for: input handling (see `ui` and `app`), the open document (`doc`) or drawing
 //! (`render`).
 
+pub mod biome;
 pub mod copy;
 pub mod derived;
 pub mod history;

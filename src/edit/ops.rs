@@ -3,7 +3,8 @@
 //! brush operations (sculpt, paint, holes, shade, area, flags, liquids) run here through the
 //! same dab functions the editor's tools call; the others in their rooms: objects and scatter
 //! (`edit::objects`), textures (`edit::terrain::texture_ops`), images (`edit::images`), roads
-//! (`edit::shapes::road_ops`), paste (`edit::copy::paste`). Each operation is one stroke and one
+//! (`edit::shapes::road_ops`), paste (`edit::copy::paste`), erosion (`edit::terrain::erosion`),
+//! texture rules (`edit::terrain::rules`). Each operation is one stroke and one
 //! undo step; the operations of one list are told apart by their `tool`.
 //!
 //! Not for: reading the tiles an operation reaches before it runs (`doc::runner`).
@@ -55,6 +56,10 @@ pub enum Operation {
     Road(crate::edit::shapes::road_ops::RoadOp),
     /// Scattering a palette's models under a brush, or erasing the objects under it.
     ObjectBrush(crate::edit::objects::scatter_ops::ObjectBrushOp),
+    /// Thermal or hydraulic erosion under a brush.
+    Erode(crate::edit::terrain::erosion::ErodeOp),
+    /// Texturing under a brush by rules of slope, height and noise.
+    Rules(crate::edit::terrain::rules_ops::RulesOp),
 }
 
 impl Operation {
@@ -67,7 +72,9 @@ impl Operation {
             | Operation::Texture(_)
             | Operation::Paste(_)
             | Operation::Road(_)
-            | Operation::ObjectBrush(_) => None,
+            | Operation::ObjectBrush(_)
+            | Operation::Erode(_)
+            | Operation::Rules(_) => None,
         }
     }
 
@@ -89,6 +96,8 @@ impl Operation {
             Operation::Paste(op) => op.reach(map, model_box),
             Operation::Road(op) => op.reach(),
             Operation::ObjectBrush(op) => op.reach(),
+            Operation::Erode(op) => op.reach(),
+            Operation::Rules(op) => op.reach(),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -108,6 +117,8 @@ impl Operation {
             Operation::Paste(op) => op.validate(),
             Operation::Road(op) => op.validate(),
             Operation::ObjectBrush(op) => op.validate(),
+            Operation::Erode(op) => op.validate(),
+            Operation::Rules(op) => op.validate(),
         }
     }
 }
@@ -117,6 +128,16 @@ impl<'de> Deserialize<'de> for Operation {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(d)?;
         let tool = value.get("tool").and_then(|t| t.as_str());
+        if tool.is_some_and(|t| crate::edit::terrain::erosion::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Erode)
+                .map_err(D::Error::custom);
+        }
+        if tool.is_some_and(|t| crate::edit::terrain::rules_ops::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Rules)
+                .map_err(D::Error::custom);
+        }
         if tool.is_some_and(|t| crate::edit::objects::scatter_ops::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::ObjectBrush)
@@ -204,6 +225,8 @@ pub fn run(
         Operation::ObjectBrush(op) => {
             crate::edit::objects::scatter_ops::apply(map, op, history, cx.model_box, cx.uids)
         }
+        Operation::Erode(op) => crate::edit::terrain::erosion::apply(map, op, history),
+        Operation::Rules(op) => crate::edit::terrain::rules_ops::apply(map, op, history),
     }
 }
 
@@ -841,6 +864,7 @@ const SHAPE: &str = r#"{"ops": [{"tool": ..., ...}, ...]}"#;
 /// The `tool` names of the operations that are not brush strokes (the brushes' names are in
 /// serde's own message).
 fn other_tools() -> Vec<&'static str> {
+    use crate::edit::terrain::{erosion, rules_ops};
     use crate::edit::{copy::paste, objects::scatter_ops, shapes::road_ops, terrain::texture_ops};
     ObjectTool::NAMES
         .iter()
@@ -849,6 +873,8 @@ fn other_tools() -> Vec<&'static str> {
         .chain(&paste::NAMES)
         .chain(&road_ops::NAMES)
         .chain(&scatter_ops::NAMES)
+        .chain(&erosion::NAMES)
+        .chain(&rules_ops::NAMES)
         .copied()
         .collect()
 }

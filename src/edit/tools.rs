@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::edit::Brush;
 use crate::edit::ops::{self, Op};
+use crate::edit::terrain::erosion::{Erosion, Hydraulic};
 use crate::edit::terrain::liquid::{self, LiquidEdit, LiquidKind, Surface};
+use crate::edit::terrain::rules::Rule;
 use crate::edit::terrain::sculpt::FlattenMode;
 use crate::model::Map;
 
@@ -29,6 +31,8 @@ pub enum Tool {
     Noise,
     /// Flatten along the slope from where the drag starts to where it ends.
     Ramp,
+    /// Erode the ground under the brush, thermally or by water (`terrain::erosion`).
+    Erode,
     /// Paint the chosen texture.
     Paint,
     /// Erase the chosen texture.
@@ -37,6 +41,9 @@ pub enum Tool {
     SwapTexture,
     /// Paint the chosen texture in small splotches scattered inside the brush.
     SprayTexture,
+    /// Texture the ground under the brush by rules of slope, height and noise
+    /// (`terrain::rules`).
+    TextureRules,
     /// Cut holes.
     HoleAdd,
     /// Fill holes.
@@ -168,7 +175,7 @@ const fn other(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
 
 /// Every tool, in the order of the [`Tool`] enum, which is the order the tool panel lists
 /// them: the brushes, then the tools that are not brushes.
-pub const TOOLS: [ToolRow; 29] = {
+pub const TOOLS: [ToolRow; 31] = {
     use ToolKind as K;
     [
         sculpt(Tool::Raise, "Raise", YARDS),
@@ -177,10 +184,12 @@ pub const TOOLS: [ToolRow; 29] = {
         sculpt(Tool::Smooth, "Smooth", FRACTION),
         sculpt(Tool::Noise, "Noise", (20.0, "Amplitude (yd)")),
         sculpt(Tool::Ramp, "Ramp", FRACTION),
+        sculpt(Tool::Erode, "Erode", FRACTION),
         brush(Tool::Paint, "Paint", K::Texture),
         brush(Tool::EraseTexture, "Erase texture", K::Texture),
         brush(Tool::SwapTexture, "Swap texture", K::Texture),
         brush(Tool::SprayTexture, "Spray texture", K::Texture),
+        brush(Tool::TextureRules, "Rules", K::Texture),
         brush(Tool::HoleAdd, "Add holes", K::Holes),
         brush(Tool::HoleRemove, "Remove holes", K::Holes),
         brush(Tool::Shade, "Shade", K::Shade),
@@ -379,6 +388,31 @@ pub struct ToolSettings {
     /// What the flags tool paints: fishable water (MH2O only).
     #[serde(default = "yes")]
     pub liquid_fishable: bool,
+    /// The Erode tool's erosion and its settings.
+    #[serde(default = "default_erosion")]
+    pub erosion: Erosion,
+    /// The Texture rules tool's rules, the ground first.
+    #[serde(default = "default_rules")]
+    pub rules: Vec<Rule>,
+}
+
+/// The Erode tool's erosion to start with: water, a few hundred droplets a dab (a 20 yd brush
+/// covers about 70 lattice quads).
+pub fn default_erosion() -> Erosion {
+    Erosion::Hydraulic(Hydraulic {
+        droplets: 300,
+        seed: 1,
+        ..Hydraulic::default()
+    })
+}
+
+/// The Texture rules tool's rules to start with: the shipped first biome's.
+pub fn default_rules() -> Vec<Rule> {
+    crate::edit::biome::shipped()
+        .into_iter()
+        .next()
+        .map(|b| b.rules)
+        .unwrap_or_default()
 }
 
 /// Serde's default for settings that start on.
@@ -445,6 +479,8 @@ impl Default for ToolSettings {
             liquid_height: None,
             liquid_deep: false,
             liquid_fishable: true,
+            erosion: default_erosion(),
+            rules: default_rules(),
         }
     }
 }
@@ -533,6 +569,8 @@ impl ToolSettings {
             },
             liquid_deep: op.deep.unwrap_or(base.liquid_deep),
             liquid_fishable: op.fishable.unwrap_or(base.liquid_fishable),
+            erosion: base.erosion,
+            rules: base.rules.clone(),
         }
     }
 
@@ -549,6 +587,9 @@ impl ToolSettings {
             // Its dabs are `texture_ops::swap_dab` (`doc::editing`), not an `ops::dab`; the op
             // carries only the brush.
             Tool::SwapTexture => ops::OpTool::EraseTexture,
+            // Their dabs are `erosion::dab` and `rules_ops::dab` (`doc::editing`); the op
+            // carries only the brush (of a tool no stamp shapes).
+            Tool::Erode | Tool::TextureRules => ops::OpTool::HoleAdd,
             Tool::HoleAdd => ops::OpTool::HoleAdd,
             Tool::HoleRemove => ops::OpTool::HoleRemove,
             Tool::Shade | Tool::EraseShade => ops::OpTool::Shade,

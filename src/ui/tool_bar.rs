@@ -45,6 +45,8 @@ fn hint(tool: Tool) -> Option<&'static str> {
             "Select terrain vertices by box, lasso or brush, then raise, set, plane or smooth them"
         }
         Tool::Road => "Click a road's control points, then lay it: bed, shoulders and texture",
+        Tool::Erode => "Weather the ground: material slides off steep slopes, or water carves it",
+        Tool::TextureRules => "Texture the ground by its slope, height and noise, rule by rule",
         _ => return None,
     })
 }

@@ -205,6 +205,8 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         Tool::Ramp => {
             ui.label("Drag from the start of the slope to its end.");
         }
+        Tool::Erode => super::erosion_panel::show(ui, &mut s.erosion),
+        Tool::TextureRules => super::rules_panel::show(ui, &mut s.rules, &view.textures),
         Tool::SwapTexture => {
             let fields = [
                 ("Replace", "Tile texture to replace", &mut s.swap_from),

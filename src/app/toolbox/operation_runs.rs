@@ -86,6 +86,28 @@ pub fn run(cx: &mut AppCtx, file: &OpsFile, clipboard: &mut TerrainClipboard) {
         cx.view.shown_cursor = Some([last[0], last[1], z]);
         return;
     }
+    // The erosion and texture-rules strokes show their tool with the script's settings.
+    let settings = &mut cx.doc.editing.settings;
+    let natural = match file.ops.last() {
+        Some(Operation::Erode(op)) => op.erosion().ok().map(|erosion| {
+            settings.choose(Tool::Erode);
+            settings.erosion = erosion;
+            (op.brush(), &op.points)
+        }),
+        Some(Operation::Rules(op)) => {
+            settings.choose(Tool::TextureRules);
+            settings.rules = op.rules.clone();
+            Some((op.brush(), &op.points))
+        }
+        _ => None,
+    };
+    if let Some((brush, points)) = natural {
+        settings.brush = brush;
+        let last = points[points.len() - 1];
+        let z = crate::edit::lattice::height_at(&s.map, last[0], last[1]).unwrap_or(0.0) as f64;
+        cx.view.shown_cursor = Some([last[0], last[1], z]);
+        return;
+    }
     if let Some(op) = file.ops.iter().rev().find_map(|o| o.brush()) {
         cx.doc.editing.settings =
             crate::edit::tools::ToolSettings::for_op(op, cx.doc.editing.settings.clone());
