@@ -165,7 +165,7 @@ pub fn apply(
 ) -> Result<OpResult, String> {
     biome.check()?;
     let name = format!("Biome {}", biome.name);
-    let dabs = erosion::stroke_dabs(brush, points);
+    let dabs = crate::edit::terrain::brush::stroke_dabs(brush, points);
     let mut stroke = Stroke::new(&name);
     let mut dropped = Vec::new();
     for (i, &p) in dabs.iter().enumerate() {

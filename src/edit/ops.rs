@@ -395,30 +395,12 @@ impl Spray {
     }
 }
 
-/// How far past its radius a stroke reads the terrain: smoothing averages a vertex's
-/// neighbours and normals are recomputed a vertex beyond what moved; a chunk covers both.
-const REACH_MARGIN: f64 = crate::model::coords::CHUNK_SIZE;
-
 impl Op {
     /// The tiles this stroke can read or change: those within its radius (and a chunk's
     /// margin) of the lines through its points. A partly loaded map needs them in memory for
     /// the stroke to do what it does on the whole map.
     pub fn reach(&self) -> Vec<TileCoord> {
-        let r = f64::from(self.radius.max(0.0)) + REACH_MARGIN;
-        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        for p in &self.points {
-            for axis in 0..2 {
-                lo[axis] = lo[axis].min(p[axis]);
-                hi[axis] = hi[axis].max(p[axis]);
-            }
-        }
-        if self.points.is_empty() || !r.is_finite() {
-            return Vec::new();
-        }
-        crate::model::coords::tiles_overlapping((
-            [lo[0] - r, lo[1] - r, 0.0],
-            [hi[0] + r, hi[1] + r, 0.0],
-        ))
+        crate::edit::terrain::brush::stroke_reach(&self.points, self.radius)
     }
 
     /// Rejects fields that do not belong to the tool and missing required ones.
@@ -551,13 +533,15 @@ impl Op {
 
     /// The brush this operation uses.
     pub fn brush(&self) -> Brush {
+        let stroke = crate::edit::terrain::brush::stroke_brush(
+            self.radius,
+            self.inner_radius,
+            self.strength,
+            self.falloff,
+            self.shape,
+            self.spacing,
+        );
         Brush {
-            radius: self.radius,
-            inner_radius: self.inner_radius.unwrap_or(self.radius / 3.0),
-            strength: self.strength.unwrap_or(1.0),
-            falloff: self.falloff.unwrap_or_default(),
-            shape: self.shape.unwrap_or_default(),
-            spacing: self.spacing.unwrap_or(0.25),
             stamp: self
                 .stamp
                 .as_ref()
@@ -566,17 +550,13 @@ impl Op {
                     mask: self.stamp_mask.clone(),
                 }),
             rotation: self.rotation.unwrap_or(0.0),
+            ..stroke
         }
     }
 
     /// The dab centres: the first point, then spaced along each segment.
     pub fn dabs(&self) -> Vec<[f64; 2]> {
-        let brush = self.brush();
-        let mut out = vec![self.points[0]];
-        for pair in self.points.windows(2) {
-            out.extend(brush.dabs_between(pair[0], pair[1]));
-        }
-        out
+        crate::edit::terrain::brush::stroke_dabs(&self.brush(), &self.points)
     }
 
     fn name(&self) -> &'static str {

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use super::brush::{Brush, Falloff, Shape};
-use super::erosion::{stroke_brush, stroke_dabs, stroke_reach, validate_stroke};
+use super::brush::{stroke_brush, stroke_dabs, stroke_reach, validate_stroke};
 use super::layer_flags;
 use super::paint::MAX_LAYERS;
 use super::rules::{Rule, compose, ground_at};

@@ -100,3 +100,24 @@ impl Field {
         sum(&self.outer, &self.outer_weight) + sum(&self.inner, &self.inner_weight)
     }
 }
+
+/// A field of `n`×`n` outer vertices at full weight, heights from `f(x, y)` in vertex steps
+/// (the inner vertices at the half steps), for the erosion models' unit tests.
+#[cfg(test)]
+pub(super) fn test_field(n: usize, f: impl Fn(f32, f32) -> f32) -> Field {
+    let outer: Vec<f32> = (0..n * n)
+        .map(|i| f((i % n) as f32, (i / n) as f32))
+        .collect();
+    let m = n - 1;
+    let inner: Vec<f32> = (0..m * m)
+        .map(|i| f((i % m) as f32 + 0.5, (i / m) as f32 + 0.5))
+        .collect();
+    Field {
+        width: n,
+        height: n,
+        outer_weight: vec![1.0; outer.len()],
+        inner_weight: vec![1.0; inner.len()],
+        outer,
+        inner,
+    }
+}

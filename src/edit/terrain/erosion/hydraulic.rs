@@ -391,27 +391,9 @@ mod tests {
 
     fn cone(n: usize) -> Field {
         let c = (n / 2) as f32;
-        let f = |x: f32, y: f32| 60.0 - ((x - c).powi(2) + (y - c).powi(2)).sqrt() * 3.0;
-        let mut outer = Vec::new();
-        for y in 0..n {
-            for x in 0..n {
-                outer.push(f(x as f32, y as f32));
-            }
-        }
-        let mut inner = Vec::new();
-        for y in 0..n - 1 {
-            for x in 0..n - 1 {
-                inner.push(f(x as f32 + 0.5, y as f32 + 0.5));
-            }
-        }
-        Field {
-            width: n,
-            height: n,
-            outer_weight: vec![1.0; outer.len()],
-            inner_weight: vec![1.0; inner.len()],
-            outer,
-            inner,
-        }
+        super::super::field::test_field(n, |x, y| {
+            60.0 - ((x - c).powi(2) + (y - c).powi(2)).sqrt() * 3.0
+        })
     }
 
     #[test]

@@ -16,7 +16,9 @@ pub mod thermal;
 
 use serde::Deserialize;
 
-use super::brush::{Brush, Falloff, Shape};
+use super::brush::{
+    Brush, Falloff, Shape, stroke_brush, stroke_dabs, stroke_reach, validate_stroke,
+};
 use crate::edit::history::History;
 use crate::edit::lattice::patch::Patch;
 use crate::edit::outcome::OpResult;
@@ -244,82 +246,6 @@ impl ErodeOp {
     pub fn reach(&self) -> Vec<TileCoord> {
         stroke_reach(&self.points, self.radius)
     }
-}
-
-/// Checks a stroke's common fields: at least one finite point, a positive radius, a
-/// strength in 0..=1.
-pub fn validate_stroke(
-    tool: &str,
-    points: &[[f64; 2]],
-    radius: f32,
-    strength: Option<f32>,
-) -> Result<(), String> {
-    if points.is_empty() {
-        return Err(format!("{tool}: `points` needs at least one point"));
-    }
-    if points.iter().flatten().any(|c| !c.is_finite()) {
-        return Err(format!("{tool}: every point needs finite coordinates"));
-    }
-    if !(radius > 0.0 && radius.is_finite()) {
-        return Err(format!("{tool}: `radius` must be positive, not {radius}"));
-    }
-    if let Some(s) = strength
-        && !(0.0..=1.0).contains(&s)
-    {
-        return Err(format!("{tool}: `strength` is 0 to 1, not {s}"));
-    }
-    Ok(())
-}
-
-/// The brush a stroke's common fields describe (the defaults of every brush operation).
-pub fn stroke_brush(
-    radius: f32,
-    inner_radius: Option<f32>,
-    strength: Option<f32>,
-    falloff: Option<Falloff>,
-    shape: Option<Shape>,
-    spacing: Option<f32>,
-) -> Brush {
-    Brush {
-        radius,
-        inner_radius: inner_radius.unwrap_or(radius / 3.0),
-        strength: strength.unwrap_or(1.0),
-        falloff: falloff.unwrap_or_default(),
-        shape: shape.unwrap_or_default(),
-        spacing: spacing.unwrap_or(0.25),
-        stamp: None,
-        rotation: 0.0,
-    }
-}
-
-/// The tiles within a stroke's radius and a chunk's margin (normals are recomputed a vertex
-/// past what moved) of its points.
-pub fn stroke_reach(points: &[[f64; 2]], radius: f32) -> Vec<TileCoord> {
-    if points.is_empty() || !radius.is_finite() {
-        return Vec::new();
-    }
-    let r = f64::from(radius.max(0.0)) + crate::model::coords::CHUNK_SIZE;
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for p in points {
-        for axis in 0..2 {
-            lo[axis] = lo[axis].min(p[axis]);
-            hi[axis] = hi[axis].max(p[axis]);
-        }
-    }
-    crate::model::coords::tiles_overlapping((
-        [lo[0] - r, lo[1] - r, 0.0],
-        [hi[0] + r, hi[1] + r, 0.0],
-    ))
-}
-
-/// The dab centres of a stroke through `points`: the first point, then spaced along each
-/// segment.
-pub fn stroke_dabs(brush: &Brush, points: &[[f64; 2]]) -> Vec<[f64; 2]> {
-    let mut out: Vec<[f64; 2]> = points.first().copied().into_iter().collect();
-    for pair in points.windows(2) {
-        out.extend(brush.dabs_between(pair[0], pair[1]));
-    }
-    out
 }
 
 /// Applies an `erode` operation as one undo step in `history`.

@@ -188,29 +188,7 @@ fn pass_once(field: &mut Field, along: f32, diagonal: f32, parallel: bool) -> f3
 mod tests {
     use super::*;
 
-    /// A field of `n`×`n` outer vertices, full weight, heights from `f(x, y)` in steps.
-    fn field(n: usize, f: impl Fn(f32, f32) -> f32) -> Field {
-        let mut outer = Vec::new();
-        for y in 0..n {
-            for x in 0..n {
-                outer.push(f(x as f32, y as f32));
-            }
-        }
-        let mut inner = Vec::new();
-        for y in 0..n - 1 {
-            for x in 0..n - 1 {
-                inner.push(f(x as f32 + 0.5, y as f32 + 0.5));
-            }
-        }
-        Field {
-            width: n,
-            height: n,
-            outer_weight: vec![1.0; outer.len()],
-            inner_weight: vec![1.0; inner.len()],
-            outer,
-            inner,
-        }
-    }
+    use super::super::field::test_field as field;
 
     #[test]
     fn a_spike_slides_down_to_the_talus_angle_and_keeps_its_material() {
