@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use super::context::AppCtx;
 use crate::model::TileCoord;
-use crate::model::coords::TILE_SIZE;
 
 /// A tour under way.
 #[derive(Debug)]
@@ -87,12 +86,8 @@ impl Tour {
         let along = t / self.seconds.max(1e-9) * n as f64;
         let i = (along as usize).min(n - 1);
         let f = along - i as f64;
-        let centre = |c: TileCoord| {
-            let [nx, ny] = c.north_west();
-            [nx - TILE_SIZE / 2.0, ny - TILE_SIZE / 2.0]
-        };
-        let a = centre(self.path[i]);
-        let b = centre(self.path[(i + 1).min(n - 1)]);
+        let a = self.path[i].centre();
+        let b = self.path[(i + 1).min(n - 1)].centre();
         let at = [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
         let camera = &mut cx.view.camera;
         camera.position = [at[0], at[1], self.height];

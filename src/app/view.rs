@@ -135,9 +135,8 @@ pub fn go_to_tile(view: &mut View, session: Option<&Session>, tile: TileCoord) {
     // Mountains must not stand between the camera and the tile: rise above the top.
     let clear = hi as f64 + 120.0;
     if view.camera.position[2] < clear {
-        let [nx, ny] = tile.north_west();
-        let half = TILE_SIZE / 2.0;
+        let [cx, cy] = tile.centre();
         view.camera.position[2] = clear;
-        view.camera.look_at([nx - half, ny - half, ground as f64]);
+        view.camera.look_at([cx, cy, ground as f64]);
     }
 }

@@ -61,6 +61,12 @@ impl TileCoord {
         ]
     }
 
+    /// World (x, y) of the tile's middle.
+    pub fn centre(self) -> [f64; 2] {
+        let [nx, ny] = self.north_west();
+        [nx - TILE_SIZE / 2.0, ny - TILE_SIZE / 2.0]
+    }
+
     /// The tile under a world position, if it lies on the map.
     pub fn containing(world_x: f64, world_y: f64) -> Option<TileCoord> {
         let col = ((MAP_ORIGIN - world_y) / TILE_SIZE).floor();

@@ -138,15 +138,11 @@ impl Camera {
 
     /// Looks down at the middle of a tile from the north-west, high enough to see all of it.
     pub fn frame_tile(&mut self, tile: TileCoord, ground: f32) {
-        let [nx, ny] = tile.north_west();
-        let half = TILE_SIZE / 2.0;
+        let [cx, cy] = tile.centre();
         // Look south-east so that north is up-left, as on the tile map.
         self.yaw = -std::f32::consts::FRAC_PI_4 * 3.0;
         self.pitch = -0.75;
-        self.frame(
-            [nx - half, ny - half, ground as f64],
-            TILE_SIZE as f32 * 1.1,
-        );
+        self.frame([cx, cy, ground as f64], TILE_SIZE as f32 * 1.1);
     }
 
     /// Turns to look at `target` from where the camera is.
