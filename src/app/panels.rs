@@ -69,16 +69,8 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
             names.describe(p.area_id)
         }),
         frame_ms: cx.shell.frame_ms,
-        frame_breakdown: {
-            let mut lines = cx
-                .gl
-                .lock()
-                .pass_times()
-                .map(|t| crate::render::pass_timer::lines(&t))
-                .unwrap_or_default();
-            lines.push(format!("cpu frame {:.3} ms", cx.shell.cpu_frame_ms));
-            lines
-        },
+        pass_times: cx.gl.lock().pass_times(),
+        cpu_frame_ms: cx.shell.cpu_frame_ms,
         unsaved: if cx.has_unsaved() {
             session.map_or(0, |s| s.edited.len())
         } else {

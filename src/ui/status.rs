@@ -12,9 +12,10 @@ pub struct StatusInfo {
     pub area_name: Option<String>,
     /// The last frame's time in milliseconds.
     pub frame_ms: f32,
-    /// Where it went: a line a pass (`pass NAME gpu X ms cpu Y ms`), then the app's own CPU
-    /// time (`cpu frame Z ms`), for the frame time's tooltip.
-    pub frame_breakdown: Vec<String>,
+    /// Where it went, pass by pass, for the frame time's tooltip (none without a renderer).
+    pub pass_times: Option<crate::render::pass_timer::PassTimes>,
+    /// The app's own CPU time in the last frame, in milliseconds.
+    pub cpu_frame_ms: f32,
     /// Tiles changed since the last save.
     pub unsaved: usize,
     /// Tiles loaded / on the GPU.
@@ -74,11 +75,17 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         }
         ui.separator();
         ui.label(format!("{:.1} ms", info.frame_ms))
+            // The lines are made only while the tooltip shows, not every frame.
             .on_hover_ui(|ui| {
                 ui.label("Where the last measured frame's time went:");
-                for line in &info.frame_breakdown {
+                let passes = info
+                    .pass_times
+                    .as_ref()
+                    .map(crate::render::pass_timer::lines);
+                for line in passes.unwrap_or_default() {
                     ui.monospace(line);
                 }
+                ui.monospace(format!("cpu frame {:.3} ms", info.cpu_frame_ms));
             });
         ui.separator();
         ui.label(format!(
