@@ -61,6 +61,7 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
     // Read before the struct literal: a lock taken inside it would live to the end of the
     // statement, and `object_status` locks the same state.
     let uploaded = cx.gl.lock().uploaded.len();
+    let pass_times = cx.gl.lock().pass_times();
     let session = cx.doc.session.as_ref();
     ui::status::StatusInfo {
         hover: cx.view.hover,
@@ -69,7 +70,7 @@ pub(super) fn status(cx: &AppCtx) -> ui::status::StatusInfo {
             names.describe(p.area_id)
         }),
         frame_ms: cx.shell.frame_ms,
-        pass_times: cx.gl.lock().pass_times(),
+        pass_times,
         cpu_frame_ms: cx.shell.cpu_frame_ms,
         unsaved: if cx.has_unsaved() {
             session.map_or(0, |s| s.edited.len())
