@@ -397,7 +397,8 @@ fn a_sculpt_stroke_rebakes_the_shadows_around_it_in_its_own_step() {
     let at = [x - 5.0, y - 5.0, 10.0];
     editing.begin(&mut map, at);
     editing.drag(&mut map, at);
-    let touched = editing.end(&mut map, Some(at), &|_| None);
+    let uids = loam::edit::objects::NewUids::default();
+    let touched = editing.end(&mut map, Some(at), (&|_| None, &uids));
     assert!(!touched.is_empty());
     let shadowed: u32 = map.tiles[&coord]
         .chunks

@@ -6,11 +6,12 @@
 use super::component::Component;
 use crate::app::{
     files::autosave, files::export, files::images, files::new_map, files::open_from_client,
-    files::opening, files::save_as, keys, palette, toolbox::asset_browser, toolbox::brushes,
-    toolbox::map_edits, toolbox::object_tool, toolbox::presets, toolbox::road_tool,
-    toolbox::scatter_tool, toolbox::terrain_clipboard, toolbox::texture_tools,
-    toolbox::vertex_selection, view_options::daylight, view_options::missing_models,
-    view_options::places, view_options::view_settings, view_options::zone_marks, window,
+    files::opening, files::save_as, keys, palette, toolbox::asset_browser, toolbox::biomes,
+    toolbox::brushes, toolbox::map_edits, toolbox::mask_preview, toolbox::object_tool,
+    toolbox::presets, toolbox::road_tool, toolbox::scatter_tool, toolbox::terrain_clipboard,
+    toolbox::texture_tools, toolbox::vertex_selection, view_options::daylight,
+    view_options::missing_models, view_options::places, view_options::view_settings,
+    view_options::zone_marks, window,
 };
 
 /// Every component of the editor, grouped as their files are.
@@ -70,6 +71,10 @@ pub struct ToolComponents {
     pub road_tool: road_tool::RoadTool,
     /// The tool panel's brush presets.
     pub presets: presets::Presets,
+    /// The Biome tool's kept biomes.
+    pub biomes: biomes::Biomes,
+    /// The Rules and Biome tools' mask preview under the cursor.
+    pub mask_preview: mask_preview::MaskPreview,
 }
 
 /// The View and Settings menus' components.
@@ -91,7 +96,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 25] {
+    pub fn all(&mut self) -> [&mut dyn Component; 27] {
         [
             &mut self.files.save_as,
             &mut self.files.open_from_client,
@@ -107,7 +112,9 @@ impl Components {
             &mut self.toolbox.terrain_clipboard,
             &mut self.toolbox.map_edits,
             &mut self.toolbox.presets,
+            &mut self.toolbox.biomes,
             &mut self.toolbox.brushes,
+            &mut self.toolbox.mask_preview,
             &mut self.files.opening,
             &mut self.view.view_settings,
             &mut self.view.missing_models,
@@ -143,6 +150,8 @@ impl Components {
                 vertex_selection: Default::default(),
                 road_tool: Default::default(),
                 presets: Default::default(),
+                biomes: Default::default(),
+                mask_preview: Default::default(),
             },
             view: Default::default(),
             window: Default::default(),

@@ -272,7 +272,11 @@ impl LoamApp {
             self.parts.toolbox.vertex_selection.view(),
             &self.parts.toolbox.road_tool,
         );
-        panels::with_presets(&mut right, self.parts.toolbox.presets.view(&self.cx));
+        panels::with_presets(
+            &mut right,
+            self.parts.toolbox.presets.view(&self.cx),
+            &self.cx.settings,
+        );
         egui::Panel::right("loam-tools")
             .resizable(true)
             .default_size(270.0)

@@ -234,6 +234,7 @@ pub(super) fn right_view(
         selection: Default::default(),
         road: Default::default(),
         presets: Default::default(),
+        biomes: Vec::new(),
         note: (!doc.editing.refused.is_empty()).then(|| {
             let why = if doc.editing.settings.tool == Tool::SwapTexture {
                 "they paint the new texture already"
@@ -271,9 +272,16 @@ pub(super) fn with_shaping_tools(
     view.tools.road = road.view(view.tools.textures.clone());
 }
 
-/// Adds the presets' section to `view`.
-pub(super) fn with_presets(view: &mut RightView, presets: ui::presets_panel::PresetsView) {
+/// Adds the presets' section and the kept biomes' names to `view`.
+pub(super) fn with_presets(
+    view: &mut RightView,
+    presets: ui::presets_panel::PresetsView,
+    settings: &Settings,
+) {
     view.tools.presets = presets;
+    if view.settings.tool == Tool::Biome {
+        view.tools.biomes = settings.biomes.iter().map(|b| b.name.clone()).collect();
+    }
 }
 
 /// The right panel: the tools, the object panel with the object tool, and the history.

@@ -48,6 +48,9 @@ pub struct Settings {
     /// The brush presets, in the list's order (a new user starts with loam's own).
     #[serde(default = "crate::edit::presets::shipped")]
     pub presets: Vec<crate::edit::presets::BrushPreset>,
+    /// The Biome tool's kept biomes, in the list's order (a new user starts with loam's own).
+    #[serde(default = "crate::edit::biome::shipped")]
+    pub biomes: Vec<crate::edit::biome::Biome>,
     /// What is remembered per map: its camera, its generation, its bookmarks.
     #[serde(flatten)]
     pub per_map: PerMapSettings,
@@ -120,6 +123,7 @@ impl Default for Settings {
             autosave_secs: DEFAULT_AUTOSAVE_SECS,
             time_of_day: Default::default(),
             presets: crate::edit::presets::shipped(),
+            biomes: crate::edit::biome::shipped(),
             per_map: PerMapSettings::default(),
             input: InputSettings::default(),
         }

@@ -109,7 +109,7 @@ impl Ops<'_> {
                 println!("op {i}: {}", result.label);
                 let why = match self.file.ops.get(i) {
                     Some(Operation::Texture(_)) => "the chunk already paints the new texture",
-                    Some(Operation::Rules(_)) => {
+                    Some(Operation::Rules(_) | Operation::Biome(_)) => {
                         "more than four textures would show; the weakest was left out (named above)"
                     }
                     Some(Operation::Paste(_)) => {

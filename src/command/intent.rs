@@ -143,6 +143,25 @@ pub enum Intent {
     Road(RoadIntent),
     /// The tool panel's brush presets.
     Presets(PresetsIntent),
+    /// The Biome tool's kept biomes.
+    Biomes(BiomesIntent),
+}
+
+/// What the Biome tool's panel asks the app to do with the kept biomes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BiomesIntent {
+    /// Put kept biome N in the tool.
+    Pick(usize),
+    /// Keep the tool's biome in the list under its name (replacing one of that name).
+    Keep,
+    /// Take kept biome N out of the list.
+    Delete(usize),
+    /// Write the kept biomes to a biome file in a folder the user picks.
+    Export,
+    /// Add the biomes of a biome file the user picks.
+    Import,
+    /// Add the selected doodads' models to the tool's biome's palette.
+    AddSelected,
 }
 
 /// What the tool panel's presets ask the app to do.

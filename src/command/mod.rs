@@ -15,7 +15,7 @@ pub mod shortcuts;
 pub use crate::edit::tools::{PlaceOptions, Tool, ToolSettings};
 pub use commands::Command;
 pub use intent::{
-    AUTOSAVE_RANGE, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent, KeysIntent,
-    LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, PresetsIntent, RoadIntent,
-    SaveAsIntent, ScatterIntent, SelectionIntent, TexturesIntent, ViewToggles,
+    AUTOSAVE_RANGE, BiomesIntent, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent,
+    KeysIntent, LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, PresetsIntent,
+    RoadIntent, SaveAsIntent, ScatterIntent, SelectionIntent, TexturesIntent, ViewToggles,
 };

@@ -25,6 +25,10 @@ struct Active {
     start: [f64; 3],
     /// Dabs laid so far: each erosion dab runs droplets of its own.
     dabs: u32,
+    /// The dabs' centres, where a biome's objects are scattered when the stroke ends.
+    centres: Vec<[f64; 2]>,
+    /// Textures a biome's rules left out (a chunk would have shown five), for its label.
+    dropped: Vec<crate::edit::terrain::rules_ops::Dropped>,
 }
 
 /// The editor's editing state: tool settings, the stroke under way, the history.
@@ -42,6 +46,12 @@ pub struct Editing {
     /// The flatten target kept across strokes while `settings.flatten_lock` is on: the first
     /// stroke's, or the plane a Ctrl+click picked from the ground.
     pub flatten_locked: Option<Sculpt>,
+    /// Why the last press started no stroke (a biome that cannot be laid), for the status
+    /// line.
+    pub refusal: Option<String>,
+    /// Biome strokes so far: each scatters with the biome's seed plus this, so strokes differ
+    /// and a session repeats.
+    biome_strokes: u64,
 }
 
 /// Chunks changed by an action, for the app to re-send and mark edited.
@@ -64,7 +74,14 @@ impl Editing {
     /// Starts a stroke at world `at` (x, y, terrain height) and lays its first dab (the ramp
     /// lays its dabs when the drag ends).
     pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Vec<TileCoord> {
+        self.refusal = None;
         if !self.settings.tool.is_brush() {
+            return Vec::new();
+        }
+        if self.settings.tool == Tool::Biome
+            && let Err(e) = self.settings.biome.check()
+        {
+            self.refusal = Some(e);
             return Vec::new();
         }
         let sculpt = match self.settings.tool {
@@ -96,6 +113,8 @@ impl Editing {
             last: [at[0], at[1]],
             start: at,
             dabs: 0,
+            centres: Vec::new(),
+            dropped: Vec::new(),
         });
         if matches!(s.tool, Tool::Ramp | Tool::River) {
             return Vec::new();
@@ -240,6 +259,14 @@ impl Editing {
                     &mut a.stroke,
                 );
             }
+            None if s.tool == Tool::Biome => {
+                let dropped =
+                    crate::edit::biome::lay::dab(map, &s.biome, &s.brush, p, a.dabs, &mut a.stroke);
+                a.stroke
+                    .refused
+                    .extend(dropped.iter().map(|d| (d.tile, d.chunk)));
+                a.dropped.extend(dropped);
+            }
             None if s.tool == Tool::TextureRules => {
                 let (_, dropped) = crate::edit::terrain::rules_ops::dab(
                     map,
@@ -257,6 +284,7 @@ impl Editing {
             None => ops::dab(map, &a.op, a.sculpt, p[0], p[1], &mut a.stroke),
         }
         a.dabs += 1;
+        a.centres.push(p);
         let reach = a.op.radius as f64 + coords::CHUNK_SIZE;
         let mut tiles = Vec::new();
         for (dx, dy) in [
@@ -275,13 +303,15 @@ impl Editing {
     }
 
     /// Ends the stroke at world `at` and records it as one undo step; returns the chunks it
-    /// changed (none when it changed nothing).
+    /// changed (none when it changed nothing). `objects` gives placed models' boxes (objects
+    /// follow the ground a stroke moves) and, for a biome's palette, new objects' uids.
     pub fn end(
         &mut self,
         map: &mut Map,
         at: Option<[f64; 3]>,
-        model_box: &dyn Fn(&str) -> Option<crate::edit::objects::ModelBox>,
+        objects: crate::edit::biome::ObjectSources,
     ) -> Touched {
+        let model_box = objects.0;
         let Some(mut a) = self.active.take() else {
             return Vec::new();
         };
@@ -323,6 +353,9 @@ impl Editing {
             }
         }
         self.refused = std::mem::take(&mut a.stroke.refused);
+        if self.settings.tool == Tool::Biome {
+            return self.end_biome(map, a, objects);
+        }
         let sculpting = self.settings.tool.sculpts();
         if self.settings.rebake_shadows && sculpting {
             // The chunks the stroke changed cast onto their neighbours too; all go in the
@@ -338,6 +371,31 @@ impl Editing {
                 if self.settings.objects_follow_ground && sculpting {
                     crate::edit::objects::follow_ground(map, &mut edit, model_box);
                 }
+                let touched = edit.touched();
+                self.history.push(map, edit);
+                touched
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Ends a Biome stroke: its palette scattered over the dabs' circles, joined to the
+    /// ground's change as one undo step.
+    fn end_biome(
+        &mut self,
+        map: &mut Map,
+        a: Active,
+        objects: crate::edit::biome::ObjectSources,
+    ) -> Touched {
+        let s = &self.settings;
+        let seed = s.biome.scatter.seed.wrapping_add(self.biome_strokes);
+        self.biome_strokes += 1;
+        let ground = a.stroke.finish(map);
+        let circles = (&a.centres[..], f64::from(s.brush.radius), seed);
+        let edit =
+            crate::edit::biome::lay::finish(map, &s.biome, ground, circles, &a.dropped, objects);
+        match edit {
+            Some(edit) => {
                 let touched = edit.touched();
                 self.history.push(map, edit);
                 touched

@@ -60,6 +60,8 @@ pub enum Operation {
     Erode(crate::edit::terrain::erosion::ErodeOp),
     /// Texturing under a brush by rules of slope, height and noise.
     Rules(crate::edit::terrain::rules_ops::RulesOp),
+    /// Laying a biome (erosion, texture rules, a palette's objects) under a brush.
+    Biome(crate::edit::biome::BiomeOp),
 }
 
 impl Operation {
@@ -74,7 +76,8 @@ impl Operation {
             | Operation::Road(_)
             | Operation::ObjectBrush(_)
             | Operation::Erode(_)
-            | Operation::Rules(_) => None,
+            | Operation::Rules(_)
+            | Operation::Biome(_) => None,
         }
     }
 
@@ -98,6 +101,7 @@ impl Operation {
             Operation::ObjectBrush(op) => op.reach(),
             Operation::Erode(op) => op.reach(),
             Operation::Rules(op) => op.reach(),
+            Operation::Biome(op) => op.reach(),
             Operation::Object(op) => {
                 let listed = op.uid.and_then(|u| on_disk?.get(&u));
                 let mut tiles = listed.cloned().unwrap_or_default();
@@ -119,6 +123,7 @@ impl Operation {
             Operation::ObjectBrush(op) => op.validate(),
             Operation::Erode(op) => op.validate(),
             Operation::Rules(op) => op.validate(),
+            Operation::Biome(op) => op.validate(),
         }
     }
 }
@@ -131,6 +136,11 @@ impl<'de> Deserialize<'de> for Operation {
         if tool.is_some_and(|t| crate::edit::terrain::erosion::NAMES.contains(&t)) {
             return serde_json::from_value(value)
                 .map(Operation::Erode)
+                .map_err(D::Error::custom);
+        }
+        if tool.is_some_and(|t| crate::edit::biome::op::NAMES.contains(&t)) {
+            return serde_json::from_value(value)
+                .map(Operation::Biome)
                 .map_err(D::Error::custom);
         }
         if tool.is_some_and(|t| crate::edit::terrain::rules_ops::NAMES.contains(&t)) {
@@ -227,6 +237,19 @@ pub fn run(
         }
         Operation::Erode(op) => crate::edit::terrain::erosion::apply(map, op, history),
         Operation::Rules(op) => crate::edit::terrain::rules_ops::apply(map, op, history),
+        Operation::Biome(op) => {
+            let biome = op.biome()?;
+            let seed = op.seed.unwrap_or(biome.scatter.seed);
+            let brush = op.brush();
+            crate::edit::biome::apply(
+                map,
+                &biome,
+                (&brush, &op.points),
+                seed,
+                history,
+                (cx.model_box, cx.uids),
+            )
+        }
     }
 }
 
@@ -855,6 +878,7 @@ fn other_tools() -> Vec<&'static str> {
         .chain(&scatter_ops::NAMES)
         .chain(&erosion::NAMES)
         .chain(&rules_ops::NAMES)
+        .chain(&crate::edit::biome::op::NAMES)
         .copied()
         .collect()
 }

@@ -44,6 +44,9 @@ pub enum Tool {
     /// Texture the ground under the brush by rules of slope, height and noise
     /// (`terrain::rules`).
     TextureRules,
+    /// Lay a biome under the brush: its erosion, texture rules and palette's objects
+    /// (`edit::biome`).
+    Biome,
     /// Cut holes.
     HoleAdd,
     /// Fill holes.
@@ -175,7 +178,7 @@ const fn other(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
 
 /// Every tool, in the order of the [`Tool`] enum, which is the order the tool panel lists
 /// them: the brushes, then the tools that are not brushes.
-pub const TOOLS: [ToolRow; 31] = {
+pub const TOOLS: [ToolRow; 32] = {
     use ToolKind as K;
     [
         sculpt(Tool::Raise, "Raise", YARDS),
@@ -190,6 +193,7 @@ pub const TOOLS: [ToolRow; 31] = {
         brush(Tool::SwapTexture, "Swap texture", K::Texture),
         brush(Tool::SprayTexture, "Spray texture", K::Texture),
         brush(Tool::TextureRules, "Rules", K::Texture),
+        brush(Tool::Biome, "Biome", K::Texture),
         brush(Tool::HoleAdd, "Add holes", K::Holes),
         brush(Tool::HoleRemove, "Remove holes", K::Holes),
         brush(Tool::Shade, "Shade", K::Shade),
@@ -394,6 +398,9 @@ pub struct ToolSettings {
     /// The Texture rules tool's rules, the ground first.
     #[serde(default = "default_rules")]
     pub rules: Vec<Rule>,
+    /// The biome the Biome tool lays.
+    #[serde(default = "default_biome")]
+    pub biome: crate::edit::biome::Biome,
 }
 
 /// The Erode tool's erosion to start with: water, a few hundred droplets a dab (a 20 yd brush
@@ -413,6 +420,12 @@ pub fn default_rules() -> Vec<Rule> {
         .next()
         .map(|b| b.rules)
         .unwrap_or_default()
+}
+
+/// The Biome tool's biome to start with: the first shipped one.
+pub fn default_biome() -> crate::edit::biome::Biome {
+    let mut shipped = crate::edit::biome::shipped();
+    shipped.remove(0)
 }
 
 /// Serde's default for settings that start on.
@@ -481,6 +494,7 @@ impl Default for ToolSettings {
             liquid_fishable: true,
             erosion: default_erosion(),
             rules: default_rules(),
+            biome: default_biome(),
         }
     }
 }
@@ -571,6 +585,7 @@ impl ToolSettings {
             liquid_fishable: op.fishable.unwrap_or(base.liquid_fishable),
             erosion: base.erosion,
             rules: base.rules.clone(),
+            biome: base.biome.clone(),
         }
     }
 
@@ -587,9 +602,10 @@ impl ToolSettings {
             // Its dabs are `texture_ops::swap_dab` (`doc::editing`), not an `ops::dab`; the op
             // carries only the brush.
             Tool::SwapTexture => ops::OpTool::EraseTexture,
-            // Their dabs are `erosion::dab` and `rules_ops::dab` (`doc::editing`); the op
+            // Their dabs are `erosion::dab`, `rules_ops::dab` and `biome::lay::dab`
+            // (`doc::editing`); the op
             // carries only the brush (of a tool no stamp shapes).
-            Tool::Erode | Tool::TextureRules => ops::OpTool::HoleAdd,
+            Tool::Erode | Tool::TextureRules | Tool::Biome => ops::OpTool::HoleAdd,
             Tool::HoleAdd => ops::OpTool::HoleAdd,
             Tool::HoleRemove => ops::OpTool::HoleRemove,
             Tool::Shade | Tool::EraseShade => ops::OpTool::Shade,

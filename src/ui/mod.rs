@@ -7,6 +7,7 @@
 pub mod area_legend;
 pub mod area_picker;
 pub mod asset_browser;
+pub mod biome_panel;
 pub mod clipboard_panel;
 pub mod command_palette;
 pub mod dialogs;

@@ -7,15 +7,38 @@ use egui::{ComboBox, DragValue};
 
 use crate::edit::terrain::rules::{Rule, RuleNoise};
 
+/// The colours the mask preview draws the rules in, in the list's order (then again).
+const RULE_COLOURS: [[u8; 3]; 8] = [
+    [80, 200, 80],
+    [230, 80, 60],
+    [250, 210, 70],
+    [70, 150, 250],
+    [220, 110, 230],
+    [90, 230, 220],
+    [250, 150, 60],
+    [240, 240, 240],
+];
+
+/// Rule `i`'s colour in the mask preview and beside it in the list.
+pub fn rule_colour(i: usize) -> [u8; 3] {
+    RULE_COLOURS[i % RULE_COLOURS.len()]
+}
+
 /// Shows the rules, editing them in place; `textures` are the tile's to pick from.
 pub fn show(ui: &mut egui::Ui, rules: &mut Vec<Rule>, textures: &[String]) {
     ui.label("Rules (the first is the ground; each later one lies over those above it)");
+    ui.weak("Under the cursor, dots in each rule's colour show where it would lie on top.");
     let mut remove = None;
     let mut raise = None;
     for (i, rule) in rules.iter_mut().enumerate() {
         ui.push_id(i, |ui| {
             ui.separator();
             ui.horizontal(|ui| {
+                let [r, g, b] = rule_colour(i);
+                let (swatch, _) =
+                    ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                ui.painter()
+                    .rect_filled(swatch, 2.0, egui::Color32::from_rgb(r, g, b));
                 super::labelled(
                     ui,
                     format!("Rule {}", i + 1),

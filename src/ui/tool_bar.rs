@@ -47,6 +47,7 @@ fn hint(tool: Tool) -> Option<&'static str> {
         Tool::Road => "Click a road's control points, then lay it: bed, shoulders and texture",
         Tool::Erode => "Weather the ground: material slides off steep slopes, or water carves it",
         Tool::TextureRules => "Texture the ground by its slope, height and noise, rule by rule",
+        Tool::Biome => "Lay a kind of ground: its erosion, texture rules and scattered models",
         _ => return None,
     })
 }

@@ -41,6 +41,8 @@ pub struct ToolsView {
     pub presets: super::presets_panel::PresetsView,
     /// The flatten target kept across strokes, described, while locked.
     pub flatten_locked: Option<String>,
+    /// The kept biomes' names, in the list's order.
+    pub biomes: Vec<String>,
 }
 
 /// Shows the panel; returns an intent when a setting changed.
@@ -207,6 +209,12 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         }
         Tool::Erode => super::erosion_panel::show(ui, &mut s.erosion),
         Tool::TextureRules => super::rules_panel::show(ui, &mut s.rules, &view.textures),
+        Tool::Biome => out.extend(super::biome_panel::show(
+            ui,
+            &mut s.biome,
+            &view.biomes,
+            &view.textures,
+        )),
         Tool::SwapTexture => {
             let fields = [
                 ("Replace", "Tile texture to replace", &mut s.swap_from),

@@ -13,7 +13,10 @@ use crate::app::context::AppCtx;
 use crate::command::keymap::BrushAdjust;
 use crate::command::{Command, Intent};
 use crate::doc::editing::{Editing, Touched};
-use crate::edit::objects::ModelBox;
+use std::collections::HashMap;
+
+use crate::edit::biome::ObjectSources;
+use crate::edit::objects::{ModelBox, NewUids};
 use crate::edit::terrain::liquid::LiquidKind;
 use crate::edit::tools::Tool;
 use crate::edit::tools::ToolSettings;
@@ -57,13 +60,14 @@ pub struct BrushFrame {
 }
 
 /// Runs the chosen brush for this frame's `input` on `map`, the cursor at terrain point `at`;
-/// `model_box` gives placed models' boxes (objects follow the ground a stroke moves).
+/// `objects` gives models' boxes (objects follow the ground a stroke moves; a biome places its
+/// palette's) and new objects' uids.
 pub fn drive(
     editing: &mut Editing,
     map: &mut Map,
     at: Option<[f64; 3]>,
     input: &ViewportInput,
-    model_box: &dyn Fn(&str) -> Option<ModelBox>,
+    objects: ObjectSources,
 ) -> BrushFrame {
     let mut frame = BrushFrame::default();
     if input.brush_pressed && !editing.is_stroking() {
@@ -85,7 +89,10 @@ pub fn drive(
                     settings.liquid_type = (t != settings.liquid_kind.liquid_type()).then_some(t);
                 }
             }
-            Some(p) => frame.redraw = editing.begin(map, p),
+            Some(p) => {
+                frame.redraw = editing.begin(map, p);
+                frame.message = editing.refusal.clone();
+            }
             None => {}
         }
     } else if editing.is_stroking()
@@ -95,7 +102,7 @@ pub fn drive(
         frame.redraw = editing.drag(map, p);
     }
     if editing.is_stroking() && !input.brush_held {
-        frame.touched = editing.end(map, at, model_box);
+        frame.touched = editing.end(map, at, objects);
         if !editing.refused.is_empty() {
             frame.message = Some(format!(
                 "{} chunk(s) already show four textures: painting there was refused",
@@ -109,7 +116,11 @@ pub fn drive(
 /// The brushes as a component: the tool panel's settings, the stamp, and the strokes the view
 /// drives (the strokes and settings themselves are the document's).
 #[derive(Debug, Default)]
-pub struct Brushes;
+pub struct Brushes {
+    /// The Biome tool's palette models' placement boxes (`None`: a stand-in), read once per
+    /// path as the Scatter tool reads them, so that its strokes place what scattering would.
+    boxes: HashMap<String, Option<ModelBox>>,
+}
 
 impl Brushes {
     /// Takes the tool panel's settings, reading a newly chosen stamp's pixels.
@@ -146,6 +157,11 @@ impl Component for Brushes {
         None
     }
 
+    fn opened(&mut self, _cx: &mut AppCtx) {
+        // Another map: its files may hold other models under the same paths.
+        self.boxes.clear();
+    }
+
     /// With a brush as the tool (not the object tool, Copy & paste, vertex selection or
     /// roads): this frame's dabs,
     /// redrawn at once, and a finished stroke's chunks marked.
@@ -153,11 +169,33 @@ impl Component for Brushes {
         if !cx.doc.editing.settings.tool.is_brush() {
             return;
         }
+        if cx.doc.session.is_none() {
+            return;
+        }
+        if cx.doc.editing.settings.tool == Tool::Biome {
+            let source = cx.doc.byte_source();
+            for m in &cx.doc.editing.settings.biome.palette {
+                self.boxes.entry(m.model.clone()).or_insert_with(|| {
+                    crate::assets::models::placement_box(&m.model, &|p: &str| {
+                        source(p).ok().flatten()
+                    })
+                });
+            }
+        }
+        let on_disk = super::operation_runs::disk_uids(cx);
+        let uids = NewUids {
+            range: cx.doc.uids.range(),
+            on_disk: on_disk.as_deref(),
+        };
         let Some(s) = &mut cx.doc.session else {
             return;
         };
         let scene = &cx.streams.objects;
-        let model_box = |name: &str| scene.model_box(name);
+        let boxes = &self.boxes;
+        let model_box = |name: &str| match boxes.get(name) {
+            Some(b) => *b,
+            None => scene.model_box(name),
+        };
         if let Some((target, notches)) = input.brush_wheel {
             let step = match (target, notches > 0.0) {
                 (WheelTarget::Radius, true) => BrushAdjust::RadiusUp,
@@ -177,7 +215,13 @@ impl Component for Brushes {
         if let Some(p) = pressure {
             cx.doc.editing.settings.brush.strength = set * pressed(p);
         }
-        let frame = drive(&mut cx.doc.editing, &mut s.map, at, input, &model_box);
+        let frame = drive(
+            &mut cx.doc.editing,
+            &mut s.map,
+            at,
+            input,
+            (&model_box, &uids),
+        );
         cx.doc.editing.settings.brush.strength = set;
         if frame.message.is_some() {
             cx.shell.message = frame.message;

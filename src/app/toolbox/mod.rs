@@ -8,8 +8,10 @@
 
 pub mod asset_browser;
 pub(super) mod asset_picking;
+pub(super) mod biomes;
 pub mod brushes;
 pub(super) mod map_edits;
+pub(super) mod mask_preview;
 pub mod object_tool;
 pub(super) mod object_view;
 pub(super) mod operation_runs;

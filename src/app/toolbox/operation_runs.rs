@@ -86,7 +86,7 @@ pub fn run(cx: &mut AppCtx, file: &OpsFile, clipboard: &mut TerrainClipboard) {
         cx.view.shown_cursor = Some([last[0], last[1], z]);
         return;
     }
-    // The erosion and texture-rules strokes show their tool with the script's settings.
+    // The erosion, texture-rules and biome strokes show their tool with the script's settings.
     let settings = &mut cx.doc.editing.settings;
     let natural = match file.ops.last() {
         Some(Operation::Erode(op)) => op.erosion().ok().map(|erosion| {
@@ -99,6 +99,11 @@ pub fn run(cx: &mut AppCtx, file: &OpsFile, clipboard: &mut TerrainClipboard) {
             settings.rules = op.rules.clone();
             Some((op.brush(), &op.points))
         }
+        Some(Operation::Biome(op)) => op.biome().ok().map(|biome| {
+            settings.choose(Tool::Biome);
+            settings.biome = biome;
+            (op.brush(), &op.points)
+        }),
         _ => None,
     };
     if let Some((brush, points)) = natural {

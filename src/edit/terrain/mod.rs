@@ -19,6 +19,7 @@ pub mod plane;
 pub mod ramp_line;
 pub mod rules;
 pub mod rules_ops;
+pub mod rules_preview;
 pub mod sculpt;
 pub mod seams;
 pub mod shade;

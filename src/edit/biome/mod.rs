@@ -5,22 +5,24 @@
 //! few ship with loam.
 //!
 //! Here at the root of `edit` because a biome spans two rooms: the ground (`terrain::erosion`,
-//! `terrain::rules_ops`) and the objects (`objects::scatter_ops`).
+//! `terrain::rules_ops`) and the objects (`objects::scatter_ops`). The room: this module is
+//! what a biome is, its file and the shipped ones; [`lay`] lays one along a stroke (the
+//! editor's dabs and the operation alike); [`op`] is the `biome` operation of an `OPS.json`.
 //!
 //! Not for: where biomes are kept or shown in the editor.
 
 use serde::{Deserialize, Serialize};
 
-use crate::edit::history::History;
-use crate::edit::objects::scatter_ops::{ObjectBrushOp, PaletteModel, ScatterBrush, ScatterStroke};
-use crate::edit::objects::{ModelBox, NewUids};
-use crate::edit::outcome::OpResult;
-use crate::edit::stroke::Stroke;
-use crate::edit::terrain::brush::Brush;
-use crate::edit::terrain::erosion::{self, Erosion};
+use crate::edit::objects::scatter_ops::{PaletteModel, ScatterBrush};
+use crate::edit::terrain::erosion::Erosion;
 use crate::edit::terrain::rules::Rule;
 use crate::edit::terrain::rules_ops;
-use crate::model::Map;
+
+pub mod lay;
+pub mod op;
+
+pub use lay::{ObjectSources, apply};
+pub use op::BiomeOp;
 
 /// A named kind of ground.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,6 +49,22 @@ impl Biome {
     pub fn check(&self) -> Result<(), String> {
         if !self.rules.is_empty() {
             rules_ops::check_rules(&self.rules)?;
+        }
+        if !self.palette.is_empty() {
+            use crate::edit::objects::scatter_ops::ObjectBrushOp;
+            // The settings are checked as scattering checks them, with a stand-in circle.
+            match self.scatter.op(&self.palette, vec![[0.0; 2]], 10.0, 0) {
+                ObjectBrushOp::Erase(_) => {
+                    return Err(format!(
+                        "biome \"{}\": its scatter erases objects; a biome places them",
+                        self.name
+                    ));
+                }
+                ObjectBrushOp::Scatter(op) => {
+                    op.settings()
+                        .map_err(|e| format!("biome \"{}\": {e}", self.name))?;
+                }
+            }
         }
         if self.rules.is_empty() && self.palette.is_empty() && self.erosion.is_none() {
             return Err(format!(
@@ -77,6 +95,13 @@ impl BiomeFile {
         }
         Ok(file)
     }
+}
+
+/// The shipped biome named `name` (case aside), if there is one.
+pub fn shipped_named(name: &str) -> Option<Biome> {
+    shipped()
+        .into_iter()
+        .find(|b| b.name.eq_ignore_ascii_case(name))
 }
 
 /// The biomes loam ships, over the sample's textures and models.
@@ -146,80 +171,6 @@ pub fn shipped() -> Vec<Biome> {
             erosion: None,
         },
     ]
-}
-
-/// Where a biome's objects come from: each model's own box (`None`: a stand-in) and the
-/// allocator of new uids, as scattering takes them.
-pub type ObjectSources<'a> = (&'a dyn Fn(&str) -> Option<ModelBox>, &'a NewUids<'a>);
-
-/// Lays `biome` along a stroke of `brush` through `points` (world x, y) as one undo step in
-/// `history`: the erosion and the rules dab by dab, then the palette scattered over the
-/// stroke's circles with the seed `seed`. `model_box` and `uids` as scattering takes them.
-pub fn apply(
-    map: &mut Map,
-    biome: &Biome,
-    (brush, points): (&Brush, &[[f64; 2]]),
-    seed: u64,
-    history: &mut History,
-    (model_box, uids): ObjectSources,
-) -> Result<OpResult, String> {
-    biome.check()?;
-    let name = format!("Biome {}", biome.name);
-    let dabs = crate::edit::terrain::brush::stroke_dabs(brush, points);
-    let mut stroke = Stroke::new(&name);
-    let mut dropped = Vec::new();
-    for (i, &p) in dabs.iter().enumerate() {
-        if let Some(e) = &biome.erosion {
-            erosion::dab(map, brush, e, p, i as u32, &mut stroke);
-        }
-        if !biome.rules.is_empty() {
-            let (_, d) = rules_ops::dab(map, brush, &biome.rules, p[0], p[1], &mut stroke);
-            dropped.extend(d);
-        }
-    }
-    let ground = stroke.finish(map);
-    let mut objects = None;
-    if !biome.palette.is_empty() {
-        let op = biome
-            .scatter
-            .op(&biome.palette, dabs.clone(), f64::from(brush.radius), seed);
-        let ObjectBrushOp::Scatter(op) = op else {
-            return Err(format!("biome \"{}\": its scatter erases", biome.name));
-        };
-        let mut scatter = ScatterStroke::new(op.settings()?, seed);
-        for &p in &dabs {
-            scatter.dab(map, p, model_box, uids);
-        }
-        objects = scatter.finish(map).0;
-    }
-    // One step: the ground's chunks first, then the objects (whose reference lists the chunks'
-    // after-state predates), so undo and redo restore each in the right order.
-    let edit = match (ground, objects) {
-        (Some(mut g), Some(o)) => {
-            g.objects = o.objects;
-            g.bounds.extend(o.bounds);
-            g.chunks.extend(o.chunks);
-            Some(g)
-        }
-        (g, o) => g.or(o),
-    };
-    let mut refused: Vec<_> = dropped.iter().map(|d| (d.tile, d.chunk)).collect();
-    refused.sort_unstable();
-    refused.dedup();
-    let Some(mut edit) = edit else {
-        return Ok(OpResult {
-            label: name,
-            chunks: 0,
-            refused,
-            tiles: Vec::new(),
-        });
-    };
-    let n = edit.chunks.len();
-    edit.label = format!("{name}, {n} chunk{}", if n == 1 { "" } else { "s" });
-    if let Some(note) = rules_ops::dropped_note(&dropped) {
-        edit.label = format!("{}; {note}", edit.label);
-    }
-    Ok(OpResult::push(map, edit, history, refused))
 }
 
 #[cfg(test)]
