@@ -80,9 +80,59 @@ fn erosion_benches(c: &mut Criterion) {
     }
 }
 
+/// A Biome tool dab (the shipped "Weathered hills": thermal erosion, three rules, its palette
+/// scattered) and the mask preview the Rules and Biome tools draw under the cursor.
+fn biome_benches(c: &mut Criterion) {
+    use loam::edit::biome;
+    use loam::edit::objects::NewUids;
+    use loam::edit::terrain::brush::Brush;
+    let sample = loam::sample::sample_map();
+    let hills = biome::shipped_named("Weathered hills").expect("shipped");
+    let brush = Brush {
+        radius: 30.0,
+        inner_radius: 10.0,
+        ..Brush::default()
+    };
+    c.bench_function("biome dab, 30 yd, Weathered hills", |b| {
+        b.iter_batched_ref(
+            || (sample.clone(), History::default()),
+            |(map, history)| {
+                let r = biome::apply(
+                    map,
+                    &hills,
+                    (&brush, &[[300.0, 280.0]]),
+                    1,
+                    history,
+                    (&|_| None, &NewUids::default()),
+                )
+                .expect("runs");
+                assert!(r.chunks > 0, "{}", r.label);
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    let wide = Brush {
+        radius: 60.0,
+        inner_radius: 40.0,
+        ..Brush::default()
+    };
+    c.bench_function("mask preview, 60 yd, three rules", |b| {
+        b.iter(|| {
+            let points = loam::edit::terrain::rules_preview::preview(
+                &sample,
+                &wide,
+                &hills.rules,
+                [300.0, 280.0],
+            );
+            assert!(!points.is_empty());
+            points
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = erosion_benches
+    targets = erosion_benches, biome_benches
 }
 criterion_main!(benches);
