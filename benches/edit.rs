@@ -1,5 +1,6 @@
 //! Brush costs on a 2×2-tile map: one raise dab of radius 30 yd at the tile corner (touching all
-//! four tiles, normals included), one paint dab of radius 30 yd, and undo of a 200-dab stroke.
+//! four tiles, normals included), one paint dab of radius 30 yd, and recording, undoing and
+//! redoing a 200-dab stroke (the history packs each step: `edit::history::stored`).
 //! Targets: ≤ 0.5 ms, ≤ 0.5 ms, ≤ 5 ms. Also a liquid dab of radius 30 yd at the corner, into
 //! MH2O and into MCLQ (held to the brushes' ≤ 0.5 ms).
 
@@ -82,14 +83,32 @@ fn brushes(c: &mut Criterion) {
         .finish(&mut stroked)
         .expect("the stroke changed terrain");
     let chunks = edit.chunks.len();
+    let recorded = edit.clone();
     history.push(&mut stroked, edit);
+    eprintln!(
+        "the 200-dab stroke keeps {} bytes in the history",
+        history.size_bytes()
+    );
+    // Recording it: the step packed (only what changed, as differences, compressed).
+    let mut packed_on = stroked.clone();
+    c.bench_function("record a 200-dab stroke as a step", |b| {
+        b.iter_batched(
+            || recorded.clone(),
+            |e| {
+                let mut h = History::default();
+                h.push(&mut packed_on, e);
+                h
+            },
+            BatchSize::SmallInput,
+        )
+    });
     // Guard the figure: undo must really restore the untouched terrain.
     let after = stroked.clone();
     history.undo(&mut stroked);
     assert!(stroked == base && stroked != after, "undo restores the map");
     history.redo(&mut stroked);
     eprintln!("the 200-dab stroke touched {chunks} chunks");
-    c.bench_function("undo of a 200-dab stroke", |b| {
+    c.bench_function("undo and redo of a 200-dab stroke", |b| {
         b.iter(|| {
             history.undo(&mut stroked);
             history.redo(&mut stroked);

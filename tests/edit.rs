@@ -402,7 +402,21 @@ fn a_budget_drop_right_after_an_undo_discards_the_undone_step() {
 fn the_history_drops_the_oldest_steps_beyond_its_byte_budget_and_keeps_the_saved_point() {
     let mut map = seamless_map();
     let [cx, cy] = corner();
-    let mut history = History::with_budget(150_000);
+    // Room for about five of these steps (each the same size: a raise of the same radius
+    // on flat ground), measured on a history of its own.
+    let step = {
+        let mut probe = History::default();
+        ops::apply(
+            &mut map.clone(),
+            &op(OpTool::Raise, vec![[cx, cy]], 30.0, 1.0),
+            &mut probe,
+            LiquidStyle::Mh2o,
+        )
+        .unwrap();
+        probe.size_bytes()
+    };
+    let budget = step * 11 / 2;
+    let mut history = History::with_budget(budget);
     let mut labels = 0;
     for k in 0..12 {
         ops::apply(
@@ -417,7 +431,7 @@ fn the_history_drops_the_oldest_steps_beyond_its_byte_budget_and_keeps_the_saved
             history.set_saved();
         }
     }
-    assert!(history.size_bytes() <= 150_000, "{}", history.size_bytes());
+    assert!(history.size_bytes() <= budget, "{}", history.size_bytes());
     assert!(
         history.len() < labels,
         "oldest steps were dropped ({} kept)",

@@ -34,6 +34,22 @@ fn changed_chunks(a: &Map, b: &Map) -> Vec<(loam::model::TileCoord, usize)> {
     out
 }
 
+/// The chunks whose ground (all but the object references) differs between `a` and `b`.
+fn ground_changed(a: &Map, b: &Map) -> Vec<(loam::model::TileCoord, usize)> {
+    let mut out = Vec::new();
+    for (coord, ta) in &a.tiles {
+        for (i, (ca, cb)) in ta.chunks.iter().zip(&b.tiles[coord].chunks).enumerate() {
+            let mut cb = cb.clone();
+            cb.doodad_refs = ca.doodad_refs.clone();
+            cb.wmo_refs = ca.wmo_refs.clone();
+            if *ca != cb {
+                out.push((*coord, i));
+            }
+        }
+    }
+    out
+}
+
 /// World (x, y) the app picks under a screen position in the view.
 fn world_under(h: &Harness<'_, LoamApp>, view: egui::Rect, pos: Pos2) -> [f64; 2] {
     let p = editor_support::pick_under(h, view, pos).expect("terrain under the stroke");
@@ -44,12 +60,6 @@ fn world_under(h: &Harness<'_, LoamApp>, view: egui::Rect, pos: Pos2) -> [f64; 2
 fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
     let mut h = harness();
     h.run();
-    let view = h.get_by_label(VIEWPORT_LABEL).rect();
-    let (a, b) = (
-        view.center() + egui::vec2(-30.0, 40.0),
-        view.center() + egui::vec2(30.0, 60.0),
-    );
-    let (wa, wb) = (world_under(&h, view, a), world_under(&h, view, b));
 
     // Tool::brushes() lists each undoing tool (remove holes, erase…) after the tool it undoes, so the
     // second always has something to act on. Painting needs a texture: it picks the tile's second.
@@ -58,6 +68,14 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
     for tool in Tool::brushes().filter(|t| !t.is_liquid()) {
         editor_support::choose_tool(&mut h, tool);
         assert_eq!(h.state().editing().settings.tool, tool);
+        // A tool's panel may widen the right panel, and so move the view: the stroke's world
+        // points are read where the view now is.
+        let view = h.get_by_label(VIEWPORT_LABEL).rect();
+        let (a, b) = (
+            view.center() + egui::vec2(-30.0, 40.0),
+            view.center() + egui::vec2(30.0, 60.0),
+        );
+        let (wa, wb) = (world_under(&h, view, a), world_under(&h, view, b));
         if tool == Tool::Paint {
             h.get_by_label("Tile textures").click();
             h.run();
@@ -108,7 +126,13 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
             steps + 1,
             "{tool:?}: one stroke, one undo step"
         );
-        let changed = changed_chunks(&before, &after);
+        // The Biome tool's objects enter the reference lists of every chunk their boxes
+        // overlap, beyond the brush: its reach is the ground's.
+        let changed = if tool == Tool::Biome {
+            ground_changed(&before, &after)
+        } else {
+            changed_chunks(&before, &after)
+        };
         assert!(!changed.is_empty(), "{tool:?} changed nothing");
         // Every changed chunk lies within the brush (plus a chunk) of the stroke's segment.
         let reach = h.state().editing().settings.brush.radius as f64 + CHUNK_SIZE * 1.5;

@@ -1,5 +1,6 @@
 //! A stroke: everything one press-drag-release (or one scripted operation) changed, captured as
-//! the before and after state of each touched chunk, so undo and redo are swaps.
+//! the before and after state of each touched chunk, so undo and redo are swaps. The history
+//! keeps it packed (`history::stored`).
 
 use crate::model::{Chunk, DoodadPlacement, FlightBounds, Map, Tile, TileCoord, WmoPlacement};
 
@@ -93,7 +94,7 @@ impl TileObjects {
     }
 
     /// Approximate bytes held.
-    fn size_bytes(&self) -> usize {
+    pub(crate) fn size_bytes(&self) -> usize {
         let names = |v: &[String]| v.iter().map(|s| s.len() + 24).sum::<usize>();
         names(&self.doodad_names)
             + names(&self.wmo_names)
@@ -171,45 +172,6 @@ pub struct TerrainEdit {
 }
 
 impl TerrainEdit {
-    /// Approximate bytes held, for the history's memory budget.
-    pub fn size_bytes(&self) -> usize {
-        let chunk = |c: &Chunk| {
-            let alpha = c
-                .layers
-                .iter()
-                .filter_map(|l| l.alpha.as_ref())
-                .map(|a| 4096 + a.source().map_or(0, |s| s.bytes.len()))
-                .sum::<usize>();
-            std::mem::size_of::<Chunk>()
-                + 580
-                + 435
-                + c.vertex_colors.as_ref().map_or(0, |_| 580)
-                + alpha
-                + 512
-        };
-        self.chunks
-            .iter()
-            .map(|c| chunk(&c.before) + chunk(&c.after))
-            .sum::<usize>()
-            + self
-                .textures
-                .iter()
-                .map(|t| {
-                    t.before
-                        .names
-                        .iter()
-                        .chain(&t.after.names)
-                        .map(String::len)
-                        .sum::<usize>()
-                })
-                .sum::<usize>()
-            + self
-                .objects
-                .iter()
-                .map(|o| o.before.size_bytes() + o.after.size_bytes())
-                .sum::<usize>()
-    }
-
     /// The (tile, chunk) pairs this step changes.
     pub fn touched(&self) -> Vec<(TileCoord, usize)> {
         self.chunks

@@ -100,11 +100,13 @@ fn palette(ui: &mut egui::Ui, biome: &mut Biome, out: &mut Vec<Intent>) {
     for (i, m) in biome.palette.iter_mut().enumerate() {
         ui.push_id(("biome-palette", i), |ui| {
             ui.horizontal(|ui| {
-                labelled(
-                    ui,
-                    format!("Model {}", i + 1),
-                    egui::TextEdit::singleline(&mut m.model).desired_width(150.0),
-                );
+                let label = ui.label(format!("Model {}", i + 1));
+                ui.add(
+                    egui::TextEdit::singleline(&mut m.model).desired_width(ui.available_width()),
+                )
+                .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
                 ui.add(
                     DragValue::new(&mut m.weight)
                         .prefix("weight ")

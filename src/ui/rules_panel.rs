@@ -33,17 +33,30 @@ pub fn show(ui: &mut egui::Ui, rules: &mut Vec<Rule>, textures: &[String]) {
     for (i, rule) in rules.iter_mut().enumerate() {
         ui.push_id(i, |ui| {
             ui.separator();
+            // Narrow rows: the panel keeps its width, so the view does not jump when the
+            // tool is chosen.
             ui.horizontal(|ui| {
                 let [r, g, b] = rule_colour(i);
                 let (swatch, _) =
                     ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                 ui.painter()
                     .rect_filled(swatch, 2.0, egui::Color32::from_rgb(r, g, b));
-                super::labelled(
-                    ui,
-                    format!("Rule {}", i + 1),
-                    egui::TextEdit::singleline(&mut rule.texture).desired_width(150.0),
-                );
+                let label = ui.label(format!("Rule {}", i + 1));
+                ui.add(
+                    egui::TextEdit::singleline(&mut rule.texture)
+                        .desired_width(ui.available_width()),
+                )
+                .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                ComboBox::from_label("Texture of the tile")
+                    .selected_text("Pick")
+                    .show_ui(ui, |ui| {
+                        for t in textures {
+                            let short = t.rsplit(['\\', '/']).next().unwrap_or(t);
+                            ui.selectable_value(&mut rule.texture, t.clone(), short);
+                        }
+                    });
                 if i > 0 && ui.small_button("Up").on_hover_text("Move up").clicked() {
                     raise = Some(i);
                 }
@@ -55,14 +68,6 @@ pub fn show(ui: &mut egui::Ui, rules: &mut Vec<Rule>, textures: &[String]) {
                     remove = Some(i);
                 }
             });
-            ComboBox::from_label("Texture of the tile")
-                .selected_text("Pick")
-                .show_ui(ui, |ui| {
-                    for t in textures {
-                        let short = t.rsplit(['\\', '/']).next().unwrap_or(t);
-                        ui.selectable_value(&mut rule.texture, t.clone(), short);
-                    }
-                });
             range(ui, "Slope (°)", &mut rule.slope, [30.0, 90.0]);
             range(ui, "Height (yd)", &mut rule.height, [-1000.0, 10.0]);
             let mut noisy = rule.noise.is_some();

@@ -1,17 +1,21 @@
-//! The undo history: a linear record of [`TerrainEdit`] steps (the `undo` crate) kept under a
-//! memory budget in bytes, oldest steps dropped first, with the saved point marked.
+//! The undo history: a linear record of steps (the `undo` crate) kept under a memory budget in
+//! bytes, oldest steps dropped first, with the saved point marked. Each step is kept packed
+//! ([`stored`]: what changed, XORed and compressed), not as the whole chunks a stroke captures.
+
+pub mod stored;
 
 use std::collections::VecDeque;
 
 use super::stroke::TerrainEdit;
 use crate::model::{Map, TileCoord};
+use stored::StoredEdit;
 
-/// Default memory budget: 256 MiB of chunk snapshots.
+/// Default memory budget: 256 MiB of packed steps.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
 /// Undo and redo over a map.
 pub struct History {
-    record: undo::Record<TerrainEdit>,
+    record: undo::Record<StoredEdit>,
     sizes: VecDeque<usize>,
     budget: usize,
 }
@@ -34,7 +38,11 @@ impl History {
 
     /// Records a step whose change the map already holds. Steps past the current one (the redo
     /// branch) are discarded; the oldest steps go when the budget would be exceeded.
-    pub fn push(&mut self, map: &mut Map, edit: TerrainEdit) {
+    pub fn push(&mut self, map: &mut Map, mut edit: TerrainEdit) {
+        if !edit.already_applied {
+            undo::Edit::edit(&mut edit, map);
+        }
+        let edit = StoredEdit::pack(edit);
         self.sizes.truncate(self.record.head());
         let size = edit.size_bytes();
         let mut total: usize = self.sizes.iter().sum::<usize>() + size;
@@ -55,7 +63,7 @@ impl History {
     /// until its next edit, and they must not come back as applied.
     fn drop_oldest(&mut self, map: &mut Map, n: usize) {
         let saved = self.record.saved().filter(|s| *s <= self.record.head());
-        let kept: Vec<TerrainEdit> = self
+        let kept: Vec<StoredEdit> = self
             .record
             .entries()
             .take(self.record.head())
