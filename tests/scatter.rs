@@ -19,6 +19,8 @@ use common::{loam_ok, text};
 const TREE: &str = "World\\Loam\\Sample\\Tree01.m2";
 const BOULDER: &str = "World\\Loam\\Sample\\Boulder01.m2";
 const GRASS: &str = "Tileset\\Loam\\Sample\\Grass06.blp";
+
+/// The up axis of a record rotation, T·Rz(rot.y)·Ry(rot.x)·Rx(rot.z) applied to (0, 0, 1),
 /// as the wiki's MDDF page composes it (docs: coords::placement_matrix).
 fn up_of(rotation: [f32; 3]) -> [f64; 3] {
     let [a, b, c] = rotation.map(|d| f64::from(d).to_radians());

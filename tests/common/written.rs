@@ -198,5 +198,3 @@ impl Written {
         f64::from(weight.min(255)) / 255.0
     }
 }
-
-/// The up axis of a record rotation, T·Rz(rot.y)·Ry(rot.x)·Rx(rot.z) applied to (0, 0, 1),
