@@ -61,19 +61,22 @@ end
         .expect("runs");
     eprintln!("vertices in the dab: {}", counted.printed.join(" "));
     let mut group = c.benchmark_group("lua brush");
-    group.bench_function("terrace dab over ~5,000 vertices (read, write, store)", |b| {
-        b.iter_batched(
-            || (sample.clone(), History::default()),
-            |(mut map, mut history)| {
-                let done = terrace
-                    .stroke(&mut map, &request("Terrace"), &cx, &mut history)
-                    .expect("runs");
-                assert!(done.result.chunks > 0);
-                map
-            },
-            BatchSize::LargeInput,
-        );
-    });
+    group.bench_function(
+        "terrace dab over ~5,000 vertices (read, write, store)",
+        |b| {
+            b.iter_batched(
+                || (sample.clone(), History::default()),
+                |(mut map, mut history)| {
+                    let done = terrace
+                        .stroke(&mut map, &request("Terrace"), &cx, &mut history)
+                        .expect("runs");
+                    assert!(done.result.chunks > 0);
+                    map
+                },
+                BatchSize::LargeInput,
+            );
+        },
+    );
     let mut map = sample.clone();
     group.bench_function("reading dab over ~5,000 vertices (Lua only)", |b| {
         b.iter(|| {

@@ -8,15 +8,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::ground::{Ground, Key, distance, world};
+use common::ground::{Ground, Key, TILES, distance, world};
 use common::text;
 use loam::edit::History;
 use loam::edit::ops::{self, Operation};
-
 
 fn sample(dir: &Path) -> PathBuf {
     common::sample_in(dir.join("sample")).join("Sample.wdt")

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::written::{Doodad, TILES, Written, read};
+use common::written::{Doodad, Written, new_doodads, read};
 use common::{loam_ok, text};
 
 const TREE: &str = "World\\Loam\\Sample\\Tree01.m2";
@@ -126,16 +126,6 @@ fn forest(seed: u64, tilt: f64, limits: &str) -> String {
         TREE.replace('\\', "\\\\"),
         BOULDER.replace('\\', "\\\\"),
     )
-}
-
-/// The doodads `after` has that `before` lacks.
-fn new_doodads(before: &Written, after: &Written) -> BTreeMap<u32, Doodad> {
-    after
-        .doodads
-        .iter()
-        .filter(|(u, _)| !before.doodads.contains_key(u) && !before.wmos.contains(u))
-        .map(|(u, d)| (*u, d.clone()))
-        .collect()
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use common::ground::{Ground, Key, distance};
 use common::text;
-use common::written::{self, Written};
+use common::written;
 use loam::doc::script::host::StrokeContext;
 use loam::doc::script::{Limits, Script, StrokeRequest};
 use loam::edit::History;
@@ -30,8 +30,11 @@ fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/scripts")
 }
 
-fn sample(dir: &Path) -> PathBuf {
-    common::sample_in(dir.join("sample")).join("Sample.wdt")
+/// A temporary folder with the bundled sample in it, and the sample's WDT.
+fn with_sample() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let map = common::sample_in(dir.path().join("sample")).join("Sample.wdt");
+    (dir, map)
 }
 
 /// `loam script MAP FILE --brush B --points P --radius R [extra…] --to 3.3.5 dir/name`.
@@ -44,7 +47,10 @@ fn script(
     extra: &[&str],
     out: &Path,
 ) -> std::process::Output {
-    let points: Vec<String> = points.iter().map(|p| format!("{},{}", p[0], p[1])).collect();
+    let points: Vec<String> = points
+        .iter()
+        .map(|p| format!("{},{}", p[0], p[1]))
+        .collect();
     let radius = radius.to_string();
     let points = points.join(";");
     let mut args = vec![
@@ -120,8 +126,7 @@ fn compare(
 }
 
 fn terrace_at(centre: [f64; 2]) {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let out = dir.path().join("terraced");
     let (radius, step) = (40.0, 8.0f64);
     let said = script_ok(
@@ -157,20 +162,9 @@ fn the_terrace_example_terraces_across_four_tiles_with_no_seam() {
     terrace_at(CORNER);
 }
 
-/// The doodads `after` lists that `before` does not, by uid.
-fn new_doodads(before: &Written, after: &Written) -> Vec<(u32, written::Doodad)> {
-    after
-        .doodads
-        .iter()
-        .filter(|(u, _)| !before.doodads.contains_key(u) && !before.wmos.contains(u))
-        .map(|(u, d)| (*u, d.clone()))
-        .collect()
-}
-
 #[test]
 fn a_placing_script_puts_its_objects_on_the_ground_at_the_asked_places_with_fresh_uids() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let file = dir.path().join("place.lua");
     // Three places asked relative to the dab; one with its own height.
     fs::write(
@@ -190,7 +184,7 @@ end
     let said = script_ok(&map, &file, "Three crates", &[CORNER], 20.0, &[], &out);
     let before = written::read(map.parent().unwrap());
     let after = written::read(&out);
-    let placed = new_doodads(&before, &after);
+    let placed: Vec<_> = written::new_doodads(&before, &after).into_iter().collect();
     assert_eq!(placed.len(), 3, "{said}");
     let top = before
         .doodads
@@ -206,7 +200,10 @@ end
     ];
     for (i, (uid, d)) in placed.iter().enumerate() {
         assert_eq!(*uid, top + 1 + i as u32, "fresh uids, in order: {said}");
-        assert!(said.contains(&uid.to_string()), "the script printed it: {said}");
+        assert!(
+            said.contains(&uid.to_string()),
+            "the script printed it: {said}"
+        );
         let [x, y] = asked[i];
         assert!(
             (d.at[0] - x).abs() < 0.01 && (d.at[1] - y).abs() < 0.01,
@@ -227,8 +224,7 @@ end
 
 #[test]
 fn the_prop_placer_example_puts_its_count_inside_the_brush_on_the_ground() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let out = dir.path().join("props");
     let said = script_ok(
         &map,
@@ -242,13 +238,17 @@ fn the_prop_placer_example_puts_its_count_inside_the_brush_on_the_ground() {
     assert!(said.contains("placed 7 "), "{said}");
     let before = written::read(map.parent().unwrap());
     let after = written::read(&out);
-    let placed = new_doodads(&before, &after);
+    let placed: Vec<_> = written::new_doodads(&before, &after).into_iter().collect();
     assert_eq!(placed.len(), 7, "{said}");
     for (uid, d) in &placed {
         let r = (d.at[0] - PEAK[0]).hypot(d.at[1] - PEAK[1]);
         assert!(r <= 30.01, "{uid} is {r} yd from the centre");
         let (ground, _) = after.ground(d.at[0], d.at[1]);
-        assert!((d.at[2] - ground).abs() < 0.01, "{uid}: {} on {ground}", d.at[2]);
+        assert!(
+            (d.at[2] - ground).abs() < 0.01,
+            "{uid}: {} on {ground}",
+            d.at[2]
+        );
         let s = f64::from(d.scale) / 1024.0;
         assert!((0.79..=1.21).contains(&s), "{uid}: scale {s}");
     }
@@ -267,8 +267,7 @@ fn body_script(dir: &Path, name: &str, body: &str) -> PathBuf {
 
 #[test]
 fn the_sandbox_refuses_os_execute_and_io_open_and_nothing_is_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let marker = dir.path().join("marker");
     for (name, body, says) in [
         (
@@ -306,8 +305,7 @@ fn the_sandbox_refuses_os_execute_and_io_open_and_nothing_is_written() {
 
 #[test]
 fn a_runaway_loop_stops_at_the_time_limit_and_nothing_is_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let file = body_script(
         dir.path(),
         "loop.lua",
@@ -315,7 +313,15 @@ fn a_runaway_loop_stops_at_the_time_limit_and_nothing_is_written() {
     );
     let out = dir.path().join("out");
     let start = Instant::now();
-    let o = script(&map, &file, "B", &[PEAK], 20.0, &["--time-limit", "1"], &out);
+    let o = script(
+        &map,
+        &file,
+        "B",
+        &[PEAK],
+        20.0,
+        &["--time-limit", "1"],
+        &out,
+    );
     let took = start.elapsed();
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("time limit of 1 s"), "{}", text(&o));
@@ -326,8 +332,7 @@ fn a_runaway_loop_stops_at_the_time_limit_and_nothing_is_written() {
 
 #[test]
 fn a_syntax_error_names_the_file_and_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let file = dir.path().join("broken.lua");
     fs::write(
         &file,
@@ -395,8 +400,7 @@ end
 
 #[test]
 fn the_height_noise_example_moves_only_the_ground_inside_and_a_seed_repeats_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let run = |name: &str, seed: &str| {
         let out = dir.path().join(name);
         script_ok(
@@ -424,8 +428,7 @@ fn the_height_noise_example_moves_only_the_ground_inside_and_a_seed_repeats_it()
 
 #[test]
 fn the_texture_by_slope_example_paints_the_steep_ground_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let out = dir.path().join("slope");
     // The sample's own rock: most chunks there already show four textures.
     let rock = "Tileset\\Loam\\Sample\\Rock10.blp";
@@ -455,7 +458,12 @@ fn the_texture_by_slope_example_paints_the_steep_ground_only() {
             let (chunk, _) = rest.split_once(':')?;
             let (tx, ty) = tile.split_once('_')?;
             let (cx, cy) = chunk.split_once(',')?;
-            Some((tx.parse().ok()?, ty.parse().ok()?, cx.parse().ok()?, cy.parse().ok()?))
+            Some((
+                tx.parse().ok()?,
+                ty.parse().ok()?,
+                cx.parse().ok()?,
+                cy.parse().ok()?,
+            ))
         })
         .collect();
     let before = written::read(map.parent().unwrap());
@@ -475,7 +483,10 @@ fn the_texture_by_slope_example_paints_the_steep_ground_only() {
         }
         // The slope a yard around, as the client draws the ground.
         let g = |dx: f64, dy: f64| after.ground(x + dx, y + dy).0;
-        let (gx, gy) = ((g(1.0, 0.0) - g(-1.0, 0.0)) / 2.0, (g(0.0, 1.0) - g(0.0, -1.0)) / 2.0);
+        let (gx, gy) = (
+            (g(1.0, 0.0) - g(-1.0, 0.0)) / 2.0,
+            (g(0.0, 1.0) - g(0.0, -1.0)) / 2.0,
+        );
         let slope = gx.hypot(gy).atan().to_degrees();
         if slope < low - 1.0 {
             assert_eq!(w, was, "{k:?}: rock changed on a {slope}° slope");
@@ -488,13 +499,15 @@ fn the_texture_by_slope_example_paints_the_steep_ground_only() {
             steep += 1;
         }
     }
-    assert!(steep > 10 && flat > 10, "steep {steep}, flat {flat}: {said}");
+    assert!(
+        steep > 10 && flat > 10,
+        "steep {steep}, flat {flat}: {said}"
+    );
 }
 
 #[test]
 fn the_clear_model_example_removes_that_model_inside_the_brush_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let before = written::read(map.parent().unwrap());
     let tree = "World\\Loam\\Sample\\Tree01.m2";
     // Centred on a tree, so that there is one to take.
@@ -527,13 +540,15 @@ fn the_clear_model_example_removes_that_model_inside_the_brush_only() {
             assert!(kept, "{uid} ({}) should stay", d.model);
         }
     }
-    assert!(gone >= 1 && said.contains(&format!("removed {gone} ")), "{said}");
+    assert!(
+        gone >= 1 && said.contains(&format!("removed {gone} ")),
+        "{said}"
+    );
 }
 
 #[test]
 fn the_image_brush_example_raises_the_ground_by_its_image() {
-    let dir = tempfile::tempdir().unwrap();
-    let map = sample(dir.path());
+    let (dir, map) = with_sample();
     let out = dir.path().join("stamped");
     let (radius, height) = (60.0, 10.0);
     script_ok(

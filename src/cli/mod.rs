@@ -17,9 +17,9 @@ pub mod pipe;
 pub mod problem;
 pub mod progress;
 pub mod sample;
-pub mod script;
 #[cfg(feature = "editor")]
 pub mod screenshot;
+pub mod script;
 pub mod server_data;
 pub mod trigger;
 pub mod wdl;

@@ -47,7 +47,9 @@ pub fn run(
     let mut limits = Limits::default();
     if let Some(s) = args.time_limit {
         if !(s > 0.0 && s.is_finite()) {
-            return Err(usage(format!("--time-limit: a positive number of seconds, not {s}")));
+            return Err(usage(format!(
+                "--time-limit: a positive number of seconds, not {s}"
+            )));
         }
         limits.time = Duration::from_secs_f64(s);
     }

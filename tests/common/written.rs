@@ -198,3 +198,13 @@ impl Written {
         f64::from(weight.min(255)) / 255.0
     }
 }
+
+/// The doodads `after` has that `before` lacks.
+pub fn new_doodads(before: &Written, after: &Written) -> BTreeMap<u32, Doodad> {
+    after
+        .doodads
+        .iter()
+        .filter(|(u, _)| !before.doodads.contains_key(u) && !before.wmos.contains(u))
+        .map(|(u, d)| (*u, d.clone()))
+        .collect()
+}

@@ -63,19 +63,21 @@ pub fn install(lua: &Lua, folder: &Path) -> mlua::Result<(Declared, Printed)> {
     )?;
     loam.set(
         "noise",
-        lua.create_function(|_, (x, y, scale, seed): (f64, f64, Option<f64>, Option<i64>)| {
-            let scale = scale.unwrap_or(1.0);
-            if !(scale > 0.0 && scale.is_finite()) {
-                return Err(mlua::Error::runtime(format!(
-                    "loam.noise: the scale is a positive number, not {scale}"
-                )));
-            }
-            Ok(f64::from(value_noise(
-                seed.unwrap_or(0) as u32,
-                x / scale,
-                y / scale,
-            )))
-        })?,
+        lua.create_function(
+            |_, (x, y, scale, seed): (f64, f64, Option<f64>, Option<i64>)| {
+                let scale = scale.unwrap_or(1.0);
+                if !(scale > 0.0 && scale.is_finite()) {
+                    return Err(mlua::Error::runtime(format!(
+                        "loam.noise: the scale is a positive number, not {scale}"
+                    )));
+                }
+                Ok(f64::from(value_noise(
+                    seed.unwrap_or(0) as u32,
+                    x / scale,
+                    y / scale,
+                )))
+            },
+        )?,
     )?;
     loam.set(
         "random",
@@ -103,7 +105,10 @@ pub fn install(lua: &Lua, folder: &Path) -> mlua::Result<(Declared, Printed)> {
             for v in args {
                 words.push(match lua.coerce_string(v.clone())? {
                     Some(s) => s.to_string_lossy(),
-                    None => format!("{}", v.type_name()),
+                    None => match v {
+                        Value::Boolean(b) => b.to_string(),
+                        other => other.type_name().to_string(),
+                    },
                 });
             }
             lines.borrow_mut().push(words.join("\t"));
@@ -191,7 +196,7 @@ pub fn place(
         return Err(mlua::Error::runtime("loam.place needs `x` and `y`"));
     };
     let scale = number("scale")?.unwrap_or(1.0);
-    if !(scale > 0.0) {
+    if scale <= 0.0 {
         return Err(mlua::Error::runtime(format!(
             "loam.place: `scale` is positive, not {scale}"
         )));

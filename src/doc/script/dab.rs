@@ -20,7 +20,6 @@ use crate::edit::objects::{self, ObjectStroke};
 use crate::edit::stroke::Stroke;
 use crate::edit::terrain::brush::Brush;
 use crate::edit::terrain::{sculpt, shade, vertex_alpha};
-use crate::model::chunk::NEUTRAL_COLOR;
 use crate::model::{Map, ObjectKind, TileCoord};
 
 /// The map and the stroke's records while a script runs: shared by every Lua value of the
@@ -145,8 +144,8 @@ impl World {
         }
         for d in data.vertices.iter().filter(|d| d.color.is_some()) {
             let [r, g, b] = d.color.unwrap_or_default();
+            let alpha = shade::colour_of(&map, d.vertex)[3];
             for c in d.vertex.copies() {
-                let alpha = current_colour(&map, d.vertex)[3];
                 if shade::set_colour(&mut map, c, [r, g, b, alpha], &mut stroke) {
                     changed.push((c.tile, c.chunk));
                 }
@@ -169,20 +168,6 @@ impl World {
         }
         changed
     }
-}
-
-/// The colour of `v` from its first copy with colours; neutral when none has.
-fn current_colour(map: &Map, v: Vertex) -> [u8; 4] {
-    v.copies()
-        .find_map(|c| {
-            map.tiles.get(&c.tile).and_then(|t| {
-                t.chunks[c.chunk]
-                    .vertex_colors
-                    .as_ref()
-                    .map(|vc| vc[c.index])
-            })
-        })
-        .unwrap_or(NEUTRAL_COLOR)
 }
 
 /// `dab` as a script sees it.
@@ -327,7 +312,7 @@ impl UserData for LuaVertex {
         fields.add_field_method_get("color", |lua, v| {
             let (vertex, written) = v.with(|d| (d.vertex, d.color));
             let [r, g, b] = written.unwrap_or_else(|| {
-                let c = current_colour(&v.world.map.borrow(), vertex);
+                let c = shade::colour_of(&v.world.map.borrow(), vertex);
                 [c[0], c[1], c[2]]
             });
             let t = lua.create_table()?;
@@ -339,9 +324,9 @@ impl UserData for LuaVertex {
         fields.add_field_method_set("color", |_, v, t: mlua::Table| {
             let mut rgb = [0u8; 3];
             for (k, c) in rgb.iter_mut().enumerate() {
-                let x: f64 = t.get(k + 1).map_err(|_| {
-                    mlua::Error::runtime("v.color takes {r, g, b}, each 0 to 255")
-                })?;
+                let x: f64 = t
+                    .get(k + 1)
+                    .map_err(|_| mlua::Error::runtime("v.color takes {r, g, b}, each 0 to 255"))?;
                 *c = x.round().clamp(0.0, 255.0) as u8;
             }
             v.world.dab.borrow_mut().vertices[v.slot].color = Some(rgb);

@@ -127,7 +127,8 @@ pub fn read_params(params: Option<Table>) -> mlua::Result<Vec<ParamDecl>> {
             ));
         };
         let key = key.to_str()?.to_string();
-        let bad = |what: &str| mlua::Error::runtime(format!("loam.brush: parameter `{key}` {what}"));
+        let bad =
+            |what: &str| mlua::Error::runtime(format!("loam.brush: parameter `{key}` {what}"));
         let (default, min, max) = match decl {
             Value::Table(t) => (
                 t.get::<Value>("default")?,
@@ -158,7 +159,9 @@ pub fn read_params(params: Option<Table>) -> mlua::Result<Vec<ParamDecl>> {
         if let (ParamKind::Number { default, .. }, Some(lo), Some(hi)) = (&kind, min, max)
             && !(lo <= *default && *default <= hi)
         {
-            return Err(bad(&format!("has its default {default} outside {lo}..{hi}")));
+            return Err(bad(&format!(
+                "has its default {default} outside {lo}..{hi}"
+            )));
         }
         out.push(ParamDecl { key, kind });
     }
@@ -168,7 +171,10 @@ pub fn read_params(params: Option<Table>) -> mlua::Result<Vec<ParamDecl>> {
 
 /// The `params` table a stroke passes: each parameter's value from `given` (by key), else its
 /// default. A key no parameter has is refused.
-pub fn values(decl: &BrushDecl, given: &[(String, ParamValue)]) -> Result<Vec<(String, ParamValue)>, String> {
+pub fn values(
+    decl: &BrushDecl,
+    given: &[(String, ParamValue)],
+) -> Result<Vec<(String, ParamValue)>, String> {
     if let Some((key, _)) = given
         .iter()
         .find(|(k, _)| !decl.params.iter().any(|p| p.key == *k))

@@ -34,11 +34,7 @@ pub fn list_scripts(folder: &Path) -> Vec<ScriptEntry> {
     };
     let mut paths: Vec<PathBuf> = read
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && p.extension()
-                    .is_some_and(|x| x.eq_ignore_ascii_case("lua"))
-        })
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("lua")))
         .collect();
     paths.sort();
     paths

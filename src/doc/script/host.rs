@@ -11,11 +11,11 @@ use std::rc::Rc;
 
 use mlua::{Function, Lua, Table};
 
+use super::ScriptError;
 use super::api::{self, Declared, Printed};
 use super::dab::{self, World};
 use super::decl::{self, BrushDecl, ParamValue};
 use super::sandbox::{self, Deadline, Limits};
-use super::ScriptError;
 use crate::edit::History;
 use crate::edit::objects::{ModelBox, NewUids};
 use crate::edit::outcome::OpResult;

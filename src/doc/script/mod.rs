@@ -104,7 +104,10 @@ fn describe(e: &mlua::Error) -> (String, String) {
         }
         mlua::Error::SyntaxError { message, .. } => (message.clone(), String::new()),
         mlua::Error::RuntimeError(m) => (
-            m.split("\nstack traceback:").next().unwrap_or(m).to_string(),
+            m.split("\nstack traceback:")
+                .next()
+                .unwrap_or(m)
+                .to_string(),
             m.split_once("\nstack traceback:")
                 .map(|(_, t)| t.to_string())
                 .unwrap_or_default(),
@@ -142,7 +145,7 @@ mod tests {
         );
         let e = ScriptError::from_lua(mlua::Error::CallbackError {
             traceback: "stack traceback:\n\t[C]: in ?\n\tt.lua:7: in function 'f'".into(),
-            cause: std::sync::Arc::new(mlua::Error::runtime("`os.execute` is not allowed")),
+            cause: mlua::Error::runtime("`os.execute` is not allowed").into(),
         })
         .in_file(Path::new("t.lua"));
         assert_eq!(e.to_string(), "t.lua:7: `os.execute` is not allowed");

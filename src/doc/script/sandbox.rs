@@ -81,13 +81,14 @@ pub fn new_state(limits: &Limits) -> Result<(Lua, Deadline), ScriptError> {
         for lib in REFUSED_LIBRARIES {
             let table = lua.create_table()?;
             let meta = lua.create_table()?;
-            let refuse = lua.create_function(move |_, (_, key): (Value, Value)| -> mlua::Result<()> {
-                let key = match key {
-                    Value::String(s) => s.to_string_lossy(),
-                    other => format!("{other:?}"),
-                };
-                Err(mlua::Error::runtime(format!("`{lib}.{key}` {REFUSED}")))
-            })?;
+            let refuse =
+                lua.create_function(move |_, (_, key): (Value, Value)| -> mlua::Result<()> {
+                    let key = match key {
+                        Value::String(s) => s.to_string_lossy(),
+                        other => format!("{other:?}"),
+                    };
+                    Err(mlua::Error::runtime(format!("`{lib}.{key}` {REFUSED}")))
+                })?;
             meta.raw_set("__index", refuse.clone())?;
             meta.raw_set("__newindex", refuse)?;
             meta.raw_set(
@@ -174,7 +175,10 @@ mod tests {
             ("load('return 1')()", "`load` is not allowed"),
             ("dofile('x.lua')", "`dofile` is not allowed"),
             ("debug.getinfo(1)", "`debug.getinfo` is not allowed"),
-            ("package.loadlib('x', 'y')", "`package.loadlib` is not allowed"),
+            (
+                "package.loadlib('x', 'y')",
+                "`package.loadlib` is not allowed",
+            ),
             ("string.dump(print)", "`string.dump` is not allowed"),
             ("setmetatable(os, nil)", "protected metatable"),
         ] {
@@ -188,6 +192,11 @@ mod tests {
     fn a_runaway_loop_stops_at_the_deadline_and_memory_is_limited() {
         let start = Instant::now();
         let e = run("while true do end").unwrap_err().to_string();
+        assert!(e.contains("time limit"), "{e}");
+        // A coroutine's loop too: a new thread takes its parent's hook.
+        let e = run("coroutine.wrap(function() while true do end end)()")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("time limit"), "{e}");
         assert!(start.elapsed() < Duration::from_secs(5));
         let e = run("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1000) .. i end")

@@ -10,12 +10,11 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use super::paint::{PaintMode, weigh_chunk};
+use super::paint::{PaintMode, texel_weight, weigh_chunk};
 use crate::edit::lattice::Vertex;
 use crate::edit::stroke::Stroke;
 use crate::model::alpha::ALPHA_SIDE;
-use crate::model::chunk::Chunk;
-use crate::model::{Map, Tile, TileCoord, coords};
+use crate::model::{Map, TileCoord, coords};
 
 /// Alpha texels per lattice step (8 steps per chunk, 64 texels).
 const TEXELS_PER_STEP: usize = ALPHA_SIDE / 8;
@@ -57,29 +56,6 @@ fn texel_of(index: usize) -> (usize, usize) {
         let at = |q: usize| q * TEXELS_PER_STEP + TEXELS_PER_STEP / 2;
         (at(row), at(rem - 9))
     }
-}
-
-/// The weight (0..=255) `texture` has at texel `i` of `chunk` of `tile`: its layer's alpha, or
-/// for the base layer what the others leave (the 3.3.5 client's blend); 0 where the chunk does
-/// not paint it.
-fn texel_weight(tile: &Tile, chunk: &Chunk, texture: &str, i: usize) -> u32 {
-    let is_it = |k: u32| {
-        tile.textures
-            .get(k as usize)
-            .is_some_and(|n| n.eq_ignore_ascii_case(texture))
-    };
-    let (mut others, mut weight) = (0u32, 0u32);
-    for layer in chunk.layers.iter().skip(1) {
-        let a = u32::from(layer.alpha.as_ref().map_or(0, |m| m.texels()[i]));
-        others += a;
-        if is_it(layer.texture) {
-            weight += a;
-        }
-    }
-    if chunk.layers.first().is_some_and(|l| is_it(l.texture)) {
-        weight += 255u32.saturating_sub(others);
-    }
-    weight.min(255)
 }
 
 /// The weight (0..=1) `texture` has at vertex `v`: the texel nearest it in the first loaded
@@ -159,6 +135,7 @@ pub fn set_vertex_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Tile;
 
     #[test]
     fn every_vertex_owns_the_texels_around_it_and_its_nearest_texel() {
@@ -174,18 +151,14 @@ mod tests {
         // An inner vertex owns a diamond of texels; an outer corner a quarter of one.
         let count = |i: usize| owners.iter().filter(|&&o| usize::from(o) == i).count();
         assert!(count(coords::inner_vertex(3, 3)) > count(coords::outer_vertex(0, 0)));
-        assert_eq!(
-            (0..145).map(count).sum::<usize>(),
-            ALPHA_SIDE * ALPHA_SIDE
-        );
+        assert_eq!((0..145).map(count).sum::<usize>(), ALPHA_SIDE * ALPHA_SIDE);
     }
 
     #[test]
     fn a_weight_set_reads_back_and_a_shared_vertex_is_set_in_every_copy() {
         let coord = TileCoord::new(31, 31).unwrap();
         let mut map = Map::new("A");
-        map.tiles
-            .insert(coord, Tile::flat(coord, "base.blp", 0.0));
+        map.tiles.insert(coord, Tile::flat(coord, "base.blp", 0.0));
         // A chunk corner inside the tile: four chunks store it.
         let v = Vertex {
             gx: 31 * 128 + 8,
