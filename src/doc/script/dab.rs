@@ -15,7 +15,7 @@ use std::rc::Rc;
 use mlua::{Lua, UserData, UserDataFields, UserDataMethods, Value};
 
 use crate::edit::lattice::patch::Patch;
-use crate::edit::lattice::{Vertex, vertices_near};
+use crate::edit::lattice::Vertex;
 use crate::edit::objects::{self, ObjectStroke};
 use crate::edit::stroke::Stroke;
 use crate::edit::terrain::brush::Brush;
@@ -63,6 +63,8 @@ pub struct DabData {
     pub vertices: Vec<DabVertex>,
     /// Texture weights set, by (vertex slot, texture).
     pub alphas: BTreeMap<(usize, String), f32>,
+    /// The lattice window the dab's heights were read from and go back through.
+    pub patch: Option<Patch>,
 }
 
 impl DabData {
@@ -95,20 +97,25 @@ impl World {
     pub fn begin_dab(&self, brush: &Brush, centre: [f64; 2]) {
         let map = self.map.borrow();
         let radius = f64::from(brush.radius);
+        // One window read for the dab: its heights, and the window the writes go back through.
+        let [cx, cy] = crate::model::coords::world_to_lattice(centre[0], centre[1]);
+        let reach = crate::model::coords::yards_to_steps(radius) + 2.0;
+        let patch = Patch::around(&map, cx, cy, reach);
         let mut data = DabData {
             centre,
             brush: brush.clone(),
             vertices: Vec::new(),
             alphas: BTreeMap::new(),
+            patch: None,
         };
-        for (v, [dx, dy]) in vertices_near(centre[0], centre[1], radius) {
-            if dx.hypot(dy) > radius {
+        for (v, _, _) in patch.vertices(cx, cy) {
+            let xy = v.world_xy();
+            if (xy[0] - centre[0]).hypot(xy[1] - centre[1]) > radius {
                 continue;
             }
-            let Some(z0) = crate::edit::lattice::height(&map, v) else {
+            let Some(z0) = patch.get(v) else {
                 continue;
             };
-            let xy = v.world_xy();
             data.vertices.push(DabVertex {
                 vertex: v,
                 xy,
@@ -118,13 +125,14 @@ impl World {
                 color: None,
             });
         }
+        data.patch = Some(patch);
         *self.dab.borrow_mut() = data;
     }
 
     /// Writes what the script changed in the dab to the map: heights to every copy (normals
     /// and water depths after them), colours, texture weights. Returns the chunks changed.
     pub fn end_dab(&self) -> Vec<(TileCoord, usize)> {
-        let data = std::mem::take(&mut *self.dab.borrow_mut());
+        let mut data = std::mem::take(&mut *self.dab.borrow_mut());
         let mut map = self.map.borrow_mut();
         let mut stroke = self.stroke.borrow_mut();
         let mut changed = Vec::new();
@@ -133,10 +141,7 @@ impl World {
             .iter()
             .filter(|d| (d.z as f32).to_bits() != d.z0.to_bits() && d.z.is_finite())
             .collect();
-        if !moved.is_empty() {
-            let [cx, cy] = crate::model::coords::world_to_lattice(data.centre[0], data.centre[1]);
-            let reach = crate::model::coords::yards_to_steps(f64::from(data.brush.radius)) + 2.0;
-            let mut patch = Patch::around(&map, cx, cy, reach);
+        if let (false, Some(mut patch)) = (moved.is_empty(), data.patch.take()) {
             for d in moved {
                 patch.set(d.vertex, d.z as f32);
             }
