@@ -579,3 +579,50 @@ fn the_image_brush_example_raises_the_ground_by_its_image() {
     assert!(ring > 10 && centre > 3, "ring {ring}, centre {centre}");
     assert_no_seam(&out, &after);
 }
+
+#[test]
+fn a_vertex_reads_back_what_the_script_wrote_and_keeps_its_place() {
+    let mut map = loam::sample::sample_map();
+    let uids = NewUids::default();
+    let cx = StrokeContext {
+        model_box: &|_| None,
+        uids: &uids,
+    };
+    let request = StrokeRequest {
+        brush: "B".into(),
+        points: vec![PEAK],
+        radius: 10.0,
+        inner_radius: None,
+        strength: None,
+        params: Vec::new(),
+    };
+    let run = |map: &mut loam::model::Map, body: &str| {
+        let text = format!(
+            "local b = loam.brush(\"B\", {{}})\nfunction b.dab(dab, params)\n{body}\nend\n"
+        );
+        let script = Script::from_source(Path::new("v.lua"), &text, Limits::default()).unwrap();
+        script.stroke(map, &request, &cx, &mut History::default())
+    };
+    let done = run(
+        &mut map,
+        r#"  local n = 0
+  for v in dab:vertices() do
+    local z = v.z
+    v.z = z + 1
+    assert(v.z == z + 1)
+    v.color = {10, 20, 30}
+    local c = v.color
+    assert(c[1] == 10 and c[2] == 20 and c[3] == 30)
+    v:set_alpha("Tileset\\Loam\\Sample\\Rock10.blp", 0.5)
+    assert(v:alpha("Tileset\\Loam\\Sample\\Rock10.blp") == 0.5)
+    assert(v.weight >= 0 and v.weight <= 1 and v.nothing == nil)
+    n = n + 1
+  end
+  print(n)"#,
+    )
+    .unwrap();
+    let n: usize = done.printed[0].parse().unwrap();
+    assert!(n > 10, "{n}");
+    let e = run(&mut map, "  for v in dab:vertices() do v.x = 0 end").unwrap_err();
+    assert!(e.to_string().contains("v.x cannot be set"), "{e}");
+}

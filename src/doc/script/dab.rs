@@ -12,10 +12,10 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use mlua::{Lua, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value};
 
-use crate::edit::lattice::patch::Patch;
 use crate::edit::lattice::Vertex;
+use crate::edit::lattice::patch::Patch;
 use crate::edit::objects::{self, ObjectStroke};
 use crate::edit::stroke::Stroke;
 use crate::edit::terrain::brush::Brush;
@@ -299,69 +299,122 @@ impl LuaVertex {
     }
 }
 
-impl UserData for LuaVertex {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("x", |_, v| Ok(v.with(|d| d.xy[0])));
-        fields.add_field_method_get("y", |_, v| Ok(v.with(|d| d.xy[1])));
-        fields.add_field_method_get("z", |_, v| Ok(v.with(|d| d.z)));
-        fields.add_field_method_set("z", |_, v, z: f64| {
-            if !z.is_finite() {
-                return Err(mlua::Error::runtime(format!(
-                    "v.z must be a finite number, not {z}"
-                )));
-            }
-            v.world.dab.borrow_mut().vertices[v.slot].z = z;
-            Ok(())
-        });
-        fields.add_field_method_get("weight", |_, v| Ok(v.with(|d| d.weight)));
-        fields.add_field_method_get("color", |lua, v| {
-            let (vertex, written) = v.with(|d| (d.vertex, d.color));
-            let [r, g, b] = written.unwrap_or_else(|| {
-                let c = shade::colour_of(&v.world.map.borrow(), vertex);
-                [c[0], c[1], c[2]]
-            });
-            let t = lua.create_table()?;
-            t.push(r)?;
-            t.push(g)?;
-            t.push(b)?;
-            Ok(t)
-        });
-        fields.add_field_method_set("color", |_, v, t: mlua::Table| {
-            let mut rgb = [0u8; 3];
-            for (k, c) in rgb.iter_mut().enumerate() {
-                let x: f64 = t
-                    .get(k + 1)
-                    .map_err(|_| mlua::Error::runtime("v.color takes {r, g, b}, each 0 to 255"))?;
-                *c = x.round().clamp(0.0, 255.0) as u8;
-            }
-            v.world.dab.borrow_mut().vertices[v.slot].color = Some(rgb);
-            Ok(())
-        });
-    }
+/// `v.color` as a script reads it: what it wrote in this dab, else the map's.
+fn colour_table(lua: &Lua, v: &LuaVertex) -> mlua::Result<Value> {
+    let (vertex, written) = v.with(|d| (d.vertex, d.color));
+    let [r, g, b] = written.unwrap_or_else(|| {
+        let c = shade::colour_of(&v.world.map.borrow(), vertex);
+        [c[0], c[1], c[2]]
+    });
+    Ok(Value::Table(lua.create_sequence_from([r, g, b])?))
+}
 
+/// `v:alpha(texture)`: a weight set in this dab, else the map's.
+fn alpha(v: &LuaVertex, texture: String) -> f64 {
+    let dab = v.world.dab.borrow();
+    if let Some(a) = dab.alphas.get(&(v.slot, texture.clone())) {
+        return f64::from(*a);
+    }
+    let vertex = dab.vertices[v.slot].vertex;
+    let map = v.world.map.borrow();
+    vertex_alpha::weight_at_vertex(&map, vertex, &texture).map_or(0.0, f64::from)
+}
+
+/// `v:set_alpha(texture, a)`.
+fn set_alpha(v: &LuaVertex, texture: String, a: f64) -> mlua::Result<()> {
+    if !(0.0..=1.0).contains(&a) {
+        return Err(mlua::Error::runtime(format!(
+            "v:set_alpha takes a weight from 0 to 1, not {a}"
+        )));
+    }
+    v.world
+        .dab
+        .borrow_mut()
+        .alphas
+        .insert((v.slot, texture), a as f32);
+    Ok(())
+}
+
+/// The function a vertex method names, made once per Lua state and kept in its registry.
+fn vertex_method(lua: &Lua, name: &str) -> mlua::Result<Value> {
+    let key = format!("loam.vertex.{name}");
+    if let Some(f) = lua.named_registry_value::<Option<mlua::Function>>(&key)? {
+        return Ok(Value::Function(f));
+    }
+    let f = if name == "alpha" {
+        lua.create_function(|_, (ud, texture): (mlua::AnyUserData, String)| {
+            Ok(alpha(&*ud.borrow::<LuaVertex>()?, texture))
+        })?
+    } else {
+        lua.create_function(|_, (ud, texture, a): (mlua::AnyUserData, String, f64)| {
+            set_alpha(&*ud.borrow::<LuaVertex>()?, texture, a)
+        })?
+    };
+    lua.set_named_registry_value(&key, &f)?;
+    Ok(Value::Function(f))
+}
+
+// One `__index` and one `__newindex` that match the key themselves: a dab reads and writes
+// thousands of vertices, and mlua's generic field dispatch costs a second call per access.
+impl UserData for LuaVertex {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("alpha", |_, v, texture: String| {
-            let dab = v.world.dab.borrow();
-            if let Some(a) = dab.alphas.get(&(v.slot, texture.clone())) {
-                return Ok(f64::from(*a));
-            }
-            let vertex = dab.vertices[v.slot].vertex;
-            let map = v.world.map.borrow();
-            Ok(vertex_alpha::weight_at_vertex(&map, vertex, &texture).map_or(0.0, f64::from))
-        });
-        methods.add_method("set_alpha", |_, v, (texture, a): (String, f64)| {
-            if !(0.0..=1.0).contains(&a) {
-                return Err(mlua::Error::runtime(format!(
-                    "v:set_alpha takes a weight from 0 to 1, not {a}"
-                )));
-            }
-            v.world
-                .dab
-                .borrow_mut()
-                .alphas
-                .insert((v.slot, texture), a as f32);
-            Ok(())
-        });
+        methods.add_meta_method(
+            MetaMethod::Index,
+            |lua, v, key: mlua::LuaString| match &*key.as_bytes() {
+                b"z" => Ok(Value::Number(v.with(|d| d.z))),
+                b"x" => Ok(Value::Number(v.with(|d| d.xy[0]))),
+                b"y" => Ok(Value::Number(v.with(|d| d.xy[1]))),
+                b"weight" => Ok(Value::Number(v.with(|d| d.weight))),
+                b"color" => colour_table(lua, v),
+                b"alpha" => vertex_method(lua, "alpha"),
+                b"set_alpha" => vertex_method(lua, "set_alpha"),
+                _ => Ok(Value::Nil),
+            },
+        );
+        methods.add_meta_method(
+            MetaMethod::NewIndex,
+            |_, v, (key, value): (mlua::LuaString, Value)| match &*key.as_bytes() {
+                b"z" => {
+                    let z = match value {
+                        Value::Number(z) => z,
+                        Value::Integer(z) => z as f64,
+                        other => {
+                            return Err(mlua::Error::runtime(format!(
+                                "v.z is a number, not {}",
+                                other.type_name()
+                            )));
+                        }
+                    };
+                    if !z.is_finite() {
+                        return Err(mlua::Error::runtime(format!(
+                            "v.z must be a finite number, not {z}"
+                        )));
+                    }
+                    v.world.dab.borrow_mut().vertices[v.slot].z = z;
+                    Ok(())
+                }
+                b"color" => {
+                    let Value::Table(t) = value else {
+                        return Err(mlua::Error::runtime(
+                            "v.color takes {r, g, b}, each 0 to 255",
+                        ));
+                    };
+                    let mut rgb = [0u8; 3];
+                    for (k, c) in rgb.iter_mut().enumerate() {
+                        let x: f64 = t.get(k + 1).map_err(|_| {
+                            mlua::Error::runtime("v.color takes {r, g, b}, each 0 to 255")
+                        })?;
+                        *c = x.round().clamp(0.0, 255.0) as u8;
+                    }
+                    v.world.dab.borrow_mut().vertices[v.slot].color = Some(rgb);
+                    Ok(())
+                }
+                other => Err(mlua::Error::runtime(format!(
+                    "v.{} cannot be set: a vertex's z and color can",
+                    String::from_utf8_lossy(other)
+                ))),
+            },
+        );
     }
 }
 
