@@ -34,21 +34,76 @@ pub fn run(
     out: &Path,
     undo: usize,
 ) -> Result<ExitCode, LoamError> {
-    pipeline::check_writable(to)?;
     let text = std::fs::read_to_string(ops_path).map_err(|source| LoamError::Io {
         path: ops_path.to_path_buf(),
         source,
     })?;
     let file =
         ops::parse(&text).map_err(|e| LoamError::Usage(format!("{}: {e}", ops_path.display())))?;
+    let ops = Ops {
+        file: &file,
+        path: ops_path,
+        undo,
+    };
+    let source = Source {
+        map: map_path,
+        from,
+        client,
+    };
+    edit_and_write(&source, &ops, to, out)
+}
+
+/// The map a command edits: where it is, how to read it, which client gives model boxes.
+pub struct Source<'a> {
+    /// A .wdt (with its tiles), one .adt, or a folder of tiles.
+    pub map: &'a Path,
+    /// Read the map as this generation instead of deciding from its bytes.
+    pub from: Option<Generation>,
+    /// The game client models are read from (after the map's own folder).
+    pub client: Option<&'a Path>,
+}
+
+/// What edits need besides the map: each model's own box, where new uids come from, the
+/// liquid style of the map's generation.
+pub struct EditContext<'a> {
+    /// Each model path's own box, for object edits.
+    pub model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
+    /// Where new objects' uniqueIds come from.
+    pub uids: &'a NewUids<'a>,
+    /// The liquid style of the map's generation.
+    pub style: LiquidStyle,
+}
+
+/// Edits that `loam apply` and `loam script` run on a map before writing it.
+pub trait Edits {
+    /// Runs the edits on `target` (which reads the tiles they reach); returns the tiles
+    /// changed.
+    fn run(
+        &self,
+        target: &mut impl OpTarget,
+        cx: &EditContext,
+    ) -> Result<BTreeSet<TileCoord>, LoamError>;
+}
+
+/// Reads the map of `source` (tile by tile where it can), runs `edits` on it and writes it
+/// as generation `to` into `out`: the changed tiles from memory, the others converted from
+/// disk as they are read. Nothing is written when the edits fail.
+pub fn edit_and_write(
+    source: &Source,
+    edits: &impl Edits,
+    to: Generation,
+    out: &Path,
+) -> Result<ExitCode, LoamError> {
+    pipeline::check_writable(to)?;
     // Model boxes for object operations: the models in the map's folder (and a game folder
     // above a World/Maps/Name/ folder), then the client's archives when one is given.
-    let client = match client {
+    let client = match source.client {
         Some(dir) => Some(std::sync::Arc::new(
             ClientData::open(dir).map_err(|e| LoamError::Usage(e.to_string()))?,
         )),
         None => None,
     };
+    let map_path = source.map;
     let folder = map_path
         .parent()
         .filter(|_| map_path.is_file())
@@ -57,15 +112,35 @@ pub fn run(
     let assets = AssetSource::new(client, Some(folder.clone()));
     let fetch = |p: &str| assets.read(p).ok().flatten();
     let model_box = |path: &str| models::placement_box(path, &fetch);
-    let ops = Ops {
-        file: &file,
-        path: ops_path,
+    let run = Run {
+        edits,
         model_box: &model_box,
-        undo,
     };
-    match open_source(map_path, from)? {
-        Some(opened) => run_streamed(opened, &ops, &folder, to, out),
-        None => run_whole(map_path, from, &ops, &folder, to, out),
+    match open_source(map_path, source.from)? {
+        Some(opened) => run_streamed(opened, &run, &folder, to, out),
+        None => run_whole(map_path, source.from, &run, &folder, to, out),
+    }
+}
+
+/// Edits with the model boxes they place objects with.
+struct Run<'a, E> {
+    edits: &'a E,
+    model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
+}
+
+impl<E: Edits> Run<'_, E> {
+    fn run(
+        &self,
+        target: &mut impl OpTarget,
+        uids: &NewUids,
+        style: LiquidStyle,
+    ) -> Result<BTreeSet<TileCoord>, LoamError> {
+        let cx = EditContext {
+            model_box: self.model_box,
+            uids,
+            style,
+        };
+        self.edits.run(target, &cx)
     }
 }
 
@@ -75,20 +150,17 @@ struct Ops<'a> {
     file: &'a OpsFile,
     /// Where it was read from (for messages).
     path: &'a Path,
-    /// Each model path's own box, for object operations.
-    model_box: &'a dyn Fn(&str) -> Option<ModelBox>,
     /// Steps to undo after the operations ran (`--undo`).
     undo: usize,
 }
 
-impl Ops<'_> {
+impl Edits for Ops<'_> {
     /// Runs every operation on `target` through the shared runner (`doc::runner`), each one
     /// undo step, printing what each did. Returns the tiles changed.
     fn run(
         &self,
         target: &mut impl OpTarget,
-        uids: &NewUids,
-        style: LiquidStyle,
+        cx: &EditContext,
     ) -> Result<BTreeSet<TileCoord>, LoamError> {
         let mut history = History::default();
         let mut changed = BTreeSet::new();
@@ -98,9 +170,9 @@ impl Ops<'_> {
         let script = Script {
             ops: &self.file.ops,
             cx: crate::edit::ops::OpContext {
-                model_box: self.model_box,
-                uids,
-                style,
+                model_box: cx.model_box,
+                uids: cx.uids,
+                style: cx.style,
                 read_image: &read_image,
             },
         };
@@ -166,7 +238,7 @@ impl Ops<'_> {
 fn run_whole(
     map_path: &Path,
     from: Option<Generation>,
-    ops: &Ops,
+    ops: &Run<impl Edits>,
     folder: &Path,
     to: Generation,
     out: &Path,
@@ -198,7 +270,7 @@ fn run_whole(
 /// the tiles it reaches; the result written a tile at a time.
 fn run_streamed(
     opened: OpenedSource,
-    ops: &Ops,
+    ops: &Run<impl Edits>,
     folder: &Path,
     to: Generation,
     out: &Path,

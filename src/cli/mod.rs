@@ -19,6 +19,7 @@ pub mod progress;
 pub mod sample;
 #[cfg(feature = "editor")]
 pub mod screenshot;
+pub mod script;
 pub mod server_data;
 pub mod trigger;
 pub mod wdl;
@@ -510,6 +511,45 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         undo: Option<usize>,
     },
+    /// Run one stroke of a Lua brush (docs/scripting.md, "Lua brushes") on a map and save the
+    /// result as `apply` does.
+    Script {
+        /// A .wdt (with its tiles), one .adt, or a folder of tiles.
+        map: PathBuf,
+        /// The script (.lua) that declares the brush.
+        file: PathBuf,
+        /// The brush's name, as the script declares it.
+        #[arg(long)]
+        brush: String,
+        /// The stroke's points in world coordinates (x north, y west): "x,y;x,y…"; one point
+        /// is one dab.
+        #[arg(long, allow_hyphen_values = true)]
+        points: String,
+        /// Brush radius in yards.
+        #[arg(long)]
+        radius: f32,
+        /// Brush strength, 0 to 1 (default 1).
+        #[arg(long)]
+        strength: Option<f32>,
+        /// A parameter of the brush, KEY=VALUE (repeatable).
+        #[arg(long = "param", value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        /// Seconds the stroke may run before it is stopped and nothing is written (default 10).
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
+        /// Target generation: 0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5.
+        #[arg(long, value_parser = parse_generation)]
+        to: Generation,
+        /// Folder that receives the saved files.
+        out: PathBuf,
+        /// Read the map as this generation instead of deciding from its bytes.
+        #[arg(long, value_parser = parse_generation)]
+        from: Option<Generation>,
+        /// Read the models the script places from this game client (their boxes decide which
+        /// tiles and chunks list them); the map's own folder is searched first.
+        #[arg(long, value_name = "DIR")]
+        client: Option<PathBuf>,
+    },
 }
 
 fn parse_generation(s: &str) -> Result<Generation, String> {
@@ -673,6 +713,37 @@ pub fn run(cli: Cli) -> ExitCode {
             client.as_deref(),
             &out,
             undo.unwrap_or(0),
+        ),
+        Some(Command::Script {
+            map,
+            file,
+            brush,
+            points,
+            radius,
+            strength,
+            params,
+            time_limit,
+            to,
+            out,
+            from,
+            client,
+        }) => script::run(
+            &apply::Source {
+                map: &map,
+                from,
+                client: client.as_deref(),
+            },
+            &script::ScriptArgs {
+                file: &file,
+                brush: &brush,
+                points: &points,
+                radius,
+                strength,
+                params: &params,
+                time_limit,
+            },
+            to,
+            &out,
         ),
         Some(Command::Model { file, client, json }) => model::run(&file, client.as_deref(), json),
         Some(Command::New {

@@ -13,6 +13,7 @@ pub mod horizon;
 pub mod light;
 pub mod new_map;
 pub mod runner;
+pub mod script;
 pub mod session;
 pub mod uids;
 

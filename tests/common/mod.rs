@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod ground;
+pub mod written;
+
 /// The shared corpus folder, `../shared/corpus` beside the checkout: CI always has it, a fresh
 /// clone does not (README.md). A test that needs it fails here, naming the folder it looked in,
 /// rather than later at a read that says only "No such file or directory".

@@ -344,23 +344,8 @@ pub fn texture_weight(map: &Map, texture: &str, x: f64, y: f64) -> f64 {
     // Quad units 0..8 across a chunk; 8 alpha texels per quad.
     let texel = |q: f32| ((q * 8.0) as usize).min(side - 1);
     let (row, col) = (texel(south), texel(east));
-    let is_it = |k: u32| {
-        t.textures
-            .get(k as usize)
-            .is_some_and(|n| n.eq_ignore_ascii_case(texture))
-    };
-    let (mut others, mut weight) = (0u32, 0u32);
-    for layer in chunk.layers.iter().skip(1) {
-        let a = u32::from(layer.alpha.as_ref().map_or(0, |m| m.get(row, col)));
-        others += a;
-        if is_it(layer.texture) {
-            weight += a;
-        }
-    }
-    if chunk.layers.first().is_some_and(|l| is_it(l.texture)) {
-        weight += 255u32.saturating_sub(others);
-    }
-    f64::from(weight.min(255)) / 255.0
+    let weight = crate::edit::terrain::paint::texel_weight(t, chunk, texture, row * side + col);
+    f64::from(weight) / 255.0
 }
 
 /// A scatter stroke under way: the dabs so far, the objects placed, one undo step at the end.

@@ -25,3 +25,4 @@ pub mod seams;
 pub mod shade;
 pub mod texture_ops;
 pub mod tile_stitch;
+pub mod vertex_alpha;

@@ -11,7 +11,7 @@ use crate::edit::lattice::{STEPS_PER_CHUNK, chunks_near};
 use crate::edit::stroke::Stroke;
 use crate::model::alpha::{ALPHA_SIDE, AlphaMap};
 use crate::model::chunk::{Chunk, Layer};
-use crate::model::{Map, TileCoord};
+use crate::model::{Map, Tile, TileCoord};
 
 /// Most layers a chunk can have.
 pub const MAX_LAYERS: usize = 4;
@@ -161,6 +161,29 @@ pub fn weigh_chunk(
     let c = &mut map.tiles.get_mut(&tile).expect("loaded").chunks[chunk];
     paint_layer(c, k, weights);
     true
+}
+
+/// The weight (0..=255) `texture` has at texel `i` of `chunk` of `tile`: its layer's alpha, or
+/// for the base layer what the others leave (the 3.3.5 client's blend); 0 where the chunk does
+/// not paint it.
+pub fn texel_weight(tile: &Tile, chunk: &Chunk, texture: &str, i: usize) -> u32 {
+    let is_it = |k: u32| {
+        tile.textures
+            .get(k as usize)
+            .is_some_and(|n| n.eq_ignore_ascii_case(texture))
+    };
+    let (mut others, mut weight) = (0u32, 0u32);
+    for layer in chunk.layers.iter().skip(1) {
+        let a = u32::from(layer.alpha.as_ref().map_or(0, |m| m.texels()[i]));
+        others += a;
+        if is_it(layer.texture) {
+            weight += a;
+        }
+    }
+    if chunk.layers.first().is_some_and(|l| is_it(l.texture)) {
+        weight += 255u32.saturating_sub(others);
+    }
+    weight.min(255)
 }
 
 /// A layer slot for a new texture: a new one while fewer than four, else a layer whose weight is

@@ -33,18 +33,7 @@ pub fn dab(
     }
     let mut changed: Vec<(TileCoord, usize)> = Vec::new();
     for (v, w) in updates {
-        // One colour per lattice vertex: read from the first copy that has colours.
-        let current = v
-            .copies()
-            .find_map(|c| {
-                map.tiles.get(&c.tile).and_then(|t| {
-                    t.chunks[c.chunk]
-                        .vertex_colors
-                        .as_ref()
-                        .map(|vc| vc[c.index])
-                })
-            })
-            .unwrap_or(NEUTRAL_COLOR);
+        let current = colour_of(map, v);
         let mut next = current;
         for k in 0..3 {
             next[k] =
@@ -57,6 +46,21 @@ pub fn dab(
         }
     }
     changed
+}
+
+/// The colour of vertex `v`: one colour per lattice vertex, read from the first copy that
+/// has colours; neutral when none has.
+pub fn colour_of(map: &Map, v: Vertex) -> [u8; 4] {
+    v.copies()
+        .find_map(|c| {
+            map.tiles.get(&c.tile).and_then(|t| {
+                t.chunks[c.chunk]
+                    .vertex_colors
+                    .as_ref()
+                    .map(|vc| vc[c.index])
+            })
+        })
+        .unwrap_or(NEUTRAL_COLOR)
 }
 
 /// Writes `colour` into one copy of a vertex (its chunk's MCCV entry, made neutral first when
