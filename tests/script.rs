@@ -625,4 +625,10 @@ fn a_vertex_reads_back_what_the_script_wrote_and_keeps_its_place() {
     assert!(n > 10, "{n}");
     let e = run(&mut map, "  for v in dab:vertices() do v.x = 0 end").unwrap_err();
     assert!(e.to_string().contains("v.x cannot be set"), "{e}");
+    let e = run(
+        &mut map,
+        "  for v in dab:vertices() do rawset(v, 'slot', 0); local c = v.color end",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("not a vertex of this dab"), "{e}");
 }

@@ -1,7 +1,8 @@
 //! What a script sees of one dab, and how what it wrote reaches the map. During a stroke the
 //! map is held by [`World`], shared with the Lua values that read it; a dab's vertices are
-//! read into plain arrays once ([`DabData`]), the script reads and writes those (no Lua table
-//! per vertex: each vertex is a small userdata over an index), and after its `dab` function
+//! read into plain arrays once ([`DabData`]) and handed to Lua as arrays; each vertex is a small
+//! Lua table made on the Lua side (so that `v.z` stays inside Lua), read back when the dab
+//! function returns (or asks for the vertices again), and after its `dab` function
 //! returns, the heights go back through a lattice window to every copy of each vertex (seams
 //! stay shut, normals are recomputed), colours through the shade rules and texture weights
 //! through the paint rules (`edit::terrain::vertex_alpha`).
@@ -12,7 +13,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, UserData, UserDataFields, UserDataMethods, Value};
 
 use crate::edit::lattice::Vertex;
 use crate::edit::lattice::patch::Patch;
@@ -33,6 +34,8 @@ pub struct World {
     pub objects: RefCell<ObjectStroke>,
     /// The dab under way.
     pub dab: RefCell<DabData>,
+    /// The vertex tables `dab:vertices()` made in the dab under way, read back by [`sync`].
+    pub lists: RefCell<Vec<mlua::Table>>,
 }
 
 /// One vertex of a dab.
@@ -89,6 +92,7 @@ impl World {
             stroke: RefCell::new(Stroke::new(name)),
             objects: RefCell::new(ObjectStroke::default()),
             dab: RefCell::new(DabData::default()),
+            lists: RefCell::new(Vec::new()),
         }
     }
 
@@ -178,12 +182,6 @@ impl World {
 /// `dab` as a script sees it.
 pub struct LuaDab(pub Rc<World>);
 
-/// One vertex of the dab as a script sees it: an index into the dab's vertices.
-pub struct LuaVertex {
-    world: Rc<World>,
-    slot: usize,
-}
-
 /// One object near the dab as a script sees it (read when `dab:objects()` was called).
 pub struct LuaObject {
     world: Rc<World>,
@@ -212,22 +210,7 @@ impl UserData for LuaDab {
         methods.add_method("weight", |_, d, (x, y): (f64, f64)| {
             Ok(d.0.dab.borrow().weight(x, y))
         });
-        methods.add_method("vertices", |lua, d, ()| {
-            let world = d.0.clone();
-            let count = world.dab.borrow().vertices.len();
-            let mut next = 0usize;
-            lua.create_function_mut(move |lua, ()| {
-                if next >= count {
-                    return Ok(Value::Nil);
-                }
-                next += 1;
-                let v = LuaVertex {
-                    world: world.clone(),
-                    slot: next - 1,
-                };
-                lua.create_userdata(v).map(Value::UserData)
-            })
-        });
+        methods.add_method("vertices", |lua, d, ()| vertices(lua, &d.0));
         methods.add_method("objects", |lua, d, ()| {
             let world = &d.0;
             let found = objects_near(world);
@@ -293,129 +276,174 @@ impl UserData for LuaObject {
     }
 }
 
-impl LuaVertex {
-    fn with<R>(&self, f: impl FnOnce(&DabVertex) -> R) -> R {
-        f(&self.world.dab.borrow().vertices[self.slot])
+/// What builds a dab's vertices on the Lua side: each vertex a small table `{z, weight, slot}`
+/// (reads and writes of `v.z` stay inside Lua, which is what makes a 5,000-vertex dab cheap)
+/// whose metatable answers `x`, `y`, `color`, `alpha`, `set_alpha` and refuses other writes.
+/// It returns the iterator and the list of the vertices made, which [`sync`] reads back.
+const VERTICES_LUA: &str = r#"
+local setmetatable, rawget, error, tostring = setmetatable, rawget, error, tostring
+return function(xs, ys, zs, ws, colour, set_colour, alpha, set_alpha)
+  local meta = { __metatable = false }
+  meta.__index = function(v, k)
+    local slot = rawget(v, "slot")
+    if k == "x" then return xs[slot]
+    elseif k == "y" then return ys[slot]
+    elseif k == "color" then return colour(slot)
+    elseif k == "alpha" then return alpha
+    elseif k == "set_alpha" then return set_alpha
+    end
+    return nil
+  end
+  meta.__newindex = function(v, k, value)
+    if k == "color" then return set_colour(rawget(v, "slot"), value) end
+    error("v." .. tostring(k) .. " cannot be set: a vertex's z and color can", 2)
+  end
+  local all, n, i = {}, #zs, 0
+  local function next_vertex()
+    i = i + 1
+    if i > n then return nil end
+    local v = setmetatable({ z = zs[i], weight = ws[i], slot = i }, meta)
+    all[i] = v
+    return v
+  end
+  return next_vertex, all
+end
+"#;
+
+/// The index in the dab's vertices of Lua's `slot` (1-based), refused when it names none (a
+/// script can `rawset` a vertex's slot).
+fn index_of(world: &World, slot: usize) -> mlua::Result<usize> {
+    slot.checked_sub(1)
+        .filter(|&i| i < world.dab.borrow().vertices.len())
+        .ok_or_else(|| mlua::Error::runtime("not a vertex of this dab"))
+}
+
+/// `dab:vertices()`: the heights written so far read back, then a fresh iterator.
+fn vertices(lua: &Lua, world: &Rc<World>) -> mlua::Result<mlua::Function> {
+    sync(world)?;
+    let factory: mlua::Function = match lua.named_registry_value("loam.vertices")? {
+        Some(f) => f,
+        None => {
+            let f: mlua::Function = lua.load(VERTICES_LUA).set_name("=loam").eval()?;
+            lua.set_named_registry_value("loam.vertices", &f)?;
+            f
+        }
+    };
+    let (xs, ys, zs, ws) = {
+        let d = world.dab.borrow();
+        let v = &d.vertices;
+        (
+            lua.create_sequence_from(v.iter().map(|v| v.xy[0]))?,
+            lua.create_sequence_from(v.iter().map(|v| v.xy[1]))?,
+            lua.create_sequence_from(v.iter().map(|v| v.z))?,
+            lua.create_sequence_from(v.iter().map(|v| v.weight))?,
+        )
+    };
+    let w = world.clone();
+    let colour =
+        lua.create_function(move |lua, slot: usize| colour_table(lua, &w, index_of(&w, slot)?))?;
+    let w = world.clone();
+    let set_colour = lua.create_function(move |_, (slot, t): (usize, Value)| {
+        let Value::Table(t) = t else {
+            return Err(mlua::Error::runtime(
+                "v.color takes {r, g, b}, each 0 to 255",
+            ));
+        };
+        let mut rgb = [0u8; 3];
+        for (k, c) in rgb.iter_mut().enumerate() {
+            let x: f64 = t
+                .get(k + 1)
+                .map_err(|_| mlua::Error::runtime("v.color takes {r, g, b}, each 0 to 255"))?;
+            *c = x.round().clamp(0.0, 255.0) as u8;
+        }
+        let i = index_of(&w, slot)?;
+        w.dab.borrow_mut().vertices[i].color = Some(rgb);
+        Ok(())
+    })?;
+    let w = world.clone();
+    let alpha_fn = lua.create_function(move |_, (v, texture): (mlua::Table, String)| {
+        let slot: usize = v.raw_get("slot")?;
+        Ok(alpha(&w, index_of(&w, slot)?, texture))
+    })?;
+    let w = world.clone();
+    let set_alpha_fn =
+        lua.create_function(move |_, (v, texture, a): (mlua::Table, String, f64)| {
+            let slot: usize = v.raw_get("slot")?;
+            set_alpha(&w, index_of(&w, slot)?, texture, a)
+        })?;
+    let (next, all): (mlua::Function, mlua::Table) =
+        factory.call((xs, ys, zs, ws, colour, set_colour, alpha_fn, set_alpha_fn))?;
+    world.lists.borrow_mut().push(all);
+    Ok(next)
+}
+
+/// Reads the heights the script left in the vertex tables made so far back into the dab.
+pub fn sync(world: &World) -> mlua::Result<()> {
+    let lists = std::mem::take(&mut *world.lists.borrow_mut());
+    let mut dab = world.dab.borrow_mut();
+    for list in lists {
+        for (i, v) in list.sequence_values::<mlua::Table>().enumerate() {
+            let v = v?;
+            let z = match v.raw_get::<Value>("z")? {
+                Value::Number(z) => z,
+                Value::Integer(z) => z as f64,
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "v.z is a number, not {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            if !z.is_finite() {
+                return Err(mlua::Error::runtime(format!(
+                    "v.z must be a finite number, not {z}"
+                )));
+            }
+            if let Some(d) = dab.vertices.get_mut(i) {
+                d.z = z;
+            }
+        }
     }
+    Ok(())
 }
 
 /// `v.color` as a script reads it: what it wrote in this dab, else the map's.
-fn colour_table(lua: &Lua, v: &LuaVertex) -> mlua::Result<Value> {
-    let (vertex, written) = v.with(|d| (d.vertex, d.color));
+fn colour_table(lua: &Lua, world: &World, slot: usize) -> mlua::Result<Value> {
+    let (vertex, written) = {
+        let d = &world.dab.borrow().vertices[slot];
+        (d.vertex, d.color)
+    };
     let [r, g, b] = written.unwrap_or_else(|| {
-        let c = shade::colour_of(&v.world.map.borrow(), vertex);
+        let c = shade::colour_of(&world.map.borrow(), vertex);
         [c[0], c[1], c[2]]
     });
     Ok(Value::Table(lua.create_sequence_from([r, g, b])?))
 }
 
 /// `v:alpha(texture)`: a weight set in this dab, else the map's.
-fn alpha(v: &LuaVertex, texture: String) -> f64 {
-    let dab = v.world.dab.borrow();
-    if let Some(a) = dab.alphas.get(&(v.slot, texture.clone())) {
+fn alpha(world: &World, slot: usize, texture: String) -> f64 {
+    let dab = world.dab.borrow();
+    if let Some(a) = dab.alphas.get(&(slot, texture.clone())) {
         return f64::from(*a);
     }
-    let vertex = dab.vertices[v.slot].vertex;
-    let map = v.world.map.borrow();
+    let vertex = dab.vertices[slot].vertex;
+    let map = world.map.borrow();
     vertex_alpha::weight_at_vertex(&map, vertex, &texture).map_or(0.0, f64::from)
 }
 
 /// `v:set_alpha(texture, a)`.
-fn set_alpha(v: &LuaVertex, texture: String, a: f64) -> mlua::Result<()> {
+fn set_alpha(world: &World, slot: usize, texture: String, a: f64) -> mlua::Result<()> {
     if !(0.0..=1.0).contains(&a) {
         return Err(mlua::Error::runtime(format!(
             "v:set_alpha takes a weight from 0 to 1, not {a}"
         )));
     }
-    v.world
+    world
         .dab
         .borrow_mut()
         .alphas
-        .insert((v.slot, texture), a as f32);
+        .insert((slot, texture), a as f32);
     Ok(())
-}
-
-/// The function a vertex method names, made once per Lua state and kept in its registry.
-fn vertex_method(lua: &Lua, name: &str) -> mlua::Result<Value> {
-    let key = format!("loam.vertex.{name}");
-    if let Some(f) = lua.named_registry_value::<Option<mlua::Function>>(&key)? {
-        return Ok(Value::Function(f));
-    }
-    let f = if name == "alpha" {
-        lua.create_function(|_, (ud, texture): (mlua::AnyUserData, String)| {
-            Ok(alpha(&*ud.borrow::<LuaVertex>()?, texture))
-        })?
-    } else {
-        lua.create_function(|_, (ud, texture, a): (mlua::AnyUserData, String, f64)| {
-            set_alpha(&*ud.borrow::<LuaVertex>()?, texture, a)
-        })?
-    };
-    lua.set_named_registry_value(&key, &f)?;
-    Ok(Value::Function(f))
-}
-
-// One `__index` and one `__newindex` that match the key themselves: a dab reads and writes
-// thousands of vertices, and mlua's generic field dispatch costs a second call per access.
-impl UserData for LuaVertex {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(
-            MetaMethod::Index,
-            |lua, v, key: mlua::LuaString| match &*key.as_bytes() {
-                b"z" => Ok(Value::Number(v.with(|d| d.z))),
-                b"x" => Ok(Value::Number(v.with(|d| d.xy[0]))),
-                b"y" => Ok(Value::Number(v.with(|d| d.xy[1]))),
-                b"weight" => Ok(Value::Number(v.with(|d| d.weight))),
-                b"color" => colour_table(lua, v),
-                b"alpha" => vertex_method(lua, "alpha"),
-                b"set_alpha" => vertex_method(lua, "set_alpha"),
-                _ => Ok(Value::Nil),
-            },
-        );
-        methods.add_meta_method(
-            MetaMethod::NewIndex,
-            |_, v, (key, value): (mlua::LuaString, Value)| match &*key.as_bytes() {
-                b"z" => {
-                    let z = match value {
-                        Value::Number(z) => z,
-                        Value::Integer(z) => z as f64,
-                        other => {
-                            return Err(mlua::Error::runtime(format!(
-                                "v.z is a number, not {}",
-                                other.type_name()
-                            )));
-                        }
-                    };
-                    if !z.is_finite() {
-                        return Err(mlua::Error::runtime(format!(
-                            "v.z must be a finite number, not {z}"
-                        )));
-                    }
-                    v.world.dab.borrow_mut().vertices[v.slot].z = z;
-                    Ok(())
-                }
-                b"color" => {
-                    let Value::Table(t) = value else {
-                        return Err(mlua::Error::runtime(
-                            "v.color takes {r, g, b}, each 0 to 255",
-                        ));
-                    };
-                    let mut rgb = [0u8; 3];
-                    for (k, c) in rgb.iter_mut().enumerate() {
-                        let x: f64 = t.get(k + 1).map_err(|_| {
-                            mlua::Error::runtime("v.color takes {r, g, b}, each 0 to 255")
-                        })?;
-                        *c = x.round().clamp(0.0, 255.0) as u8;
-                    }
-                    v.world.dab.borrow_mut().vertices[v.slot].color = Some(rgb);
-                    Ok(())
-                }
-                other => Err(mlua::Error::runtime(format!(
-                    "v.{} cannot be set: a vertex's z and color can",
-                    String::from_utf8_lossy(other)
-                ))),
-            },
-        );
-    }
 }
 
 /// Calls `f(dab, params)` for the dab the world holds.
@@ -426,5 +454,6 @@ pub fn call(
     params: &mlua::Table,
 ) -> mlua::Result<()> {
     let dab = lua.create_userdata(LuaDab(world.clone()))?;
-    f.call::<()>((dab, params.clone()))
+    f.call::<()>((dab, params.clone()))?;
+    sync(world)
 }
