@@ -65,7 +65,8 @@ fn a_drag_with_each_tool_is_one_undo_step_and_ctrl_z_reverts_it() {
     // second always has something to act on. Painting needs a texture: it picks the tile's second.
     // The liquid tools have their own test (tests/editor_liquid.rs): each acts on what the
     // one before left, which a fixed stroke here cannot arrange.
-    for tool in Tool::brushes().filter(|t| !t.is_liquid()) {
+    // The Script tool's modes are the scripts' brushes (tests/editor_scripts.rs).
+    for tool in Tool::brushes().filter(|t| !t.is_liquid() && *t != Tool::Script) {
         editor_support::choose_tool(&mut h, tool);
         assert_eq!(h.state().editing().settings.tool, tool);
         // A tool's panel may widen the right panel, and so move the view: the stroke's world

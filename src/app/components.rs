@@ -8,10 +8,10 @@ use crate::app::{
     files::autosave, files::export, files::images, files::new_map, files::open_from_client,
     files::opening, files::save_as, keys, palette, toolbox::asset_browser, toolbox::biomes,
     toolbox::brushes, toolbox::map_edits, toolbox::mask_preview, toolbox::object_tool,
-    toolbox::presets, toolbox::road_tool, toolbox::scatter_tool, toolbox::terrain_clipboard,
-    toolbox::texture_tools, toolbox::vertex_selection, view_options::daylight,
-    view_options::missing_models, view_options::places, view_options::view_settings,
-    view_options::zone_marks, window,
+    toolbox::presets, toolbox::road_tool, toolbox::scatter_tool, toolbox::script_tool,
+    toolbox::terrain_clipboard, toolbox::texture_tools, toolbox::vertex_selection,
+    view_options::daylight, view_options::missing_models, view_options::places,
+    view_options::view_settings, view_options::zone_marks, window,
 };
 
 /// Every component of the editor, grouped as their files are.
@@ -75,6 +75,8 @@ pub struct ToolComponents {
     pub biomes: biomes::Biomes,
     /// The Rules and Biome tools' mask preview under the cursor.
     pub mask_preview: mask_preview::MaskPreview,
+    /// The Script tool and its Lua brushes.
+    pub script_tool: script_tool::ScriptTool,
 }
 
 /// The View and Settings menus' components.
@@ -96,7 +98,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 27] {
+    pub fn all(&mut self) -> [&mut dyn Component; 28] {
         [
             &mut self.files.save_as,
             &mut self.files.open_from_client,
@@ -115,6 +117,7 @@ impl Components {
             &mut self.toolbox.biomes,
             &mut self.toolbox.brushes,
             &mut self.toolbox.mask_preview,
+            &mut self.toolbox.script_tool,
             &mut self.files.opening,
             &mut self.view.view_settings,
             &mut self.view.missing_models,
@@ -152,6 +155,7 @@ impl Components {
                 presets: Default::default(),
                 biomes: Default::default(),
                 mask_preview: Default::default(),
+                script_tool: Default::default(),
             },
             view: Default::default(),
             window: Default::default(),

@@ -272,10 +272,12 @@ impl LoamApp {
             self.parts.toolbox.vertex_selection.view(),
             &self.parts.toolbox.road_tool,
         );
+        let scripts = self.parts.toolbox.script_tool.view(&self.cx);
         panels::with_presets(
             &mut right,
             self.parts.toolbox.presets.view(&self.cx),
             &self.cx.settings,
+            scripts,
         );
         egui::Panel::right("loam-tools")
             .resizable(true)

@@ -235,6 +235,7 @@ pub(super) fn right_view(
         road: Default::default(),
         presets: Default::default(),
         biomes: Vec::new(),
+        scripts: Default::default(),
         note: (!doc.editing.refused.is_empty()).then(|| {
             let why = if doc.editing.settings.tool == Tool::SwapTexture {
                 "they paint the new texture already"
@@ -272,13 +273,15 @@ pub(super) fn with_shaping_tools(
     view.tools.road = road.view(view.tools.textures.clone());
 }
 
-/// Adds the presets' section and the kept biomes' names to `view`.
+/// Adds the presets' section, the kept biomes' names and the Script tool's brushes to `view`.
 pub(super) fn with_presets(
     view: &mut RightView,
     presets: ui::presets_panel::PresetsView,
     settings: &Settings,
+    scripts: ui::script_panel::ScriptsView,
 ) {
     view.tools.presets = presets;
+    view.tools.scripts = scripts;
     if view.settings.tool == Tool::Biome {
         view.tools.biomes = settings.biomes.iter().map(|b| b.name.clone()).collect();
     }

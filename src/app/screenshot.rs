@@ -172,6 +172,8 @@ pub struct ShotOperations {
     /// Select the loaded vertices in this world box (x0, y0, x1, y1) with the vertex
     /// selection tool.
     pub select_box: Option<[f64; 4]>,
+    /// Choose the Script tool with this script file's brush of this name.
+    pub script: Option<(std::path::PathBuf, String)>,
 }
 
 /// One measured frame: the renderer's latest per-pass figures and the app's own CPU time (ms).
@@ -272,6 +274,23 @@ impl ScreenshotJob {
                 ShotOverlay::Lights => view.lights = true,
                 ShotOverlay::AreaTriggers => view.area_triggers = true,
             }
+        }
+        if let Some((file, brush)) = &o.script {
+            let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+            if let Some(folder) = file.parent()
+                && !crate::app::toolbox::script_folders(cx)
+                    .iter()
+                    .any(|f| f == folder)
+            {
+                cx.settings.script_folders.push(folder.to_path_buf());
+            }
+            let s = &mut cx.doc.editing.settings;
+            s.choose(Tool::Script);
+            s.script = crate::edit::tools::ScriptChoice {
+                file: Some(file),
+                brush: brush.clone(),
+                params: Default::default(),
+            };
         }
         let mut intents: Vec<Intent> = v.dialog.map(ShotDialog::intents).unwrap_or_default();
         if let Some(b) = o.select_box {

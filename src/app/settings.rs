@@ -51,6 +51,9 @@ pub struct Settings {
     /// The Biome tool's kept biomes, in the list's order (a new user starts with loam's own).
     #[serde(default = "crate::edit::biome::shipped")]
     pub biomes: Vec<crate::edit::biome::Biome>,
+    /// Folders the Script tool reads scripts from besides its own and the shipped examples.
+    #[serde(default)]
+    pub script_folders: Vec<std::path::PathBuf>,
     /// What is remembered per map: its camera, its generation, its bookmarks.
     #[serde(flatten)]
     pub per_map: PerMapSettings,
@@ -124,6 +127,7 @@ impl Default for Settings {
             time_of_day: Default::default(),
             presets: crate::edit::presets::shipped(),
             biomes: crate::edit::biome::shipped(),
+            script_folders: Vec::new(),
             per_map: PerMapSettings::default(),
             input: InputSettings::default(),
         }

@@ -87,6 +87,13 @@ pub struct ShotArgs {
     /// Draw the sky and light at this time of day (HH:MM, 00:00 to 23:59) instead of noon.
     #[arg(long, value_name = "HH:MM", value_parser = crate::doc::light::DayTime::parse)]
     time: Option<crate::doc::light::DayTime>,
+    /// Choose the Script tool with a brush of this Lua script (with `--brush`): the shot shows
+    /// the scripts in the tool bar and the brush's settings.
+    #[arg(long, value_name = "FILE.lua", requires = "brush")]
+    script: Option<PathBuf>,
+    /// The brush of `--script` to choose, by the name it declares.
+    #[arg(long, value_name = "NAME", requires = "script")]
+    brush: Option<String>,
     /// Show a dialog (for a picture of it).
     #[arg(long, value_name = "NAME", value_enum)]
     dialog: Option<ShotDialog>,
@@ -201,6 +208,7 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
                 Some(&[x0, y0, x1, y1]) => Some([x0, y0, x1, y1]),
                 _ => None,
             },
+            script: args.script.zip(args.brush),
         },
         measure: ShotMeasure {
             frames: args.measure,

@@ -145,6 +145,17 @@ pub enum Intent {
     Presets(PresetsIntent),
     /// The Biome tool's kept biomes.
     Biomes(BiomesIntent),
+    /// The Script tool's scripts.
+    Scripts(ScriptsIntent),
+}
+
+/// What the Script tool's panel asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScriptsIntent {
+    /// Read the scripts again.
+    Reload,
+    /// Pick another folder to read scripts from.
+    AddFolder,
 }
 
 /// What the Biome tool's panel asks the app to do with the kept biomes.

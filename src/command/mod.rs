@@ -17,5 +17,6 @@ pub use commands::Command;
 pub use intent::{
     AUTOSAVE_RANGE, BiomesIntent, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent,
     KeysIntent, LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, PresetsIntent,
-    RoadIntent, SaveAsIntent, ScatterIntent, SelectionIntent, TexturesIntent, ViewToggles,
+    RoadIntent, SaveAsIntent, ScatterIntent, ScriptsIntent, SelectionIntent, TexturesIntent,
+    ViewToggles,
 };

@@ -75,7 +75,8 @@ impl Editing {
     /// lays its dabs when the drag ends).
     pub fn begin(&mut self, map: &mut Map, at: [f64; 3]) -> Vec<TileCoord> {
         self.refusal = None;
-        if !self.settings.tool.is_brush() {
+        // A script's strokes run through the script (`app::toolbox::script_tool`).
+        if !self.settings.tool.is_brush() || self.settings.tool == Tool::Script {
             return Vec::new();
         }
         if self.settings.tool == Tool::Biome

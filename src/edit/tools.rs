@@ -75,6 +75,9 @@ pub enum Tool {
     River,
     /// Paint the deep and fishable flags of the liquid under the brush.
     LiquidFlags,
+    /// A brush a Lua script declares (`doc::script`): the settings' `script` names which; its
+    /// strokes run through the script (`app::toolbox::script_tool`), not `doc::editing`.
+    Script,
     /// Select, edit and delete doodads and WMOs (not a brush).
     Objects,
     /// Select a rectangle of ground, copy it and paste it elsewhere (not a brush).
@@ -113,6 +116,8 @@ pub enum ToolKind {
     Road,
     /// Ground copied and pasted.
     CopyPaste,
+    /// The user's Lua brushes (`doc::script`).
+    Scripts,
 }
 
 /// One row of [`TOOLS`]: what the panel, the keys, the strokes and the re-bake rules read of a
@@ -178,7 +183,7 @@ const fn other(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
 
 /// Every tool, in the order of the [`Tool`] enum, which is the order the tool panel lists
 /// them: the brushes, then the tools that are not brushes.
-pub const TOOLS: [ToolRow; 32] = {
+pub const TOOLS: [ToolRow; 33] = {
     use ToolKind as K;
     [
         sculpt(Tool::Raise, "Raise", YARDS),
@@ -208,6 +213,7 @@ pub const TOOLS: [ToolRow; 32] = {
         brush(Tool::LiquidHeight, "Liquid height", K::Water),
         brush(Tool::River, "River", K::Water),
         brush(Tool::LiquidFlags, "Liquid flags", K::Water),
+        brush(Tool::Script, "Script brush", K::Scripts),
         other(Tool::Objects, "Objects", K::Objects),
         other(Tool::CopyPaste, "Copy & paste", K::CopyPaste),
         other(Tool::Scatter, "Scatter", K::Objects),
@@ -218,7 +224,7 @@ pub const TOOLS: [ToolRow; 32] = {
 
 impl ToolKind {
     /// Every kind, in the tool bar's order.
-    pub const ALL: [ToolKind; 10] = [
+    pub const ALL: [ToolKind; 11] = [
         ToolKind::Sculpt,
         ToolKind::Texture,
         ToolKind::Holes,
@@ -229,6 +235,7 @@ impl ToolKind {
         ToolKind::SelectVertices,
         ToolKind::Road,
         ToolKind::CopyPaste,
+        ToolKind::Scripts,
     ];
 
     /// The name on its button's tooltip and in the Keys window.
@@ -244,6 +251,7 @@ impl ToolKind {
             ToolKind::SelectVertices => "Select vertices",
             ToolKind::Road => "Road",
             ToolKind::CopyPaste => "Copy & paste",
+            ToolKind::Scripts => "Scripts",
         }
     }
 
@@ -401,6 +409,22 @@ pub struct ToolSettings {
     /// The biome the Biome tool lays.
     #[serde(default = "default_biome")]
     pub biome: crate::edit::biome::Biome,
+    /// The Lua brush the Script tool strokes with, and its parameters.
+    #[serde(default)]
+    pub script: ScriptChoice,
+}
+
+/// Which Lua brush the Script tool strokes with: the script file, the brush's name, and the
+/// parameters the panel set (the others take their defaults).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScriptChoice {
+    /// The script file.
+    pub file: Option<std::path::PathBuf>,
+    /// The brush's name, as the script declares it.
+    pub brush: String,
+    /// Parameter values by key, as `loam script --param KEY=VALUE` takes them (numbers and
+    /// switches as text, read by the brush's declaration).
+    pub params: BTreeMap<String, String>,
 }
 
 /// The Erode tool's erosion to start with: water, a few hundred droplets a dab (a 20 yd brush
@@ -495,6 +519,7 @@ impl Default for ToolSettings {
             erosion: default_erosion(),
             rules: default_rules(),
             biome: default_biome(),
+            script: ScriptChoice::default(),
         }
     }
 }
@@ -586,6 +611,7 @@ impl ToolSettings {
             erosion: base.erosion,
             rules: base.rules.clone(),
             biome: base.biome.clone(),
+            script: base.script.clone(),
         }
     }
 
@@ -605,7 +631,7 @@ impl ToolSettings {
             // Their dabs are `erosion::dab`, `rules_ops::dab` and `biome::lay::dab`
             // (`doc::editing`); the op
             // carries only the brush (of a tool no stamp shapes).
-            Tool::Erode | Tool::TextureRules | Tool::Biome => ops::OpTool::HoleAdd,
+            Tool::Erode | Tool::TextureRules | Tool::Biome | Tool::Script => ops::OpTool::HoleAdd,
             Tool::HoleAdd => ops::OpTool::HoleAdd,
             Tool::HoleRemove => ops::OpTool::HoleRemove,
             Tool::Shade | Tool::EraseShade => ops::OpTool::Shade,

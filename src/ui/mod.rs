@@ -20,6 +20,7 @@ pub mod palette_panel;
 pub mod presets_panel;
 pub mod road_panel;
 pub mod rules_panel;
+pub mod script_panel;
 pub mod selection_panel;
 pub mod status;
 pub mod tile_map;

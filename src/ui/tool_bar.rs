@@ -29,6 +29,7 @@ fn icon(kind: ToolKind) -> ImageSource<'static> {
         }
         ToolKind::Road => egui::include_image!("../../resources/icons/road.svg"),
         ToolKind::CopyPaste => egui::include_image!("../../resources/icons/copy_paste.svg"),
+        ToolKind::Scripts => egui::include_image!("../../resources/icons/scripts.svg"),
     }
 }
 
@@ -77,7 +78,7 @@ fn tooltip(
 }
 
 /// Draws the bar and the chosen kind's modes into `s`; a click chooses (and remembers) a tool.
-pub fn show(ui: &mut egui::Ui, s: &mut ToolSettings) {
+pub fn show(ui: &mut egui::Ui, s: &mut ToolSettings, scripts: &[super::script_panel::ScriptItem]) {
     let keymap = Keymap::current(ui.ctx());
     let chosen = s.tool.kind();
     ui.horizontal_wrapped(|ui| {
@@ -112,6 +113,10 @@ pub fn show(ui: &mut egui::Ui, s: &mut ToolSettings) {
             }
         }
     });
+    if chosen == ToolKind::Scripts {
+        script_modes(ui, s, scripts);
+        return;
+    }
     ui.horizontal_wrapped(|ui| {
         for tool in chosen.tools() {
             let r = ui
@@ -127,6 +132,40 @@ pub fn show(ui: &mut egui::Ui, s: &mut ToolSettings) {
                 });
             if r.clicked() {
                 s.choose(tool);
+            }
+        }
+    });
+}
+
+/// The Scripts kind's modes: a button for every brush of every script found; a click chooses
+/// the Script tool with that brush (its parameters start at their defaults).
+fn script_modes(
+    ui: &mut egui::Ui,
+    s: &mut ToolSettings,
+    scripts: &[super::script_panel::ScriptItem],
+) {
+    let brushes: Vec<_> = scripts
+        .iter()
+        .filter_map(|i| Some((&i.file, i.brush.as_ref().ok()?)))
+        .collect();
+    if brushes.is_empty() {
+        ui.weak("No script brushes: put .lua files in a scripts folder (below).");
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (file, name) in brushes {
+            let chosen = s.tool == Tool::Script
+                && s.script.file.as_ref() == Some(file)
+                && s.script.brush == *name;
+            let r = ui
+                .selectable_label(chosen, name.as_str())
+                .on_hover_text(file.display().to_string());
+            if r.clicked() && !chosen {
+                s.choose(Tool::Script);
+                s.script = crate::edit::tools::ScriptChoice {
+                    file: Some(file.clone()),
+                    brush: name.clone(),
+                    params: Default::default(),
+                };
             }
         }
     });

@@ -43,13 +43,15 @@ pub struct ToolsView {
     pub flatten_locked: Option<String>,
     /// The kept biomes' names, in the list's order.
     pub biomes: Vec<String>,
+    /// The Script tool's brushes and the chosen one's parameters.
+    pub scripts: super::script_panel::ScriptsView,
 }
 
 /// Shows the panel; returns an intent when a setting changed.
 pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec<Intent> {
     let mut s = settings.clone();
     ui.heading("Tools");
-    super::tool_bar::show(ui, &mut s);
+    super::tool_bar::show(ui, &mut s, &view.scripts.items);
     let presets = super::presets_panel::show(ui, &view.presets);
     if s.tool == Tool::Scatter {
         // An object brush: the radius is the brush's, the rest the palette panel's.
@@ -209,6 +211,7 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
         }
         Tool::Erode => super::erosion_panel::show(ui, &mut s.erosion),
         Tool::TextureRules => super::rules_panel::show(ui, &mut s.rules, &view.textures),
+        Tool::Script => out.extend(super::script_panel::show(ui, &mut s.script, &view.scripts)),
         Tool::Biome => out.extend(super::biome_panel::show(
             ui,
             &mut s.biome,

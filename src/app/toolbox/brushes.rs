@@ -166,7 +166,9 @@ impl Component for Brushes {
     /// roads): this frame's dabs,
     /// redrawn at once, and a finished stroke's chunks marked.
     fn drive(&mut self, input: &ViewportInput, cx: &mut AppCtx) {
-        if !cx.doc.editing.settings.tool.is_brush() {
+        // A script's strokes are the script tool's.
+        if !cx.doc.editing.settings.tool.is_brush() || cx.doc.editing.settings.tool == Tool::Script
+        {
             return;
         }
         if cx.doc.session.is_none() {
