@@ -167,7 +167,7 @@ pub struct TerrainEdit {
     /// Flight bounds widened over ground the step lifted through them.
     pub bounds: Vec<BoundsChange>,
     /// True while the model already holds the "after" state (the stroke was applied live), so
-    /// the first `edit` call has nothing to do.
+    /// recording it has nothing to apply.
     pub(crate) already_applied: bool,
 }
 
@@ -181,53 +181,54 @@ impl TerrainEdit {
             .collect()
     }
 
-    fn apply(&self, map: &mut Map, forward: bool) -> Vec<(TileCoord, usize)> {
+    /// Puts the "after" side into `map` (a step recorded before it was applied).
+    pub(crate) fn apply_after(&self, map: &mut Map) {
         for c in &self.chunks {
             if let Some(t) = map.tiles.get_mut(&c.tile) {
-                t.chunks[c.chunk] = if forward {
-                    c.after.clone()
-                } else {
-                    c.before.clone()
-                };
+                t.chunks[c.chunk] = c.after.clone();
             }
         }
-        for t in &self.textures {
-            if let Some(tile) = map.tiles.get_mut(&t.tile) {
-                let list = if forward { &t.after } else { &t.before };
-                tile.textures = list.names.clone();
-                tile.texture_flags = list.flags.clone();
-            }
-        }
-        if let Some((before, after)) = self.map_flags {
-            map.flags = if forward { after } else { before };
-        }
-        for o in &self.objects {
-            if let Some(tile) = map.tiles.get_mut(&o.tile) {
-                if forward { &o.after } else { &o.before }.restore(tile);
-            }
-        }
-        for b in &self.bounds {
-            if let Some(tile) = map.tiles.get_mut(&b.tile) {
-                (tile.flags, tile.flight_bounds) = if forward { b.after } else { b.before };
-            }
-        }
-        self.touched()
+        apply_tile_changes(
+            map,
+            (&self.textures, self.map_flags, &self.objects, &self.bounds),
+            true,
+        );
     }
 }
 
-impl undo::Edit for TerrainEdit {
-    type Target = Map;
-    type Output = Vec<(TileCoord, usize)>;
+/// A step's changes above the chunks: texture lists, map flags, objects, flight bounds.
+pub(crate) type TileChanges<'a> = (
+    &'a [TextureListChange],
+    Option<(u32, u32)>,
+    &'a [ObjectsChange],
+    &'a [BoundsChange],
+);
 
-    fn edit(&mut self, map: &mut Map) -> Self::Output {
-        if std::mem::take(&mut self.already_applied) {
-            return self.touched();
+/// Puts one side of `changes` into `map`: "after" when `forward`, else "before".
+pub(crate) fn apply_tile_changes(
+    map: &mut Map,
+    (textures, map_flags, objects, bounds): TileChanges,
+    forward: bool,
+) {
+    for t in textures {
+        if let Some(tile) = map.tiles.get_mut(&t.tile) {
+            let list = if forward { &t.after } else { &t.before };
+            tile.textures = list.names.clone();
+            tile.texture_flags = list.flags.clone();
         }
-        self.apply(map, true)
     }
-
-    fn undo(&mut self, map: &mut Map) -> Self::Output {
-        self.apply(map, false)
+    if let Some((before, after)) = map_flags {
+        map.flags = if forward { after } else { before };
+    }
+    for o in objects {
+        if let Some(tile) = map.tiles.get_mut(&o.tile) {
+            if forward { &o.after } else { &o.before }.restore(tile);
+        }
+    }
+    for b in bounds {
+        if let Some(tile) = map.tiles.get_mut(&b.tile) {
+            (tile.flags, tile.flight_bounds) = if forward { b.after } else { b.before };
+        }
     }
 }
 

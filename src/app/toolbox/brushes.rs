@@ -175,14 +175,12 @@ impl Component for Brushes {
             return;
         }
         if cx.doc.editing.settings.tool == Tool::Biome {
-            let source = cx.doc.byte_source();
-            for m in &cx.doc.editing.settings.biome.palette {
-                self.boxes.entry(m.model.clone()).or_insert_with(|| {
-                    crate::assets::models::placement_box(&m.model, &|p: &str| {
-                        source(p).ok().flatten()
-                    })
-                });
-            }
+            let palette = cx.doc.editing.settings.biome.palette.iter();
+            super::operation_runs::cache_boxes(
+                cx,
+                palette.map(|m| m.model.as_str()),
+                &mut self.boxes,
+            );
         }
         let on_disk = super::operation_runs::disk_uids(cx);
         let uids = NewUids {

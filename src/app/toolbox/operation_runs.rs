@@ -24,6 +24,21 @@ pub(in crate::app) fn disk_uids(
     })
 }
 
+/// Reads into `cache` the placement box (`None`: a stand-in) of each of `models` not read yet,
+/// from the map's files: the boxes a brush that places objects gives them.
+pub(in crate::app) fn cache_boxes<'a>(
+    cx: &AppCtx,
+    models: impl Iterator<Item = &'a str>,
+    cache: &mut std::collections::HashMap<String, Option<crate::edit::objects::ModelBox>>,
+) {
+    let source = cx.doc.byte_source();
+    for m in models {
+        cache.entry(m.to_string()).or_insert_with(|| {
+            crate::assets::models::placement_box(m, &|p: &str| source(p).ok().flatten())
+        });
+    }
+}
+
 /// Runs `file`'s operations as strokes, each an undo step, reading first the tiles each one
 /// reaches; the tool panel then shows the last operation's tool and brush, and the brush
 /// cursor sits on its last point. A script's last `paste` without a clipboard of its own is

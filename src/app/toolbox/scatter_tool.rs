@@ -389,14 +389,8 @@ impl ScatterTool {
         };
         stroke.points().push(p);
         if let ObjectBrushOp::Scatter(op) = &stroke.op {
-            let source = cx.doc.byte_source();
-            for m in &op.models {
-                self.boxes.entry(m.model.clone()).or_insert_with(|| {
-                    crate::assets::models::placement_box(&m.model, &|p: &str| {
-                        source(p).ok().flatten()
-                    })
-                });
-            }
+            let models = op.models.iter().map(|m| m.model.as_str());
+            super::operation_runs::cache_boxes(cx, models, &mut self.boxes);
         }
         let on_disk = super::operation_runs::disk_uids(cx);
         let uids = NewUids {

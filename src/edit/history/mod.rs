@@ -38,9 +38,9 @@ impl History {
 
     /// Records a step whose change the map already holds. Steps past the current one (the redo
     /// branch) are discarded; the oldest steps go when the budget would be exceeded.
-    pub fn push(&mut self, map: &mut Map, mut edit: TerrainEdit) {
+    pub fn push(&mut self, map: &mut Map, edit: TerrainEdit) {
         if !edit.already_applied {
-            undo::Edit::edit(&mut edit, map);
+            edit.apply_after(map);
         }
         let edit = StoredEdit::pack(edit);
         self.sizes.truncate(self.record.head());

@@ -18,7 +18,9 @@ use crate::model::chunk::{Chunk, ChunkHeaderExtras, ChunkQuirks, Layer, ShadowMa
 use crate::model::liquid::ChunkLiquid;
 use crate::model::{Map, TileCoord};
 
-use super::super::stroke::{BoundsChange, ObjectsChange, TerrainEdit, TextureListChange};
+use super::super::stroke::{
+    BoundsChange, ObjectsChange, TerrainEdit, TextureListChange, apply_tile_changes,
+};
 
 /// The difference between two arrays of `width`-byte little-endian words, packed: each word's
 /// wrapping difference (after − before), its bytes regrouped by significance (all first bytes,
@@ -518,26 +520,11 @@ impl StoredEdit {
                 c.apply(&mut t.chunks[c.chunk], forward);
             }
         }
-        for t in &self.textures {
-            if let Some(tile) = map.tiles.get_mut(&t.tile) {
-                let list = if forward { &t.after } else { &t.before };
-                tile.textures = list.names.clone();
-                tile.texture_flags = list.flags.clone();
-            }
-        }
-        if let Some((before, after)) = self.map_flags {
-            map.flags = if forward { after } else { before };
-        }
-        for o in &self.objects {
-            if let Some(tile) = map.tiles.get_mut(&o.tile) {
-                if forward { &o.after } else { &o.before }.restore(tile);
-            }
-        }
-        for b in &self.bounds {
-            if let Some(tile) = map.tiles.get_mut(&b.tile) {
-                (tile.flags, tile.flight_bounds) = if forward { b.after } else { b.before };
-            }
-        }
+        apply_tile_changes(
+            map,
+            (&self.textures, self.map_flags, &self.objects, &self.bounds),
+            forward,
+        );
         self.touched.clone()
     }
 }
