@@ -275,24 +275,13 @@ impl ScreenshotJob {
                 ShotOverlay::AreaTriggers => view.area_triggers = true,
             }
         }
-        if let Some((file, brush)) = &o.script {
-            let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
-            if let Some(folder) = file.parent()
-                && !crate::app::toolbox::script_folders(cx)
-                    .iter()
-                    .any(|f| f == folder)
-            {
-                cx.settings.script_folders.push(folder.to_path_buf());
-            }
-            let s = &mut cx.doc.editing.settings;
-            s.choose(Tool::Script);
-            s.script = crate::edit::tools::ScriptChoice {
-                file: Some(file),
-                brush: brush.clone(),
-                params: Default::default(),
-            };
-        }
         let mut intents: Vec<Intent> = v.dialog.map(ShotDialog::intents).unwrap_or_default();
+        if let Some((file, brush)) = &o.script {
+            intents.push(Intent::Scripts(crate::command::ScriptsIntent::Choose(
+                file.clone(),
+                brush.clone(),
+            )));
+        }
         if let Some(b) = o.select_box {
             intents.push(Intent::Selection(SelectionIntent::SelectBox(b)));
         }

@@ -156,6 +156,9 @@ pub enum ScriptsIntent {
     Reload,
     /// Pick another folder to read scripts from.
     AddFolder,
+    /// Choose the Script tool with this script file's brush of this name (its folder read
+    /// from now on when it is not one of the scripts folders).
+    Choose(std::path::PathBuf, String),
 }
 
 /// What the Biome tool's panel asks the app to do with the kept biomes.

@@ -20,7 +20,6 @@ pub mod presets;
 pub(super) mod road_tool;
 pub(super) mod scatter_tool;
 pub(super) mod script_tool;
-pub use script_tool::folders as script_folders;
 pub(super) mod stamps;
 pub(super) mod terrain_clipboard;
 pub(super) mod texture_tools;

@@ -213,6 +213,22 @@ impl Component for ScriptTool {
                 let n = self.scripts(cx).len();
                 cx.shell.message = Some(format!("{n} script(s) read"));
             }
+            Intent::Scripts(ScriptsIntent::Choose(file, brush)) => {
+                let file = std::fs::canonicalize(&file).unwrap_or(file);
+                if let Some(folder) = file.parent()
+                    && !folders(cx).iter().any(|f| f == folder)
+                {
+                    cx.settings.script_folders.push(folder.to_path_buf());
+                    self.scripts = None;
+                }
+                let s = &mut cx.doc.editing.settings;
+                s.choose(Tool::Script);
+                s.script = crate::edit::tools::ScriptChoice {
+                    file: Some(file),
+                    brush,
+                    params: Default::default(),
+                };
+            }
             Intent::Scripts(ScriptsIntent::AddFolder) => {
                 if let Some(folder) = cx.shell.dialogs.pick_folder() {
                     if !cx.settings.script_folders.contains(&folder) {
