@@ -32,10 +32,13 @@ pub(in crate::app) fn cache_boxes<'a>(
     cache: &mut std::collections::HashMap<String, Option<crate::edit::objects::ModelBox>>,
 ) {
     let source = cx.doc.byte_source();
+    // Called each frame a brush that places objects is chosen: known paths cost a lookup.
     for m in models {
-        cache.entry(m.to_string()).or_insert_with(|| {
-            crate::assets::models::placement_box(m, &|p: &str| source(p).ok().flatten())
-        });
+        if !cache.contains_key(m) {
+            let found =
+                crate::assets::models::placement_box(m, &|p: &str| source(p).ok().flatten());
+            cache.insert(m.to_string(), found);
+        }
     }
 }
 

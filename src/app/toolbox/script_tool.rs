@@ -26,6 +26,9 @@ const SHIPPED_FOLDER: &str = "scripts";
 pub struct ScriptTool {
     /// Each script file found, loaded (or why not); read the first time they are wanted.
     scripts: Option<Vec<(PathBuf, Result<Script, ScriptError>)>>,
+    /// The folders they were read from (the panel lists them each frame: no file system
+    /// calls there).
+    read_from: Vec<PathBuf>,
     /// The points of the stroke under way.
     stroke: Option<Vec<[f64; 2]>>,
 }
@@ -63,13 +66,16 @@ pub fn folders(cx: &AppCtx) -> Vec<PathBuf> {
 impl ScriptTool {
     /// The scripts, read now if they are not yet.
     fn scripts(&mut self, cx: &AppCtx) -> &[(PathBuf, Result<Script, ScriptError>)] {
+        let read_from = &mut self.read_from;
         self.scripts.get_or_insert_with(|| {
-            folders(cx)
+            *read_from = folders(cx);
+            read_from
                 .iter()
-                .flat_map(|f| crate::doc::script::list_scripts(f))
-                .map(|entry| {
-                    let loaded = Script::load(&entry.path, Limits::default());
-                    (entry.path, loaded)
+                .flat_map(|f| crate::doc::script::script_files(f))
+                .map(|path| {
+                    // Loaded once: the state keeps the brushes for the strokes.
+                    let loaded = Script::load(&path, Limits::default());
+                    (path, loaded)
                 })
                 .collect()
         })
@@ -81,7 +87,6 @@ impl ScriptTool {
             return ScriptsView::default();
         }
         let choice = cx.doc.editing.settings.script.clone();
-        let folders = folders(cx);
         let mut items = Vec::new();
         let mut params = Vec::new();
         for (path, loaded) in self.scripts(cx) {
@@ -106,7 +111,7 @@ impl ScriptTool {
         ScriptsView {
             items,
             params,
-            folders,
+            folders: self.read_from.clone(),
         }
     }
 
@@ -231,6 +236,7 @@ impl Component for ScriptTool {
             }
             Intent::Scripts(ScriptsIntent::AddFolder) => {
                 if let Some(folder) = cx.shell.dialogs.pick_folder() {
+                    let folder = std::fs::canonicalize(&folder).unwrap_or(folder);
                     if !cx.settings.script_folders.contains(&folder) {
                         cx.settings.script_folders.push(folder);
                     }

@@ -26,9 +26,9 @@ pub fn user_folder(data: &Path) -> PathBuf {
     data.join("scripts")
 }
 
-/// Every `.lua` file directly in `folder`, by name, with its brushes; an empty list when the
-/// folder cannot be read (it may not exist yet).
-pub fn list_scripts(folder: &Path) -> Vec<ScriptEntry> {
+/// Every `.lua` file directly in `folder`, by name, not loaded; an empty list when the folder
+/// cannot be read (it may not exist yet).
+pub fn script_files(folder: &Path) -> Vec<PathBuf> {
     let Ok(read) = std::fs::read_dir(folder) else {
         return Vec::new();
     };
@@ -38,6 +38,12 @@ pub fn list_scripts(folder: &Path) -> Vec<ScriptEntry> {
         .collect();
     paths.sort();
     paths
+}
+
+/// Every `.lua` file directly in `folder`, by name, with its brushes (each loaded to read
+/// them); an empty list when the folder cannot be read.
+pub fn list_scripts(folder: &Path) -> Vec<ScriptEntry> {
+    script_files(folder)
         .into_iter()
         .map(|path| ScriptEntry {
             brushes: Script::load(&path, Limits::default()).map(|s| s.brushes()),

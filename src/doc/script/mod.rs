@@ -20,7 +20,7 @@ pub mod sandbox;
 use std::path::{Path, PathBuf};
 
 pub use decl::{BrushDecl, ParamDecl, ParamKind, ParamValue};
-pub use folder::{ScriptEntry, list_scripts, user_folder};
+pub use folder::{ScriptEntry, list_scripts, script_files, user_folder};
 pub use host::{Script, StrokeOutcome, StrokeRequest};
 pub use sandbox::Limits;
 

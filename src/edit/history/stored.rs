@@ -13,7 +13,7 @@
 //!
 //! Not for: capturing a stroke (`stroke`) or the record and its budget (`history`).
 
-use crate::model::alpha::{AlphaMap, AlphaSource};
+use crate::model::alpha::{ALPHA_TEXELS, AlphaMap, AlphaSource};
 use crate::model::chunk::{Chunk, ChunkHeaderExtras, ChunkQuirks, Layer, ShadowMap, SoundEmitter};
 use crate::model::liquid::ChunkLiquid;
 use crate::model::{Map, TileCoord};
@@ -155,8 +155,8 @@ struct Layers {
 }
 
 /// The texels of layer `i` of `layers`, zeros where there is none.
-fn texels_of(layers: &[Layer], i: usize) -> &[u8; crate::model::alpha::ALPHA_TEXELS] {
-    static NONE: [u8; crate::model::alpha::ALPHA_TEXELS] = [0; crate::model::alpha::ALPHA_TEXELS];
+fn texels_of(layers: &[Layer], i: usize) -> &[u8; ALPHA_TEXELS] {
+    static NONE: [u8; ALPHA_TEXELS] = [0; ALPHA_TEXELS];
     layers
         .get(i)
         .and_then(|l| l.alpha.as_ref())
@@ -290,7 +290,7 @@ fn layers(a: &[Layer], b: &[Layer]) -> Option<Layers> {
 /// Takes `layers` from one side of `change` to the other (toward "after" when `forward`).
 fn apply_layers(layers: &mut Vec<Layer>, change: &Layers, forward: bool) {
     // The texels first, on the side the map holds (a layer it lacks counts as zeros).
-    let mut texels: Vec<Box<[u8; crate::model::alpha::ALPHA_TEXELS]>> = Vec::new();
+    let mut texels: Vec<Box<[u8; ALPHA_TEXELS]>> = Vec::new();
     let count = match &change.kinds {
         Some((a, b)) => if forward { b } else { a }.len(),
         None => layers.len(),
@@ -314,7 +314,7 @@ fn apply_layers(layers: &mut Vec<Layer>, change: &Layers, forward: bool) {
                 effect_id: k.effect_id,
                 alpha: k
                     .alpha
-                    .then(|| AlphaMap::with_source(Box::new([0; 4096]), source)),
+                    .then(|| AlphaMap::with_source(Box::new([0; ALPHA_TEXELS]), source)),
             });
         }
     }
@@ -329,7 +329,7 @@ fn apply_layers(layers: &mut Vec<Layer>, change: &Layers, forward: bool) {
         };
         let t = texels
             .get(i)
-            .map_or_else(|| Box::new([0; 4096]), |t| t.clone());
+            .map_or_else(|| Box::new([0; ALPHA_TEXELS]), |t| t.clone());
         *alpha = AlphaMap::with_source(t, source);
     }
 }

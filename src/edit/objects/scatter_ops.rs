@@ -20,6 +20,7 @@ use crate::edit::lattice;
 use crate::edit::objects::{self, ModelBox, NewUids, ObjectRecord, ObjectStroke};
 use crate::edit::outcome::OpResult;
 use crate::edit::stroke::TerrainEdit;
+use crate::edit::terrain::brush::validate_circles;
 use crate::model::coords::{self, CHUNK_SIZE};
 use crate::model::placement::doodad_scale_fits;
 use crate::model::{Map, ObjectKind, TileCoord};
@@ -134,20 +135,6 @@ impl<'de> Deserialize<'de> for ObjectBrushOp {
                 .map_err(D::Error::custom),
         }
     }
-}
-
-/// Checks the brush's points and radius: at least one point, all finite, a positive radius.
-fn validate_circles(tool: &str, points: &[[f64; 2]], radius: f64) -> Result<(), String> {
-    if points.is_empty() {
-        return Err(format!("{tool}: `points` needs at least one point"));
-    }
-    if points.iter().flatten().any(|c| !c.is_finite()) {
-        return Err(format!("{tool}: every point needs finite coordinates"));
-    }
-    if !(radius > 0.0 && radius.is_finite()) {
-        return Err(format!("{tool}: `radius` must be positive, not {radius}"));
-    }
-    Ok(())
 }
 
 /// Checks a range: two finite numbers, the first not above the second.

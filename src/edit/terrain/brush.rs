@@ -222,6 +222,17 @@ pub fn validate_stroke(
     radius: f32,
     strength: Option<f32>,
 ) -> Result<(), String> {
+    validate_circles(tool, points, f64::from(radius))?;
+    if let Some(s) = strength
+        && !(0.0..=1.0).contains(&s)
+    {
+        return Err(format!("{tool}: `strength` is 0 to 1, not {s}"));
+    }
+    Ok(())
+}
+
+/// Checks the circles a stroke covers: at least one point, all finite, a positive radius.
+pub fn validate_circles(tool: &str, points: &[[f64; 2]], radius: f64) -> Result<(), String> {
     if points.is_empty() {
         return Err(format!("{tool}: `points` needs at least one point"));
     }
@@ -230,11 +241,6 @@ pub fn validate_stroke(
     }
     if !(radius > 0.0 && radius.is_finite()) {
         return Err(format!("{tool}: `radius` must be positive, not {radius}"));
-    }
-    if let Some(s) = strength
-        && !(0.0..=1.0).contains(&s)
-    {
-        return Err(format!("{tool}: `strength` is 0 to 1, not {s}"));
     }
     Ok(())
 }
