@@ -5,6 +5,7 @@
 //! give, blended here by the rule `doc::light` documents (not by calling loam).
 
 mod common;
+mod editor_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -639,4 +640,103 @@ fn light_add_writes_a_vanilla_client_its_own_layout_and_refuses_unknown_bands() 
     let new = rows.iter().find(|r| r.id.id == 3).expect("row 3");
     assert_eq!(new.light_params[0], 3, "a copy of light 2's set");
     assert_eq!(new.light_params.len(), 5);
+}
+
+/// The light tables as the open map holds them in the editor.
+fn held_rows(
+    h: &egui_kittest::Harness<'_, loam::app::LoamApp>,
+) -> loam::assets::client::LightTableRows {
+    let map = editor_support::map(h);
+    loam::assets::client::LightTableRows::from_held(
+        &map.client_tables,
+        &loam::assets::client::ClientGeneration::V335,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_light_tool_adds_moves_and_keys_a_light_each_one_undo_step() {
+    use egui::{Key, Modifiers};
+    use egui_kittest::kittest::Queryable;
+    use loam::doc::editing::Tool;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor_support::harness(editor_support::Opening {
+        client: Some(client(dir.path(), false)),
+        window_frames: true,
+        ..Default::default()
+    });
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    editor_support::choose_tool(&mut h, Tool::Lights);
+    // The panel lists the map's one placed light (the global one has no place).
+    assert!(editor_support::shows(&h, "1 light(s)"));
+    assert!(editor_support::shows(&h, "light 2"));
+    let as_read = editor_support::map(&h).client_tables;
+    let steps = h.state().editing().history.len();
+
+    // Add: a new light, copying the global light's sets, one step.
+    h.get_by_label("Add light").click();
+    h.run_steps(3);
+    let rows = held_rows(&h);
+    assert_eq!(rows.placed(MAP_ID), vec![2, 3]);
+    let (_, place, sets) = rows.light(3).unwrap();
+    assert_ne!(
+        sets[0], 1,
+        "the new light has its own copy of the global light's set"
+    );
+    assert_eq!(
+        rows.colour_band(sets[0], 2),
+        rows.colour_band(1, 2),
+        "the copy carries the global light's sky-top keys"
+    );
+    assert_eq!(h.state().editing().history.len(), steps + 1);
+    let (labels, _) = h.state().editing().history.labels();
+    assert_eq!(labels.last().unwrap(), "Add light");
+
+    // Move: drag the gizmo's north arrow; the light moves along x only, one step.
+    let (centre, _, _) = loam::doc::zone::light_in_world(&place);
+    let camera = *h.state().camera();
+    let vp = camera.view_projection(view.width() / view.height());
+    let c = glam::Vec3::new(centre[0] as f32, centre[1] as f32, centre[2] as f32);
+    let g = loam::render::gizmo::layout(c, None, vp, camera.eye()).unwrap();
+    let screen = |n: [f32; 2]| {
+        egui::pos2(
+            view.center().x + n[0] * view.width() / 2.0,
+            view.center().y - n[1] * view.height() / 2.0,
+        )
+    };
+    let (from, tip) = (screen(g.centre), screen(g.axes[0].0));
+    let grab = from + (tip - from) * 0.7;
+    editor_support::drag(&mut h, grab, grab + (tip - from) * 0.8, Modifiers::NONE);
+    let (_, moved, _) = held_rows(&h).light(3).unwrap();
+    let (now, _, _) = loam::doc::zone::light_in_world(&moved);
+    assert!(now[0] - centre[0] > 1.0, "{centre:?} → {now:?}");
+    assert!((now[1] - centre[1]).abs() < 0.01 && (now[2] - centre[2]).abs() < 0.01);
+    assert_eq!(h.state().editing().history.len(), steps + 2);
+    assert_eq!(
+        h.state().editing().history.labels().0.last().unwrap(),
+        "Move light 3"
+    );
+
+    // A band key: the first band shown is "direct"; Add key puts one at the view's time.
+    let keys_before = held_rows(&h).colour_band(sets[0], 0).len();
+    h.get_by_label_contains("Add key at").click();
+    h.run_steps(3);
+    assert_eq!(held_rows(&h).colour_band(sets[0], 0).len(), keys_before + 1);
+    assert_eq!(h.state().editing().history.len(), steps + 3);
+
+    // Undo all three: the tables as read, bit for bit.
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert!(editor_support::map(&h).client_tables == as_read);
+    for (name, rows) in editor_support::map(&h).client_tables.iter() {
+        assert_eq!(
+            rows.to_bytes(),
+            as_read.get(name).unwrap().to_bytes(),
+            "{name}"
+        );
+    }
 }

@@ -269,8 +269,8 @@ impl LoamApp {
         );
         panels::with_shaping_tools(
             &mut right,
-            self.parts.toolbox.vertex_selection.view(),
-            &self.parts.toolbox.road_tool,
+            self.parts.toolbox.shaping.vertex_selection.view(),
+            &self.parts.toolbox.shaping.road_tool,
         );
         let scripts = self.parts.toolbox.script_tool.view(&self.cx);
         panels::with_presets(
@@ -279,6 +279,7 @@ impl LoamApp {
             &self.cx.settings,
             scripts,
         );
+        panels::with_zone(&mut right, self.parts.toolbox.zone_tool.view(&self.cx));
         egui::Panel::right("loam-tools")
             .resizable(true)
             .default_size(270.0)
@@ -316,8 +317,9 @@ impl LoamApp {
         let camera = cx.view.camera;
         let mut overlays = toolbox::overlays::overlays(cx, &self.parts.toolbox.terrain_clipboard);
         let tool = cx.doc.editing.settings.tool;
-        if tool == Tool::Road
-            || (tool == Tool::SelectVertices && !self.parts.toolbox.vertex_selection.shows_brush())
+        if matches!(tool, Tool::Road | Tool::Lights | Tool::Triggers)
+            || (tool == Tool::SelectVertices
+                && !self.parts.toolbox.shaping.vertex_selection.shows_brush())
         {
             overlays.brush = None;
         }

@@ -14,7 +14,7 @@ pub(crate) use dbc::test_table;
 mod error;
 mod generation;
 mod ground_effect_names;
-mod light_rows;
+pub mod light_rows;
 mod light_tables;
 mod liquids;
 mod loose;
