@@ -226,7 +226,7 @@ fn band_keys(ui: &mut egui::Ui, view: &ZoneView, out: &mut Vec<Intent>) {
             }
             if keys_len_above_one(&view.keys)
                 && ui
-                    .small_button("✕")
+                    .small_button("Remove")
                     .on_hover_text("Remove this key")
                     .clicked()
             {
@@ -249,8 +249,7 @@ fn band_keys(ui: &mut egui::Ui, view: &ZoneView, out: &mut Vec<Intent>) {
     {
         let value = keys
             .iter()
-            .filter(|(t, _)| *t <= view.now)
-            .next_back()
+            .rfind(|(t, _)| *t <= view.now)
             .or(keys.last())
             .map_or(0, |(_, v)| *v);
         keys.push((view.now, value));

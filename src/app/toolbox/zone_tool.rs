@@ -41,6 +41,10 @@ struct Grip {
     yaw: f32,
 }
 
+/// What the panel's view was worked out for: the tables' revision, the choice, the band, the
+/// tool and the time of day.
+type ViewKey = (u64, Option<u32>, usize, Tool, u32);
+
 /// The tools' state.
 #[derive(Debug, Default)]
 pub struct ZoneTool {
@@ -50,7 +54,7 @@ pub struct ZoneTool {
     gesture: Option<Gesture>,
     changed_this_frame: bool,
     grip: Option<Grip>,
-    view: Option<((u64, Option<u32>, usize, Tool, u32), ZoneView)>,
+    view: Option<(ViewKey, ZoneView)>,
     /// The tool, map and client the tables were last read for (once each: a client whose
     /// tables cannot be read is not read again every frame).
     read_for: Option<(Tool, String, Option<std::path::PathBuf>)>,
