@@ -91,10 +91,10 @@ pub enum Tool {
     /// Lay a road along a curve through clicked points (not a brush: `app::toolbox::road_tool`).
     Road,
     /// Select, move, resize, add and delete the zone's lights and edit their colours over the
-    /// day (not a brush: `app::toolbox::light_tool`).
+    /// day (not a brush: `app::toolbox::zone_tool`).
     Lights,
     /// Select, move, resize, turn, add and delete the zone's area triggers (not a brush:
-    /// `app::toolbox::trigger_tool`).
+    /// `app::toolbox::zone_tool`).
     Triggers,
 }
 
