@@ -740,3 +740,114 @@ fn the_light_tool_adds_moves_and_keys_a_light_each_one_undo_step() {
         );
     }
 }
+
+/// A sky box model: a cube 2,000 yards across seen from inside (two-sided, unlit, unfogged,
+/// its texture absent so that it draws plain), written by loam's sample M2 writer; the M2 and
+/// its skin.
+fn cube_skybox() -> (Vec<u8>, Vec<u8>) {
+    use loam::sample::mesh::{Mesh, Part};
+    let h = 1000.0f32;
+    let corners: Vec<[f32; 3]> = (0..8)
+        .map(|k| {
+            let s = |bit: u32| if k & bit == 0 { -h } else { h };
+            [s(1), s(2), s(4)]
+        })
+        .collect();
+    let faces: [[u16; 4]; 6] = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let indices: Vec<u16> = faces
+        .iter()
+        .flat_map(|f| [f[0], f[1], f[2], f[0], f[2], f[3]])
+        .collect();
+    let mesh = Mesh {
+        normals: corners
+            .iter()
+            .map(|c| {
+                let l = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+                c.map(|v| -v / l)
+            })
+            .collect(),
+        uvs: vec![[0.0, 0.0]; 8],
+        parts: vec![Part {
+            first_vertex: 0,
+            vertex_count: 8,
+            first_index: 0,
+            index_count: indices.len(),
+            material: 0,
+        }],
+        positions: corners,
+        indices,
+    };
+    let material = loam::sample::m2::M2Material {
+        texture: "Environments\\Stars\\TestSkyboxAbsent.blp",
+        render_flags: 0x1 | 0x2 | 0x4,
+        blend: 0,
+    };
+    loam::sample::m2::encode("TestSkybox", &mesh, &[material], &[])
+}
+
+#[test]
+fn a_light_whose_parameters_name_a_sky_box_draws_it_around_the_eye() {
+    let dir = tempfile::tempdir().unwrap();
+    // The local light's set (2) names LightSkybox row 4, whose model the client holds; the
+    // global light's names none.
+    let mut files = light_tables(8);
+    let params_row = |id: u32, skybox: u32| {
+        let mut row = vec![Ok(0u32); 9];
+        row[0] = Ok(id);
+        row[2] = Ok(skybox);
+        row
+    };
+    files[1].1 = wdbc(9, &[params_row(1, 0), params_row(2, 4)], &[]);
+    let skyboxes = wdbc(
+        3,
+        &[vec![Ok(4), Err(0), Ok(0)]],
+        &["Environments\\Stars\\TestSkybox.mdx"],
+    );
+    files.push(("DBFilesClient\\LightSkybox.dbc", skyboxes));
+    files.push((
+        "DBFilesClient\\Map.dbc",
+        map_dbc(66, 5, MAP_ID, MAP, "Sample"),
+    ));
+    let (m2, skin) = cube_skybox();
+    files.push(("Environments\\Stars\\TestSkybox.m2", m2));
+    files.push(("Environments\\Stars\\TestSkybox00.skin", skin));
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+    let wrath = client_with(&dir.path().join("wrath"), false, &files);
+    let shot = |name: &str| {
+        let p = dir.path().join(format!("{name}.png"));
+        if let Some(keep) = std::env::var_os("SKYBOX_SHOTS") {
+            let _ = std::fs::create_dir_all(&keep);
+            return std::path::Path::new(&keep).join(format!("{name}.png"));
+        }
+        p
+    };
+
+    // Inside the local light: the cube's plain grey fills the view where the sky was.
+    let [eye, target] = up(LOCAL_AT);
+    let inside = centre(&wrath, eye, target, "12:00", &shot("skybox"));
+    let sky = rgb(LOCAL_TOP);
+    let far_from = |c: [f64; 3], want: [f64; 3]| (0..3).any(|k| (c[k] - want[k]).abs() > 30.0);
+    assert!(
+        far_from(inside, sky),
+        "the sky box hides the sky: {inside:?}"
+    );
+    assert!(
+        (inside[0] - inside[1]).abs() <= 3.0 && (inside[1] - inside[2]).abs() <= 3.0,
+        "an untextured unlit model draws grey: {inside:?}"
+    );
+    // Far outside it, under the global light (no sky box): the sky as the tables give it.
+    let [eye, target] = up([2000.0, -200.0, 1000.0]);
+    let outside = centre(&wrath, eye, target, "12:00", &shot("no-skybox"));
+    assert_near(
+        outside,
+        rgb(GLOBAL_TOP[2]),
+        "no sky box under the global light",
+    );
+}

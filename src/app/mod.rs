@@ -306,6 +306,8 @@ impl LoamApp {
     /// do when nothing can be drawn), the gizmo and the rubber band; returns its input.
     fn draw_view(&mut self, ui: &mut egui::Ui) -> ui::viewport::ViewportInput {
         let light = self.parts.view.daylight.scene_light(&self.cx);
+        let skybox = (self.parts.view.daylight.skybox(&self.cx))
+            .and_then(|(name, _)| self.cx.streams.objects.skybox_model(&name));
         let cx = &self.cx;
         let gl = cx.gl.clone();
         let has_gl = gl.lock().has_renderer();
@@ -360,6 +362,15 @@ impl LoamApp {
                             let mut list =
                                 scene.draw_list(params.view_projection, params.eye, &filter);
                             list.selected = scene.selection_boxes(&selected);
+                            list.skybox = skybox.map(|id| {
+                                let at = params.eye;
+                                let scale = crate::render::scene::SKYBOX_SCALE;
+                                (
+                                    id,
+                                    glam::Mat4::from_translation(at)
+                                        * glam::Mat4::from_scale(glam::Vec3::splat(scale)),
+                                )
+                            });
                             gl.lock().draw_list = list;
                             scene::gl_bridge::paint_callback(&gl, rect, params)
                         })

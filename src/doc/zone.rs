@@ -10,7 +10,8 @@
 use crate::assets::client::light_rows::{BAND_ROW_FIELDS, PARAMS_ROW_FIELDS, sets_of};
 use crate::assets::client::{
     AREA_TRIGGER_DBC, ClientData, ClientGeneration, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC,
-    LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC, LightPlace, LightTableRows, LightTables, TriggerRows,
+    LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC, LIGHT_SKYBOX_DBC, LightPlace, LightTableRows,
+    LightTables, TriggerRows,
 };
 use crate::disk::LoamError;
 use crate::edit::stroke::TerrainEdit;
@@ -69,14 +70,23 @@ pub fn hold(map: &mut Map, client: &ClientData, tables: &[&str]) -> Result<(), S
     Ok(())
 }
 
-/// The light tables as `map` holds them, for drawing its light and its overlay; `None`
-/// until a tool read them (the client's are drawn then).
-pub fn held_lights(map: &Map, generation: &ClientGeneration) -> Option<LightTables> {
+/// The light tables as `map` holds them, for drawing its light and its overlay (the sky box
+/// names from `client`'s LightSkybox.dbc, which no tool edits); `None` until a tool read them
+/// (the client's are drawn then).
+pub fn held_lights(map: &Map, client: &ClientData) -> Option<LightTables> {
     let bytes: Vec<Vec<u8>> = LIGHT_TABLES
         .iter()
         .map(|t| map.client_tables.get(t).map(DbcRows::to_bytes))
         .collect::<Option<_>>()?;
-    LightTables::read(&bytes[0], &bytes[1], &bytes[2], &bytes[3], generation)
+    let skyboxes = client.read(LIGHT_SKYBOX_DBC).ok().flatten();
+    LightTables::read(
+        &bytes[0],
+        &bytes[1],
+        &bytes[2],
+        &bytes[3],
+        client.generation(),
+    )
+    .map(|t| t.with_skyboxes(skyboxes.as_deref()))
 }
 
 /// AreaTrigger.dbc as `map` holds it; `None` until a tool read it.

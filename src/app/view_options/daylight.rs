@@ -51,7 +51,7 @@ impl Daylight {
                 let id = c.map_id(map.as_deref()?)?;
                 let held = (c.opened.as_ref().ok())
                     .zip(session)
-                    .and_then(|(d, s)| crate::doc::zone::held_lights(&s.map, d.generation()));
+                    .and_then(|(d, s)| crate::doc::zone::held_lights(&s.map, d));
                 if let Some(tables) = held {
                     return ZoneLights::from_tables(&tables, id);
                 }
@@ -61,6 +61,17 @@ impl Daylight {
             (key, from_client.unwrap_or_else(ZoneLights::default_day))
         };
         &self.lights.get_or_insert_with(found).1
+    }
+
+    /// The sky box model to draw around the camera, with its light's weight there
+    /// (`ZoneLights::skybox_at`).
+    pub fn skybox(&mut self, cx: &AppCtx) -> Option<(String, f32)> {
+        let eye = cx.view.camera.position;
+        let underwater = cx.doc.session.as_ref().is_some_and(|s| {
+            crate::edit::terrain::liquid::surface_at(&s.map, eye[0], eye[1])
+                .is_some_and(|(h, _)| eye[2] < f64::from(h))
+        });
+        (self.lights(cx).skybox_at(eye, underwater)).map(|(name, w)| (name.to_string(), w))
     }
 
     /// The light at the camera at the view's time of day; the underwater set when the eye is

@@ -51,10 +51,8 @@ impl ZoneMarks {
         }
         let (_, lights, triggers) = self.rows.get_or_insert_with(|| {
             let id = client.and_then(|c| c.map_id(map.as_deref()?));
-            let generation = client.and_then(|c| c.opened.as_ref().ok().map(|d| d.generation()));
-            let held = session
-                .zip(generation)
-                .and_then(|(s, g)| held_lights(&s.map, g));
+            let data = client.and_then(|c| c.opened.as_ref().ok());
+            let held = session.zip(data).and_then(|(s, d)| held_lights(&s.map, d));
             let lights = client
                 .zip(id)
                 .and_then(|(c, id)| {
