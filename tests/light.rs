@@ -674,6 +674,10 @@ fn the_light_tool_adds_moves_and_keys_a_light_each_one_undo_step() {
     assert!(editor_support::shows(&h, "light 2"));
     let as_read = editor_support::map(&h).client_tables;
     let steps = h.state().editing().history.len();
+    assert!(
+        !h.state().has_unsaved(),
+        "reading the tables to show them is no edit"
+    );
 
     // Add: a new light, copying the global light's sets, one step.
     h.get_by_label("Add light").click();
@@ -693,6 +697,7 @@ fn the_light_tool_adds_moves_and_keys_a_light_each_one_undo_step() {
     assert_eq!(h.state().editing().history.len(), steps + 1);
     let (labels, _) = h.state().editing().history.labels();
     assert_eq!(labels.last().unwrap(), "Add light");
+    assert!(h.state().has_unsaved(), "a light added is a change to save");
 
     // Move: drag the gizmo's north arrow; the light moves along x only, one step.
     let (centre, _, _) = loam::doc::zone::light_in_world(&place);
@@ -732,6 +737,10 @@ fn the_light_tool_adds_moves_and_keys_a_light_each_one_undo_step() {
         h.run();
     }
     assert!(editor_support::map(&h).client_tables == as_read);
+    assert!(
+        !h.state().has_unsaved(),
+        "undone back to the tables as read"
+    );
     for (name, rows) in editor_support::map(&h).client_tables.iter() {
         assert_eq!(
             rows.to_bytes(),
