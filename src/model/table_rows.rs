@@ -149,6 +149,11 @@ impl TableChange {
     /// The rows of `table` that differ between `old` and `new` (edits that keep the order of
     /// the rows both hold, as every zone edit does).
     pub fn between(table: &str, old: &DbcRows, new: &DbcRows) -> Vec<TableChange> {
+        // Most tables of a gesture are untouched (a light moved changes Light.dbc alone):
+        // comparing the rows costs far less than indexing them.
+        if old.rows == new.rows {
+            return Vec::new();
+        }
         let index = |t: &DbcRows| -> std::collections::HashMap<u32, usize> {
             t.rows.iter().enumerate().map(|(i, r)| (r[0], i)).collect()
         };

@@ -52,6 +52,9 @@ pub struct ZoneTool {
     trigger: Option<u32>,
     band: usize,
     gesture: Option<Gesture>,
+    /// The light tables as the gesture under way has made them (copied from the map once a
+    /// gesture, not every frame of a drag: Blizzard's LightIntBand is megabytes).
+    working: Option<LightTableRows>,
     changed_this_frame: bool,
     grip: Option<Grip>,
     view: Option<(ViewKey, ZoneView)>,
@@ -123,10 +126,16 @@ impl ZoneTool {
         let (client, map_id) = Self::ready(cx, Tool::Lights)?;
         self.begin(cx, &label, &LIGHT_TABLES);
         let s = cx.doc.session.as_mut().ok_or("no map is open")?;
-        let mut rows = LightTableRows::from_held(&s.map.client_tables, client.generation())?;
+        let mut rows = match self.working.take() {
+            Some(rows) => rows,
+            None => LightTableRows::from_held(&s.map.client_tables, client.generation())?,
+        };
+        // A refused change may have changed part of the copy: it goes, and the next change
+        // copies the map's tables again (which hold every change made before).
         let out = change(&mut rows, map_id)?;
         if let Some(g) = &self.gesture {
             g.update(&mut s.map, &rows.held());
+            self.working = Some(rows);
         }
         self.changed_this_frame = true;
         Ok(out)
@@ -164,6 +173,7 @@ impl ZoneTool {
 
     /// Ends the gesture under way: what it changed becomes one undo step.
     fn finish(&mut self, cx: &mut AppCtx) {
+        self.working = None;
         let Some(g) = self.gesture.take() else {
             return;
         };
