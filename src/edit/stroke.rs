@@ -2,6 +2,7 @@
 //! the before and after state of each touched chunk, so undo and redo are swaps. The history
 //! keeps it packed (`history::stored`).
 
+use crate::model::table_rows::{TableChange, apply_table_changes};
 use crate::model::{Chunk, DoodadPlacement, FlightBounds, Map, Tile, TileCoord, WmoPlacement};
 
 /// A chunk's state before and after an edit.
@@ -166,6 +167,8 @@ pub struct TerrainEdit {
     pub objects: Vec<ObjectsChange>,
     /// Flight bounds widened over ground the step lifted through them.
     pub bounds: Vec<BoundsChange>,
+    /// Rows of the client's tables the zone tools changed (`Map::client_tables`).
+    pub tables: Vec<TableChange>,
     /// True while the model already holds the "after" state (the stroke was applied live), so
     /// recording it has nothing to apply.
     pub(crate) already_applied: bool,
@@ -190,26 +193,35 @@ impl TerrainEdit {
         }
         apply_tile_changes(
             map,
-            (&self.textures, self.map_flags, &self.objects, &self.bounds),
+            (
+                &self.textures,
+                self.map_flags,
+                &self.objects,
+                &self.bounds,
+                &self.tables,
+            ),
             true,
         );
     }
 }
 
-/// A step's changes above the chunks: texture lists, map flags, objects, flight bounds.
+/// A step's changes above the chunks: texture lists, map flags, objects, flight bounds, the
+/// client's table rows.
 pub(crate) type TileChanges<'a> = (
     &'a [TextureListChange],
     Option<(u32, u32)>,
     &'a [ObjectsChange],
     &'a [BoundsChange],
+    &'a [TableChange],
 );
 
 /// Puts one side of `changes` into `map`: "after" when `forward`, else "before".
 pub(crate) fn apply_tile_changes(
     map: &mut Map,
-    (textures, map_flags, objects, bounds): TileChanges,
+    (textures, map_flags, objects, bounds, tables): TileChanges,
     forward: bool,
 ) {
+    apply_table_changes(&mut map.client_tables, tables, forward);
     for t in textures {
         if let Some(tile) = map.tiles.get_mut(&t.tile) {
             let list = if forward { &t.after } else { &t.before };
@@ -345,6 +357,7 @@ impl Stroke {
             map_flags,
             objects: Vec::new(),
             bounds,
+            tables: Vec::new(),
             already_applied: true,
         })
     }

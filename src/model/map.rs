@@ -52,6 +52,11 @@ pub struct Map {
     pub map_wide_names: Option<MapWideNames>,
     /// What the WDT had that Blizzard's files do not, for `loam check` to warn about.
     pub wdt_quirks: Vec<FileQuirk>,
+    /// The client's tables the zone tools edit (Light, LightParams, the light bands,
+    /// AreaTrigger), by game path, as read from the client when a tool first needed them and
+    /// as edited since; Save writes those that differ from the client's
+    /// (`pipeline::table_archive`). Empty for a map whose zone was not edited.
+    pub client_tables: BTreeMap<String, crate::model::table_rows::DbcRows>,
 }
 
 impl Map {
@@ -76,6 +81,7 @@ impl Map {
             tiles: BTreeMap::new(),
             map_wide_names: None,
             wdt_quirks: Vec::new(),
+            client_tables: BTreeMap::new(),
         }
     }
 
@@ -92,6 +98,7 @@ impl Map {
             tiles: BTreeMap::new(),
             map_wide_names: self.map_wide_names.clone(),
             wdt_quirks: self.wdt_quirks.clone(),
+            client_tables: self.client_tables.clone(),
         }
     }
 

@@ -18,6 +18,7 @@ pub mod objects;
 pub mod placement;
 pub mod quirks;
 pub mod server_coords;
+pub mod table_rows;
 pub mod tile;
 
 pub use alpha::{AlphaEncoding, AlphaMap, AlphaSource};

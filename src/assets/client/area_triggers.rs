@@ -1,5 +1,5 @@
 //! The client's area triggers (`DBFilesClient\AreaTrigger.dbc`): the spheres and boxes where a
-//! server teleports, rests or scripts a player, read and edited row by row (`dbc_rows`).
+//! server teleports, rests or scripts a player, read and edited row by row (`model::table_rows`).
 //!
 //! Layouts, from WoWDBDefs (`definitions/AreaTrigger.dbd`), every field four bytes:
 //! - `BUILD 0.5.3.3368-0.9.1.3810`: ID, ContinentID, Pos[3], Radius: 6 fields (spheres only);
@@ -17,7 +17,7 @@
 //! (`pipeline::teleport_sql`).
 
 use super::ClientGeneration;
-use super::dbc_rows::DbcRows;
+use crate::model::table_rows::DbcRows;
 
 /// Where the client keeps its area triggers.
 pub const AREA_TRIGGER_DBC: &str = "DBFilesClient\\AreaTrigger.dbc";

@@ -1,6 +1,6 @@
 //! The client's four light tables as rows to edit: lights added, moved, resized and removed,
 //! their parameter sets copied and their bands rewritten, every row not edited kept as read
-//! (`dbc_rows`).
+//! (`model::table_rows`).
 //!
 //! The rules the client follows, and loam with it (docs/client-data.md, "Light rows"):
 //! - a Light row names up to 5 (1.12, 2.4.3) or 8 (3.3.5) LightParams ids: clear weather,
@@ -17,10 +17,10 @@
 //! Not for: reading the tables to draw them (`light_tables`), their axes
 //! (`model::coords::light_to_world`), where the rows are written (`pipeline::table_archive`).
 
-use super::dbc_rows::DbcRows;
 use super::{
     ClientGeneration, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC, LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC,
 };
+use crate::model::table_rows::DbcRows;
 
 /// The colour bands of a parameter set, by index, as the command line and the Light tool
 /// name them: Noggit Red's names (`ui/tools/LightEditor`), lower case with hyphens.

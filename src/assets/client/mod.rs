@@ -9,7 +9,8 @@ mod area_names;
 mod area_table;
 mod area_triggers;
 mod dbc;
-mod dbc_rows;
+#[cfg(test)]
+pub(crate) use dbc::test_table;
 mod error;
 mod generation;
 mod ground_effect_names;
@@ -30,10 +31,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{OnceLock, RwLock};
 
+pub use crate::model::table_rows::DbcRows;
 pub use area_names::{Area, AreaNames, Zone};
 pub use area_table::{AREA_TABLE_DBC, add_areas, read_area_ids};
 pub use area_triggers::{AREA_TRIGGER_DBC, AreaTrigger, TriggerRows, TriggerShape};
-pub use dbc_rows::DbcRows;
 pub use error::AssetError;
 pub use generation::ClientGeneration;
 pub use ground_effect_names::{

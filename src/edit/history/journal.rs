@@ -18,6 +18,7 @@ use crate::disk::LoamError;
 use crate::model::alpha::{ALPHA_TEXELS, AlphaEncoding, AlphaSource};
 use crate::model::chunk::{ChunkHeaderExtras, ChunkQuirks, ShadowMap, SoundEmitter};
 use crate::model::liquid::{ChunkLiquid, LiquidAttributes, LiquidLayer, LiquidOrigin, MclqExtras};
+use crate::model::table_rows::{PlacedRow, TableChange};
 use crate::model::{DoodadPlacement, FlightBounds, TileCoord, WmoPlacement};
 use crate::pipeline::journal::{Journal, STEP_HEADER};
 
@@ -39,6 +40,7 @@ mod tag {
     pub const OBJECTS: u8 = 4;
     pub const BOUNDS: u8 = 5;
     pub const TOUCHED: u8 = 6;
+    pub const TABLES: u8 = 7;
 }
 
 /// The steps of the journal `path` as read back (`pipeline::journal::read`), decoded; a step
@@ -88,6 +90,7 @@ pub fn encode(edit: &StoredEdit) -> Vec<u8> {
         map_flags,
         objects,
         bounds,
+        tables,
         touched,
         already_applied: _,
     } = edit;
@@ -104,6 +107,7 @@ pub fn encode(edit: &StoredEdit) -> Vec<u8> {
     });
     w.part(tag::OBJECTS, |w| w.list(objects, put_objects_change));
     w.part(tag::BOUNDS, |w| w.list(bounds, put_bounds_change));
+    w.part(tag::TABLES, |w| w.list(tables, put_table_change));
     w.part(tag::TOUCHED, |w| {
         w.list(touched, |w, &(t, c)| {
             put_tile(w, t);
@@ -133,6 +137,7 @@ pub fn decode(bytes: &[u8]) -> Result<StoredEdit, DecodeError> {
         map_flags: None,
         objects: Vec::new(),
         bounds: Vec::new(),
+        tables: Vec::new(),
         touched: Vec::new(),
         already_applied: true,
     };
@@ -150,6 +155,7 @@ pub fn decode(bytes: &[u8]) -> Result<StoredEdit, DecodeError> {
             tag::MAP_FLAGS => e.map_flags = p.opt(|r| Ok((r.u32()?, r.u32()?)))?,
             tag::OBJECTS => e.objects = p.list(get_objects_change)?,
             tag::BOUNDS => e.bounds = p.list(get_bounds_change)?,
+            tag::TABLES => e.tables = p.list(get_table_change)?,
             tag::TOUCHED => e.touched = p.list(|r| Ok((get_tile(r)?, r.usize()?)))?,
             other => {
                 return Err(r.err_at(at, format!("unknown part {other} (a newer loam wrote it)")));
@@ -988,6 +994,33 @@ fn get_bounds_change(r: &mut R) -> Res<BoundsChange> {
     })
 }
 
+fn put_table_change(w: &mut W, t: &TableChange) {
+    let TableChange {
+        table,
+        id,
+        before,
+        after,
+    } = t;
+    let row = |w: &mut W, (index, words): &PlacedRow| {
+        w.usize(*index);
+        w.list(words, |w, &v| w.u32(v));
+    };
+    w.str(table);
+    w.u32(*id);
+    w.opt(before, row);
+    w.opt(after, row);
+}
+
+fn get_table_change(r: &mut R) -> Res<TableChange> {
+    let row = |r: &mut R| -> Res<PlacedRow> { Ok((r.usize()?, r.u32s()?)) };
+    Ok(TableChange {
+        table: r.str()?,
+        id: r.u32()?,
+        before: r.opt(row)?,
+        after: r.opt(row)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1123,6 +1156,19 @@ mod tests {
         for &t in &tiles {
             map.tiles.insert(t, Tile::flat(t, "a.blp", 0.0));
         }
+        // A table of three rows (id and one word each), for the steps' row changes.
+        let mut dbc = b"WDBC".to_vec();
+        for v in [3u32, 2, 8, 1] {
+            dbc.extend_from_slice(&v.to_le_bytes());
+        }
+        for id in 0..3u32 {
+            dbc.extend_from_slice(&id.to_le_bytes());
+            dbc.extend_from_slice(&(10 * id).to_le_bytes());
+        }
+        dbc.push(0);
+        let table = crate::model::table_rows::DbcRows::read(&dbc, 2).unwrap();
+        map.client_tables
+            .insert("DBFilesClient\\Light.dbc".into(), table);
         let chunks = (0..1 + next() % 4)
             .map(|i| {
                 let before = chunk(next());
@@ -1174,6 +1220,14 @@ mod tests {
                     after: (next() as u32, Some(bounds(next() as i16))),
                 })
                 .collect(),
+            tables: (0..next() % 3)
+                .map(|k| TableChange {
+                    table: "DBFilesClient\\Light.dbc".into(),
+                    id: k as u32,
+                    before: Some((k as usize, vec![k as u32, 10 * k as u32])),
+                    after: (next() % 2 == 0).then(|| (k as usize, vec![k as u32, next() as u32])),
+                })
+                .collect(),
             already_applied: true,
         };
         // The map holds the step's "after" state, as when it was recorded.
@@ -1198,10 +1252,12 @@ mod tests {
             let tb = undo::Edit::undo(&mut back, &mut b);
             prop_assert_eq!(ta, tb);
             prop_assert!(a.tiles == b.tiles && a.flags == b.flags, "undone maps differ");
+            prop_assert!(a.client_tables == b.client_tables, "undone tables differ");
             prop_assert!(a.tiles != after.tiles || a.flags != after.flags || original.chunks.is_empty(), "undo changed nothing");
             undo::Edit::edit(&mut original, &mut a);
             undo::Edit::edit(&mut back, &mut b);
             prop_assert!(a.tiles == b.tiles && b.tiles == after.tiles && b.flags == after.flags, "redone maps differ");
+            prop_assert!(a.client_tables == b.client_tables && b.client_tables == after.client_tables, "redone tables differ");
         }
 
         /// Damaged or cut bytes are an error that says where, never a panic.

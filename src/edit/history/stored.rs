@@ -16,6 +16,7 @@
 use crate::model::alpha::{ALPHA_TEXELS, AlphaMap, AlphaSource};
 use crate::model::chunk::{Chunk, ChunkHeaderExtras, ChunkQuirks, Layer, ShadowMap, SoundEmitter};
 use crate::model::liquid::ChunkLiquid;
+use crate::model::table_rows::TableChange;
 use crate::model::{Map, TileCoord};
 
 use super::super::stroke::{
@@ -463,6 +464,7 @@ pub struct StoredEdit {
     pub(super) map_flags: Option<(u32, u32)>,
     pub(super) objects: Vec<ObjectsChange>,
     pub(super) bounds: Vec<BoundsChange>,
+    pub(super) tables: Vec<TableChange>,
     /// The chunks the step changes, as undo and redo report them.
     pub(super) touched: Vec<(TileCoord, usize)>,
     /// True while the map already holds the "after" state (just recorded), so the record's
@@ -485,6 +487,7 @@ impl StoredEdit {
             map_flags: edit.map_flags,
             objects: edit.objects,
             bounds: edit.bounds,
+            tables: edit.tables,
             touched,
             already_applied: true,
         }
@@ -524,6 +527,11 @@ impl StoredEdit {
                 .map(|o| o.before.size_bytes() + o.after.size_bytes())
                 .sum::<usize>()
             + self.bounds.len() * std::mem::size_of::<BoundsChange>()
+            + self
+                .tables
+                .iter()
+                .map(TableChange::size_bytes)
+                .sum::<usize>()
             + self.touched.len() * std::mem::size_of::<(TileCoord, usize)>()
     }
 
@@ -540,7 +548,13 @@ impl StoredEdit {
         }
         apply_tile_changes(
             map,
-            (&self.textures, self.map_flags, &self.objects, &self.bounds),
+            (
+                &self.textures,
+                self.map_flags,
+                &self.objects,
+                &self.bounds,
+                &self.tables,
+            ),
             forward,
         );
         self.touched.clone()

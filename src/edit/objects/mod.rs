@@ -250,6 +250,7 @@ impl ObjectStroke {
             map_flags: None,
             objects,
             bounds: Vec::new(),
+            tables: Vec::new(),
             already_applied: true,
         })
     }
