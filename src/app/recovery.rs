@@ -449,3 +449,17 @@ pub(super) fn restore_view(offer: &Offer) -> ui::dialogs::RestoreView {
 fn editor_running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "loam")
 }
+
+#[cfg(test)]
+mod tests {
+    /// `pipeline::recovery::data_dir` works the folder out without eframe (the command line
+    /// is built without it too), where the editor keeps its settings and autosaves: the two
+    /// must name the same folder.
+    #[test]
+    fn the_data_directory_is_the_one_eframe_keeps_the_settings_in() {
+        if std::env::var_os(super::DATA_DIR_ENV).is_some() {
+            return;
+        }
+        assert_eq!(super::data_dir(), eframe::storage_dir("loam"));
+    }
+}

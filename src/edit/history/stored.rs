@@ -495,7 +495,10 @@ impl StoredEdit {
 
     /// The tiles the step changes, each once.
     pub fn tiles(&self) -> Vec<TileCoord> {
-        let mut tiles: Vec<TileCoord> = (self.chunks.iter().map(|c| c.tile))
+        let mut tiles: Vec<TileCoord> = self
+            .chunks
+            .iter()
+            .map(|c| c.tile)
             .chain(self.textures.iter().map(|t| t.tile))
             .chain(self.objects.iter().map(|o| o.tile))
             .chain(self.bounds.iter().map(|b| b.tile))
