@@ -70,9 +70,9 @@ fn strokes(n: usize) -> (loam::model::Map, History) {
     (map, history)
 }
 
-/// The undo journal's share of an autosave with 1,000 steps of history: encoding the new steps
-/// on the UI thread (all of them for a new journal, ten for a later autosave) and writing them
-/// on the autosave thread.
+/// The undo journal's share of an autosave with 1,000 steps of history: taking the new steps on
+/// the UI thread (all of them for a new journal, ten for a later autosave), then encoding and
+/// writing them on the autosave thread.
 fn journal(c: &mut Criterion) {
     let (mut map, mut history) = strokes(990);
     let mut journaled = Journaled::default();
@@ -87,8 +87,12 @@ fn journal(c: &mut Criterion) {
         ops::apply(&mut map, &op, &mut history, LiquidStyle::Mh2o).expect("the stroke runs");
         extra += 1;
     }
-    let whole = history.journal_since(&mut Journaled::default(), true);
-    let append = history.journal_since(&mut journaled.clone(), false);
+    let whole = history
+        .journal_since(&mut Journaled::default(), true)
+        .encode();
+    let append = history
+        .journal_since(&mut journaled.clone(), false)
+        .encode();
     let whole_bytes = journal::records(&whole).len();
     let append_bytes = journal::records(&append).len();
     eprintln!(
@@ -99,13 +103,16 @@ fn journal(c: &mut Criterion) {
         append.steps.len()
     );
     c.bench_function(
-        "journal: encode 1,000 steps, a new journal (UI thread)",
+        "journal: take 1,000 steps, a new journal (UI thread)",
         |b| b.iter(|| history.journal_since(&mut Journaled::default(), true)),
     );
-    c.bench_function(
-        "journal: encode the 10 new of 1,000 steps (UI thread)",
-        |b| b.iter(|| history.journal_since(&mut journaled.clone(), false)),
-    );
+    c.bench_function("journal: take the 10 new of 1,000 steps (UI thread)", |b| {
+        b.iter(|| history.journal_since(&mut journaled.clone(), false))
+    });
+    let taken = history.journal_since(&mut Journaled::default(), true);
+    c.bench_function("journal: encode 1,000 steps (autosave thread)", |b| {
+        b.iter(|| taken.encode())
+    });
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("history.journal");
     c.bench_function(

@@ -300,7 +300,9 @@ fn a_later_autosave_appends_only_its_new_steps_and_a_cut_journal_reads_to_its_la
         second[..first.len()] == first[..],
         "the first part is unchanged"
     );
-    let all = history.journal_since(&mut Journaled::default(), true);
+    let all = history
+        .journal_since(&mut Journaled::default(), true)
+        .encode();
     let new: u64 = all.steps[3..]
         .iter()
         .map(|(_, b)| STEP_HEADER + b.len() as u64)

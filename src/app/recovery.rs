@@ -182,14 +182,17 @@ impl Recovery {
         }
         let whole = self.whole_next || self.owned.as_ref() != Some(&dir);
         let mut snap = snapshot(session, whole);
-        // Encoded here, on the UI thread: only the steps new since the last autosave, each
-        // little more than a copy of its packed bytes (docs/reliability.md has the figures).
-        snap.journal = Some(history.journal_since(&mut self.journaled, whole));
+        // The new steps are taken here (their packed arrays shared, not copied) and encoded on
+        // the autosave's thread (docs/reliability.md has the figures).
+        let steps = history.journal_since(&mut self.journaled, whole);
         self.whole_next = false;
         self.owned = Some(dir.clone());
         self.worker = std::thread::Builder::new()
             .name("loam-autosave".into())
-            .spawn(move || recovery::write(&dir, &snap))
+            .spawn(move || {
+                snap.journal = Some(steps.encode());
+                recovery::write(&dir, &snap)
+            })
             .ok();
         None
     }
@@ -208,7 +211,11 @@ impl Recovery {
             return Ok(());
         }
         let mut snap = snapshot(session, true);
-        snap.journal = Some(history.journal_since(&mut Journaled::default(), true));
+        snap.journal = Some(
+            history
+                .journal_since(&mut Journaled::default(), true)
+                .encode(),
+        );
         recovery::write(&self.folder(&session.source), &snap)
             .map(|_| ())
             .map_err(|e| format!("autosave failed: {e}"))

@@ -13,6 +13,7 @@
 //! rebuilt from it (`history`).
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::disk::LoamError;
 use crate::model::alpha::{ALPHA_TEXELS, AlphaEncoding, AlphaSource};
@@ -132,12 +133,12 @@ pub fn decode(bytes: &[u8]) -> Result<StoredEdit, DecodeError> {
     let label = r.str()?;
     let mut e = StoredEdit {
         label,
-        chunks: Vec::new(),
-        textures: Vec::new(),
+        chunks: Arc::new([]),
+        textures: Arc::new([]),
         map_flags: None,
-        objects: Vec::new(),
-        bounds: Vec::new(),
-        tables: Vec::new(),
+        objects: Arc::new([]),
+        bounds: Arc::new([]),
+        tables: Arc::new([]),
         touched: Vec::new(),
         already_applied: true,
     };
@@ -150,12 +151,12 @@ pub fn decode(bytes: &[u8]) -> Result<StoredEdit, DecodeError> {
         let len = r.usize()?;
         let mut p = r.sub(len)?;
         match t {
-            tag::CHUNKS => e.chunks = p.list(get_chunk)?,
-            tag::TEXTURES => e.textures = p.list(get_texture_change)?,
+            tag::CHUNKS => e.chunks = p.list(get_chunk)?.into(),
+            tag::TEXTURES => e.textures = p.list(get_texture_change)?.into(),
             tag::MAP_FLAGS => e.map_flags = p.opt(|r| Ok((r.u32()?, r.u32()?)))?,
-            tag::OBJECTS => e.objects = p.list(get_objects_change)?,
-            tag::BOUNDS => e.bounds = p.list(get_bounds_change)?,
-            tag::TABLES => e.tables = p.list(get_table_change)?,
+            tag::OBJECTS => e.objects = p.list(get_objects_change)?.into(),
+            tag::BOUNDS => e.bounds = p.list(get_bounds_change)?.into(),
+            tag::TABLES => e.tables = p.list(get_table_change)?.into(),
             tag::TOUCHED => e.touched = p.list(|r| Ok((get_tile(r)?, r.usize()?)))?,
             other => {
                 return Err(r.err_at(at, format!("unknown part {other} (a newer loam wrote it)")));
@@ -372,7 +373,7 @@ fn get_packed(r: &mut R, len: usize) -> Res<Packed> {
     let at = r.pos;
     let bytes = r.bytes()?;
     match lz4_flex::decompress_size_prepended(&bytes) {
-        Ok(planes) if planes.len() == len => Ok(Packed(bytes.into_boxed_slice())),
+        Ok(planes) if planes.len() == len => Ok(Packed(bytes.into())),
         _ => Err(r.err_at(at, format!("a packed difference that is not {len} bytes"))),
     }
 }

@@ -67,6 +67,32 @@ pub struct History {
     budget: usize,
 }
 
+/// The steps and shape one autosave adds to the journal, not yet encoded.
+#[derive(Debug, Clone)]
+pub struct JournalSteps {
+    /// A new journal rather than an append.
+    pub whole: bool,
+    /// The new steps, by sequence.
+    pub steps: Vec<(u64, StoredEdit)>,
+    /// The history's shape.
+    pub state: JournalState,
+}
+
+impl JournalSteps {
+    /// The steps encoded for the journal file (`pipeline::journal`).
+    pub fn encode(&self) -> JournalWrite {
+        JournalWrite {
+            whole: self.whole,
+            steps: self
+                .steps
+                .iter()
+                .map(|(seq, e)| (*seq, journal::encode(e)))
+                .collect(),
+            state: self.state,
+        }
+    }
+}
+
 /// Which step the autosave's journal holds under each sequence (by the history's step ids):
 /// what the next autosave need not write again.
 #[derive(Debug, Clone, Default)]
@@ -147,10 +173,10 @@ impl History {
     }
 
     /// What the next autosave adds to the journal: the steps `written` does not hold yet
-    /// (every one when `whole`, a new journal), encoded, and the shape now; `written` then
-    /// holds them. Only the new steps are encoded, so the cost follows the minutes since the
-    /// last autosave, not the length of the history.
-    pub fn journal_since(&self, written: &mut Journaled, whole: bool) -> JournalWrite {
+    /// (every one when `whole`, a new journal) and the shape now; `written` then holds them.
+    /// The steps are copies whose packed arrays are shared, not copied, so this is cheap on the
+    /// UI thread even for a whole history; [`JournalSteps::encode`] runs on the autosave's.
+    pub fn journal_since(&self, written: &mut Journaled, whole: bool) -> JournalSteps {
         if whole {
             written.0.clear();
         }
@@ -158,12 +184,12 @@ impl History {
         for (i, (e, &id)) in self.record.entries().zip(&self.ids).enumerate() {
             let seq = self.dropped + i as u64;
             if written.0.get(&seq) != Some(&id) {
-                steps.push((seq, journal::encode(e.as_ref())));
+                steps.push((seq, e.as_ref().clone()));
                 written.0.insert(seq, id);
             }
         }
         written.0 = written.0.split_off(&self.dropped);
-        JournalWrite {
+        JournalSteps {
             whole,
             steps,
             state: self.journal_state(),

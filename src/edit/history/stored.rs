@@ -13,6 +13,8 @@
 //!
 //! Not for: capturing a stroke (`stroke`) or the record and its budget (`history`).
 
+use std::sync::Arc;
+
 use crate::model::alpha::{ALPHA_TEXELS, AlphaMap, AlphaSource};
 use crate::model::chunk::{Chunk, ChunkHeaderExtras, ChunkQuirks, Layer, ShadowMap, SoundEmitter};
 use crate::model::liquid::ChunkLiquid;
@@ -27,9 +29,10 @@ use super::super::stroke::{
 /// wrapping difference (after − before), its bytes regrouped by significance (all first bytes,
 /// then all second bytes…), LZ4-compressed with the length in front. A word the step left
 /// alone is zeros; a height or texel nudged a little differs in its low bytes only, so the
-/// high planes are runs of 0x00 or 0xFF that pack to almost nothing.
+/// high planes are runs of 0x00 or 0xFF that pack to almost nothing. Shared (`Arc`), so that
+/// the autosave takes a copy of a step for its thread without copying these bytes.
 #[derive(Debug, Clone)]
-pub(super) struct Packed(pub(super) Box<[u8]>);
+pub(super) struct Packed(pub(super) Arc<[u8]>);
 
 /// A word of up to 8 bytes from little-endian `bytes`.
 fn word(bytes: &[u8]) -> u64 {
@@ -66,9 +69,7 @@ impl Packed {
                 planes[k * words + i] = (kept >> (8 * k)) as u8;
             }
         }
-        Some(Packed(
-            lz4_flex::compress_prepend_size(&planes).into_boxed_slice(),
-        ))
+        Some(Packed(lz4_flex::compress_prepend_size(&planes).into()))
     }
 
     /// Adds the difference to `bytes` (`forward`: before to after) or takes it away;
@@ -459,12 +460,14 @@ impl StoredChunk {
 pub struct StoredEdit {
     /// What the step did, as the history panel shows it.
     pub label: String,
-    pub(super) chunks: Vec<StoredChunk>,
-    pub(super) textures: Vec<TextureListChange>,
+    // Shared (`Arc`): the autosave takes copies of steps for its thread, which then cost a
+    // count each rather than a copy of the step.
+    pub(super) chunks: Arc<[StoredChunk]>,
+    pub(super) textures: Arc<[TextureListChange]>,
     pub(super) map_flags: Option<(u32, u32)>,
-    pub(super) objects: Vec<ObjectsChange>,
-    pub(super) bounds: Vec<BoundsChange>,
-    pub(super) tables: Vec<TableChange>,
+    pub(super) objects: Arc<[ObjectsChange]>,
+    pub(super) bounds: Arc<[BoundsChange]>,
+    pub(super) tables: Arc<[TableChange]>,
     /// The chunks the step changes, as undo and redo report them.
     pub(super) touched: Vec<(TileCoord, usize)>,
     /// True while the map already holds the "after" state (just recorded), so the record's
@@ -483,11 +486,11 @@ impl StoredEdit {
                 .iter()
                 .map(|c| StoredChunk::new(c.tile, c.chunk, &c.before, &c.after))
                 .collect(),
-            textures: edit.textures,
+            textures: edit.textures.into(),
             map_flags: edit.map_flags,
-            objects: edit.objects,
-            bounds: edit.bounds,
-            tables: edit.tables,
+            objects: edit.objects.into(),
+            bounds: edit.bounds.into(),
+            tables: edit.tables.into(),
             touched,
             already_applied: true,
         }
@@ -544,7 +547,7 @@ impl StoredEdit {
     }
 
     fn apply(&self, map: &mut Map, forward: bool) -> Vec<(TileCoord, usize)> {
-        for c in &self.chunks {
+        for c in self.chunks.iter() {
             if let Some(t) = map.tiles.get_mut(&c.tile) {
                 c.apply(&mut t.chunks[c.chunk], forward);
             }
@@ -552,11 +555,11 @@ impl StoredEdit {
         apply_tile_changes(
             map,
             (
-                &self.textures,
+                &self.textures[..],
                 self.map_flags,
-                &self.objects,
-                &self.bounds,
-                &self.tables,
+                &self.objects[..],
+                &self.bounds[..],
+                &self.tables[..],
             ),
             forward,
         );
