@@ -1047,8 +1047,8 @@ mod tests {
     fn chunk(seed: u64) -> Chunk {
         let mut next = stream(seed ^ 0x9E37_79B9);
         let mut c = super::super::stored::tests::chunk(seed);
-        if next() % 2 == 0 {
-            let mclq = next() % 2 == 0;
+        if next().is_multiple_of(2) {
+            let mclq = next().is_multiple_of(2);
             c.liquid = Some(ChunkLiquid {
                 layers: vec![LiquidLayer {
                     liquid_type: (next() % 4) as u16,
@@ -1060,11 +1060,13 @@ mod tests {
                     width: 3,
                     height: 4,
                     exists: next(),
-                    exists_omitted: next() % 2 == 0,
+                    exists_omitted: next().is_multiple_of(2),
                     exists_padding: next() as u8,
-                    heights: (next() % 2 == 0).then(|| vec![next() as f32; 20]),
-                    depths: (next() % 2 == 0).then(|| vec![next() as u8; 20]),
-                    uvs: (next() % 2 == 0).then(|| vec![[next() as u16, 7]; 20]),
+                    heights: next().is_multiple_of(2).then(|| vec![next() as f32; 20]),
+                    depths: next().is_multiple_of(2).then(|| vec![next() as u8; 20]),
+                    uvs: next()
+                        .is_multiple_of(2)
+                        .then(|| vec![[next() as u16, 7]; 20]),
                     origin: if mclq {
                         LiquidOrigin::Mclq(MclqExtras {
                             vertex_heads: Box::new([[next() as u8, 1, 2, 3]; 81]),
@@ -1076,7 +1078,7 @@ mod tests {
                         LiquidOrigin::Mh2o
                     },
                 }],
-                attributes: (next() % 2 == 0).then(|| LiquidAttributes {
+                attributes: next().is_multiple_of(2).then(|| LiquidAttributes {
                     fishable: next(),
                     deep: next(),
                 }),
@@ -1091,19 +1093,21 @@ mod tests {
             unknown_0x3e: next() as u16,
             ofs_mclv: next() as u32,
             unused_0x7c: next() as u32,
-            position_xy: (next() % 2 == 0).then(|| [next() as f32, -0.0]),
+            position_xy: next().is_multiple_of(2).then(|| [next() as f32, -0.0]),
         };
         c.quirks = ChunkQuirks {
-            alpha_size_field: (next() % 2 == 0).then(|| next() as u32),
-            liquid_size_field: (next() % 2 == 0).then(|| next() as u32),
-            empty_liquid_chunk: next() % 2 == 0,
-            normal_padding: (next() % 2 == 0).then(|| [next() as u8; 13]),
-            relative_heights: (next() % 2 == 0).then(|| Box::new([next() as f32; VERTICES])),
-            sound_record_size: (next() % 2 == 0).then(|| (next() % 64) as usize),
+            alpha_size_field: next().is_multiple_of(2).then(|| next() as u32),
+            liquid_size_field: next().is_multiple_of(2).then(|| next() as u32),
+            empty_liquid_chunk: next().is_multiple_of(2),
+            normal_padding: next().is_multiple_of(2).then(|| [next() as u8; 13]),
+            relative_heights: next()
+                .is_multiple_of(2)
+                .then(|| Box::new([next() as f32; VERTICES])),
+            sound_record_size: next().is_multiple_of(2).then(|| (next() % 64) as usize),
             trailing: vec![next() as u8; (next() % 5) as usize],
-            shadow_flag_without_map: next() % 2 == 0,
-            shadow_offset_zero: next() % 2 == 0,
-            liquid_size_without_chunk: (next() % 2 == 0).then(|| 8),
+            shadow_flag_without_map: next().is_multiple_of(2),
+            shadow_offset_zero: next().is_multiple_of(2),
+            liquid_size_without_chunk: next().is_multiple_of(2).then_some(8),
             oversized_sub_chunks: (0..next() % 2).map(|_| (*b"MCSE", next() as u32)).collect(),
         };
         c
@@ -1174,7 +1178,7 @@ mod tests {
         let chunks = (0..1 + next() % 4)
             .map(|i| {
                 let before = chunk(next());
-                let after = if next() % 2 == 0 {
+                let after = if next().is_multiple_of(2) {
                     let mut c = before.clone();
                     c.heights[(next() % 145) as usize] += 2.5;
                     c
@@ -1191,7 +1195,7 @@ mod tests {
             .collect();
         let list = |n: u64| TextureList {
             names: (0..n).map(|i| format!("t{i}.blp")).collect(),
-            flags: (n % 2 == 0).then(|| (0..n as u32).collect()),
+            flags: n.is_multiple_of(2).then(|| (0..n as u32).collect()),
         };
         let bounds = |v: i16| FlightBounds {
             max: [v; 9],
@@ -1207,7 +1211,9 @@ mod tests {
                     after: list(1 + next() % 4),
                 })
                 .collect(),
-            map_flags: (next() % 2 == 0).then(|| (next() as u32, next() as u32)),
+            map_flags: next()
+                .is_multiple_of(2)
+                .then(|| (next() as u32, next() as u32)),
             objects: (0..next() % 2)
                 .map(|_| ObjectsChange {
                     tile: tiles[1],
@@ -1227,7 +1233,9 @@ mod tests {
                     table: "DBFilesClient\\Light.dbc".into(),
                     id: k as u32,
                     before: Some((k as usize, vec![k as u32, 10 * k as u32])),
-                    after: (next() % 2 == 0).then(|| (k as usize, vec![k as u32, next() as u32])),
+                    after: next()
+                        .is_multiple_of(2)
+                        .then(|| (k as usize, vec![k as u32, next() as u32])),
                 })
                 .collect(),
             already_applied: true,
