@@ -4,6 +4,7 @@
 //! SQL run against each core's `areatrigger_teleport` definition in SQLite.
 
 mod common;
+mod editor_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -350,3 +351,131 @@ const CORE_TABLES: [(&str, &str); 4] = [
             PRIMARY KEY (id));",
     ),
 ];
+
+/// The triggers of the Sample map as the open map holds them in the editor.
+fn held(
+    h: &egui_kittest::Harness<'_, loam::app::LoamApp>,
+) -> Vec<loam::assets::client::AreaTrigger> {
+    let map = editor_support::map(h);
+    let rows = loam::doc::zone::held_triggers(&map).expect("the tool read AreaTrigger.dbc");
+    rows.triggers()
+        .into_iter()
+        .filter(|t| t.map == MAP_ID)
+        .collect()
+}
+
+#[test]
+fn the_triggers_tool_adds_moves_and_deletes_each_one_step_and_save_writes_the_table() {
+    use egui::{Key, Modifiers};
+    use egui_kittest::kittest::Queryable;
+    use loam::doc::editing::Tool;
+
+    let dir = tempfile::tempdir().unwrap();
+    let client = client(&dir.path().join("client"));
+    let map = common::sample_in(dir.path().join("Sample"));
+    let mut h = editor_support::harness(editor_support::Opening {
+        open: Some(map),
+        client: Some(client.clone()),
+        window_frames: true,
+        ..Default::default()
+    });
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    editor_support::choose_tool(&mut h, Tool::Triggers);
+    assert!(editor_support::shows(&h, "1 trigger(s)"));
+    let as_read = editor_support::map(&h).client_tables;
+    let steps = h.state().editing().history.len();
+
+    // Ctrl+click on the ground adds a sphere there, id one above the table's largest (78).
+    let at = view.center() + egui::vec2(-30.0, 40.0);
+    let ground = editor_support::ground_under(&mut h, at);
+    h.event(egui::Event::ModifiersChanged(Modifiers::CTRL));
+    for pressed in [true, false] {
+        editor_support::primary(&h, at, pressed, Modifiers::CTRL);
+        h.run_steps(2);
+    }
+    h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(3);
+    let added = *held(&h)
+        .iter()
+        .find(|t| t.id == 79)
+        .expect("trigger 79 added");
+    assert!((f64::from(added.at[0]) - ground.world[0]).abs() < 0.5);
+    assert!((f64::from(added.at[1]) - ground.world[1]).abs() < 0.5);
+    assert_eq!(
+        added.shape,
+        loam::assets::client::TriggerShape::Sphere { radius: 5.0 }
+    );
+    assert_eq!(h.state().editing().history.len(), steps + 1);
+
+    // Its west arrow (the gizmo's second) moves it along y only.
+    let camera = *h.state().camera();
+    let vp = camera.view_projection(view.width() / view.height());
+    let g =
+        loam::render::gizmo::layout(glam::Vec3::from(added.at), None, vp, camera.eye()).unwrap();
+    let screen = |n: [f32; 2]| {
+        egui::pos2(
+            view.center().x + n[0] * view.width() / 2.0,
+            view.center().y - n[1] * view.height() / 2.0,
+        )
+    };
+    let (from, tip) = (screen(g.centre), screen(g.axes[1].0));
+    let grab = from + (tip - from) * 0.7;
+    editor_support::drag(&mut h, grab, grab + (tip - from) * 0.8, Modifiers::NONE);
+    let moved = *held(&h).iter().find(|t| t.id == 79).unwrap();
+    assert!(
+        moved.at[1] - added.at[1] > 0.5,
+        "{:?} → {:?}",
+        added.at,
+        moved.at
+    );
+    assert!((moved.at[0] - added.at[0]).abs() < 0.01 && (moved.at[2] - added.at[2]).abs() < 0.01);
+    assert_eq!(h.state().editing().history.len(), steps + 2);
+    assert_eq!(
+        h.state().editing().history.labels().0.last().unwrap(),
+        "Move area trigger 79"
+    );
+
+    // Delete the client's own sphere 45; then undo it, and save: the table in the client's
+    // patch-enUS-4.MPQ holds the old rows byte for byte and the new one as moved.
+    h.get_by_label_contains("trigger 45").click();
+    h.run();
+    h.get_by_label("Delete").click();
+    h.run_steps(3);
+    assert!(held(&h).iter().all(|t| t.id != 45));
+    assert_eq!(h.state().editing().history.len(), steps + 3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        held(&h).iter().any(|t| t.id == 45),
+        "undo brings trigger 45 back"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(3);
+    let written = smpq_extract(
+        &client.join("Data/enUS/patch-enUS-4.MPQ"),
+        "DBFilesClient\\AreaTrigger.dbc",
+        &dir.path().join("scratch"),
+    );
+    let old = old_triggers();
+    assert_eq!(
+        &written[20..20 + 2 * 40],
+        &old[20..20 + 2 * 40],
+        "the old rows, byte for byte"
+    );
+    let row: Vec<f32> = (0..10)
+        .map(|k| f32::from_le_bytes(written[20 + 80 + 4 * k..][..4].try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        u32::from_le_bytes(written[100..104].try_into().unwrap()),
+        79
+    );
+    assert_eq!(&row[2..6], &[moved.at[0], moved.at[1], moved.at[2], 5.0]);
+
+    // Undo back to the tables as read.
+    for _ in 0..2 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert!(editor_support::map(&h).client_tables == as_read);
+}

@@ -5,6 +5,7 @@
 //! give, blended here by the rule `doc::light` documents (not by calling loam).
 
 mod common;
+mod editor_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -639,4 +640,223 @@ fn light_add_writes_a_vanilla_client_its_own_layout_and_refuses_unknown_bands() 
     let new = rows.iter().find(|r| r.id.id == 3).expect("row 3");
     assert_eq!(new.light_params[0], 3, "a copy of light 2's set");
     assert_eq!(new.light_params.len(), 5);
+}
+
+/// The light tables as the open map holds them in the editor.
+fn held_rows(
+    h: &egui_kittest::Harness<'_, loam::app::LoamApp>,
+) -> loam::assets::client::LightTableRows {
+    let map = editor_support::map(h);
+    loam::assets::client::LightTableRows::from_held(
+        &map.client_tables,
+        &loam::assets::client::ClientGeneration::V335,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_light_tool_adds_moves_and_keys_a_light_each_one_undo_step() {
+    use egui::{Key, Modifiers};
+    use egui_kittest::kittest::Queryable;
+    use loam::doc::editing::Tool;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor_support::harness(editor_support::Opening {
+        client: Some(client(dir.path(), false)),
+        window_frames: true,
+        ..Default::default()
+    });
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    editor_support::choose_tool(&mut h, Tool::Lights);
+    // The panel lists the map's one placed light (the global one has no place).
+    assert!(editor_support::shows(&h, "1 light(s)"));
+    assert!(editor_support::shows(&h, "light 2"));
+    let as_read = editor_support::map(&h).client_tables;
+    let steps = h.state().editing().history.len();
+    assert!(
+        !h.state().has_unsaved(),
+        "reading the tables to show them is no edit"
+    );
+
+    // Add: a new light, copying the global light's sets, one step.
+    h.get_by_label("Add light").click();
+    h.run_steps(3);
+    let rows = held_rows(&h);
+    assert_eq!(rows.placed(MAP_ID), vec![2, 3]);
+    let (_, place, sets) = rows.light(3).unwrap();
+    assert_ne!(
+        sets[0], 1,
+        "the new light has its own copy of the global light's set"
+    );
+    assert_eq!(
+        rows.colour_band(sets[0], 2),
+        rows.colour_band(1, 2),
+        "the copy carries the global light's sky-top keys"
+    );
+    assert_eq!(h.state().editing().history.len(), steps + 1);
+    let (labels, _) = h.state().editing().history.labels();
+    assert_eq!(labels.last().unwrap(), "Add light");
+    assert!(h.state().has_unsaved(), "a light added is a change to save");
+
+    // Move: drag the gizmo's north arrow; the light moves along x only, one step.
+    let (centre, _, _) = loam::doc::zone::light_in_world(&place);
+    let camera = *h.state().camera();
+    let vp = camera.view_projection(view.width() / view.height());
+    let c = glam::Vec3::new(centre[0] as f32, centre[1] as f32, centre[2] as f32);
+    let g = loam::render::gizmo::layout(c, None, vp, camera.eye()).unwrap();
+    let screen = |n: [f32; 2]| {
+        egui::pos2(
+            view.center().x + n[0] * view.width() / 2.0,
+            view.center().y - n[1] * view.height() / 2.0,
+        )
+    };
+    let (from, tip) = (screen(g.centre), screen(g.axes[0].0));
+    let grab = from + (tip - from) * 0.7;
+    editor_support::drag(&mut h, grab, grab + (tip - from) * 0.8, Modifiers::NONE);
+    let (_, moved, _) = held_rows(&h).light(3).unwrap();
+    let (now, _, _) = loam::doc::zone::light_in_world(&moved);
+    assert!(now[0] - centre[0] > 1.0, "{centre:?} → {now:?}");
+    assert!((now[1] - centre[1]).abs() < 0.01 && (now[2] - centre[2]).abs() < 0.01);
+    assert_eq!(h.state().editing().history.len(), steps + 2);
+    assert_eq!(
+        h.state().editing().history.labels().0.last().unwrap(),
+        "Move light 3"
+    );
+
+    // A band key: the first band shown is "direct"; Add key puts one at the view's time.
+    let keys_before = held_rows(&h).colour_band(sets[0], 0).len();
+    h.get_by_label_contains("Add key at").click();
+    h.run_steps(3);
+    assert_eq!(held_rows(&h).colour_band(sets[0], 0).len(), keys_before + 1);
+    assert_eq!(h.state().editing().history.len(), steps + 3);
+
+    // Undo all three: the tables as read, bit for bit.
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert!(editor_support::map(&h).client_tables == as_read);
+    assert!(
+        !h.state().has_unsaved(),
+        "undone back to the tables as read"
+    );
+    for (name, rows) in editor_support::map(&h).client_tables.iter() {
+        assert_eq!(
+            rows.to_bytes(),
+            as_read.get(name).unwrap().to_bytes(),
+            "{name}"
+        );
+    }
+}
+
+/// A sky box model: a cube 2,000 yards across seen from inside (two-sided, unlit, unfogged,
+/// its texture absent so that it draws plain), written by loam's sample M2 writer; the M2 and
+/// its skin.
+fn cube_skybox() -> (Vec<u8>, Vec<u8>) {
+    use loam::sample::mesh::{Mesh, Part};
+    let h = 1000.0f32;
+    let corners: Vec<[f32; 3]> = (0..8)
+        .map(|k| {
+            let s = |bit: u32| if k & bit == 0 { -h } else { h };
+            [s(1), s(2), s(4)]
+        })
+        .collect();
+    let faces: [[u16; 4]; 6] = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let indices: Vec<u16> = faces
+        .iter()
+        .flat_map(|f| [f[0], f[1], f[2], f[0], f[2], f[3]])
+        .collect();
+    let mesh = Mesh {
+        normals: corners
+            .iter()
+            .map(|c| {
+                let l = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+                c.map(|v| -v / l)
+            })
+            .collect(),
+        uvs: vec![[0.0, 0.0]; 8],
+        parts: vec![Part {
+            first_vertex: 0,
+            vertex_count: 8,
+            first_index: 0,
+            index_count: indices.len(),
+            material: 0,
+        }],
+        positions: corners,
+        indices,
+    };
+    let material = loam::sample::m2::M2Material {
+        texture: "Environments\\Stars\\TestSkyboxAbsent.blp",
+        render_flags: 0x1 | 0x2 | 0x4,
+        blend: 0,
+    };
+    loam::sample::m2::encode("TestSkybox", &mesh, &[material], &[])
+}
+
+#[test]
+fn a_light_whose_parameters_name_a_sky_box_draws_it_around_the_eye() {
+    let dir = tempfile::tempdir().unwrap();
+    // The local light's set (2) names LightSkybox row 4, whose model the client holds; the
+    // global light's names none.
+    let mut files = light_tables(8);
+    let params_row = |id: u32, skybox: u32| {
+        let mut row = vec![Ok(0u32); 9];
+        row[0] = Ok(id);
+        row[2] = Ok(skybox);
+        row
+    };
+    files[1].1 = wdbc(9, &[params_row(1, 0), params_row(2, 4)], &[]);
+    let skyboxes = wdbc(
+        3,
+        &[vec![Ok(4), Err(0), Ok(0)]],
+        &["Environments\\Stars\\TestSkybox.mdx"],
+    );
+    files.push(("DBFilesClient\\LightSkybox.dbc", skyboxes));
+    files.push((
+        "DBFilesClient\\Map.dbc",
+        map_dbc(66, 5, MAP_ID, MAP, "Sample"),
+    ));
+    let (m2, skin) = cube_skybox();
+    files.push(("Environments\\Stars\\TestSkybox.m2", m2));
+    files.push(("Environments\\Stars\\TestSkybox00.skin", skin));
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+    let wrath = client_with(&dir.path().join("wrath"), false, &files);
+    let shot = |name: &str| {
+        let p = dir.path().join(format!("{name}.png"));
+        if let Some(keep) = std::env::var_os("SKYBOX_SHOTS") {
+            let _ = std::fs::create_dir_all(&keep);
+            return std::path::Path::new(&keep).join(format!("{name}.png"));
+        }
+        p
+    };
+
+    // Inside the local light: the cube's plain grey fills the view where the sky was.
+    let [eye, target] = up(LOCAL_AT);
+    let inside = centre(&wrath, eye, target, "12:00", &shot("skybox"));
+    let sky = rgb(LOCAL_TOP);
+    let far_from = |c: [f64; 3], want: [f64; 3]| (0..3).any(|k| (c[k] - want[k]).abs() > 30.0);
+    assert!(
+        far_from(inside, sky),
+        "the sky box hides the sky: {inside:?}"
+    );
+    assert!(
+        (inside[0] - inside[1]).abs() <= 3.0 && (inside[1] - inside[2]).abs() <= 3.0,
+        "an untextured unlit model draws grey: {inside:?}"
+    );
+    // Far outside it, under the global light (no sky box): the sky as the tables give it.
+    let [eye, target] = up([2000.0, -200.0, 1000.0]);
+    let outside = centre(&wrath, eye, target, "12:00", &shot("no-skybox"));
+    assert_near(
+        outside,
+        rgb(GLOBAL_TOP[2]),
+        "no sky box under the global light",
+    );
 }

@@ -143,18 +143,18 @@ impl LoamApp {
 
     /// The vertex selection tool's selected vertices.
     pub fn selected_vertices(&self) -> &std::collections::BTreeSet<crate::edit::lattice::Vertex> {
-        self.parts.toolbox.vertex_selection.selected()
+        self.parts.toolbox.shaping.vertex_selection.selected()
     }
 
     /// The road tool's control points (world x, y), not yet laid.
     pub fn road_points(&self) -> &[[f64; 2]] {
-        self.parts.toolbox.road_tool.points()
+        self.parts.toolbox.shaping.road_tool.points()
     }
 
     /// The `road` operation Lay road would run now on the open map.
     pub fn road_op(&self) -> Result<crate::edit::shapes::road_ops::RoadOp, String> {
         let s = self.cx.doc.session.as_ref().ok_or("no map is open")?;
-        self.parts.toolbox.road_tool.op(&s.map)
+        self.parts.toolbox.shaping.road_tool.op(&s.map)
     }
 
     /// Where the object tool's gizmo stands (see [`toolbox::object_tool::ObjectTool::gizmo_centre`]).

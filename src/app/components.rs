@@ -10,7 +10,7 @@ use crate::app::{
     toolbox::brushes, toolbox::map_edits, toolbox::mask_preview, toolbox::object_tool,
     toolbox::presets, toolbox::road_tool, toolbox::scatter_tool, toolbox::script_tool,
     toolbox::terrain_clipboard, toolbox::texture_tools, toolbox::vertex_selection,
-    view_options::daylight, view_options::missing_models, view_options::places,
+    toolbox::zone_tool, view_options::daylight, view_options::missing_models, view_options::places,
     view_options::view_settings, view_options::zone_marks, window,
 };
 
@@ -65,10 +65,8 @@ pub struct ToolComponents {
     pub map_edits: map_edits::MapEdits,
     /// The brushes and the tool panel's settings.
     pub brushes: brushes::Brushes,
-    /// The vertex selection tool and its selection.
-    pub vertex_selection: vertex_selection::VertexSelection,
-    /// The road tool and the road being edited.
-    pub road_tool: road_tool::RoadTool,
+    /// The vertex selection and road tools.
+    pub shaping: ShapingTools,
     /// The tool panel's brush presets.
     pub presets: presets::Presets,
     /// The Biome tool's kept biomes.
@@ -77,6 +75,17 @@ pub struct ToolComponents {
     pub mask_preview: mask_preview::MaskPreview,
     /// The Script tool and its Lua brushes.
     pub script_tool: script_tool::ScriptTool,
+    /// The Lights and Area triggers tools.
+    pub zone_tool: zone_tool::ZoneTool,
+}
+
+/// The tools that shape the ground through chosen vertices and curves.
+#[derive(Default)]
+pub struct ShapingTools {
+    /// The vertex selection tool and its selection.
+    pub vertex_selection: vertex_selection::VertexSelection,
+    /// The road tool and the road being edited.
+    pub road_tool: road_tool::RoadTool,
 }
 
 /// The View and Settings menus' components.
@@ -98,7 +107,7 @@ impl Components {
     /// Every component, in the order intents pass them and windows are drawn (a component
     /// may hand an intent on as another: the asset browser a model to the object tool, the
     /// Copy & paste tool its bake to the Edit menu's).
-    pub fn all(&mut self) -> [&mut dyn Component; 28] {
+    pub fn all(&mut self) -> [&mut dyn Component; 29] {
         [
             &mut self.files.save_as,
             &mut self.files.open_from_client,
@@ -123,8 +132,9 @@ impl Components {
             &mut self.view.missing_models,
             &mut self.view.daylight,
             &mut self.view.zone_marks,
-            &mut self.toolbox.vertex_selection,
-            &mut self.toolbox.road_tool,
+            &mut self.toolbox.shaping.vertex_selection,
+            &mut self.toolbox.shaping.road_tool,
+            &mut self.toolbox.zone_tool,
             &mut self.keys,
             &mut self.view.places,
             &mut self.palette,
@@ -150,12 +160,12 @@ impl Components {
                 terrain_clipboard: Default::default(),
                 map_edits: Default::default(),
                 brushes: Default::default(),
-                vertex_selection: Default::default(),
-                road_tool: Default::default(),
+                shaping: Default::default(),
                 presets: Default::default(),
                 biomes: Default::default(),
                 mask_preview: Default::default(),
                 script_tool: Default::default(),
+                zone_tool: Default::default(),
             },
             view: Default::default(),
             window: Default::default(),

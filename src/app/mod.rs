@@ -269,8 +269,8 @@ impl LoamApp {
         );
         panels::with_shaping_tools(
             &mut right,
-            self.parts.toolbox.vertex_selection.view(),
-            &self.parts.toolbox.road_tool,
+            self.parts.toolbox.shaping.vertex_selection.view(),
+            &self.parts.toolbox.shaping.road_tool,
         );
         let scripts = self.parts.toolbox.script_tool.view(&self.cx);
         panels::with_presets(
@@ -279,6 +279,7 @@ impl LoamApp {
             &self.cx.settings,
             scripts,
         );
+        panels::with_zone(&mut right, self.parts.toolbox.zone_tool.view(&self.cx));
         egui::Panel::right("loam-tools")
             .resizable(true)
             .default_size(270.0)
@@ -305,6 +306,8 @@ impl LoamApp {
     /// do when nothing can be drawn), the gizmo and the rubber band; returns its input.
     fn draw_view(&mut self, ui: &mut egui::Ui) -> ui::viewport::ViewportInput {
         let light = self.parts.view.daylight.scene_light(&self.cx);
+        let skybox = (self.parts.view.daylight.skybox(&self.cx))
+            .and_then(|(name, _)| self.cx.streams.objects.skybox_model(&name));
         let cx = &self.cx;
         let gl = cx.gl.clone();
         let has_gl = gl.lock().has_renderer();
@@ -316,8 +319,9 @@ impl LoamApp {
         let camera = cx.view.camera;
         let mut overlays = toolbox::overlays::overlays(cx, &self.parts.toolbox.terrain_clipboard);
         let tool = cx.doc.editing.settings.tool;
-        if tool == Tool::Road
-            || (tool == Tool::SelectVertices && !self.parts.toolbox.vertex_selection.shows_brush())
+        if matches!(tool, Tool::Road | Tool::Lights | Tool::Triggers)
+            || (tool == Tool::SelectVertices
+                && !self.parts.toolbox.shaping.vertex_selection.shows_brush())
         {
             overlays.brush = None;
         }
@@ -358,6 +362,15 @@ impl LoamApp {
                             let mut list =
                                 scene.draw_list(params.view_projection, params.eye, &filter);
                             list.selected = scene.selection_boxes(&selected);
+                            list.skybox = skybox.map(|id| {
+                                let at = params.eye;
+                                let scale = crate::render::scene::SKYBOX_SCALE;
+                                (
+                                    id,
+                                    glam::Mat4::from_translation(at)
+                                        * glam::Mat4::from_scale(glam::Vec3::splat(scale)),
+                                )
+                            });
                             gl.lock().draw_list = list;
                             scene::gl_bridge::paint_callback(&gl, rect, params)
                         })

@@ -236,6 +236,7 @@ pub(super) fn right_view(
         presets: Default::default(),
         biomes: Vec::new(),
         scripts: Default::default(),
+        zone: Default::default(),
         note: (!doc.editing.refused.is_empty()).then(|| {
             let why = if doc.editing.settings.tool == Tool::SwapTexture {
                 "they paint the new texture already"
@@ -271,6 +272,11 @@ pub(super) fn with_shaping_tools(
 ) {
     view.tools.selection = selection;
     view.tools.road = road.view(view.tools.textures.clone());
+}
+
+/// Adds the Lights and Area triggers tools' panel to `view`.
+pub(super) fn with_zone(view: &mut RightView, zone: ui::zone_panel::ZoneView) {
+    view.tools.zone = zone;
 }
 
 /// Adds the presets' section, the kept biomes' names and the Script tool's brushes to `view`.

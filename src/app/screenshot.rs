@@ -174,6 +174,9 @@ pub struct ShotOperations {
     pub select_box: Option<[f64; 4]>,
     /// Choose the Script tool with this script file's brush of this name.
     pub script: Option<(std::path::PathBuf, String)>,
+    /// Choose the Lights or Area triggers tool, with this light or trigger chosen and (Lights)
+    /// this band shown.
+    pub zone: Option<(Tool, Option<u32>, usize)>,
 }
 
 /// One measured frame: the renderer's latest per-pass figures and the app's own CPU time (ms).
@@ -281,6 +284,11 @@ impl ScreenshotJob {
                 file.clone(),
                 brush.clone(),
             )));
+        }
+        if let Some((tool, chosen, band)) = o.zone {
+            cx.doc.editing.settings.tool = tool;
+            intents.push(Intent::Zone(crate::command::ZoneIntent::Select(chosen)));
+            intents.push(Intent::Zone(crate::command::ZoneIntent::Band(band)));
         }
         if let Some(b) = o.select_box {
             intents.push(Intent::Selection(SelectionIntent::SelectBox(b)));

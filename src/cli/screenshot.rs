@@ -94,6 +94,16 @@ pub struct ShotArgs {
     /// The brush of `--script` to choose, by the name it declares.
     #[arg(long, value_name = "NAME", requires = "script")]
     brush: Option<String>,
+    /// Choose the Lights or Area triggers tool: the shot shows its panel and marks.
+    #[arg(long, value_name = "TOOL", value_enum)]
+    zone_tool: Option<ShotZoneTool>,
+    /// With `--zone-tool`: choose this light or trigger (by its row id).
+    #[arg(long, value_name = "ID", requires = "zone_tool")]
+    zone_select: Option<u32>,
+    /// With `--zone-tool lights`: show this band's keys in the panel (`sky-top`, `fog`,
+    /// `fog-end`…).
+    #[arg(long, value_name = "BAND", requires = "zone_tool")]
+    zone_band: Option<String>,
     /// Show a dialog (for a picture of it).
     #[arg(long, value_name = "NAME", value_enum)]
     dialog: Option<ShotDialog>,
@@ -209,6 +219,20 @@ pub fn run(args: ShotArgs) -> Result<ExitCode, LoamError> {
                 _ => None,
             },
             script: args.script.zip(args.brush),
+            zone: match args.zone_tool {
+                None => None,
+                Some(t) => Some((
+                    match t {
+                        ShotZoneTool::Lights => crate::edit::tools::Tool::Lights,
+                        ShotZoneTool::AreaTriggers => crate::edit::tools::Tool::Triggers,
+                    },
+                    args.zone_select,
+                    match args.zone_band.as_deref() {
+                        None => 0,
+                        Some(name) => band_index(name)?,
+                    },
+                )),
+            },
         },
         measure: ShotMeasure {
             frames: args.measure,
@@ -300,4 +324,23 @@ mod tests {
         );
         assert_eq!(cli.shot.select_box, Some(vec![-5.0, 6.0, 7.0, 8.0]));
     }
+}
+
+/// The tools `loam screenshot --zone-tool` chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShotZoneTool {
+    /// Zone ▸ Lights.
+    Lights,
+    /// Zone ▸ Area triggers.
+    AreaTriggers,
+}
+
+/// The Light tool panel's index of band `name` (the colour bands, then the float bands).
+fn band_index(name: &str) -> Result<usize, LoamError> {
+    use crate::assets::client::{COLOUR_BAND_NAMES, FLOAT_BAND_NAMES};
+    COLOUR_BAND_NAMES
+        .iter()
+        .chain(FLOAT_BAND_NAMES.iter())
+        .position(|b| b.eq_ignore_ascii_case(name))
+        .ok_or_else(|| LoamError::Usage(format!("--zone-band: no band called {name}")))
 }

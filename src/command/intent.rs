@@ -141,6 +141,8 @@ pub enum Intent {
     Selection(SelectionIntent),
     /// The road tool.
     Road(RoadIntent),
+    /// The Lights and Area triggers tools.
+    Zone(ZoneIntent),
     /// The tool panel's brush presets.
     Presets(PresetsIntent),
     /// The Biome tool's kept biomes.
@@ -341,6 +343,33 @@ pub enum RoadIntent {
     Apply,
     /// Drop the control points without laying the road.
     Clear,
+}
+
+/// What the Lights and Area triggers tools' panels ask the app to do; each change of the
+/// client's tables is one undo step (a widget dragged, or a colour picked, makes one step
+/// when the mouse is let go).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ZoneIntent {
+    /// Select this light (Lights) or trigger (Area triggers); `None` selects nothing.
+    Select(Option<u32>),
+    /// Add a light or trigger at `at` (world), or at the ground the view looks at; a light
+    /// gets copies of light `like`'s parameter sets (the map's global light's without).
+    Add {
+        /// Where; `None`: the ground the view looks at.
+        at: Option<[f64; 3]>,
+        /// The light whose sets to copy.
+        like: Option<u32>,
+    },
+    /// Copy the selected light (its sets copied) or trigger, a little east of it.
+    Copy,
+    /// Delete the selected light or trigger.
+    Delete,
+    /// Change the selected light.
+    Light(crate::doc::zone::LightChange),
+    /// Put this trigger in place of the one with its id.
+    Trigger(crate::assets::client::AreaTrigger),
+    /// Show band N in the Light tool's panel (the colour bands, then the float bands).
+    Band(usize),
 }
 
 /// What the Textures dialog asks the app to do.

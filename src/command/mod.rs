@@ -18,5 +18,5 @@ pub use intent::{
     AUTOSAVE_RANGE, BiomesIntent, ClipboardIntent, ExportIntent, ImageKind, ImagesIntent, Intent,
     KeysIntent, LeftPanel, NewMapIntent, OpenFromClientIntent, PlacesIntent, PresetsIntent,
     RoadIntent, SaveAsIntent, ScatterIntent, ScriptsIntent, SelectionIntent, TexturesIntent,
-    ViewToggles,
+    ViewToggles, ZoneIntent,
 };

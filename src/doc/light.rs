@@ -264,6 +264,9 @@ pub struct ParamSet {
     pub colours: Vec<Band<[f32; 3]>>,
     /// The 6 float bands: fog end (inches), fog start fraction, then four unused.
     pub floats: Vec<Band<f32>>,
+    /// The sky box model its LightParams row names (LightSkybox.dbc), where the client has
+    /// the table and the row.
+    pub skybox: Option<String>,
 }
 
 impl ParamSet {
@@ -294,6 +297,9 @@ impl ParamSet {
                         })
                 })
                 .collect(),
+            skybox: (tables.param_skyboxes.get(&id))
+                .and_then(|s| tables.skyboxes.get(s))
+                .cloned(),
         }
     }
 
@@ -470,7 +476,11 @@ impl ZoneLights {
         let mut floats = vec![Band::default(); FLOAT_BANDS];
         floats[0] = Band::new([(0, yards as f32)]);
         floats[1] = Band::new([(0, DEFAULT_FOG[0] / DEFAULT_FOG[1])]);
-        let set = ParamSet { colours, floats };
+        let set = ParamSet {
+            colours,
+            floats,
+            skybox: None,
+        };
         ZoneLights {
             lights: vec![ZoneLight {
                 id: 0,
@@ -514,6 +524,25 @@ impl ZoneLights {
             }
         }
         w
+    }
+
+    /// The sky box to draw around an eye at world `at`: the model of the light with the
+    /// largest weight there among those whose parameter set names one, with that weight
+    /// (`underwater`: the underwater sets'). Noggit Red draws each weighted light's sky box
+    /// at the eye (`Skies::draw`); loam draws the strongest one whole.
+    pub fn skybox_at(&self, at: [f64; 3], underwater: bool) -> Option<(&str, f32)> {
+        self.lights
+            .iter()
+            .zip(self.weights(at))
+            .filter(|(_, w)| *w > 0.0)
+            .filter_map(|(l, w)| {
+                let set = match (&l.underwater, underwater) {
+                    (Some(u), true) => u,
+                    _ => &l.clear,
+                };
+                Some((set.skybox.as_deref()?, w))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
     }
 
     /// The light at world `at` (yards) at `time`; `underwater` when the eye is below a
@@ -590,7 +619,30 @@ mod tests {
         ParamSet {
             colours,
             floats: vec![Band::default(); FLOAT_BANDS],
+            skybox: None,
         }
+    }
+
+    #[test]
+    fn the_sky_box_is_the_one_of_the_heaviest_light_that_names_one() {
+        let mut boxed = light(0.0, 10.0, 50.0, [1.0, 0.0, 0.0]);
+        boxed.clear.skybox = Some("Environments\\Stars\\A.mdx".into());
+        let mut bigger = light(0.0, 100.0, 400.0, [0.0, 1.0, 0.0]);
+        bigger.clear.skybox = Some("Environments\\Stars\\B.mdx".into());
+        let mut global = light(0.0, 0.0, 0.0, [0.0, 0.0, 1.0]);
+        global.global = true;
+        let zone = ZoneLights {
+            lights: vec![boxed, bigger, global],
+        };
+        // Inside the small light's inner sphere it alone weighs.
+        let (name, w) = zone.skybox_at([5.0, 0.0, 0.0], false).unwrap();
+        assert_eq!((name, w), ("Environments\\Stars\\A.mdx", 1.0));
+        // In its falloff, 40 yd out, it weighs 0.25 and the bigger light 0.75.
+        let (name, w) = zone.skybox_at([40.0, 0.0, 0.0], false).unwrap();
+        assert_eq!(name, "Environments\\Stars\\B.mdx");
+        assert!((w - 0.75).abs() < 1e-6, "{w}");
+        // Beyond both, the global light names none.
+        assert!(zone.skybox_at([1000.0, 0.0, 0.0], false).is_none());
     }
 
     fn light(x: f64, inner: f64, outer: f64, sky_top: [f32; 3]) -> ZoneLight {

@@ -16,6 +16,7 @@ pub mod runner;
 pub mod script;
 pub mod session;
 pub mod uids;
+pub mod zone;
 
 use client::Client;
 use editing::Editing;
@@ -85,9 +86,17 @@ impl Document {
     }
 
     /// True when there are changes a save would write: edits since the saved point of the
-    /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise.
+    /// history (undoing back to it leaves nothing unsaved), or tiles marked otherwise. Edits
+    /// of the client's tables mark no tile: a map holding them counts as edited.
     pub fn has_unsaved(&self) -> bool {
-        let edited = self.session.as_ref().is_some_and(|s| !s.edited.is_empty());
-        edited && (self.editing.history.is_empty() || !self.editing.history.is_saved())
+        let Some(s) = &self.session else {
+            return false;
+        };
+        let history = &self.editing.history;
+        let tiles = !s.edited.is_empty() && (history.is_empty() || !history.is_saved());
+        // Holding the tables is no edit (a tool read them to show them); a step since the
+        // saved point may be one of theirs.
+        let tables = !s.map.client_tables.is_empty() && !history.is_saved();
+        tiles || tables
     }
 }

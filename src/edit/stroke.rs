@@ -2,7 +2,7 @@
 //! the before and after state of each touched chunk, so undo and redo are swaps. The history
 //! keeps it packed (`history::stored`).
 
-use crate::model::table_rows::{TableChange, apply_table_changes};
+use crate::model::table_rows::TableChange;
 use crate::model::{Chunk, DoodadPlacement, FlightBounds, Map, Tile, TileCoord, WmoPlacement};
 
 /// A chunk's state before and after an edit.
@@ -175,6 +175,21 @@ pub struct TerrainEdit {
 }
 
 impl TerrainEdit {
+    /// A step that changes only rows of the client's tables (the Light and Triggers tools),
+    /// not yet applied.
+    pub fn of_tables(label: String, tables: Vec<TableChange>) -> TerrainEdit {
+        TerrainEdit {
+            label,
+            chunks: Vec::new(),
+            textures: Vec::new(),
+            map_flags: None,
+            objects: Vec::new(),
+            bounds: Vec::new(),
+            tables,
+            already_applied: false,
+        }
+    }
+
     /// The (tile, chunk) pairs this step changes.
     pub fn touched(&self) -> Vec<(TileCoord, usize)> {
         self.chunks
@@ -221,7 +236,7 @@ pub(crate) fn apply_tile_changes(
     (textures, map_flags, objects, bounds, tables): TileChanges,
     forward: bool,
 ) {
-    apply_table_changes(&mut map.client_tables, tables, forward);
+    map.client_tables.apply(tables, forward);
     for t in textures {
         if let Some(tile) = map.tiles.get_mut(&t.tile) {
             let list = if forward { &t.after } else { &t.before };

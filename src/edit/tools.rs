@@ -90,6 +90,12 @@ pub enum Tool {
     SelectVertices,
     /// Lay a road along a curve through clicked points (not a brush: `app::toolbox::road_tool`).
     Road,
+    /// Select, move, resize, add and delete the zone's lights and edit their colours over the
+    /// day (not a brush: `app::toolbox::zone_tool`).
+    Lights,
+    /// Select, move, resize, turn, add and delete the zone's area triggers (not a brush:
+    /// `app::toolbox::zone_tool`).
+    Triggers,
 }
 
 /// A kind of work: the tool bar's buttons, each with its tools as modes, and the groups the
@@ -118,6 +124,8 @@ pub enum ToolKind {
     CopyPaste,
     /// The user's Lua brushes (`doc::script`).
     Scripts,
+    /// The zone's own light and area triggers (the client's tables, `doc::zone`).
+    Zone,
 }
 
 /// One row of [`TOOLS`]: what the panel, the keys, the strokes and the re-bake rules read of a
@@ -183,7 +191,7 @@ const fn other(tool: Tool, name: &'static str, kind: ToolKind) -> ToolRow {
 
 /// Every tool, in the order of the [`Tool`] enum, which is the order the tool panel lists
 /// them: the brushes, then the tools that are not brushes.
-pub const TOOLS: [ToolRow; 33] = {
+pub const TOOLS: [ToolRow; 35] = {
     use ToolKind as K;
     [
         sculpt(Tool::Raise, "Raise", YARDS),
@@ -219,12 +227,14 @@ pub const TOOLS: [ToolRow; 33] = {
         other(Tool::Scatter, "Scatter", K::Objects),
         other(Tool::SelectVertices, "Select vertices", K::SelectVertices),
         other(Tool::Road, "Road", K::Road),
+        other(Tool::Lights, "Lights", K::Zone),
+        other(Tool::Triggers, "Area triggers", K::Zone),
     ]
 };
 
 impl ToolKind {
     /// Every kind, in the tool bar's order.
-    pub const ALL: [ToolKind; 11] = [
+    pub const ALL: [ToolKind; 12] = [
         ToolKind::Sculpt,
         ToolKind::Texture,
         ToolKind::Holes,
@@ -236,6 +246,7 @@ impl ToolKind {
         ToolKind::Road,
         ToolKind::CopyPaste,
         ToolKind::Scripts,
+        ToolKind::Zone,
     ];
 
     /// The name on its button's tooltip and in the Keys window.
@@ -252,6 +263,7 @@ impl ToolKind {
             ToolKind::Road => "Road",
             ToolKind::CopyPaste => "Copy & paste",
             ToolKind::Scripts => "Scripts",
+            ToolKind::Zone => "Zone",
         }
     }
 
@@ -644,9 +656,13 @@ impl ToolSettings {
             Tool::LiquidFlags => ops::OpTool::LiquidFlags,
             // Never stroked: the app sends the object tool's clicks to `object_tool`, and
             // `Editing::begin` refuses it.
-            Tool::Objects | Tool::CopyPaste | Tool::Scatter | Tool::SelectVertices | Tool::Road => {
-                ops::OpTool::Raise
-            }
+            Tool::Objects
+            | Tool::CopyPaste
+            | Tool::Scatter
+            | Tool::SelectVertices
+            | Tool::Road
+            | Tool::Lights
+            | Tool::Triggers => ops::OpTool::Raise,
         };
         let b = &self.brush;
         let stamp = b
@@ -858,7 +874,7 @@ mod tests {
             assert_eq!(r.tool as usize, i, "{:?} is out of place", r.tool);
         }
         // The last variant is the last row: no tool is missing from the table.
-        assert_eq!(Tool::Road as usize, TOOLS.len() - 1);
+        assert_eq!(Tool::Triggers as usize, TOOLS.len() - 1);
         let names: std::collections::BTreeSet<_> = TOOLS.iter().map(|r| r.name).collect();
         assert_eq!(names.len(), TOOLS.len());
         // The panel lists every brush before the first tool that is not one.

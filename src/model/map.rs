@@ -56,7 +56,7 @@ pub struct Map {
     /// AreaTrigger), by game path, as read from the client when a tool first needed them and
     /// as edited since; Save writes those that differ from the client's
     /// (`pipeline::table_archive`). Empty for a map whose zone was not edited.
-    pub client_tables: BTreeMap<String, crate::model::table_rows::DbcRows>,
+    pub client_tables: crate::model::table_rows::ClientTables,
 }
 
 impl Map {
@@ -81,7 +81,7 @@ impl Map {
             tiles: BTreeMap::new(),
             map_wide_names: None,
             wdt_quirks: Vec::new(),
-            client_tables: BTreeMap::new(),
+            client_tables: Default::default(),
         }
     }
 

@@ -191,6 +191,58 @@ impl TableChange {
     }
 }
 
+/// The client's tables a map's zone edits, by game path, with a count of the changes made to
+/// them, so that what is drawn from them (the view's light, the zone overlays) is worked out
+/// again only when they change. Two are equal when their tables are: the count is
+/// bookkeeping, and undo gives back equal tables under a higher count.
+#[derive(Debug, Clone, Default)]
+pub struct ClientTables {
+    tables: std::collections::BTreeMap<String, DbcRows>,
+    revision: u64,
+}
+
+impl PartialEq for ClientTables {
+    fn eq(&self, other: &Self) -> bool {
+        self.tables == other.tables
+    }
+}
+
+impl ClientTables {
+    /// The table at game path `table`, when held.
+    pub fn get(&self, table: &str) -> Option<&DbcRows> {
+        self.tables.get(table)
+    }
+
+    /// Holds `rows` as table `table` (as read from the client: not an edit).
+    pub fn insert(&mut self, table: &str, rows: DbcRows) {
+        self.tables.insert(table.to_string(), rows);
+        self.revision += 1;
+    }
+
+    /// Every table held, by game path.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &DbcRows)> {
+        self.tables.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// True when no table is held.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// Counts every change: a new value means the tables may differ from when it was read.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Puts one side of `changes` into the tables (see [`apply_table_changes`]).
+    pub fn apply(&mut self, changes: &[TableChange], forward: bool) {
+        if !changes.is_empty() {
+            apply_table_changes(&mut self.tables, changes, forward);
+            self.revision += 1;
+        }
+    }
+}
+
 /// Puts one side of `changes` into `tables`: "after" when `forward`, else "before". Rows
 /// leave first, then the changed ones are replaced, then rows come in at their indices in
 /// ascending order, so that the rows end in the order the side had. A table not held is

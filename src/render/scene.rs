@@ -178,6 +178,10 @@ impl ObjectFilter {
     }
 }
 
+/// The scale a sky box model is drawn at around the eye: Noggit Red's (`Skies::draw`), which
+/// keeps Blizzard's sky boxes inside the view's far plane.
+pub const SKYBOX_SCALE: f32 = 0.1;
+
 /// One frame's objects to draw.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DrawList {
@@ -193,6 +197,9 @@ pub struct DrawList {
     pub bounds: Vec<Mat4>,
     /// Unit cube → world, one per selected object (drawn whatever the filter says).
     pub selected: Vec<Mat4>,
+    /// The sky box model around the eye and its model → world matrix, drawn over the sky
+    /// and under everything else (`doc::light::ZoneLights::skybox_at`).
+    pub skybox: Option<(ModelId, Mat4)>,
 }
 
 impl DrawList {

@@ -27,6 +27,7 @@ pub mod tile_map;
 pub mod tool_bar;
 pub mod tool_panel;
 pub mod viewport;
+pub mod zone_panel;
 
 /// Shows `text` and then `widget`, naming the text as the widget's accessible label (how screen
 /// readers, and the window tests, find a field by the words beside it).

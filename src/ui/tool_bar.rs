@@ -30,6 +30,7 @@ fn icon(kind: ToolKind) -> ImageSource<'static> {
         ToolKind::Road => egui::include_image!("../../resources/icons/road.svg"),
         ToolKind::CopyPaste => egui::include_image!("../../resources/icons/copy_paste.svg"),
         ToolKind::Scripts => egui::include_image!("../../resources/icons/scripts.svg"),
+        ToolKind::Zone => egui::include_image!("../../resources/icons/zone.svg"),
     }
 }
 
@@ -49,6 +50,14 @@ fn hint(tool: Tool) -> Option<&'static str> {
         Tool::Erode => "Weather the ground: material slides off steep slopes, or water carves it",
         Tool::TextureRules => "Texture the ground by its slope, height and noise, rule by rule",
         Tool::Biome => "Lay a kind of ground: its erosion, texture rules and scattered models",
+        Tool::Lights => {
+            "The zone's lights: click one to select it, drag its arrows to move it, Ctrl+click \
+             the ground to add one; its colours over the day in the panel"
+        }
+        Tool::Triggers => {
+            "The zone's area triggers: click one to select it, drag its arrows to move it, \
+             Ctrl+click the ground to add one"
+        }
         _ => return None,
     })
 }

@@ -45,6 +45,8 @@ pub struct ToolsView {
     pub biomes: Vec<String>,
     /// The Script tool's brushes and the chosen one's parameters.
     pub scripts: super::script_panel::ScriptsView,
+    /// The Lights and Area triggers tools' panel.
+    pub zone: super::zone_panel::ZoneView,
 }
 
 /// Shows the panel; returns an intent when a setting changed.
@@ -90,6 +92,14 @@ pub fn show(ui: &mut egui::Ui, settings: &ToolSettings, view: &ToolsView) -> Vec
             Tool::Road => {
                 ui.separator();
                 out.extend(super::road_panel::show(ui, &view.road));
+            }
+            Tool::Lights => {
+                ui.separator();
+                out.extend(super::zone_panel::show_lights(ui, &view.zone));
+            }
+            Tool::Triggers => {
+                ui.separator();
+                out.extend(super::zone_panel::show_triggers(ui, &view.zone));
             }
             _ => {}
         }

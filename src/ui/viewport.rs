@@ -262,7 +262,7 @@ fn to_px(rect: Rect, p: [f32; 2]) -> egui::Pos2 {
 }
 
 /// Paints the object tool's gizmo: the ring (yellow) under the arrows (x red, y green, z blue).
-fn paint_gizmo(painter: &egui::Painter, rect: Rect, g: &crate::render::gizmo::Gizmo) {
+pub fn paint_gizmo(painter: &egui::Painter, rect: Rect, g: &crate::render::gizmo::Gizmo) {
     let px = |p: [f32; 2]| to_px(rect, p);
     let ring: Vec<egui::Pos2> = g.ring.iter().map(|&p| px(p)).collect();
     painter.add(egui::Shape::line(

@@ -152,6 +152,7 @@ impl SaveAs {
             }
             Err(e) => format!("save failed: {e}; {unsaved} tile(s) still unsaved, kept in memory"),
         });
+        save_zone_tables(cx);
         if everything && let Some(r) = &mut cx.recovery {
             // Everything is on disk: nothing left to recover.
             if let Err(e) = r.discard_owned() {
@@ -177,8 +178,38 @@ impl SaveAs {
                 {
                     cx.shell.message = Some(e);
                 }
+                save_zone_tables(cx);
             }
         }
+    }
+}
+
+/// Writes the client's tables the Light and Triggers tools changed (`doc::zone::save_tables`)
+/// and says where, after the save's own message; the client is opened again, so that what it
+/// reads now is what was written.
+fn save_zone_tables(cx: &mut AppCtx) {
+    let (Some(s), Some(client)) = (&cx.doc.session, &cx.doc.client) else {
+        return;
+    };
+    let Ok(data) = &client.opened else {
+        return;
+    };
+    let said = cx.shell.message.take().unwrap_or_default();
+    let (note, reopen) = match crate::doc::zone::save_tables(&s.map, data) {
+        Ok(None) => (String::new(), false),
+        Ok(Some(w)) => {
+            let mut note = format!("; zone tables written to {}", w.archive.display());
+            for warning in w.warnings {
+                note.push_str(&format!("; {warning}"));
+            }
+            (note, true)
+        }
+        Err(e) => (format!("; zone tables NOT written: {e}"), false),
+    };
+    cx.shell.message = Some(format!("{said}{note}"));
+    if reopen {
+        let dir = client.dir.clone();
+        cx.doc.client = Some(crate::doc::client::Client::open(&dir));
     }
 }
 

@@ -282,7 +282,27 @@ impl GlState {
                 .horizon
                 .as_ref()
                 .and_then(|h| h.sky_floor(params.eye));
-            timed(&mut timer, gl, Pass::Sky, || s.draw(gl, params, floor));
+            // The zone's sky box over the sky, under everything else: the depth clear below
+            // puts the terrain and objects in front of it wherever they are.
+            let skybox = (self.draw_list.skybox)
+                .filter(|(id, _)| {
+                    self.passes
+                        .objects
+                        .as_ref()
+                        .is_some_and(|o| o.has_model(*id))
+                })
+                .map(|(id, matrix)| DrawList {
+                    models: vec![(id, vec![matrix])],
+                    ..DrawList::default()
+                });
+            let (objects, anim_time) = (&mut self.passes.objects, self.anim_time);
+            timed(&mut timer, gl, Pass::Sky, || {
+                s.draw(gl, params, floor);
+                if let (Some(list), Some(o)) = (&skybox, objects) {
+                    o.pose(gl, list, anim_time);
+                    o.draw(gl, params, list);
+                }
+            });
         }
         // SAFETY: a plain GL call on egui's current context.
         unsafe {

@@ -141,6 +141,17 @@ impl ObjectScene {
         id
     }
 
+    /// The id of sky box model `name` once it is read (asking the workers for it the first
+    /// time); `None` while it loads or when the client has no such file.
+    pub fn skybox_model(&mut self, name: &str) -> Option<ModelId> {
+        let id = self.want_model(name);
+        let ready = self
+            .models
+            .get(&texture_key(name))
+            .is_some_and(|e| matches!(e.slot, Slot::Ready(_)));
+        ready.then_some(id)
+    }
+
     /// Takes in what the workers read: models go to the GPU queue (and their textures and a
     /// WMO's doodads are asked for), textures likewise.
     pub fn poll(&mut self, gl: &mut GlState) {

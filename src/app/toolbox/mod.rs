@@ -24,3 +24,4 @@ pub(super) mod stamps;
 pub(super) mod terrain_clipboard;
 pub(super) mod texture_tools;
 pub(super) mod vertex_selection;
+pub(super) mod zone_tool;

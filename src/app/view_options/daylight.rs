@@ -20,35 +20,58 @@ use crate::render::horizon_mesh::HorizonMesh;
 /// Where the fog starts (yards) with View ▸ Fog off: beyond the horizon's far plane.
 const NO_FOG: f32 = 1.0e6;
 
-/// Which map and client the cached lights belong to.
+/// Which map and client the cached WDL belongs to.
 type LightsKey = (Option<PathBuf>, Option<String>);
 
 /// The open map's lights and WDL, cached, and what the horizon was last built for.
 #[derive(Debug, Default)]
 pub struct Daylight {
-    lights: Option<(LightsKey, ZoneLights)>,
+    /// The lights, and the map, client and table revision they were found for (the Light
+    /// tool's edits change the tables the map holds).
+    lights: Option<((LightsKey, u64), ZoneLights)>,
     wdl: Option<(LightsKey, Option<Wdl>)>,
     horizon_for: Option<(LightsKey, BTreeSet<TileCoord>, bool)>,
 }
 
 impl Daylight {
-    /// The map's lights: the client's for the map's Map.dbc id (found by its folder name, as
-    /// the Area tool's picker finds it), else the default light.
+    /// The map's lights: the tables the map holds (as the Light tool edits them), else the
+    /// client's, for the map's Map.dbc id (found by its folder name, as the Area tool's
+    /// picker finds it); else the default light.
     fn lights(&mut self, cx: &AppCtx) -> &ZoneLights {
         let client = cx.doc.client.as_ref();
-        let map = cx.doc.session.as_ref().map(|s| s.map.name.clone());
-        let key = (client.map(|c| c.dir.clone()), map.clone());
+        let session = cx.doc.session.as_ref();
+        let map = session.map(|s| s.map.name.clone());
+        let revision = session.map_or(0, |s| s.map.client_tables.revision());
+        let key = ((client.map(|c| c.dir.clone()), map.clone()), revision);
         if self.lights.as_ref().is_some_and(|(k, _)| *k != key) {
             self.lights = None;
         }
         let found = || {
             let from_client = client.and_then(|c| {
+                let id = c.map_id(map.as_deref()?)?;
+                let held = (c.opened.as_ref().ok())
+                    .zip(session)
+                    .and_then(|(d, s)| crate::doc::zone::held_lights(&s.map, d));
+                if let Some(tables) = held {
+                    return ZoneLights::from_tables(&tables, id);
+                }
                 let tables = c.lights.as_ref().ok()?.as_ref()?;
-                ZoneLights::from_tables(tables, c.map_id(map.as_deref()?)?)
+                ZoneLights::from_tables(tables, id)
             });
             (key, from_client.unwrap_or_else(ZoneLights::default_day))
         };
         &self.lights.get_or_insert_with(found).1
+    }
+
+    /// The sky box model to draw around the camera, with its light's weight there
+    /// (`ZoneLights::skybox_at`).
+    pub fn skybox(&mut self, cx: &AppCtx) -> Option<(String, f32)> {
+        let eye = cx.view.camera.position;
+        let underwater = cx.doc.session.as_ref().is_some_and(|s| {
+            crate::edit::terrain::liquid::surface_at(&s.map, eye[0], eye[1])
+                .is_some_and(|(h, _)| eye[2] < f64::from(h))
+        });
+        (self.lights(cx).skybox_at(eye, underwater)).map(|(name, w)| (name.to_string(), w))
     }
 
     /// The light at the camera at the view's time of day; the underwater set when the eye is

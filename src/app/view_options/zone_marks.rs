@@ -3,8 +3,9 @@
 //! (AreaTrigger.dbc) as their spheres and boxes, each labelled with its row id (the id
 //! `loam light edit` and `loam trigger remove` take).
 //!
-//! The rows are the client's, read once per map and client; the global light has no place and
-//! is not drawn.
+//! The rows are those the map holds when the Light or Triggers tool read them (edits show at
+//! once), else the client's, read once per map and client; the global light has no place and
+//! is not drawn. The two tools show theirs whatever the View menu says.
 //!
 //! Not for: choosing the light the view is drawn with (`view_options::daylight`, `doc::light`)
 //! or editing the rows (`loam light`, `loam trigger`).
@@ -13,14 +14,16 @@ use crate::app::component::Component;
 use crate::app::context::AppCtx;
 use crate::assets::client::{AreaTrigger, TriggerShape};
 use crate::command::Intent;
+use crate::doc::zone::{held_lights, held_triggers};
+use crate::edit::tools::Tool;
 use crate::model::coords::{LIGHT_UNITS_PER_YARD, light_to_world};
 use crate::render::marks::{Marks, Rgba};
 
 /// A light's place and reach in the world: id, centre, inner and outer radius (yards).
 pub type LightSphere = (u32, [f64; 3], f64, f64);
 
-/// Which map and client the cached rows belong to.
-type Key = (Option<std::path::PathBuf>, Option<String>);
+/// Which map, client and revision of the tables the map holds the cached rows belong to.
+type Key = (Option<std::path::PathBuf>, Option<String>, u64);
 
 /// The open map's lights and triggers, cached per map and client.
 #[derive(Debug, Default)]
@@ -35,26 +38,42 @@ const SPHERE_TRIGGER: Rgba = [80, 220, 255, 230];
 const BOX_TRIGGER: Rgba = [240, 90, 240, 230];
 
 impl ZoneMarks {
-    /// The map's lights and triggers in `cx`'s client (none without one).
+    /// The map's lights and triggers: the tables the map holds (as the Light and Triggers
+    /// tools edit them), else `cx`'s client's (none without one).
     fn rows(&mut self, cx: &AppCtx) -> (&[LightSphere], &[AreaTrigger]) {
         let client = cx.doc.client.as_ref();
-        let map = cx.doc.session.as_ref().map(|s| s.map.name.clone());
-        let key = (client.map(|c| c.dir.clone()), map.clone());
+        let session = cx.doc.session.as_ref();
+        let map = session.map(|s| s.map.name.clone());
+        let revision = session.map_or(0, |s| s.map.client_tables.revision());
+        let key = (client.map(|c| c.dir.clone()), map.clone(), revision);
         if self.rows.as_ref().is_some_and(|(k, ..)| *k != key) {
             self.rows = None;
         }
         let (_, lights, triggers) = self.rows.get_or_insert_with(|| {
             let id = client.and_then(|c| c.map_id(map.as_deref()?));
+            let data = client.and_then(|c| c.opened.as_ref().ok());
+            let held = session.zip(data).and_then(|(s, d)| held_lights(&s.map, d));
             let lights = client
                 .zip(id)
                 .and_then(|(c, id)| {
+                    if let Some(t) = &held {
+                        return Some(map_lights(&t.lights, id));
+                    }
                     let tables = c.lights.as_ref().ok()?.as_ref()?;
                     Some(map_lights(&tables.lights, id))
                 })
                 .unwrap_or_default();
+            let held = session.and_then(|s| held_triggers(&s.map));
             let triggers = client
                 .zip(id)
-                .map(|(c, id)| c.triggers.iter().filter(|t| t.map == id).copied().collect())
+                .map(|(c, id)| match &held {
+                    Some(rows) => rows
+                        .triggers()
+                        .into_iter()
+                        .filter(|t| t.map == id)
+                        .collect(),
+                    None => c.triggers.iter().filter(|t| t.map == id).copied().collect(),
+                })
                 .unwrap_or_default();
             (key, lights, triggers)
         });
@@ -132,18 +151,21 @@ impl Component for ZoneMarks {
     }
 
     fn over_view(&mut self, ui: &mut egui::Ui, view: egui::Rect, cx: &mut AppCtx) -> Vec<Intent> {
-        let toggles = cx.settings.view;
-        if !(toggles.lights || toggles.area_triggers) || cx.doc.session.is_none() {
+        // The Lights and Area triggers tools show theirs whatever the View menu says.
+        let tool = cx.doc.editing.settings.tool;
+        let show_lights = cx.settings.view.lights || tool == Tool::Lights;
+        let show_triggers = cx.settings.view.area_triggers || tool == Tool::Triggers;
+        if !(show_lights || show_triggers) || cx.doc.session.is_none() {
             return Vec::new();
         }
         let aspect = view.width() / view.height().max(1.0);
         let vp = cx.view.camera.view_projection(aspect);
         let eye = cx.view.camera.position;
         let (lights, triggers) = self.rows(cx);
-        if toggles.lights {
+        if show_lights {
             crate::ui::marks::paint(ui.painter(), view, &light_marks(lights, eye, vp));
         }
-        if toggles.area_triggers {
+        if show_triggers {
             crate::ui::marks::paint(ui.painter(), view, &trigger_marks(triggers, vp));
         }
         Vec::new()

@@ -78,6 +78,22 @@ impl TriggerRows {
         Some(TriggerRows { rows })
     }
 
+    /// The table as `rows` holds it (the map's copy, `Map::client_tables`).
+    pub fn from_rows(rows: DbcRows) -> TriggerRows {
+        TriggerRows { rows }
+    }
+
+    /// The table's rows, to hold in the map or compare with it.
+    pub fn rows(&self) -> &DbcRows {
+        &self.rows
+    }
+
+    /// True when the table's layout holds boxes (10 fields; the 0.5.3 – 0.9.1 one holds
+    /// spheres only).
+    pub fn holds_boxes(&self) -> bool {
+        self.rows.fields() >= 10
+    }
+
     /// The table's bytes, every row not edited as read.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.rows.to_bytes()

@@ -20,7 +20,7 @@
 use super::{
     ClientGeneration, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC, LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC,
 };
-use crate::model::table_rows::DbcRows;
+use crate::model::table_rows::{ClientTables, DbcRows};
 
 /// The colour bands of a parameter set, by index, as the command line and the Light tool
 /// name them: Noggit Red's names (`ui/tools/LightEditor`), lower case with hyphens.
@@ -97,16 +97,7 @@ impl LightTableRows {
         float_band: &[u8],
         generation: &ClientGeneration,
     ) -> Result<LightTableRows, String> {
-        let sets = match generation {
-            ClientGeneration::V112 | ClientGeneration::V243 => 5,
-            ClientGeneration::V335 => 8,
-            other => {
-                return Err(format!(
-                    "loam writes light tables for 1.12, 2.4.3 and 3.3.5 clients; WoWDBDefs \
-                     publishes no layout of them for {other}"
-                ));
-            }
-        };
+        let sets = sets_of(generation)?;
         let layout = |bytes: &[u8], fields: usize, name: &str| {
             DbcRows::read(bytes, fields).ok_or_else(|| {
                 format!("{name} does not fit the {generation} layout ({fields} fields a row)")
@@ -119,6 +110,53 @@ impl LightTableRows {
             int_bands: layout(int_band, BAND_FIELDS, LIGHT_INT_BAND_DBC)?,
             float_bands: layout(float_band, BAND_FIELDS, LIGHT_FLOAT_BAND_DBC)?,
         })
+    }
+
+    /// The four tables as `held` holds them (the map's copies, `Map::client_tables`), read
+    /// with `generation`'s Light layout; an error naming a table not held or of another
+    /// layout.
+    pub fn from_held(
+        held: &ClientTables,
+        generation: &ClientGeneration,
+    ) -> Result<LightTableRows, String> {
+        let sets = sets_of(generation)?;
+        let table = |name: &str, fields: usize| {
+            let t = held
+                .get(name)
+                .ok_or_else(|| format!("{name} is not read from the client yet"))?;
+            if t.fields() != fields {
+                return Err(format!(
+                    "{name} does not fit the {generation} layout ({fields} fields a row)"
+                ));
+            }
+            Ok(t.clone())
+        };
+        Ok(LightTableRows {
+            sets,
+            light: table(LIGHT_DBC, 7 + sets)?,
+            params: table(LIGHT_PARAMS_DBC, PARAMS_FIELDS)?,
+            int_bands: table(LIGHT_INT_BAND_DBC, BAND_FIELDS)?,
+            float_bands: table(LIGHT_FLOAT_BAND_DBC, BAND_FIELDS)?,
+        })
+    }
+
+    /// The four tables' game paths and rows, to hold in the map or compare with it.
+    pub fn held(&self) -> [(&'static str, &DbcRows); 4] {
+        [
+            (LIGHT_DBC, &self.light),
+            (LIGHT_PARAMS_DBC, &self.params),
+            (LIGHT_INT_BAND_DBC, &self.int_bands),
+            (LIGHT_FLOAT_BAND_DBC, &self.float_bands),
+        ]
+    }
+
+    /// The ids of map `map`'s placed lights (its global light, at the origin, left out), in
+    /// the table's order.
+    pub fn placed(&self, map: u32) -> Vec<u32> {
+        (self.light.rows().iter())
+            .filter(|r| r[1] == map && r[2..5].iter().any(|w| f32::from_bits(*w) != 0.0))
+            .map(|r| r[0])
+            .collect()
     }
 
     /// The four tables' game paths and bytes, to write.
@@ -305,6 +343,24 @@ impl LightTableRows {
         }
     }
 }
+
+/// How many LightParams ids a Light row of `generation` holds; an error for the clients
+/// WoWDBDefs publishes no layout of.
+pub fn sets_of(generation: &ClientGeneration) -> Result<usize, String> {
+    match generation {
+        ClientGeneration::V112 | ClientGeneration::V243 => Ok(5),
+        ClientGeneration::V335 => Ok(8),
+        other => Err(format!(
+            "loam writes light tables for 1.12, 2.4.3 and 3.3.5 clients; WoWDBDefs publishes \
+             no layout of them for {other}"
+        )),
+    }
+}
+
+/// Fields of a LightIntBand or LightFloatBand row: ID, Num, Time[16], Data[16].
+pub const BAND_ROW_FIELDS: usize = BAND_FIELDS;
+/// Fields of a LightParams row.
+pub const PARAMS_ROW_FIELDS: usize = PARAMS_FIELDS;
 
 /// The first band row of parameter set `set`, with `per` rows a set.
 fn first_row(set: u32, per: u32) -> u32 {

@@ -33,6 +33,8 @@ pub const LIGHT_PARAMS_DBC: &str = "DBFilesClient\\LightParams.dbc";
 pub const LIGHT_INT_BAND_DBC: &str = "DBFilesClient\\LightIntBand.dbc";
 /// Where the client keeps the distance and scale bands.
 pub const LIGHT_FLOAT_BAND_DBC: &str = "DBFilesClient\\LightFloatBand.dbc";
+/// Where the client keeps the sky box models a parameter set may name.
+pub const LIGHT_SKYBOX_DBC: &str = "DBFilesClient\\LightSkybox.dbc";
 
 /// Most keys a band holds (Time[16], Data[16]).
 const BAND_KEYS: usize = 16;
@@ -73,6 +75,12 @@ pub struct LightTables {
     pub lights: Vec<LightRow>,
     /// LightParams ids the client's table holds (a Light row naming another id is skipped).
     pub params: BTreeMap<u32, [f32; 4]>,
+    /// Each LightParams id's LightSkyboxID, where it names one (field 2, WoWDBDefs'
+    /// `LightParams.dbd`).
+    pub param_skyboxes: BTreeMap<u32, u32>,
+    /// LightSkybox.dbc's model paths by id, where the client has the table: 1.9 – 1.12 ID,
+    /// Name; 2.0.0.6080 – 3.3.5 ID, Name, Flags (WoWDBDefs' `LightSkybox.dbd`).
+    pub skyboxes: BTreeMap<u32, String>,
     /// LightIntBand.dbc's rows.
     pub int_bands: BTreeMap<u32, BandRow<u32>>,
     /// LightFloatBand.dbc's rows.
@@ -99,6 +107,8 @@ impl LightTables {
         Some(LightTables {
             lights,
             params: params_rows(params)?,
+            param_skyboxes: params_skyboxes(params)?,
+            skyboxes: BTreeMap::new(),
             int_bands: band_rows(int_band, |w| w)?,
             float_bands: band_rows(float_band, f32::from_bits)?,
         })
@@ -119,6 +129,32 @@ fn light_rows(bytes: &[u8], sets: usize) -> Option<Vec<LightRow>> {
                 falloff_end: float(r, 6),
                 params: (0..sets).map(|k| t.word(r, 7 + k)).collect(),
             })
+            .collect(),
+    )
+}
+
+impl LightTables {
+    /// These tables with LightSkybox.dbc's model names (`bytes`, in its 3- or 2-field
+    /// layout); a table of neither layout leaves them without, so no sky box is drawn.
+    pub fn with_skyboxes(mut self, bytes: Option<&[u8]>) -> LightTables {
+        let table = bytes.and_then(|b| RawTable::read(b, 3).or_else(|| RawTable::read(b, 2)));
+        if let Some(t) = table {
+            self.skyboxes = (0..t.records())
+                .filter_map(|r| Some((t.word(r, 0), t.string(r, 1)?)))
+                .filter(|(_, name)| !name.is_empty())
+                .collect();
+        }
+        self
+    }
+}
+
+/// LightParams.dbc: each id's LightSkyboxID, where not 0.
+fn params_skyboxes(bytes: &[u8]) -> Option<BTreeMap<u32, u32>> {
+    let t = RawTable::read(bytes, 9)?;
+    Some(
+        (0..t.records())
+            .filter(|r| t.word(*r, 2) != 0)
+            .map(|r| (t.word(r, 0), t.word(r, 2)))
             .collect(),
     )
 }
@@ -176,8 +212,9 @@ impl ClientData {
             read(LIGHT_INT_BAND_DBC)?,
             read(LIGHT_FLOAT_BAND_DBC)?,
         );
+        let skyboxes = self.read(LIGHT_SKYBOX_DBC).ok().flatten();
         LightTables::read(&light, &params, &int, &float, self.generation())
-            .map(Some)
+            .map(|t| Some(t.with_skyboxes(skyboxes.as_deref())))
             .ok_or_else(|| {
                 format!(
                     "the light tables fit no published {} layout",

@@ -14,7 +14,7 @@ pub(crate) use dbc::test_table;
 mod error;
 mod generation;
 mod ground_effect_names;
-mod light_rows;
+pub mod light_rows;
 mod light_tables;
 mod liquids;
 mod loose;
@@ -44,8 +44,8 @@ pub use light_rows::{
     COLOUR_BAND_NAMES, FLOAT_BAND_NAMES, LightPlace, LightTableRows, MAX_BAND_KEYS,
 };
 pub use light_tables::{
-    BandRow, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC, LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC, LightRow,
-    LightTables,
+    BandRow, LIGHT_DBC, LIGHT_FLOAT_BAND_DBC, LIGHT_INT_BAND_DBC, LIGHT_PARAMS_DBC,
+    LIGHT_SKYBOX_DBC, LightRow, LightTables,
 };
 pub use liquids::{
     CLASSIC_PATTERNS, CLASSIC_TEXTURES, ClientLiquid, LIQUID_FRAME_MS, LIQUID_FRAMES,
