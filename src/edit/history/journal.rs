@@ -1173,8 +1173,7 @@ mod tests {
         }
         dbc.push(0);
         let table = crate::model::table_rows::DbcRows::read(&dbc, 2).unwrap();
-        map.client_tables
-            .insert("DBFilesClient\\Light.dbc".into(), table);
+        map.client_tables.insert("DBFilesClient\\Light.dbc", table);
         let chunks = (0..1 + next() % 4)
             .map(|i| {
                 let before = chunk(next());
