@@ -139,20 +139,52 @@ fn a_killed_editor_s_edits_are_restored_from_the_recovery_folder_and_saved() {
     assert_eq!(s.edited.iter().copied().collect::<Vec<_>>(), vec![t]);
     assert!(h.state().has_unsaved());
     let restored = &s.map.tiles[&t];
+    let restored_chunks = restored.chunks.clone();
     let original = loam::pipeline::open_map(&wdt).unwrap().map.tiles[&t].clone();
     assert_ne!(restored.chunks, original.chunks, "the edits came back");
-    assert_eq!(restored.chunks.len(), want.tiles[&t].chunks.len());
+    // The tile as the killed editor held it, bit for bit: the autosave's tile (which a file
+    // cannot make exact) is replaced by the opened tile with the recovered step replayed,
+    // since both write the same bytes.
+    let mut in_memory = loam::pipeline::open_map(&wdt).unwrap().map;
+    common::apply_ops(
+        &mut in_memory,
+        OPS,
+        loam::edit::terrain::liquid::LiquidStyle::Mh2o,
+    );
+    assert_eq!(restored.chunks.len(), in_memory.tiles[&t].chunks.len());
     // Compared chunk by chunk: a whole tile's Debug text is too long to read.
     for (i, (a, b)) in restored
         .chunks
         .iter()
-        .zip(&want.tiles[&t].chunks)
+        .zip(&in_memory.tiles[&t].chunks)
         .enumerate()
     {
         assert!(a == b, "chunk {i} differs from the edited tile");
     }
     let note = h.state().message().unwrap_or_default().to_string();
-    assert!(note.contains("undo history is not restored"), "{note}");
+    assert!(note.contains("with its 1 undo step(s)"), "{note}");
+    // The history came back with the tiles: the stroke is listed, and Undo takes the tile
+    // back to the map as opened, bit for bit.
+    let (labels, head) = h.state().editing().history.labels();
+    assert_eq!((labels.len(), head), (1, 1), "{labels:?}");
+    assert!(labels[0].starts_with("Raise"), "{labels:?}");
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .handle(&ctx, Intent::Command(loam::command::Command::Undo));
+    h.run();
+    let undone = &h.state().session().unwrap().map.tiles[&t];
+    for (i, (a, b)) in undone.chunks.iter().zip(&original.chunks).enumerate() {
+        assert!(a == b, "chunk {i}: undo did not give the tile as opened");
+    }
+    assert!(!h.state().editing().history.can_undo());
+    h.state_mut()
+        .handle(&ctx, Intent::Command(loam::command::Command::Redo));
+    h.run();
+    let redone = &h.state().session().unwrap().map.tiles[&t];
+    assert!(
+        redone.chunks == restored_chunks,
+        "redo gives the restored tile again"
+    );
 
     // Save writes them over the map, and nothing is left to recover.
     let ctx = h.ctx.clone();
@@ -183,6 +215,7 @@ fn discard_removes_the_recovered_edits_and_later_keeps_them() {
         tiles: vec![opened.tiles[&t].clone()],
         reuse: Vec::new(),
         files: vec![wdt.clone()],
+        journal: None,
     };
     let dir = loam::pipeline::recovery::folder_for(&root, &wdt);
     loam::pipeline::recovery::write(&dir, &snap).unwrap();
@@ -241,6 +274,7 @@ fn a_monolithic_map_s_recovered_tile_is_restored_and_saved_into_the_wdt() {
         tiles: vec![edited.clone()],
         reuse: Vec::new(),
         files: vec![wdt.clone()],
+        journal: None,
     };
     let root = tmp.path().join("recovery");
     loam::pipeline::recovery::write(&loam::pipeline::recovery::folder_for(&root, &wdt), &snap)
@@ -321,7 +355,10 @@ fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
     raise(&mut s, b, 7.0);
     let root = tmp.path().join("recovery");
     let mut r = Recovery::at(root.clone());
-    assert!(r.autosave(&mut s, 1).is_none());
+    assert!(
+        r.autosave(&mut s, &loam::edit::History::default(), 1)
+            .is_none()
+    );
     assert_eq!(r.finish(), None);
     let dir = r.folder(&wdt);
     let first = loam::pipeline::recovery::read_manifest(&dir).unwrap();
@@ -342,7 +379,10 @@ fn a_later_autosave_copies_only_the_tiles_changed_since_and_keeps_the_others() {
     assert!(s.changed_since_autosave.is_empty());
     // The app's own path: the same choice, written.
     s.changed_since_autosave.append(&mut probe);
-    assert!(r.autosave(&mut s, 1).is_none());
+    assert!(
+        r.autosave(&mut s, &loam::edit::History::default(), 1)
+            .is_none()
+    );
     assert_eq!(r.finish(), None);
     let second = loam::pipeline::recovery::read_manifest(&dir).unwrap();
     assert_ne!(second.snapshot, first.snapshot);

@@ -11,33 +11,23 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::disk::LoamError;
 use crate::doc::session::Session;
+use crate::edit::History;
+use crate::edit::history::Journaled;
+use crate::edit::history::stored::StoredEdit;
 use crate::format::Generation;
 use crate::model::{Tile, TileCoord};
+use crate::pipeline::journal::JournalState;
 use crate::pipeline::recovery::{self, Manifest, Snapshot};
 use crate::ui;
 
-/// Environment variable naming the data directory instead of the platform's (tests use it).
-pub const DATA_DIR_ENV: &str = "LOAM_DATA_DIR";
+pub use crate::pipeline::recovery::{DATA_DIR_ENV, data_dir, recovery_root};
 /// Environment variable giving the autosave interval in seconds for this run, over the
 /// setting (tests use it).
 pub const AUTOSAVE_ENV: &str = "LOAM_AUTOSAVE_SECS";
 
-/// loam's data directory: `$LOAM_DATA_DIR`, else the platform's (`$XDG_DATA_HOME/loam`, as
-/// eframe keeps the settings in).
-pub fn data_dir() -> Option<PathBuf> {
-    std::env::var_os(DATA_DIR_ENV)
-        .map(PathBuf::from)
-        .or_else(|| eframe::storage_dir("loam"))
-}
-
 /// The minimap caches' parent inside the data directory `data` (see `app::files::export`).
 pub fn minimap_root(data: &Path) -> PathBuf {
     data.join("minimaps")
-}
-
-/// The recovery folders' parent inside the data directory `data`.
-pub fn recovery_root(data: &Path) -> PathBuf {
-    data.join("recovery")
 }
 
 /// The autosave interval `$LOAM_AUTOSAVE_SECS` sets for this run, if it does.
@@ -92,8 +82,10 @@ pub struct Recovery {
     last_at: Instant,
     worker: Option<JoinHandle<Result<Manifest, LoamError>>>,
     /// The next snapshot copies every unsaved tile (nothing written yet for this map, or the
-    /// last write failed), rather than only those changed since.
+    /// last write failed), rather than only those changed since, and starts a new journal.
     whole_next: bool,
+    /// The steps the owned folder's journal holds: the next autosave appends only the others.
+    journaled: Journaled,
 }
 
 impl Recovery {
@@ -124,6 +116,7 @@ impl Recovery {
             last_at: Instant::now(),
             worker: None,
             whole_next: true,
+            journaled: Journaled::default(),
         }
     }
 
@@ -162,10 +155,16 @@ impl Recovery {
         Some(failed)
     }
 
-    /// Starts writing the unsaved tiles of `session` (run `id`) when something changed since the
-    /// last autosave and the previous write is done; a map with nothing unsaved has its
-    /// recovery folder removed instead. Returns an error message from a previous write.
-    pub fn autosave(&mut self, session: &mut Session, id: u64) -> Option<String> {
+    /// Starts writing the unsaved tiles of `session` (run `id`) and the new steps of its
+    /// `history` when something changed since the last autosave and the previous write is
+    /// done; a map with nothing unsaved has its recovery folder removed instead. Returns an
+    /// error message from a previous write.
+    pub fn autosave(
+        &mut self,
+        session: &mut Session,
+        history: &History,
+        id: u64,
+    ) -> Option<String> {
         self.last_at = Instant::now();
         if self.worker.is_some() || self.written == Some((id, session.revision)) {
             return None;
@@ -182,19 +181,26 @@ impl Recovery {
             return None;
         }
         let whole = self.whole_next || self.owned.as_ref() != Some(&dir);
-        let snap = snapshot(session, whole);
+        let mut snap = snapshot(session, whole);
+        // The new steps are taken here (their packed arrays shared, not copied) and encoded on
+        // the autosave's thread (docs/reliability.md has the figures).
+        let steps = history.journal_since(&mut self.journaled, whole);
         self.whole_next = false;
         self.owned = Some(dir.clone());
         self.worker = std::thread::Builder::new()
             .name("loam-autosave".into())
-            .spawn(move || recovery::write(&dir, &snap))
+            .spawn(move || {
+                snap.journal = Some(steps.encode());
+                recovery::write(&dir, &snap)
+            })
             .ok();
         None
     }
 
-    /// Writes the unsaved tiles of `session` now and waits (before the map is closed with
-    /// unsaved edits, so that they stay recoverable); the folder is then no longer this run's.
-    pub fn write_now(&mut self, session: &mut Session) -> Result<(), String> {
+    /// Writes the unsaved tiles of `session` and its `history` now and waits (before the map
+    /// is closed with unsaved edits, so that they stay recoverable); the folder is then no
+    /// longer this run's.
+    pub fn write_now(&mut self, session: &mut Session, history: &History) -> Result<(), String> {
         if let Some(e) = self.take_result() {
             return Err(e);
         }
@@ -204,7 +210,13 @@ impl Recovery {
         if session.edited.is_empty() {
             return Ok(());
         }
-        recovery::write(&self.folder(&session.source), &snapshot(session, true))
+        let mut snap = snapshot(session, true);
+        snap.journal = Some(
+            history
+                .journal_since(&mut Journaled::default(), true)
+                .encode(),
+        );
+        recovery::write(&self.folder(&session.source), &snap)
             .map(|_| ())
             .map_err(|e| format!("autosave failed: {e}"))
     }
@@ -265,6 +277,7 @@ pub fn snapshot(session: &mut Session, whole: bool) -> Snapshot {
         tiles,
         reuse,
         files,
+        journal: None,
     }
 }
 
@@ -278,6 +291,9 @@ pub struct Restored {
     pub source: PathBuf,
     /// The recovery folder, for [`Recovery::adopt`] once the map is open.
     pub dir: PathBuf,
+    /// The undo history's steps and shape, to rebuild over the restored tiles
+    /// ([`History::from_journal`]); none when the autosave kept none or it could not be read.
+    pub history: Option<(Vec<StoredEdit>, JournalState)>,
     /// What the status line says.
     pub note: String,
 }
@@ -286,9 +302,14 @@ pub struct Restored {
 impl Recovery {
     /// Before the open map `session` is replaced: its edits, when `unsaved`, are autosaved now
     /// and kept for the next start's offer; a map without any has its recovery folder removed.
-    pub fn leave(&mut self, session: &mut Session, unsaved: bool) -> Result<(), String> {
+    pub fn leave(
+        &mut self,
+        session: &mut Session,
+        history: &History,
+        unsaved: bool,
+    ) -> Result<(), String> {
         if unsaved {
-            self.write_now(session)
+            self.write_now(session, history)
         } else {
             self.discard_owned()
         }
@@ -300,6 +321,7 @@ impl Recovery {
     pub fn tick(
         &mut self,
         session: Option<&mut Session>,
+        history: &History,
         id: u64,
         busy: bool,
         setting_secs: u32,
@@ -314,7 +336,7 @@ impl Recovery {
         };
         if self.due_in(interval).is_zero()
             && !busy
-            && let Some(e) = self.autosave(s, id)
+            && let Some(e) = self.autosave(s, history, id)
         {
             message = Some(e);
         }
@@ -333,13 +355,37 @@ impl Recovery {
             let tiles = recovery::read_tiles(&offer.dir, m, &s.map)?;
             Ok((s, tiles))
         });
-        let (session, tiles) = match read {
+        let (mut session, mut tiles) = match read {
             Ok(r) => r,
             Err(e) => return Some(Err(format!("could not restore {}: {e}", m.map))),
         };
+        let (history, said) = match recovered_history(&offer) {
+            Ok(Some(h)) => {
+                let said = format!("with its {} undo step(s)", h.0.len());
+                (Some(h), said)
+            }
+            Ok(None) => (
+                None,
+                "without an undo history (the autosave kept none)".into(),
+            ),
+            Err(e) => (None, format!("without its undo history ({e})")),
+        };
+        if let Some((steps, state)) = &history {
+            // The tiles the steps reach, as on disk (the autosaved ones are replaced below):
+            // undo finds a tile saved before the crash, and the autosaved tiles are made exact.
+            let reached: Vec<TileCoord> = steps
+                .iter()
+                .flat_map(StoredEdit::tiles)
+                .chain(tiles.iter().map(|t| t.coord))
+                .collect();
+            crate::doc::runner::OpTarget::load(&mut session, &reached);
+            let (header, generation) = (session.map.header_only(), session.generation);
+            tiles = crate::edit::history::exact_tiles(&session.map, tiles, steps, state, |a, b| {
+                recovery::same_on_disk(&header, generation, a, b)
+            });
+        }
         let mut note = format!(
-            "restored {} unsaved tile(s) of {} from the autosave of {}; the undo history is \
-             not restored",
+            "restored {} unsaved tile(s) of {} from the autosave of {}, {said}",
             tiles.len(),
             m.map,
             offer.age()
@@ -360,6 +406,7 @@ impl Recovery {
             tiles,
             source: m.source.clone(),
             dir: offer.dir.clone(),
+            history,
             note,
         }))
     }
@@ -373,6 +420,24 @@ impl Recovery {
     }
 }
 
+/// The undo history the recovery folder of `offer` kept, decoded.
+fn recovered_history(offer: &Offer) -> Result<Option<(Vec<StoredEdit>, JournalState)>, LoamError> {
+    let Some(journal) = recovery::read_journal(&offer.dir, &offer.manifest)? else {
+        return Ok(None);
+    };
+    let Some(state) = journal.state else {
+        return Ok(None);
+    };
+    let file = offer
+        .manifest
+        .journal
+        .as_ref()
+        .map(|j| offer.dir.join(&j.file))
+        .unwrap_or_default();
+    let steps = crate::edit::history::journal::decode_journal(&file, &journal)?;
+    Ok(Some((steps, state)))
+}
+
 /// What the restore dialog shows about a recovered map.
 pub(super) fn restore_view(offer: &Offer) -> ui::dialogs::RestoreView {
     let m = &offer.manifest;
@@ -381,6 +446,7 @@ pub(super) fn restore_view(offer: &Offer) -> ui::dialogs::RestoreView {
         source: m.source.clone(),
         generation: m.generation.clone(),
         tiles: m.tiles.len(),
+        steps: m.journal.as_ref().map_or(0, |j| j.steps as usize),
         age: offer.age(),
         changed: offer.changed.clone(),
     }
@@ -389,4 +455,18 @@ pub(super) fn restore_view(offer: &Offer) -> ui::dialogs::RestoreView {
 /// True when process `pid` is a running loam (its recovery folder is in use, not left over).
 fn editor_running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "loam")
+}
+
+#[cfg(test)]
+mod tests {
+    /// `pipeline::recovery::data_dir` works the folder out without eframe (the command line
+    /// is built without it too), where the editor keeps its settings and autosaves: the two
+    /// must name the same folder.
+    #[test]
+    fn the_data_directory_is_the_one_eframe_keeps_the_settings_in() {
+        if std::env::var_os(super::DATA_DIR_ENV).is_some() {
+            return;
+        }
+        assert_eq!(super::data_dir(), eframe::storage_dir("loam"));
+    }
 }

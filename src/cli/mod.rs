@@ -16,6 +16,7 @@ pub mod new;
 pub mod pipe;
 pub mod problem;
 pub mod progress;
+pub mod recover;
 pub mod sample;
 #[cfg(feature = "editor")]
 pub mod screenshot;
@@ -511,6 +512,27 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         undo: Option<usize>,
     },
+    /// What the editor's autosave kept of maps it did not save (a crash, a kill): `--list` the
+    /// maps, a map's recovered undo steps (`MAP --history`), or the map written with its
+    /// autosaved tiles (`MAP OUT --to VERSION [--undo N]`).
+    Recover {
+        /// The map as the editor opened it (the path it was given).
+        map: Option<PathBuf>,
+        /// Folder that receives the recovered map.
+        out: Option<PathBuf>,
+        /// List the maps with an autosave: path, time (UTC) and undo steps, one a line.
+        #[arg(long, conflicts_with_all = ["map", "out", "history", "to", "undo"])]
+        list: bool,
+        /// Print MAP's recovered undo steps, oldest first, one a line.
+        #[arg(long, requires = "map", conflicts_with_all = ["out", "to", "undo"])]
+        history: bool,
+        /// Target generation of OUT: 0.5.3, 0.5.5, 0.6.0, 1.12 or 3.3.5.
+        #[arg(long, value_parser = parse_generation, requires = "out")]
+        to: Option<Generation>,
+        /// Undo the recovered history's last N steps before writing.
+        #[arg(long, value_name = "N", requires = "out")]
+        undo: Option<usize>,
+    },
     /// Run one stroke of a Lua brush (docs/scripting.md, "Lua brushes") on a map and save the
     /// result as `apply` does.
     Script {
@@ -714,6 +736,21 @@ pub fn run(cli: Cli) -> ExitCode {
             &out,
             undo.unwrap_or(0),
         ),
+        Some(Command::Recover {
+            map,
+            out,
+            list,
+            history,
+            to,
+            undo,
+        }) => match (map, out, to) {
+            _ if list => recover::list(),
+            (Some(map), None, None) if history => recover::history(&map),
+            (Some(map), Some(out), Some(to)) => recover::write(&map, &out, to, undo.unwrap_or(0)),
+            _ => Err(crate::disk::LoamError::Usage(
+                "loam recover --list | MAP --history | MAP OUT --to VERSION [--undo N]".into(),
+            )),
+        },
         Some(Command::Script {
             map,
             file,

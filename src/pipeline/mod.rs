@@ -10,6 +10,7 @@
 pub mod client_pack;
 pub mod encode;
 pub mod extractors;
+pub mod journal;
 pub mod locate;
 pub mod mpq;
 pub mod open;

@@ -16,6 +16,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use super::journal::{self, JournalWrite};
 use super::source::TileSource;
 use crate::disk::{LoamError, Result, io_err, tile_file_name, write_atomic};
 use crate::format::v18::AlphaDepth;
@@ -26,6 +27,36 @@ use crate::model::{Map, Tile, TileCoord};
 pub const MANIFEST: &str = "manifest.json";
 /// The manifest layout this build writes and reads.
 pub const MANIFEST_VERSION: u32 = 1;
+
+/// Environment variable naming the data directory instead of the platform's (tests use it).
+pub const DATA_DIR_ENV: &str = "LOAM_DATA_DIR";
+
+/// loam's data directory: `$LOAM_DATA_DIR`, else the platform's, the folder eframe keeps the
+/// editor's settings in (`$XDG_DATA_HOME/loam` or `~/.local/share/loam`, `~/Library/Application
+/// Support/loam`, `%APPDATA%\loam\data`). Worked out here rather than asked of eframe, so that
+/// the command line finds the editor's autosaves in a build without the editor.
+pub fn data_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os(DATA_DIR_ENV) {
+        return Some(PathBuf::from(d));
+    }
+    let home = std::env::home_dir();
+    if cfg!(target_os = "windows") {
+        std::env::var_os("APPDATA").map(|a| PathBuf::from(a).join("loam").join("data"))
+    } else if cfg!(target_os = "macos") {
+        home.map(|h| h.join("Library/Application Support/loam"))
+    } else {
+        std::env::var_os("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| home.map(|h| h.join(".local").join("share")))
+            .map(|p| p.join("loam"))
+    }
+}
+
+/// The recovery folders' parent inside the data directory `data`.
+pub fn recovery_root(data: &Path) -> PathBuf {
+    data.join("recovery")
+}
 
 /// What a map's recovery folder holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,6 +79,23 @@ pub struct Manifest {
     pub tiles: Vec<(u8, u8)>,
     /// The map's files on disk as they were at the autosave: the source and each tile's file.
     pub stamps: Vec<Stamp>,
+    /// The undo journal that goes with the snapshot (none from a loam that wrote none).
+    #[serde(default)]
+    pub journal: Option<JournalRef>,
+}
+
+/// The undo journal a manifest names: the file, and how much of it goes with the snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalRef {
+    /// The file (beside the manifest).
+    pub file: String,
+    /// Its bytes up to the state that goes with the snapshot (a later write cut short, or one
+    /// the manifest never named, lies after them).
+    pub bytes: u64,
+    /// Steps held at that state.
+    pub steps: u64,
+    /// Steps applied at that state.
+    pub head: u64,
 }
 
 /// A file's size and modification time, to tell whether it changed since.
@@ -93,6 +141,8 @@ pub struct Snapshot {
     pub reuse: Vec<TileCoord>,
     /// The files to stamp: the source and each unsaved tile's file.
     pub files: Vec<PathBuf>,
+    /// The undo history's new steps and shape, for the journal (none: no journal is kept).
+    pub journal: Option<JournalWrite>,
 }
 
 /// The recovery folder of the map opened from `source`, under `root`: the map's file name and
@@ -132,7 +182,8 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
                 .try_for_each(|(name, bytes)| write_atomic(&folder.join(name), bytes))
         })
         .and_then(|()| reuse(dir, &folder, snap))
-        .and_then(|()| {
+        .and_then(|()| write_journal(dir, snap))
+        .and_then(|journal| {
             let manifest = Manifest {
                 version: MANIFEST_VERSION,
                 source: std::path::absolute(&snap.source).unwrap_or_else(|_| snap.source.clone()),
@@ -154,6 +205,7 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
                     all
                 },
                 stamps: snap.files.iter().map(|p| Stamp::of(p)).collect(),
+                journal,
             };
             let text = serde_json::to_vec_pretty(&manifest)
                 .map_err(|e| LoamError::Usage(format!("recovery manifest: {e}")))?;
@@ -164,7 +216,10 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
         let _ = fs::remove_dir_all(&folder);
         return written;
     }
-    // The manifest names the new snapshot: the older ones are no longer needed.
+    // The manifest names the new snapshot and journal: the older ones are no longer needed.
+    if let Ok(m) = &written {
+        journal::remove_others(dir, m.journal.as_ref().map(|j| j.file.as_str()));
+    }
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name();
@@ -174,6 +229,60 @@ pub fn write(dir: &Path, snap: &Snapshot) -> Result<Manifest> {
         }
     }
     written
+}
+
+/// Writes the journal part of `snap`: appended to the journal the manifest in `dir` names, or
+/// a new file when the write is whole (or there is none to append to).
+fn write_journal(dir: &Path, snap: &Snapshot) -> Result<Option<JournalRef>> {
+    let Some(w) = &snap.journal else {
+        return Ok(None);
+    };
+    let previous = if w.whole {
+        None
+    } else {
+        read_manifest(dir)?.journal
+    };
+    let (file, bytes) = match previous {
+        Some(p) => {
+            let bytes = journal::write(&dir.join(&p.file), w, p.bytes)?;
+            (p.file, bytes)
+        }
+        None if w.whole => {
+            let file = journal::new_name();
+            let bytes = journal::write(&dir.join(&file), w, 0)?;
+            (file, bytes)
+        }
+        None => {
+            return Err(LoamError::Usage(format!(
+                "{}: no journal to append the history to",
+                dir.display()
+            )));
+        }
+    };
+    Ok(Some(JournalRef {
+        file,
+        bytes,
+        steps: w.state.len,
+        head: w.state.head,
+    }))
+}
+
+/// The undo journal the manifest of `dir` names, read up to what it vouches for; `None` when it
+/// names none.
+pub fn read_journal(dir: &Path, manifest: &Manifest) -> Result<Option<journal::Journal>> {
+    let Some(j) = &manifest.journal else {
+        return Ok(None);
+    };
+    let read = journal::read(&dir.join(&j.file), Some(j.bytes))?;
+    if read.end != j.bytes || read.state.map(|s| (s.len, s.head)) != Some((j.steps, j.head)) {
+        return Err(LoamError::Usage(format!(
+            "{}: the undo journal ends at byte {} before the state the manifest names (byte {})",
+            dir.join(&j.file).display(),
+            read.end,
+            j.bytes
+        )));
+    }
+    Ok(Some(read))
 }
 
 /// Takes the files of `snap.reuse` from the snapshot the manifest in `dir` names into the new
@@ -238,6 +347,26 @@ fn encode(snap: &Snapshot) -> Result<Vec<(String, Vec<u8>)>> {
                 .collect()
         }
     })
+}
+
+/// True when tiles `a` and `b` of the map with header `header` write the same bytes in an
+/// autosave of `generation` (one read back from an autosave, the other what it may have been
+/// in memory).
+pub fn same_on_disk(header: &Map, generation: Generation, a: &Tile, b: &Tile) -> bool {
+    let bytes = |t: &Tile| {
+        encode(&Snapshot {
+            source: PathBuf::new(),
+            header: header.clone(),
+            generation,
+            tiles: vec![t.clone()],
+            reuse: Vec::new(),
+            files: Vec::new(),
+            journal: None,
+        })
+        .ok()
+    };
+    let (x, y) = (bytes(a), bytes(b));
+    x.is_some() && x == y
 }
 
 /// Reads the manifest of the recovery folder `dir`.
@@ -369,6 +498,7 @@ mod tests {
                 tiles: tiles.clone(),
                 reuse: Vec::new(),
                 files: vec![dir.path().join("map/Sample.wdt")],
+                journal: None,
             };
             let rec = dir.path().join(format!("rec-{}", g.label()));
             let manifest = write(&rec, &snap).unwrap();
@@ -405,6 +535,7 @@ mod tests {
             tiles,
             reuse: Vec::new(),
             files: vec![src.clone()],
+            journal: None,
         };
         let first = write(&rec, &snap).unwrap();
         let second = write(&rec, &snap).unwrap();

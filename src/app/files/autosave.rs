@@ -9,6 +9,7 @@ use crate::app::component::Component;
 use crate::app::context::AppCtx;
 use crate::app::recovery::{Restored, restore_view};
 use crate::command::Intent;
+use crate::edit::History;
 use crate::ui;
 
 /// The autosave's component (the autosave itself is the context's: saving and opening maps
@@ -54,6 +55,7 @@ impl Component for Autosave {
         };
         let (message, next) = r.tick(
             cx.doc.session.as_mut(),
+            &cx.doc.editing.history,
             cx.streams.session_id,
             busy,
             cx.settings.autosave_secs,
@@ -83,6 +85,7 @@ fn restore(cx: &mut AppCtx, index: usize) {
         tiles,
         source,
         dir,
+        history,
         note,
     } = restored;
     // Read as the autosave's generation; the remembered "Read as" choice stays as it was.
@@ -93,6 +96,16 @@ fn restore(cx: &mut AppCtx, index: usize) {
             return;
         };
         let touched = s.take_recovered(tiles);
+        // The history over the autosaved tiles (the state its last autosave saw): Undo walks
+        // back from them to the map as it was opened.
+        if let Some((steps, state)) = history {
+            cx.doc.editing.history = History::from_journal(
+                &mut s.map,
+                steps,
+                &state,
+                crate::edit::history::DEFAULT_BUDGET,
+            );
+        }
         if let Some(r) = &mut cx.recovery {
             r.adopt(dir);
         }

@@ -154,7 +154,7 @@ pub fn install(cx: &mut AppCtx, path: &Path, from: Option<Generation>, mut sessi
 fn leave_session(cx: &mut AppCtx) {
     let unsaved = cx.has_unsaved();
     if let (Some(r), Some(s)) = (&mut cx.recovery, &mut cx.doc.session)
-        && let Err(e) = r.leave(s, unsaved)
+        && let Err(e) = r.leave(s, &cx.doc.editing.history, unsaved)
     {
         cx.shell.message = Some(e);
     }

@@ -13,6 +13,8 @@
 //!
 //! Not for: capturing a stroke (`stroke`) or the record and its budget (`history`).
 
+use std::sync::Arc;
+
 use crate::model::alpha::{ALPHA_TEXELS, AlphaMap, AlphaSource};
 use crate::model::chunk::{Chunk, ChunkHeaderExtras, ChunkQuirks, Layer, ShadowMap, SoundEmitter};
 use crate::model::liquid::ChunkLiquid;
@@ -27,9 +29,10 @@ use super::super::stroke::{
 /// wrapping difference (after − before), its bytes regrouped by significance (all first bytes,
 /// then all second bytes…), LZ4-compressed with the length in front. A word the step left
 /// alone is zeros; a height or texel nudged a little differs in its low bytes only, so the
-/// high planes are runs of 0x00 or 0xFF that pack to almost nothing.
+/// high planes are runs of 0x00 or 0xFF that pack to almost nothing. Shared (`Arc`), so that
+/// the autosave takes a copy of a step for its thread without copying these bytes.
 #[derive(Debug, Clone)]
-struct Packed(Box<[u8]>);
+pub(super) struct Packed(pub(super) Arc<[u8]>);
 
 /// A word of up to 8 bytes from little-endian `bytes`.
 fn word(bytes: &[u8]) -> u64 {
@@ -66,9 +69,7 @@ impl Packed {
                 planes[k * words + i] = (kept >> (8 * k)) as u8;
             }
         }
-        Some(Packed(
-            lz4_flex::compress_prepend_size(&planes).into_boxed_slice(),
-        ))
+        Some(Packed(lz4_flex::compress_prepend_size(&planes).into()))
     }
 
     /// Adds the difference to `bytes` (`forward`: before to after) or takes it away;
@@ -110,7 +111,7 @@ impl Packed {
 /// An optional array that may come or go: its difference while present on both sides, else
 /// both sides whole.
 #[derive(Debug, Clone)]
-enum Optional<T> {
+pub(super) enum Optional<T> {
     /// Present before and after: the difference of its words.
     Diff(Packed),
     /// Present on one side only (or changed in kind): before and after.
@@ -119,11 +120,11 @@ enum Optional<T> {
 
 /// What a layer is, but for its alpha map's texels and kept file bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct LayerKind {
-    texture: u32,
-    flags: u32,
-    effect_id: u32,
-    alpha: bool,
+pub(super) struct LayerKind {
+    pub(super) texture: u32,
+    pub(super) flags: u32,
+    pub(super) effect_id: u32,
+    pub(super) alpha: bool,
 }
 
 impl LayerKind {
@@ -140,19 +141,19 @@ impl LayerKind {
 /// Layer `layer`'s alpha map change: the difference of its texels (a side without the layer,
 /// or without an alpha map, counting as all zeros) and the file bytes kept on each side.
 #[derive(Debug, Clone)]
-struct AlphaDelta {
-    layer: usize,
-    texels: Option<Packed>,
-    sources: Option<(Option<AlphaSource>, Option<AlphaSource>)>,
+pub(super) struct AlphaDelta {
+    pub(super) layer: usize,
+    pub(super) texels: Option<Packed>,
+    pub(super) sources: Option<(Option<AlphaSource>, Option<AlphaSource>)>,
 }
 
 /// How a chunk's layers changed: the layers' kinds on each side when they differ (a layer
 /// added, removed or changed), and the alpha maps that changed, each as a difference, so that
 /// a paint stroke adding a layer keeps what it painted, not two copies of every layer.
 #[derive(Debug, Clone)]
-struct Layers {
-    kinds: Option<(Vec<LayerKind>, Vec<LayerKind>)>,
-    alphas: Vec<AlphaDelta>,
+pub(super) struct Layers {
+    pub(super) kinds: Option<(Vec<LayerKind>, Vec<LayerKind>)>,
+    pub(super) alphas: Vec<AlphaDelta>,
 }
 
 /// The texels of layer `i` of `layers`, zeros where there is none.
@@ -170,19 +171,19 @@ fn source_of(layers: &[Layer], i: usize) -> Option<&AlphaSource> {
 
 /// A chunk's small fields, kept whole.
 #[derive(Debug, Clone, PartialEq)]
-struct Rest {
-    flags: u32,
-    base_height: u32,
-    holes: u16,
-    area_id: u32,
-    low_quality_texture_map: [u8; 16],
-    no_effect_doodad: [u8; 8],
-    doodad_refs: Vec<u32>,
-    wmo_refs: Vec<u32>,
-    liquid: Option<ChunkLiquid>,
-    sound_emitters: Vec<SoundEmitter>,
-    extras: ChunkHeaderExtras,
-    quirks: ChunkQuirks,
+pub(super) struct Rest {
+    pub(super) flags: u32,
+    pub(super) base_height: u32,
+    pub(super) holes: u16,
+    pub(super) area_id: u32,
+    pub(super) low_quality_texture_map: [u8; 16],
+    pub(super) no_effect_doodad: [u8; 8],
+    pub(super) doodad_refs: Vec<u32>,
+    pub(super) wmo_refs: Vec<u32>,
+    pub(super) liquid: Option<ChunkLiquid>,
+    pub(super) sound_emitters: Vec<SoundEmitter>,
+    pub(super) extras: ChunkHeaderExtras,
+    pub(super) quirks: ChunkQuirks,
 }
 
 impl Rest {
@@ -229,15 +230,15 @@ impl Rest {
 
 /// One chunk's change as kept.
 #[derive(Debug, Clone)]
-struct StoredChunk {
-    tile: TileCoord,
-    chunk: usize,
-    heights: Option<Packed>,
-    normals: Option<Packed>,
-    colors: Option<Optional<Box<[[u8; 4]; 145]>>>,
-    shadow: Option<Optional<ShadowMap>>,
-    layers: Option<Layers>,
-    rest: Option<Box<(Rest, Rest)>>,
+pub(super) struct StoredChunk {
+    pub(super) tile: TileCoord,
+    pub(super) chunk: usize,
+    pub(super) heights: Option<Packed>,
+    pub(super) normals: Option<Packed>,
+    pub(super) colors: Option<Optional<Box<[[u8; 4]; 145]>>>,
+    pub(super) shadow: Option<Optional<ShadowMap>>,
+    pub(super) layers: Option<Layers>,
+    pub(super) rest: Option<Box<(Rest, Rest)>>,
 }
 
 /// The bytes of a height array.
@@ -459,14 +460,16 @@ impl StoredChunk {
 pub struct StoredEdit {
     /// What the step did, as the history panel shows it.
     pub label: String,
-    chunks: Vec<StoredChunk>,
-    textures: Vec<TextureListChange>,
-    map_flags: Option<(u32, u32)>,
-    objects: Vec<ObjectsChange>,
-    bounds: Vec<BoundsChange>,
-    tables: Vec<TableChange>,
+    // Shared (`Arc`): the autosave takes copies of steps for its thread, which then cost a
+    // count each rather than a copy of the step.
+    pub(super) chunks: Arc<[StoredChunk]>,
+    pub(super) textures: Arc<[TextureListChange]>,
+    pub(super) map_flags: Option<(u32, u32)>,
+    pub(super) objects: Arc<[ObjectsChange]>,
+    pub(super) bounds: Arc<[BoundsChange]>,
+    pub(super) tables: Arc<[TableChange]>,
     /// The chunks the step changes, as undo and redo report them.
-    touched: Vec<(TileCoord, usize)>,
+    pub(super) touched: Vec<(TileCoord, usize)>,
     /// True while the map already holds the "after" state (just recorded), so the record's
     /// first `edit` has nothing to do.
     pub(super) already_applied: bool,
@@ -483,14 +486,30 @@ impl StoredEdit {
                 .iter()
                 .map(|c| StoredChunk::new(c.tile, c.chunk, &c.before, &c.after))
                 .collect(),
-            textures: edit.textures,
+            textures: edit.textures.into(),
             map_flags: edit.map_flags,
-            objects: edit.objects,
-            bounds: edit.bounds,
-            tables: edit.tables,
+            objects: edit.objects.into(),
+            bounds: edit.bounds.into(),
+            tables: edit.tables.into(),
             touched,
             already_applied: true,
         }
+    }
+
+    /// The tiles the step changes, each once.
+    pub fn tiles(&self) -> Vec<TileCoord> {
+        let mut tiles: Vec<TileCoord> = self
+            .chunks
+            .iter()
+            .map(|c| c.tile)
+            .chain(self.textures.iter().map(|t| t.tile))
+            .chain(self.objects.iter().map(|o| o.tile))
+            .chain(self.bounds.iter().map(|b| b.tile))
+            .chain(self.touched.iter().map(|t| t.0))
+            .collect();
+        tiles.sort_unstable();
+        tiles.dedup();
+        tiles
     }
 
     /// Bytes held, for the history's budget.
@@ -522,8 +541,13 @@ impl StoredEdit {
             + self.touched.len() * std::mem::size_of::<(TileCoord, usize)>()
     }
 
+    /// Takes `map` from the step's "before" to its "after" (a replay, outside any record).
+    pub(super) fn redo_on(&self, map: &mut Map) {
+        self.apply(map, true);
+    }
+
     fn apply(&self, map: &mut Map, forward: bool) -> Vec<(TileCoord, usize)> {
-        for c in &self.chunks {
+        for c in self.chunks.iter() {
             if let Some(t) = map.tiles.get_mut(&c.tile) {
                 c.apply(&mut t.chunks[c.chunk], forward);
             }
@@ -531,11 +555,11 @@ impl StoredEdit {
         apply_tile_changes(
             map,
             (
-                &self.textures,
+                &self.textures[..],
                 self.map_flags,
-                &self.objects,
-                &self.bounds,
-                &self.tables,
+                &self.objects[..],
+                &self.bounds[..],
+                &self.tables[..],
             ),
             forward,
         );
@@ -566,14 +590,14 @@ impl std::fmt::Display for StoredEdit {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::edit::history) mod tests {
     use super::*;
     use crate::model::alpha::AlphaEncoding;
     use proptest::prelude::*;
 
     /// A chunk made from `seed`: its layers (one to four, some with kept file bytes), heights,
     /// normals, vertex colours, shadow and small fields all vary with it.
-    fn chunk(seed: u64) -> Chunk {
+    pub(in crate::edit::history) fn chunk(seed: u64) -> Chunk {
         let mut r = seed | 1;
         let mut next = move || {
             r ^= r << 13;

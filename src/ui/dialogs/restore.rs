@@ -15,6 +15,8 @@ pub struct RestoreView {
     pub generation: String,
     /// How many unsaved tiles were autosaved.
     pub tiles: usize,
+    /// How many undo steps were autosaved with them.
+    pub steps: usize,
     /// When, in words ("3 minutes ago").
     pub age: String,
     /// The map's files that changed on disk since the autosave.
@@ -47,10 +49,11 @@ pub fn restore(ui: &mut egui::Ui, view: &RestoreView) -> Vec<Intent> {
                 ui.label(format!("  {}", p.display()));
             }
         }
-        ui.label(
+        ui.label(format!(
             "Restore opens the map with these tiles as unsaved edits: Save writes them. \
-             The undo history is not restored.",
-        );
+             The undo history comes back with them ({} step(s)).",
+            view.steps
+        ));
         ui.horizontal(|ui| {
             if ui.button("Restore").clicked() {
                 out.push(Intent::RestoreRecovered(0));
