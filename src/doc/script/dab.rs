@@ -34,8 +34,9 @@ pub struct World {
     pub objects: RefCell<ObjectStroke>,
     /// The dab under way.
     pub dab: RefCell<DabData>,
-    /// The vertex tables `dab:vertices()` made in the dab under way, read back by [`sync`].
-    pub lists: RefCell<Vec<mlua::Table>>,
+    /// For each `dab:vertices()` of the dab under way, the Lua function that gathers the
+    /// heights its vertex tables hold, read back by [`sync`].
+    pub lists: RefCell<Vec<mlua::Function>>,
 }
 
 /// One vertex of a dab.
@@ -281,7 +282,7 @@ impl UserData for LuaObject {
 /// whose metatable answers `x`, `y`, `color`, `alpha`, `set_alpha` and refuses other writes.
 /// It returns the iterator and the list of the vertices made, which [`sync`] reads back.
 const VERTICES_LUA: &str = r#"
-local setmetatable, rawget, error, tostring = setmetatable, rawget, error, tostring
+local setmetatable, rawget, error, tostring, type = setmetatable, rawget, error, tostring, type
 return function(xs, ys, zs, ws, colour, set_colour, alpha, set_alpha)
   local meta = { __metatable = false }
   meta.__index = function(v, k)
@@ -306,7 +307,18 @@ return function(xs, ys, zs, ws, colour, set_colour, alpha, set_alpha)
     all[i] = v
     return v
   end
-  return next_vertex, all
+  -- The heights the vertices made so far hold, as one array of numbers (reading them here
+  -- spares the host a reference to each vertex table); or nil, the slot and what its z is.
+  local function heights()
+    local out = {}
+    for k = 1, #all do
+      local z = rawget(all[k], "z")
+      if type(z) ~= "number" then return nil, k, type(z) end
+      out[k] = z
+    end
+    return out
+  end
+  return next_vertex, heights
 end
 "#;
 
@@ -371,9 +383,9 @@ fn vertices(lua: &Lua, world: &Rc<World>) -> mlua::Result<mlua::Function> {
             let slot: usize = v.raw_get("slot")?;
             set_alpha(&w, index_of(&w, slot)?, texture, a)
         })?;
-    let (next, all): (mlua::Function, mlua::Table) =
+    let (next, heights): (mlua::Function, mlua::Function) =
         factory.call((xs, ys, zs, ws, colour, set_colour, alpha_fn, set_alpha_fn))?;
-    world.lists.borrow_mut().push(all);
+    world.lists.borrow_mut().push(heights);
     Ok(next)
 }
 
@@ -381,19 +393,17 @@ fn vertices(lua: &Lua, world: &Rc<World>) -> mlua::Result<mlua::Function> {
 pub fn sync(world: &World) -> mlua::Result<()> {
     let lists = std::mem::take(&mut *world.lists.borrow_mut());
     let mut dab = world.dab.borrow_mut();
-    for list in lists {
-        for (i, v) in list.sequence_values::<mlua::Table>().enumerate() {
-            let v = v?;
-            let z = match v.raw_get::<Value>("z")? {
-                Value::Number(z) => z,
-                Value::Integer(z) => z as f64,
-                other => {
-                    return Err(mlua::Error::runtime(format!(
-                        "v.z is a number, not {}",
-                        other.type_name()
-                    )));
-                }
-            };
+    for heights in lists {
+        let (zs, _, kind): (Option<mlua::Table>, Option<usize>, Option<String>) =
+            heights.call(())?;
+        let Some(zs) = zs else {
+            return Err(mlua::Error::runtime(format!(
+                "v.z is a number, not {}",
+                kind.unwrap_or_default()
+            )));
+        };
+        for (i, z) in zs.sequence_values::<f64>().enumerate() {
+            let z = z?;
             if !z.is_finite() {
                 return Err(mlua::Error::runtime(format!(
                     "v.z must be a finite number, not {z}"

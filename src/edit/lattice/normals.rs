@@ -107,18 +107,104 @@ pub fn recompute(
         (gx1 + 1).min(MAP_STEPS),
         (gy1 + 1).min(MAP_STEPS),
     );
+    let (x0, y0, x1, y1) = (
+        gx0.max(0),
+        gy0.max(0),
+        gx1.min(MAP_STEPS),
+        gy1.min(MAP_STEPS),
+    );
+    // Each triangle's normal once (a triangle has three corners, and `normal_at` would work
+    // it out for each): the quads from one before the first column and row to the last.
+    let quads = QuadNormals::of(&patch, x0 - 1, y0 - 1, x1, y1);
     let mut updates = Vec::new();
-    for gy in gy0.max(0)..=gy1.min(MAP_STEPS) {
-        for gx in gx0.max(0)..=gx1.min(MAP_STEPS) {
+    for gy in y0..=y1 {
+        for gx in x0..=x1 {
             for inner in [false, true] {
                 let v = Vertex { gx, gy, inner };
-                if let Some(n) = normal_at(&patch, v) {
+                if let Some(n) = quads.normal_at(&patch, v) {
                     updates.push((v, n));
                 }
             }
         }
     }
     write(map, updates, before_write)
+}
+
+/// The normals of the four triangles of each quad of a window (`None` where a corner is not
+/// loaded), so that [`recompute`] sums them per vertex as [`normal_at`] does, in the same
+/// order, for the same result.
+struct QuadNormals {
+    qx0: i32,
+    qy0: i32,
+    width: i32,
+    normals: Vec<[Option<[f64; 3]>; 4]>,
+}
+
+impl QuadNormals {
+    /// The quads `qx0..=qx1` × `qy0..=qy1` of `patch` (those off the map left empty).
+    fn of(patch: &Patch, qx0: i32, qy0: i32, qx1: i32, qy1: i32) -> QuadNormals {
+        let width = qx1 - qx0 + 1;
+        let mut normals = Vec::with_capacity((width * (qy1 - qy0 + 1)).max(0) as usize);
+        for qy in qy0..=qy1 {
+            for qx in qx0..=qx1 {
+                let mut four = [None; 4];
+                if qx >= 0 && qy >= 0 && qx < MAP_STEPS && qy < MAP_STEPS {
+                    for (k, tri) in quad_triangles(qx, qy).iter().enumerate() {
+                        if let (Some(a), Some(b), Some(c)) =
+                            (patch.get(tri[0]), patch.get(tri[1]), patch.get(tri[2]))
+                        {
+                            four[k] = Some(triangle_normal(
+                                position(tri[0], a),
+                                position(tri[1], b),
+                                position(tri[2], c),
+                            ));
+                        }
+                    }
+                }
+                normals.push(four);
+            }
+        }
+        QuadNormals {
+            qx0,
+            qy0,
+            width,
+            normals,
+        }
+    }
+
+    /// `normal_at(patch, v)` from the kept triangle normals.
+    fn normal_at(&self, patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
+        patch.get(v)?;
+        let quads: &[(i32, i32)] = if v.inner {
+            &[(0, 0)]
+        } else {
+            &[(-1, -1), (0, -1), (-1, 0), (0, 0)]
+        };
+        let mut sum = [0f64; 3];
+        for &(dx, dy) in quads {
+            let (qx, qy) = (v.gx + dx, v.gy + dy);
+            if qx < 0 || qy < 0 || qx >= MAP_STEPS || qy >= MAP_STEPS {
+                continue;
+            }
+            let at = ((qy - self.qy0) * self.width + (qx - self.qx0)) as usize;
+            let four = &self.normals[at];
+            for (k, tri) in quad_triangles(qx, qy).iter().enumerate() {
+                if !tri.contains(&v) {
+                    continue;
+                }
+                if let Some(n) = four[k] {
+                    for c in 0..3 {
+                        sum[c] += n[c];
+                    }
+                }
+            }
+        }
+        let len = (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]).sqrt();
+        if len < 1e-12 {
+            return Some([0, 0, 127]);
+        }
+        Some(sum.map(|c| (c / len * 127.0).round().clamp(-127.0, 127.0) as i8))
+    }
 }
 
 /// Recomputes the normals of every vertex whose triangles have one of `changed` as a corner
@@ -240,6 +326,28 @@ pub fn recompute_tile(map: &mut Map, tile: TileCoord) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_kept_triangle_normals_give_what_normal_at_gives() {
+        let mut map = crate::sample::sample_map();
+        // The sample's tiles are 31 and 32 in both directions: 128 steps a tile. The window
+        // crosses the border between its tiles.
+        let patch = Patch::read(&map, 4040, 4040, 4150, 4150);
+        let quads = QuadNormals::of(&patch, 4049, 4049, 4140, 4140);
+        let mut checked = 0;
+        for gy in 4050..=4140 {
+            for gx in 4050..=4140 {
+                for inner in [false, true] {
+                    let v = Vertex { gx, gy, inner };
+                    assert_eq!(quads.normal_at(&patch, v), normal_at(&patch, v), "{v:?}");
+                    checked += usize::from(normal_at(&patch, v).is_some());
+                }
+            }
+        }
+        assert!(checked > 7000, "{checked} vertices checked");
+        // And recompute writes what normal_at gives.
+        let touched = recompute(&mut map, 4090, 4090, 4110, 4110, |_, _, _| {});
+        assert!(!touched.is_empty());
+    }
     use super::*;
 
     #[test]
