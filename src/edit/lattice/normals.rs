@@ -49,16 +49,31 @@ fn quad_triangles(qx: i32, qy: i32) -> [[Vertex; 3]; 4] {
     ]
 }
 
-/// The normal of `v` from the heights in `patch`, or `None` when `v` is not loaded.
-pub fn normal_at(patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
-    patch.get(v)?;
-    let quads: &[(i32, i32)] = if v.inner {
+/// The quads (offsets from `v`) whose triangles may have `v` as a corner: the quad an inner
+/// vertex centres, the four around an outer one.
+fn quads_around(v: Vertex) -> &'static [(i32, i32)] {
+    if v.inner {
         &[(0, 0)]
     } else {
         &[(-1, -1), (0, -1), (-1, 0), (0, 0)]
-    };
+    }
+}
+
+/// A sum of triangle normals as MCNR stores a normal: unit length scaled to ±127 (straight up
+/// when the sum is nothing).
+fn stored(sum: [f64; 3]) -> [i8; 3] {
+    let len = (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]).sqrt();
+    if len < 1e-12 {
+        return [0, 0, 127];
+    }
+    sum.map(|c| (c / len * 127.0).round().clamp(-127.0, 127.0) as i8)
+}
+
+/// The normal of `v` from the heights in `patch`, or `None` when `v` is not loaded.
+pub fn normal_at(patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
+    patch.get(v)?;
     let mut sum = [0f64; 3];
-    for &(dx, dy) in quads {
+    for &(dx, dy) in quads_around(v) {
         let (qx, qy) = (v.gx + dx, v.gy + dy);
         if qx < 0 || qy < 0 || qx >= MAP_STEPS || qy >= MAP_STEPS {
             continue;
@@ -82,11 +97,7 @@ pub fn normal_at(patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
             }
         }
     }
-    let len = (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]).sqrt();
-    if len < 1e-12 {
-        return Some([0, 0, 127]);
-    }
-    Some(sum.map(|c| (c / len * 127.0).round().clamp(-127.0, 127.0) as i8))
+    Some(stored(sum))
 }
 
 /// Recomputes the normals of every vertex in lattice columns `gx0..=gx1`, rows `gy0..=gy1`, and
@@ -175,13 +186,8 @@ impl QuadNormals {
     /// `normal_at(patch, v)` from the kept triangle normals.
     fn normal_at(&self, patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
         patch.get(v)?;
-        let quads: &[(i32, i32)] = if v.inner {
-            &[(0, 0)]
-        } else {
-            &[(-1, -1), (0, -1), (-1, 0), (0, 0)]
-        };
         let mut sum = [0f64; 3];
-        for &(dx, dy) in quads {
+        for &(dx, dy) in quads_around(v) {
             let (qx, qy) = (v.gx + dx, v.gy + dy);
             if qx < 0 || qy < 0 || qx >= MAP_STEPS || qy >= MAP_STEPS {
                 continue;
@@ -199,11 +205,7 @@ impl QuadNormals {
                 }
             }
         }
-        let len = (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]).sqrt();
-        if len < 1e-12 {
-            return Some([0, 0, 127]);
-        }
-        Some(sum.map(|c| (c / len * 127.0).round().clamp(-127.0, 127.0) as i8))
+        Some(stored(sum))
     }
 }
 
