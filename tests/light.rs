@@ -860,3 +860,76 @@ fn a_light_whose_parameters_name_a_sky_box_draws_it_around_the_eye() {
         "no sky box under the global light",
     );
 }
+
+#[test]
+fn a_restored_map_brings_its_light_back_and_undo_takes_it_away() {
+    use egui::{Key, Modifiers};
+    use egui_kittest::kittest::Queryable;
+    use loam::doc::editing::Tool;
+
+    let dir = tempfile::tempdir().unwrap();
+    let wrath = client(&dir.path().join("wrath"), false);
+    let map = common::sample_in(dir.path().join("Sample")).join("Sample.wdt");
+    let root = dir.path().join("recovery");
+    let settings = loam::app::settings::Settings {
+        autosave_secs: 15,
+        ..Default::default()
+    };
+    let open = |settings| {
+        editor_support::harness(editor_support::Opening {
+            open: Some(map.clone()),
+            client: Some(wrath.clone()),
+            window_frames: true,
+            recovery: Some(root.clone()),
+            settings,
+            ..Default::default()
+        })
+    };
+    let mut h = open(Some(settings));
+    h.run();
+    let view = h.get_by_label(loam::ui::viewport::VIEWPORT_LABEL).rect();
+    // A stroke (a tile to autosave) and a light added.
+    let (before, _) = editor_support::one_stroke(&mut h, view.center() + egui::vec2(-30.0, 40.0));
+    editor_support::choose_tool(&mut h, Tool::Lights);
+    let as_read = editor_support::map(&h).client_tables;
+    h.get_by_label("Add light").click();
+    h.run_steps(3);
+    assert_eq!(held_rows(&h).placed(MAP_ID), vec![2, 3]);
+    // Until the autosave has written the journal with both steps.
+    let start = std::time::Instant::now();
+    loop {
+        h.run_steps(5);
+        let manifest = loam::pipeline::recovery::list(&root)
+            .into_iter()
+            .find_map(|(_, m)| m.ok());
+        if manifest.is_some_and(|m| m.journal.is_some()) {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 90, "no autosave within 90 s");
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    // As after a crash: the editor goes without saving, a new one offers the map back.
+    drop(h);
+    let mut h = open(None);
+    h.run();
+    h.get_by_label("Restore").click();
+    h.run_steps(5);
+    let (labels, head) = h.state().editing().history.labels();
+    assert_eq!((labels.len(), head), (2, 2), "{labels:?}");
+    assert_eq!(labels[1], "Add light");
+    // The light is back in the tables the map holds, and undo takes it away again.
+    assert_eq!(held_rows(&h).placed(MAP_ID), vec![2, 3]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(held_rows(&h).placed(MAP_ID), vec![2]);
+    assert!(editor_support::map(&h).client_tables == as_read);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    for (coord, t) in &before.tiles {
+        let now = &editor_support::map(&h).tiles[coord];
+        assert!(
+            now.chunks == t.chunks,
+            "tile {coord:?} is as opened after undo"
+        );
+    }
+}

@@ -96,9 +96,28 @@ fn restore(cx: &mut AppCtx, index: usize) {
             return;
         };
         let touched = s.take_recovered(tiles);
+        let mut zone_note = None;
         // The history over the autosaved tiles (the state its last autosave saw): Undo walks
         // back from them to the map as it was opened.
         if let Some((steps, state)) = history {
+            // The tables the zone tools edited are not in the snapshot: read them from the
+            // client again (as the map was opened) and put the applied steps' rows back, so
+            // that undoing those steps finds them.
+            let names: std::collections::BTreeSet<&str> =
+                steps.iter().flat_map(|e| e.table_names()).collect();
+            if let Some(Ok(client)) = cx.doc.client.as_ref().map(|c| &c.opened)
+                && !names.is_empty()
+            {
+                let names: Vec<&str> = names.into_iter().collect();
+                match crate::doc::zone::hold(&mut s.map, client, &names) {
+                    Ok(()) => {
+                        for e in steps.iter().take(state.head as usize) {
+                            e.apply_tables(&mut s.map, true);
+                        }
+                    }
+                    Err(e) => zone_note = Some(format!("the zone's tables were not restored: {e}")),
+                }
+            }
             cx.doc.editing.history = History::from_journal(
                 &mut s.map,
                 steps,
@@ -110,6 +129,9 @@ fn restore(cx: &mut AppCtx, index: usize) {
             r.adopt(dir);
         }
         cx.after_edit(touched);
-        cx.shell.message = Some(note);
+        cx.shell.message = Some(match zone_note {
+            Some(z) => format!("{note}; {z}"),
+            None => note,
+        });
     });
 }

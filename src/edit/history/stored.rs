@@ -512,6 +512,17 @@ impl StoredEdit {
         tiles
     }
 
+    /// The client tables whose rows the step changes (the Light and Triggers tools').
+    pub fn table_names(&self) -> impl Iterator<Item = &str> {
+        self.tables.iter().map(|c| c.table.as_str())
+    }
+
+    /// Puts the step's table rows into `map`'s held tables, "after" when `forward`: what a
+    /// recovered map whose tables were read again from the client needs of its applied steps.
+    pub fn apply_tables(&self, map: &mut Map, forward: bool) {
+        map.client_tables.apply(&self.tables, forward);
+    }
+
     /// Bytes held, for the history's budget.
     pub fn size_bytes(&self) -> usize {
         let names = |v: &[String]| v.iter().map(|s| s.len() + 24).sum::<usize>();
