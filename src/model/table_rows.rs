@@ -329,6 +329,29 @@ mod tests {
         assert!(DbcRows::read(&bytes, 4).is_none());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_read_without_a_panic_and_a_table_reads_back_as_written(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+            fields in 1usize..6,
+            rows in proptest::collection::vec(
+                proptest::collection::vec(proptest::prelude::any::<u32>(), 6), 0..8),
+            strings in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..20),
+        ) {
+            // Whatever the bytes, an answer (a header that fits, or none), never a panic.
+            if let Some(t) = DbcRows::read(&bytes, fields) {
+                proptest::prop_assert_eq!(t.to_bytes().len() <= bytes.len(), true);
+            }
+            let mut table = DbcRows::empty(fields);
+            table.strings = strings;
+            for r in rows {
+                table.push(r);
+            }
+            let back = DbcRows::read(&table.to_bytes(), fields).unwrap();
+            proptest::prop_assert_eq!(back, table);
+        }
+    }
+
     #[test]
     fn changes_between_two_tables_take_either_one_to_the_other_byte_for_byte() {
         let row = |id: u32, v: u32| vec![id, v, v + 1];
