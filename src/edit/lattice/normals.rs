@@ -72,32 +72,40 @@ fn stored(sum: [f64; 3]) -> [i8; 3] {
 /// The normal of `v` from the heights in `patch`, or `None` when `v` is not loaded.
 pub fn normal_at(patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
     patch.get(v)?;
+    Some(summed(v, |qx, qy, k| {
+        triangle_of(patch, quad_triangles(qx, qy)[k])
+    }))
+}
+
+/// The normal of triangle `tri` from the heights in `patch`; `None` when a corner is not
+/// loaded.
+fn triangle_of(patch: &Patch, tri: [Vertex; 3]) -> Option<[f64; 3]> {
+    let (a, b, c) = (patch.get(tri[0])?, patch.get(tri[1])?, patch.get(tri[2])?);
+    Some(triangle_normal(
+        position(tri[0], a),
+        position(tri[1], b),
+        position(tri[2], c),
+    ))
+}
+
+/// The stored normal of `v`: the sum of the normals of the triangles it is a corner of, in
+/// quad and triangle order, `triangle(qx, qy, k)` giving triangle `k` of quad (`qx`, `qy`).
+fn summed(v: Vertex, triangle: impl Fn(i32, i32, usize) -> Option<[f64; 3]>) -> [i8; 3] {
     let mut sum = [0f64; 3];
     for &(dx, dy) in quads_around(v) {
         let (qx, qy) = (v.gx + dx, v.gy + dy);
         if qx < 0 || qy < 0 || qx >= MAP_STEPS || qy >= MAP_STEPS {
             continue;
         }
-        for tri in quad_triangles(qx, qy) {
-            if !tri.contains(&v) {
-                continue;
-            }
-            let (Some(a), Some(b), Some(c)) =
-                (patch.get(tri[0]), patch.get(tri[1]), patch.get(tri[2]))
-            else {
-                continue;
-            };
-            let n = triangle_normal(
-                position(tri[0], a),
-                position(tri[1], b),
-                position(tri[2], c),
-            );
-            for k in 0..3 {
-                sum[k] += n[k];
+        for (k, tri) in quad_triangles(qx, qy).iter().enumerate() {
+            if let Some(n) = tri.contains(&v).then(|| triangle(qx, qy, k)).flatten() {
+                for c in 0..3 {
+                    sum[c] += n[c];
+                }
             }
         }
     }
-    Some(stored(sum))
+    stored(sum)
 }
 
 /// Recomputes the normals of every vertex in lattice columns `gx0..=gx1`, rows `gy0..=gy1`, and
@@ -160,16 +168,8 @@ impl QuadNormals {
             for qx in qx0..=qx1 {
                 let mut four = [None; 4];
                 if qx >= 0 && qy >= 0 && qx < MAP_STEPS && qy < MAP_STEPS {
-                    for (k, tri) in quad_triangles(qx, qy).iter().enumerate() {
-                        if let (Some(a), Some(b), Some(c)) =
-                            (patch.get(tri[0]), patch.get(tri[1]), patch.get(tri[2]))
-                        {
-                            four[k] = Some(triangle_normal(
-                                position(tri[0], a),
-                                position(tri[1], b),
-                                position(tri[2], c),
-                            ));
-                        }
+                    for (k, tri) in quad_triangles(qx, qy).into_iter().enumerate() {
+                        four[k] = triangle_of(patch, tri);
                     }
                 }
                 normals.push(four);
@@ -186,26 +186,10 @@ impl QuadNormals {
     /// `normal_at(patch, v)` from the kept triangle normals.
     fn normal_at(&self, patch: &Patch, v: Vertex) -> Option<[i8; 3]> {
         patch.get(v)?;
-        let mut sum = [0f64; 3];
-        for &(dx, dy) in quads_around(v) {
-            let (qx, qy) = (v.gx + dx, v.gy + dy);
-            if qx < 0 || qy < 0 || qx >= MAP_STEPS || qy >= MAP_STEPS {
-                continue;
-            }
+        Some(summed(v, |qx, qy, k| {
             let at = ((qy - self.qy0) * self.width + (qx - self.qx0)) as usize;
-            let four = &self.normals[at];
-            for (k, tri) in quad_triangles(qx, qy).iter().enumerate() {
-                if !tri.contains(&v) {
-                    continue;
-                }
-                if let Some(n) = four[k] {
-                    for c in 0..3 {
-                        sum[c] += n[c];
-                    }
-                }
-            }
-        }
-        Some(stored(sum))
+            self.normals[at][k]
+        }))
     }
 }
 
