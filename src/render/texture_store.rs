@@ -22,7 +22,8 @@ pub const CLASS_SIDES: [usize; 4] = [64, 128, 256, 512];
 /// Slots a class starts with; it doubles when full.
 const FIRST_CAPACITY: usize = 8;
 
-/// Anisotropy asked for where the driver offers `EXT/ARB_texture_filter_anisotropic`.
+/// Anisotropy asked for where the driver offers `EXT/ARB_texture_filter_anisotropic` and
+/// filters on a GPU (`anisotropy_for`).
 const ANISOTROPY: f32 = 8.0;
 const TEXTURE_MAX_ANISOTROPY: u32 = 0x84FE;
 const MAX_TEXTURE_MAX_ANISOTROPY: u32 = 0x84FF;
@@ -69,22 +70,35 @@ pub fn class_of(side: usize) -> Option<usize> {
     CLASS_SIDES.iter().position(|&s| s == side)
 }
 
+/// The anisotropy to ask of renderer `renderer` (`GL_RENDERER`), whose limit is `max`: none
+/// on Mesa's software rasterizers. llvmpipe filters anisotropically with Heckbert's EWA, a
+/// loop over every texel in the bounding box of the pixel's footprint ellipse
+/// (`lp_build_sample_aniso`): at grazing angles, where that ellipse is long and lies across
+/// the texture's axes, one frame of four terrain layers took seconds to minutes on two cores
+/// (the stalls of `--tour`, docs/reliability.md). Without it the same frame took 0.18 s.
+pub fn anisotropy_for(renderer: &str, max: f32) -> Option<f32> {
+    let software = ["llvmpipe", "softpipe", "swrast"]
+        .iter()
+        .any(|name| renderer.to_ascii_lowercase().contains(name));
+    (!software).then(|| ANISOTROPY.min(max.max(1.0)))
+}
+
 /// Mip levels of a square texture of `side` texels, down to 1×1.
 pub fn mip_levels(side: usize) -> usize {
     side.max(1).ilog2() as usize + 1
 }
 
 impl TextureStore {
-    /// An empty store; anisotropic filtering is used when `gl` offers it.
+    /// An empty store; anisotropic filtering is used when `gl` offers it on a GPU.
     pub fn new(gl: &glow::Context) -> TextureStore {
         let ext = gl.supported_extensions();
-        let anisotropy = (ext.contains("GL_EXT_texture_filter_anisotropic")
-            || ext.contains("GL_ARB_texture_filter_anisotropic"))
-        .then(|| {
-            // SAFETY: a plain query on the caller's current context.
-            let max = unsafe { gl.get_parameter_f32(MAX_TEXTURE_MAX_ANISOTROPY) };
-            ANISOTROPY.min(max.max(1.0))
-        });
+        let offered = ext.contains("GL_EXT_texture_filter_anisotropic")
+            || ext.contains("GL_ARB_texture_filter_anisotropic");
+        // SAFETY: plain queries on the caller's current context.
+        let renderer = unsafe { gl.get_parameter_string(glow::RENDERER) };
+        let anisotropy = offered
+            .then(|| unsafe { gl.get_parameter_f32(MAX_TEXTURE_MAX_ANISOTROPY) })
+            .and_then(|max| anisotropy_for(&renderer, max));
         TextureStore {
             classes: CLASS_SIDES
                 .iter()
@@ -351,6 +365,24 @@ mod tests {
         assert_eq!(chain[2], vec![100, 100, 100, 255]);
         assert_eq!(mip_levels(512), 10);
         assert_eq!(chain_bytes(256), 349_524);
+    }
+
+    #[test]
+    fn software_rasterizers_get_no_anisotropy() {
+        // GL_RENDERER strings as Mesa and NVIDIA's driver report them.
+        assert_eq!(
+            anisotropy_for("llvmpipe (LLVM 15.0.6, 256 bits)", 16.0),
+            None
+        );
+        assert_eq!(anisotropy_for("softpipe", 16.0), None);
+        assert_eq!(
+            anisotropy_for("NVIDIA H200/PCIe/SSE2", 16.0),
+            Some(ANISOTROPY)
+        );
+        assert_eq!(
+            anisotropy_for("Mesa Intel(R) UHD Graphics 620", 4.0),
+            Some(4.0)
+        );
     }
 
     #[test]
