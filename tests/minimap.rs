@@ -265,3 +265,76 @@ fn the_table_keeps_the_clients_other_maps_and_the_alpha_gets_its_txt() {
         ]
     );
 }
+
+/// PSNR (dB) and largest error of `decoded` against `drawn`, over RGB.
+fn psnr(drawn: &[u8], decoded: &[u8]) -> (f64, i32) {
+    let (mut squares, mut largest) = (0.0, 0);
+    for (a, b) in drawn.chunks(4).zip(decoded.chunks(4)) {
+        for c in 0..3 {
+            let d = i32::from(a[c]) - i32::from(b[c]);
+            squares += f64::from(d * d);
+            largest = largest.max(d.abs());
+        }
+    }
+    let mse = squares / (drawn.len() / 4 * 3) as f64;
+    (10.0 * (255.0 * 255.0 / mse).log10(), largest)
+}
+
+#[test]
+fn a_minimap_tile_keeps_cluster_fits_largest_error_and_comes_near_its_quality() {
+    // The sample's tile 31_31 drawn with its own textures, encoded as loam writes minimaps
+    // (range fit, blocks left far off fitted again by clusters) and, for comparison, by
+    // texpresso's cluster fit and range fit everywhere; all decoded by wow-blp's parser.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("resources/sample");
+    let bytes = fs::read(dir.join("Sample_31_31.adt")).unwrap();
+    let tile = loam::format::v18::read_adt(
+        &bytes,
+        loam::model::TileCoord::new(31, 31),
+        loam::format::v18::sniff_alpha_depth(&bytes),
+    )
+    .unwrap();
+    let source = loam::assets::client::AssetSource::new(None, Some(dir));
+    let mut textures = loam::minimap::new_cache();
+    loam::minimap::load_textures(
+        tile.textures.iter().map(String::as_str),
+        &source,
+        &mut textures,
+    );
+    let side = loam::minimap::TILE_PIXELS;
+    let rgba = loam::minimap::raster::draw_tile(&tile, &textures, side);
+    let image = loam::assets::blp::Image {
+        width: side,
+        height: side,
+        rgba: rgba.clone(),
+    };
+    let (w, h, ours) = decode(&loam::assets::blp::encode_dxt1(&image).unwrap());
+    assert_eq!((w, h), (side as u32, side as u32));
+    let everywhere = |algorithm| {
+        let pixels = image::RgbaImage::from_raw(side as u32, side as u32, rgba.clone()).unwrap();
+        let blp = wow_blp::convert::image_to_blp(
+            image::DynamicImage::ImageRgba8(pixels),
+            false,
+            wow_blp::convert::BlpTarget::Blp2(wow_blp::convert::Blp2Format::Dxt1 {
+                has_alpha: false,
+                compress_algorithm: algorithm,
+            }),
+            image::imageops::FilterType::Triangle,
+        )
+        .unwrap();
+        decode(&wow_blp::encode::encode_blp(&blp).unwrap()).2
+    };
+    let ours = psnr(&rgba, &ours);
+    let cluster = psnr(
+        &rgba,
+        &everywhere(wow_blp::convert::DxtAlgorithm::ClusterFit),
+    );
+    let range = psnr(&rgba, &everywhere(wow_blp::convert::DxtAlgorithm::RangeFit));
+    assert!(
+        ours.1 <= cluster.1,
+        "largest error {ours:?}, cluster fit {cluster:?}"
+    );
+    assert!(
+        ours.0 > range.0 + 0.3 && ours.0 >= cluster.0 - 2.5,
+        "PSNR: ours {ours:?}, cluster fit {cluster:?}, range fit {range:?}"
+    );
+}
