@@ -525,3 +525,44 @@ fn a_real_texture_shows_its_colour_and_a_missing_one_its_stand_in() {
     let meadow_stand_in = loam::assets::procedural::name_color(&tile.textures[0]).map(|c| c as f64);
     assert!(tint_spread(west, meadow_stand_in) > 0.3, "{west:?}");
 }
+
+#[test]
+fn the_pass_timer_asks_the_gpu_only_while_its_figures_are_wanted() {
+    // Draws inside timer queries leave memory behind in llvmpipe, so the passes are timed on
+    // the GPU only for frames someone reads (`--measure`, the status bar's tooltip).
+    use loam::render::pass_timer::{Pass, PassTimer};
+    let egl = egl();
+    let gl = &egl.gl;
+    let mut timer = PassTimer::new(gl);
+    assert!(timer.measures_gpu(), "llvmpipe has timer queries");
+    let frame = |timer: &mut PassTimer| {
+        timer.begin_frame(gl);
+        // SAFETY: a plain clear on the current context.
+        timer.time(gl, Pass::Terrain, || unsafe {
+            gl.clear(glow::COLOR_BUFFER_BIT)
+        });
+        timer.end_frame(gl);
+        // SAFETY: as above; the queries' results are there by the next frame.
+        unsafe { gl.finish() };
+    };
+    for _ in 0..8 {
+        frame(&mut timer);
+    }
+    let idle = timer.last().expect("the CPU's figures");
+    assert_eq!(idle.gpu, [None; 6], "no GPU figures unless wanted");
+    for _ in 0..8 {
+        timer.want_gpu();
+        frame(&mut timer);
+    }
+    let wanted = timer.last().expect("figures");
+    assert!(
+        wanted.gpu[0].is_some(),
+        "the terrain's GPU time: {wanted:?}"
+    );
+    // Once no one asks, a few dozen frames later the GPU is left alone again.
+    for _ in 0..40 {
+        frame(&mut timer);
+    }
+    assert_eq!(timer.last().unwrap().gpu, [None; 6]);
+    timer.destroy(gl);
+}

@@ -500,6 +500,9 @@ impl eframe::App for LoamApp {
                 }
                 Some(_) => self.cx.gl.lock().error.clone(),
             };
+            if job.measures() {
+                self.cx.gl.lock().want_gpu_times();
+            }
             let measured = (self.cx.gl.lock().pass_times(), self.cx.shell.cpu_frame_ms);
             // A tour flies first; the shot is its last frame.
             let ready = ready && job.fly(&mut self.cx);

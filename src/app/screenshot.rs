@@ -221,6 +221,11 @@ impl ScreenshotJob {
         }
     }
 
+    /// True when the shot measures frames (`--measure`), so the passes are timed on the GPU.
+    pub fn measures(&self) -> bool {
+        self.request.measure.frames > 0
+    }
+
     /// Moves the camera along the tour, when there is one; true once there is none left to
     /// fly (the shot may be taken).
     pub fn fly(&mut self, cx: &mut AppCtx) -> bool {

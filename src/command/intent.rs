@@ -36,6 +36,8 @@ pub enum Intent {
     Export(ExportIntent),
     /// Set the autosave interval, in seconds.
     AutosaveSecs(u32),
+    /// The status bar's breakdown of the frame time shows: time the passes on the GPU.
+    MeasurePasses,
     /// Open recovered map number N (of those offered) with its autosaved tiles as unsaved edits.
     RestoreRecovered(usize),
     /// Delete recovered map number N's autosaved tiles.

@@ -19,6 +19,12 @@
 //! mean something; a pass that draws nothing is given 0 rather than a query
 //! ([`PassTimer::skipped`]).
 //!
+//! The queries run only while someone reads them ([`PassTimer::want_gpu`]: `--measure`, the
+//! status bar's breakdown on hover), not in every frame: on Mesa 22.3's llvmpipe, draws inside
+//! a `GL_TIME_ELAPSED` query leave memory behind in the driver, and a tour over a 64 × 64 map
+//! grew by about 170 MB every five minutes with them always on and not at all without them
+//! (docs/reliability.md, "Hours of flying"). The CPU times are taken in every frame.
+//!
 //! Not for: drawing (the passes' own renderers) or showing the figures (`ui::status`,
 //! `cli::screenshot`).
 
@@ -76,6 +82,9 @@ impl Pass {
 /// Frames in the queries' ring: a frame's results are read two frames after it was drawn.
 const RING: usize = 3;
 const PASSES: usize = Pass::ALL.len();
+/// Frames the GPU is timed for after a [`PassTimer::want_gpu`]: enough for the ring to bring
+/// results back, and for a tooltip asked for in every frame it shows to stay current.
+const WANTED_FRAMES: usize = 30;
 /// Queries a frame: one a pass, and one more for the overlays drawn before the view.
 const QUERIES: usize = PASSES + 1;
 /// The query of the overlays drawn before the view.
@@ -113,6 +122,10 @@ pub struct PassTimer {
     /// True from [`PassTimer::begin_frame`] to [`PassTimer::end_frame`].
     open: bool,
     last: Option<PassTimes>,
+    /// The last frame the GPU's times are wanted for.
+    wanted_until: usize,
+    /// True while this frame's passes are timed on the GPU.
+    querying: bool,
 }
 
 impl PassTimer {
@@ -146,12 +159,28 @@ impl PassTimer {
             running: None,
             open: false,
             last: None,
+            wanted_until: 0,
+            querying: false,
         }
     }
 
-    /// True when the GPU's times are measured.
+    /// True when the GPU's times can be measured (the context has timer queries).
     pub fn measures_gpu(&self) -> bool {
         !self.slots.is_empty()
+    }
+
+    /// Times the passes on the GPU in the next frames too (a few dozen); called in every
+    /// frame whose figures someone reads.
+    pub fn want_gpu(&mut self) {
+        self.wanted_until = self.frame.saturating_add(WANTED_FRAMES);
+    }
+
+    /// This frame's slot of the ring, while the GPU is timed.
+    fn slot(&mut self) -> Option<&mut Slot> {
+        if !self.querying {
+            return None;
+        }
+        self.slots.get_mut(self.frame % RING)
     }
 
     /// Starts a frame: ends a query still running (the overlays of a frame whose closing
@@ -161,9 +190,16 @@ impl PassTimer {
         self.end(gl);
         self.open = true;
         self.frame = self.frame.wrapping_add(1);
-        if self.slots.is_empty() {
+        self.querying = !self.slots.is_empty() && self.frame <= self.wanted_until;
+        if !self.querying {
+            // Results still out are dropped: the slots start afresh when timing resumes.
+            for slot in &mut self.slots {
+                slot.in_use = false;
+            }
             if let Some(t) = &mut self.last {
                 t.cpu[Pass::Overlays.index()] = 0.0;
+                // The GPU's figures are of a frame long gone; only the CPU's are current.
+                t.gpu = [None; PASSES];
             }
             return;
         }
@@ -215,7 +251,7 @@ impl PassTimer {
 
     fn begin_query(&mut self, gl: &glow::Context, k: usize) {
         self.end(gl);
-        if let Some(slot) = self.slots.get_mut(self.frame % RING) {
+        if let Some(slot) = self.slot() {
             // SAFETY: begins a query this timer made; no other TIME_ELAPSED query runs (`end`).
             unsafe { gl.begin_query(glow::TIME_ELAPSED, slot.queries[k]) };
             slot.ran[k] = true;
@@ -240,7 +276,7 @@ impl PassTimer {
             return;
         };
         let cpu = started.elapsed().as_secs_f32() * 1000.0;
-        match self.slots.get_mut(self.frame % RING) {
+        match self.slot() {
             Some(slot) => {
                 // SAFETY: ends the query `begin_query` started.
                 unsafe { gl.end_query(glow::TIME_ELAPSED) };
@@ -263,7 +299,7 @@ impl PassTimer {
     /// driver's overhead of a query around nothing (on llvmpipe about a millisecond).
     pub fn skipped(&mut self, gl: &glow::Context, pass: Pass) {
         self.end(gl);
-        if let Some(slot) = self.slots.get_mut(self.frame % RING) {
+        if let Some(slot) = self.slot() {
             slot.empty[pass.index()] = true;
         }
     }

@@ -75,8 +75,9 @@ pub fn show(ui: &mut egui::Ui, info: &StatusInfo) -> Vec<Intent> {
         }
         ui.separator();
         ui.label(format!("{:.1} ms", info.frame_ms))
-            // The lines are made only while the tooltip shows, not every frame.
+            // The lines are made, and the GPU timed, only while the tooltip shows.
             .on_hover_ui(|ui| {
+                out.push(Intent::MeasurePasses);
                 ui.label("Where the last measured frame's time went:");
                 let passes = info
                     .pass_times

@@ -365,6 +365,14 @@ impl GlState {
         }
     }
 
+    /// Times the passes on the GPU in the next frames (`PassTimer::want_gpu`): for a frame
+    /// whose figures someone reads.
+    pub fn want_gpu_times(&mut self) {
+        if let Some(t) = &mut self.timer {
+            t.want_gpu();
+        }
+    }
+
     /// The latest complete frame's per-pass figures, when the renderer runs.
     pub fn pass_times(&self) -> Option<PassTimes> {
         self.timer.as_ref().and_then(PassTimer::last)

@@ -31,6 +31,7 @@ impl Component for ViewSettings {
             Intent::ShowHorizon(v) => view.horizon = v,
             Intent::SetObjectFilter(f) => cx.settings.objects = f,
             Intent::AutosaveSecs(v) => cx.settings.autosave_secs = v,
+            Intent::MeasurePasses => cx.gl.lock().want_gpu_times(),
             Intent::CameraSpeed(v) => cx.settings.input.camera_speed = v,
             Intent::SetTimeOfDay(t) => cx.settings.time_of_day = t,
             Intent::ShowLeftPanel(p) => cx.settings.left_panel = p,
