@@ -4,9 +4,14 @@
 # name its MAIN lists), in every direction that matters, 0.5.3 included.
 #
 #   bash benches/continent.sh [LOAM_BINARY] [WORK_DIR] [derived]
+#   bash benches/continent.sh LOAM_BINARY WORK_DIR jobs [PREVIOUS_LOAM_BINARY] [ROUNDS]
 #
 # With `derived`, only the derived-data repairs run over the continent (issue 32): `loam fix
 # --shadows`, `--ground-effects` and `--flight-bounds`, each reading and writing all 687 tiles.
+#
+# With `jobs`, the three continent jobs of issue 56 run, each the previous build's then this
+# one's, side by side in ROUNDS rounds (default 2): `loam fix --shadows`, `loam minimap` (wall
+# time and milliseconds a tile) and `loam convert --to 0.5.3`.
 #
 # Needs GNU time (`apt-get install time`) and about 5 GB of disk. Prints one line per run:
 # direction, wall seconds, peak resident set in MB. Figures go to docs/performance.md.
@@ -45,6 +50,27 @@ fix_run() {
         "$(grep -v '^wrote' "$work/fix-$what.log" | tail -1)"
     rm -rf "$work/fix-$what"
 }
+if [ "${3:-}" = jobs ]; then
+    builds=("$loam")
+    [ -n "${4:-}" ] && builds=("$4" "$loam")
+    tiles=$(ls "$src" | grep -c '\.adt$')
+    job() {
+        local bin=$1 what=$2; shift 2
+        rm -rf "$work/job-out"
+        sync
+        /usr/bin/time -f "%e %M" -o "$work/time-job" "$bin" "$@" "$work/job-out" > /dev/null
+        read -r secs kb < "$work/time-job"
+        printf '%-10s %-40s %7.2f s  %6d MB  %6.1f ms a tile\n' "$what" "$bin" "$secs" \
+            $((kb / 1024)) "$(awk -v s="$secs" -v n="$tiles" 'BEGIN { print s * 1000 / n }')"
+        rm -rf "$work/job-out"
+    }
+    for round in $(seq "${5:-2}"); do
+        for bin in "${builds[@]}"; do job "$bin" shadows fix --shadows "$src/Azeroth.wdt"; done
+        for bin in "${builds[@]}"; do job "$bin" minimap minimap "$src/Azeroth.wdt"; done
+        for bin in "${builds[@]}"; do job "$bin" "->0.5.3" convert --to 0.5.3 "$src/Azeroth.wdt"; done
+    done
+    exit 0
+fi
 if [ "${3:-}" = derived ]; then
     fix_run shadows --shadows
     fix_run ground-effects --ground-effects
