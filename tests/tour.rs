@@ -130,8 +130,11 @@ fn a_tour_over_sixteen_by_sixteen_tiles_holds_its_memory_after_the_first_third()
         "a sample about every second: {samples:?}"
     );
     assert!(samples.iter().all(|s| s.3 == 256), "256 tiles: {samples:?}");
+    // A quiet machine reads 300 – 400 tiles in these 30 s; a loaded one draws fewer frames
+    // and so asks for fewer, but any flight over 256 tiles reads far more than the 20 or so
+    // within reach at once.
     assert!(
-        loaded >= 100 && dropped >= 50,
+        loaded >= 60 && dropped >= 30,
         "tiles stream in and out: {loaded} loaded, {dropped} dropped"
     );
     let highest = |from: f64, to: f64| {
