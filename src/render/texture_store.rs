@@ -77,9 +77,10 @@ pub fn class_of(side: usize) -> Option<usize> {
 /// the texture's axes, one frame of four terrain layers took seconds to minutes on two cores
 /// (the stalls of `--tour`, docs/reliability.md). Without it the same frame took 0.18 s.
 pub fn anisotropy_for(renderer: &str, max: f32) -> Option<f32> {
+    let renderer = renderer.to_ascii_lowercase();
     let software = ["llvmpipe", "softpipe", "swrast"]
         .iter()
-        .any(|name| renderer.to_ascii_lowercase().contains(name));
+        .any(|name| renderer.contains(name));
     (!software).then(|| ANISOTROPY.min(max.max(1.0)))
 }
 

@@ -31,7 +31,12 @@ impl Component for ViewSettings {
             Intent::ShowHorizon(v) => view.horizon = v,
             Intent::SetObjectFilter(f) => cx.settings.objects = f,
             Intent::AutosaveSecs(v) => cx.settings.autosave_secs = v,
-            Intent::MeasurePasses => cx.gl.lock().want_gpu_times(),
+            Intent::MeasurePasses => {
+                cx.gl.lock().want_gpu_times();
+                // The queries' results come a frame or two later: keep drawing while the
+                // breakdown shows, even over a still scene.
+                cx.egui.request_repaint();
+            }
             Intent::CameraSpeed(v) => cx.settings.input.camera_speed = v,
             Intent::SetTimeOfDay(t) => cx.settings.time_of_day = t,
             Intent::ShowLeftPanel(p) => cx.settings.left_panel = p,
