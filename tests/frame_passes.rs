@@ -79,8 +79,9 @@ fn measure(extra: &[&str]) -> Measured {
 fn measure_prints_one_line_a_pass_and_the_passes_account_for_the_frame() {
     // On a machine other work keeps busy, a frame's wall time grows with the waits for the
     // cores while the passes' figures do not as much: the share is measured again, up to three
-    // times, so that a busy moment does not fail the test for timing alone. (The issue asks
-    // for the GPU times alone to make half; on llvmpipe they came to 45 – 60 % of the frame.)
+    // times, so that a busy moment does not fail the test for timing alone. On llvmpipe a
+    // pass's GPU time is the wait for the rasterizer to finish it (render/pass_timer.rs); the
+    // sample's default view gave 70 – 80 % of the frame.
     let mut shares = Vec::new();
     for _ in 0..3 {
         let m = measure(&[]);
@@ -92,18 +93,16 @@ fn measure_prints_one_line_a_pass_and_the_passes_account_for_the_frame() {
             "{}",
             m.cpu_frame
         );
-        // llvmpipe shades vertices on the CPU inside the draw calls, so on it a pass's work is
-        // its GPU and its CPU time together (docs/performance.md, "Where a frame's time goes").
-        let work: f64 = m.passes.iter().map(|p| p.1 + p.2).sum();
-        shares.push((work, m.frame));
-        if work >= 0.5 * m.frame {
+        let gpu: f64 = m.passes.iter().map(|p| p.1).sum();
+        shares.push((gpu, m.frame));
+        if gpu >= 0.5 * m.frame {
             break;
         }
     }
     assert!(
-        shares.iter().any(|(work, frame)| *work >= 0.5 * frame),
-        "the passes' GPU and CPU times are at least half the median frame (their sum, frame \
-         in ms): {shares:?}"
+        shares.iter().any(|(gpu, frame)| *gpu >= 0.5 * frame),
+        "the passes' GPU times add up to at least half the median frame (their sum, frame in \
+         ms): {shares:?}"
     );
 
     // Without objects the objects pass draws nothing and costs nothing.

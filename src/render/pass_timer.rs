@@ -11,19 +11,24 @@
 //! GLES they need `EXT_disjoint_timer_query`. Without them the GPU times are absent and only
 //! the CPU times are given.
 //!
-//! On llvmpipe the GPU figures are not per pass: it bins a whole frame's commands into screen
-//! tiles and rasterizes them at the flush, and a query's time runs from the first tile that
-//! meets its begin to the last that meets its end, so every query spans most of its scene
-//! (measured: a pass drawing nothing showed the same 12 – 15 ms as its neighbours). There the
-//! CPU figures (llvmpipe shades vertices in the draw calls) and the terrain's share are what
-//! mean something; a pass that draws nothing is given 0 rather than a query
+//! On Mesa's rasterizers on the CPU (llvmpipe, softpipe) the queries say nothing about a
+//! pass: llvmpipe bins a frame's commands into screen tiles, and each rasterizer thread
+//! overwrites a query's start and end with its clock at every tile it meets them in
+//! (`lp_rast_begin_query` and `lp_rast_end_query` in Mesa's `lp_rast.c`), so a result is about
+//! one tile's time plus the threads' skew: a pass drawing nothing read 12 – 15 ms, a whole
+//! continent tile's terrain 0.02 ms. There the timer waits instead for each pass to finish
+//! (`glFinish`) and gives that wait as the pass's GPU time: the rasterizer's share of the pass,
+//! beside the CPU time of issuing it (on llvmpipe that includes the vertex shading, done in the
+//! draw calls). Waiting costs a little overlap between passes, and happens only while the
+//! figures are wanted. A pass that draws nothing is given 0 rather than a query's overhead
 //! ([`PassTimer::skipped`]).
 //!
 //! The queries run only while someone reads them ([`PassTimer::want_gpu`]: `--measure`, the
 //! status bar's breakdown on hover), not in every frame: on Mesa 22.3's llvmpipe, draws inside
 //! a `GL_TIME_ELAPSED` query leave memory behind in the driver, and a tour over a 64 × 64 map
 //! grew by about 170 MB every five minutes with them always on and not at all without them
-//! (docs/reliability.md, "Hours of flying"). The CPU times are taken in every frame.
+//! (docs/reliability.md, "Hours of flying"). The CPU times are taken in every frame. On the
+//! rasterizers on the CPU no query runs at all now, and the waits too happen only on demand.
 //!
 //! Not for: drawing (the passes' own renderers) or showing the figures (`ui::status`,
 //! `cli::screenshot`).
@@ -108,6 +113,8 @@ struct Slot {
     /// Passes that drew nothing this frame.
     empty: [bool; QUERIES],
     cpu: [f32; QUERIES],
+    /// On a rasterizer on the CPU, the time each pass took to finish after it was issued.
+    finished: [Option<f32>; QUERIES],
     /// True between the frame's first pass and the reading of its results.
     in_use: bool,
 }
@@ -126,6 +133,9 @@ pub struct PassTimer {
     wanted_until: usize,
     /// True while this frame's passes are timed on the GPU.
     querying: bool,
+    /// True on a rasterizer on the CPU: passes are timed by waiting for each to finish, not by
+    /// queries (see the module's notes).
+    software: bool,
 }
 
 impl PassTimer {
@@ -145,6 +155,7 @@ impl PassTimer {
                             ran: [false; QUERIES],
                             empty: [false; QUERIES],
                             cpu: [0.0; QUERIES],
+                            finished: [None; QUERIES],
                             in_use: false,
                         })
                 })
@@ -153,7 +164,10 @@ impl PassTimer {
         } else {
             Vec::new()
         };
+        // SAFETY: a plain GL query on the current context.
+        let renderer = unsafe { gl.get_parameter_string(glow::RENDERER) };
         PassTimer {
+            software: crate::render::texture_store::is_software_rasterizer(&renderer),
             slots,
             frame: 0,
             running: None,
@@ -219,6 +233,8 @@ impl PassTimer {
                 let gpu: [Option<f32>; QUERIES] = std::array::from_fn(|k| {
                     if slot.empty[k] {
                         Some(0.0)
+                    } else if let Some(ms) = slot.finished[k] {
+                        Some(ms)
                     } else if slot.ran[k] {
                         // SAFETY: as above; the result is available, so this does not wait.
                         let ns = unsafe {
@@ -235,6 +251,7 @@ impl PassTimer {
         slot.ran = [false; QUERIES];
         slot.empty = [false; QUERIES];
         slot.cpu = [0.0; QUERIES];
+        slot.finished = [None; QUERIES];
         slot.in_use = true;
     }
 
@@ -251,7 +268,10 @@ impl PassTimer {
 
     fn begin_query(&mut self, gl: &glow::Context, k: usize) {
         self.end(gl);
-        if let Some(slot) = self.slot() {
+        let software = self.software;
+        if let Some(slot) = self.slot()
+            && !software
+        {
             // SAFETY: begins a query this timer made; no other TIME_ELAPSED query runs (`end`).
             unsafe { gl.begin_query(glow::TIME_ELAPSED, slot.queries[k]) };
             slot.ran[k] = true;
@@ -276,7 +296,18 @@ impl PassTimer {
             return;
         };
         let cpu = started.elapsed().as_secs_f32() * 1000.0;
+        let software = self.software;
         match self.slot() {
+            Some(slot) if software => {
+                // The rasterizer's share of the pass: what is left to do once its calls are
+                // issued, waited for here so that the next pass starts from an idle queue.
+                let issued = Instant::now();
+                // SAFETY: a plain GL call on the current context.
+                unsafe { gl.finish() };
+                let ms = issued.elapsed().as_secs_f32() * 1000.0;
+                slot.cpu[k] += cpu;
+                slot.finished[k] = Some(slot.finished[k].unwrap_or(0.0) + ms);
+            }
             Some(slot) => {
                 // SAFETY: ends the query `begin_query` started.
                 unsafe { gl.end_query(glow::TIME_ELAPSED) };
