@@ -22,3 +22,14 @@ pub mod shader;
 pub mod sky;
 pub mod terrain;
 pub mod texture_store;
+
+/// True when `renderer` (`GL_RENDERER`) names one of Mesa's rasterizers on the CPU
+/// (`llvmpipe`, `softpipe`, `swrast`), whose costs and timer queries differ from a GPU's: the
+/// texture store asks them for no anisotropy, the pass timer waits for passes instead of
+/// querying.
+pub fn is_software_rasterizer(renderer: &str) -> bool {
+    let renderer = renderer.to_ascii_lowercase();
+    ["llvmpipe", "softpipe", "swrast"]
+        .iter()
+        .any(|name| renderer.contains(name))
+}

@@ -167,7 +167,7 @@ impl PassTimer {
         // SAFETY: a plain GL query on the current context.
         let renderer = unsafe { gl.get_parameter_string(glow::RENDERER) };
         PassTimer {
-            software: crate::render::texture_store::is_software_rasterizer(&renderer),
+            software: super::is_software_rasterizer(&renderer),
             slots,
             frame: 0,
             running: None,

@@ -77,16 +77,7 @@ pub fn class_of(side: usize) -> Option<usize> {
 /// the texture's axes, one frame of four terrain layers took seconds to minutes on two cores
 /// (the stalls of `--tour`, docs/reliability.md). Without it the same frame took 0.18 s.
 pub fn anisotropy_for(renderer: &str, max: f32) -> Option<f32> {
-    (!is_software_rasterizer(renderer)).then(|| ANISOTROPY.min(max.max(1.0)))
-}
-
-/// True when `renderer` (`GL_RENDERER`) names one of Mesa's rasterizers on the CPU
-/// (`llvmpipe`, `softpipe`, `swrast`), whose costs and timer queries differ from a GPU's.
-pub fn is_software_rasterizer(renderer: &str) -> bool {
-    let renderer = renderer.to_ascii_lowercase();
-    ["llvmpipe", "softpipe", "swrast"]
-        .iter()
-        .any(|name| renderer.contains(name))
+    (!super::is_software_rasterizer(renderer)).then(|| ANISOTROPY.min(max.max(1.0)))
 }
 
 /// Mip levels of a square texture of `side` texels, down to 1×1.
